@@ -1,0 +1,182 @@
+/**
+ * Rule-based bank-run agents: depositors (defensive, always-stay, always-run)
+ * and banks (passive, offering, soliciting). They read only their view.
+ *
+ * The defensive depositor reports
+ * `p = calm + 1.5 x (share redeemed last round) - 1.2 x (certified committed share)`,
+ * clamped to [0, 1], with `calm = 0.15 x trait x 0.7^k` after k earlier
+ * decisions (nervousness fades while nothing happens). With 15 such depositors
+ * about a fifth of M0 episodes survive, close to the paper's 23%. Under M1 it accepts an
+ * offer paying at least `0.015 + 0.04 x trait`; under M2 it signs when
+ * solicited if `trait < 0.6` or the certified committed share is at least 0.3,
+ * and declares an exit when more than 30% was redeemed last round; under M3
+ * it joins on the same rule, the lowest-id member proposes one announcement
+ * vote to all, members support open votes, and a member requests an exit when
+ * more than 30% was redeemed last round.
+ *
+ * @module
+ */
+import type { CallRequest } from "../../core/environment.ts";
+import type { BankView, DepositorView } from "../../frail/bank_run/views.ts";
+import type { Agent } from "../agent.ts";
+import { trait } from "./traits.ts";
+
+/** Depositor policy names. */
+export type DepositorPolicy = "defensive" | "always_stay" | "always_run";
+
+/** Bank policy names. */
+export type BankPolicy = "active" | "passive";
+
+/**
+ * The committed share a depositor can see: its coalition's total, or the
+ * certified totals delivered to it this round, over total deposits.
+ *
+ * @example
+ * ```ts
+ * import { visibleCommittedShare } from "./bank_run.ts";
+ * const v = { parameters: { totalDeposits: 15, depositors: 15 }, coalition: null,
+ *   announcements: [{ from: "bank", kind: "aggregate_committed", content: { total: 6 } }] };
+ * if (visibleCommittedShare(v as never) !== 0.4) throw new Error();
+ * ```
+ */
+export function visibleCommittedShare(v: DepositorView): number {
+  const total = v.parameters.totalDeposits;
+  let committed = v.coalition?.total ?? 0;
+  for (const m of v.announcements) {
+    if (m.kind === "aggregate_committed" || m.kind === "coalition_total") {
+      committed = Math.max(committed, m.content.total as number);
+    }
+    if (m.kind === "accepted_terms") {
+      const n = (m.content.terms as unknown[]).length;
+      committed = Math.max(committed, (n * total) / v.parameters.depositors);
+    }
+  }
+  return Math.min(1, committed / total);
+}
+
+/**
+ * A mock depositor.
+ *
+ * @example
+ * ```ts
+ * import { mockDepositor } from "./bank_run.ts";
+ * const a = mockDepositor("always_run", { seed: 1, id: "dep_01" });
+ * const r = await a.decide({ call: "withdrawal" } as never) as { withdraw_probability: number };
+ * if (r.withdraw_probability !== 100) throw new Error();
+ * ```
+ */
+export function mockDepositor(policy: DepositorPolicy, who: { seed: number; id: string }): Agent {
+  const t = trait(who.seed, who.id);
+  return {
+    policy: `mock:${policy}`,
+    decide(req: CallRequest) {
+      const v = req.view as DepositorView;
+      if (req.call === "withdrawal") {
+        return Promise.resolve(withdrawal(policy, t, v));
+      }
+      return Promise.resolve(respond(policy, t, v));
+    },
+  };
+}
+
+function withdrawal(policy: DepositorPolicy, t: number, v: DepositorView) {
+  if (policy === "always_stay") return { withdraw_probability: 0, reasoning: "I always stay." };
+  if (policy === "always_run") return { withdraw_probability: 100, reasoning: "I always run." };
+  const stress = v.fractionRedeemedLastRound;
+  const share = visibleCommittedShare(v);
+  const calm = (0.15 * t) * 0.7 ** v.previousDecisions.length;
+  const p = Math.min(1, Math.max(0, calm + 1.5 * stress - 1.2 * share));
+  return {
+    withdraw_probability: Math.round(p * 100),
+    reasoning: `Redeemed last round ${stress.toFixed(3)}, certified committed share ${
+      share.toFixed(3)
+    }.`,
+  };
+}
+
+function respond(policy: DepositorPolicy, t: number, v: DepositorView) {
+  const actions: Record<string, unknown>[] = [];
+  if (policy !== "defensive") {
+    // Always-stay depositors commit to everything; always-run ones to nothing.
+    for (const p of v.proposals) {
+      actions.push({
+        action: policy === "always_stay"
+          ? (p.kind === "retention_offer" ? "accept" : "sign")
+          : "decline",
+        proposal_id: p.id,
+      });
+    }
+    if (policy === "always_stay" && v.canJoin) actions.push({ action: "join" });
+    return { proposal_actions: actions, reasoning: `Policy ${policy}.` };
+  }
+  const share = visibleCommittedShare(v);
+  const stressed = v.fractionRedeemedLastRound > 0.3;
+  const willing = t < 0.6 || share >= 0.3;
+  for (const p of v.proposals) {
+    if (p.kind === "retention_offer") {
+      const accept = (p.amount ?? 0) >= 0.015 + 0.04 * t;
+      actions.push({ action: accept ? "accept" : "decline", proposal_id: p.id });
+    } else if (p.kind === "protection_agreement") {
+      actions.push({ action: willing && !stressed ? "sign" : "decline", proposal_id: p.id });
+    }
+  }
+  if (v.commitment?.kind === "protection_agreement" && !v.commitment.exitDeclared && stressed) {
+    actions.push({ action: "exit" });
+  }
+  if (v.canJoin && willing && !stressed) actions.push({ action: "join" });
+  if (v.coalition) {
+    const c = v.coalition;
+    const lowest = [...c.members.map((m) => m.id)].sort()[0];
+    if (v.id === lowest && c.pendingVotes.length === 0 && c.members.length > 1) {
+      actions.push({ action: "propose_announcement_vote", announce_to: "all" });
+    }
+    for (const vote of c.pendingVotes) {
+      if (vote.proposer !== v.id) actions.push({ action: "vote", vote_id: vote.id, support: true });
+    }
+    if (stressed && !(c.exitRitual?.list.includes(v.id))) actions.push({ action: "exit_request" });
+  }
+  return { proposal_actions: actions, reasoning: `Committed share visible ${share.toFixed(3)}.` };
+}
+
+/**
+ * A mock bank. `active` makes M1 offers of 0.03 (lock to round + 11) to every
+ * uncommitted depositor in round 1 and, after redemptions, 0.04 to the rest,
+ * disclosing accepted terms to all; under M2 it solicits every uncommitted
+ * depositor each round and discloses the aggregate. `passive` does nothing.
+ *
+ * @example
+ * ```ts
+ * import { mockBank } from "./bank_run.ts";
+ * const b = mockBank("passive");
+ * const r = await b.decide({ call: "retention_offer", view: {} } as never) as { offers: unknown[] };
+ * if (r.offers.length !== 0) throw new Error();
+ * ```
+ */
+export function mockBank(policy: BankPolicy): Agent {
+  return {
+    policy: `mock:${policy}_bank`,
+    decide(req: CallRequest) {
+      const v = req.view as BankView;
+      if (req.call === "retention_offer") {
+        if (policy === "passive") return Promise.resolve({ offers: [], reasoning: "No offers." });
+        const open = v.depositors.filter((d) => !d.committed);
+        const amount = v.round === 1 ? 0.03 : v.institution.fractionRedeemed > 0 ? 0.04 : 0;
+        return Promise.resolve({
+          offers: amount > 0
+            ? open.map((d) => ({ target: d.id, amount, lock_until: v.round + 11 }))
+            : [],
+          disclose_terms_to: "all",
+          reasoning: `Offering ${amount} to ${open.length} depositors.`,
+        });
+      }
+      if (policy === "passive") {
+        return Promise.resolve({ solicit: [], disclose_aggregate: false, reasoning: "Nothing." });
+      }
+      return Promise.resolve({
+        solicit: ["all"],
+        disclose_aggregate: true,
+        reasoning: "Soliciting everyone and disclosing the aggregate.",
+      });
+    },
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The contract between the runner and an environment. An environment is a pure,
+ * synchronous state machine: it builds the calls of each step from its state
+ * (with each agent's authorized view), and applies validated reports with
+ * seeded streams. It never does I/O, never reads a clock and never calls
+ * `Math.random`.
+ *
+ * @module
+ */
+import type { Contract } from "./contract.ts";
+import type { AgentInfo, EpisodeOutcome, EventBody } from "./events.ts";
+import type { Stream } from "./rng.ts";
+
+/** One call to one agent: who, which contract, and the authorized view. */
+export interface CallRequest<V = unknown> {
+  /** Agent id. */
+  agent: string;
+  /** The agent's role. */
+  role: string;
+  /** Call kind; names the contract the reply must follow. */
+  call: string;
+  /** Round of the call. */
+  round: number;
+  /** Step of the round. */
+  step: string;
+  /** Everything the agent is authorized to see, and nothing else. */
+  view: V;
+}
+
+/** Validated reports of one step, by agent id. */
+export type Reports = ReadonlyMap<string, Record<string, unknown>>;
+
+/** What a step gets besides the state and the reports. */
+export interface StepContext {
+  /** Current round. */
+  round: number;
+  /** Opens the stream of (episode seed, round, agent, purpose). */
+  stream(agent: string, purpose: string): Stream;
+}
+
+/** The result of a pure state transition. */
+export interface Transition<S> {
+  /** The new state. */
+  state: S;
+  /** What happened, in order. */
+  events: EventBody[];
+}
+
+/** One step of a round (Appendix F order is the order of the array). */
+export interface Step<S> {
+  /** Step id, e.g. `"mechanism_proposal"`. */
+  id: string;
+  /** The calls this step makes; empty for steps without agents. */
+  requests(state: S, round: number): CallRequest[];
+  /** Applies the step. Receives a private copy of the state that it may mutate. */
+  apply(state: S, reports: Reports, ctx: StepContext): Transition<S>;
+}
+
+/** Common options every environment accepts at set-up. */
+export interface SetupOptions {
+  /** Mechanism id (`"M0"` to `"M3"`). */
+  mechanism: string;
+  /** Episode seed. */
+  seed: number;
+  /** Opens a stream (for set-up draws such as heterogeneous deposits). */
+  stream(agent: string, purpose: string): Stream;
+}
+
+/** An environment: its parameters, its state machine and its contracts. */
+export interface Environment<P, S> {
+  /** Environment id, e.g. `"bank_run"`. */
+  id: string;
+  /** Validates parameters (throws a `RangeError` naming the field). */
+  parseParams(input: unknown): P;
+  /** The initial state. */
+  init(params: P, options: SetupOptions): S;
+  /** Players of the episode. */
+  roster(state: S): Omit<AgentInfo, "policy">[];
+  /** Number of rounds. */
+  horizon(state: S): number;
+  /** Starts a round (sets the round number, clears per-round fields). */
+  startRound(state: S, round: number): Transition<S>;
+  /** The steps of a round, in order. */
+  steps: readonly Step<S>[];
+  /** Output contracts by call kind. */
+  contracts: Readonly<Record<string, Contract<Record<string, unknown>>>>;
+  /** Whether the episode is over. */
+  isDone(state: S): boolean;
+  /** Final settlement after the last round or a failure. */
+  finish(
+    state: S,
+  ): Transition<S> & { outcome: Omit<EpisodeOutcome, "bounds" | "welfareRealization"> };
+  /** Closed-form welfare bounds for these parameters. */
+  bounds(params: P): { worst: number; best: number };
+}

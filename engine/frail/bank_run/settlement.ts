@@ -1,0 +1,219 @@
+/**
+ * Bank-run settlement: sampling realized withdrawals, processing them against
+ * capacity (cash first, then early asset sales), liquidity failure during
+ * processing, the end-of-round insolvency test, and failure liquidation.
+ *
+ * Choices where Table 4 leaves the detail open (also in the README):
+ * - Requests are processed in a seeded random order (stream `engine` /
+ *   `processing_order`), so no depositor is always first.
+ * - Capacity is a volume: the request that crosses it is paid in part and its
+ *   remainder expires with the rest; the depositor keeps what was not paid.
+ * - A withdrawal is always of the depositor's whole remaining balance.
+ * - The insolvency test values assets at maturity: cash + R x assets must be at
+ *   least yield x deposits remaining + outstanding compensation (1e-9 tolerance).
+ * - On failure, cash plus assets sold at the early-sale price form the pool,
+ *   shared pro rata to remaining balances; the bank gets nothing and promised
+ *   compensation is void.
+ *
+ * @module
+ */
+import type { EventBody } from "../../core/events.ts";
+import type { StepContext } from "../../core/environment.ts";
+import { shuffled } from "../../core/rng.ts";
+import { promisedCompensation } from "./commitments.ts";
+import { type BankRunState, EPS } from "./state.ts";
+import type { BankRunParams } from "./params.ts";
+
+/**
+ * Samples realized actions and settles the round's withdrawals. Mutates and
+ * returns the events.
+ *
+ * @example
+ * ```ts
+ * import { settleWithdrawals } from "./settlement.ts";
+ * import { initialBankRunState } from "./state.ts";
+ * import { parseBankRunParams } from "./params.ts";
+ * import { openStream } from "../../core/rng.ts";
+ * const s = initialBankRunState(parseBankRunParams({}), "M0",
+ *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
+ * s.round = 1;
+ * s.pending = [{ agent: "dep_01", reported: 100, original: 100, committed: false }];
+ * settleWithdrawals(s, { round: 1, stream: (a, p) => openStream({ seed: 1, round: 1, agent: a, purpose: p }) });
+ * if (s.cash !== 0.125) throw new Error();
+ * ```
+ */
+export function settleWithdrawals(state: BankRunState, ctx: StepContext): EventBody[] {
+  const events: EventBody[] = [];
+  const p = state.params;
+  const byId = new Map(state.depositors.map((d) => [d.id, d]));
+  const requests: string[] = [];
+  for (const pd of state.pending) {
+    const d = byId.get(pd.agent)!;
+    const probability = pd.reported / 100;
+    const draw = ctx.stream(pd.agent, "withdraw").uniform();
+    const realized = draw < probability;
+    events.push({
+      type: "decision",
+      agent: pd.agent,
+      call: "withdrawal",
+      action: "withdraw",
+      alternative: "stay",
+      reported: pd.reported,
+      probability,
+      draw,
+      realized,
+      committed: pd.committed,
+      amount: d.balance,
+    });
+    d.history.push({ round: state.round, reported: pd.original, realized, processed: 0 });
+    if (realized) requests.push(pd.agent);
+  }
+  state.pending = [];
+  const depositsAtStart = state.depositors.reduce((s, d) => s + d.balance, 0);
+  let capacityLeft = p.capacity;
+  let processed = 0;
+  let expired = 0;
+  let sold = 0;
+  let requested = 0;
+  for (const id of shuffled(ctx.stream("engine", "processing_order"), requests)) {
+    const d = byId.get(id)!;
+    requested += d.balance;
+    if (state.done) {
+      continue;
+    }
+    const amount = Math.min(d.balance, capacityLeft);
+    const lost = d.balance - amount;
+    if (amount > EPS) {
+      const paid = pay(state, amount);
+      if (paid === undefined) {
+        state.failure = { kind: "liquidity", round: state.round };
+        events.push({
+          type: "failure",
+          kind: "liquidity",
+          detail: `${id} requested ${fmt(amount)} but cash plus assets at the sale price is ` +
+            `${fmt(state.cash + p.earlySalePrice * state.assets)}`,
+        });
+        liquidate(state, events);
+        continue;
+      }
+      sold += paid;
+      capacityLeft -= amount;
+      processed += amount;
+      d.balance -= amount;
+      if (d.balance < EPS) d.balance = 0;
+      d.withdrawn += amount;
+      state.cumulativeWithdrawn += amount;
+      d.history[d.history.length - 1].processed = amount;
+      events.push({
+        type: "transition",
+        kind: "withdrawal_paid",
+        agent: id,
+        amount,
+        units_sold: paid,
+      });
+    }
+    if (lost > EPS) {
+      expired += lost;
+      events.push({ type: "transition", kind: "request_expired", agent: id, amount: lost });
+    }
+  }
+  state.last = { requested, processed, expired, sold, depositsAtStart };
+  if (!state.done && isInsolvent(state)) {
+    state.failure = { kind: "insolvency", round: state.round };
+    const owed = owedAtMaturity(state);
+    events.push({
+      type: "failure",
+      kind: "insolvency",
+      detail: `cash + maturity value ${fmt(state.cash + p.assetReturn * state.assets)} < ` +
+        `deposits owed with yield and compensation ${fmt(owed)}`,
+    });
+    liquidate(state, events);
+  }
+  return events;
+}
+
+/** Pays `amount` from cash, then by selling assets; returns units sold, or undefined if impossible. */
+function pay(state: BankRunState, amount: number): number | undefined {
+  const h = state.params.earlySalePrice;
+  if (state.cash + EPS >= amount) {
+    state.cash = Math.max(0, state.cash - amount);
+    return 0;
+  }
+  const units = (amount - state.cash) / h;
+  if (units > state.assets + EPS) return undefined;
+  state.assets = Math.max(0, state.assets - units);
+  state.assetsSold += units;
+  state.cash = 0;
+  return units;
+}
+
+/**
+ * What the bank owes at maturity: yield on remaining deposits plus promised compensation.
+ *
+ * @example
+ * ```ts
+ * import { owedAtMaturity } from "./settlement.ts";
+ * const s = { params: { depositYield: 1.114 }, depositors: [{ balance: 1 }], m1: null } as never;
+ * if (owedAtMaturity(s) !== 1.114) throw new Error();
+ * ```
+ */
+export function owedAtMaturity(state: BankRunState): number {
+  const deposits = state.depositors.reduce((s, d) => s + d.balance, 0);
+  return state.params.depositYield * deposits + promisedCompensation(state);
+}
+
+/**
+ * The insolvency test of Table 4: cash + R x assets < deposits owed with the
+ * promised yield plus outstanding compensation.
+ *
+ * @example
+ * ```ts
+ * import { isInsolvent } from "./settlement.ts";
+ * const s = { cash: 0, assets: 1, params: { assetReturn: 1.131, depositYield: 1.114 }, depositors: [{ balance: 2 }], m1: null } as never;
+ * if (!isInsolvent(s)) throw new Error();
+ * ```
+ */
+export function isInsolvent(state: BankRunState): boolean {
+  return state.cash + state.params.assetReturn * state.assets + 1e-9 < owedAtMaturity(state);
+}
+
+/**
+ * Cumulative withdrawals (paid at face, from the initial balance sheet, with
+ * no compensation outstanding unless given) beyond which the end-of-round
+ * insolvency test fails: 8.48 units in the stable regime (Appendix H.4).
+ *
+ * @example
+ * ```ts
+ * import { insolvencyBoundary } from "./settlement.ts";
+ * import { parseBankRunParams } from "./params.ts";
+ * if (insolvencyBoundary(parseBankRunParams({})).toFixed(2) !== "8.48") throw new Error();
+ * ```
+ */
+export function insolvencyBoundary(p: BankRunParams, compensation = 0): number {
+  const { initialCash: L, longTermAssets: A, assetReturn: R, earlySalePrice: h } = p;
+  const Y = p.depositYield;
+  const D = p.totalDeposits;
+  // Valid where the boundary lies past the cash (assets are being sold there).
+  // Assets sold: R (A - (w - L) / h) >= Y (D - w) + C.
+  return (R * A + (R * L) / h - Y * D - compensation) / (R / h - Y);
+}
+
+function liquidate(state: BankRunState, events: EventBody[]): void {
+  const h = state.params.earlySalePrice;
+  const proceeds = h * state.assets;
+  events.push({
+    type: "transition",
+    kind: "liquidation",
+    units_sold: state.assets,
+    proceeds,
+    pool: state.cash + proceeds,
+  });
+  state.assetsSold += state.assets;
+  state.cash += proceeds;
+  state.assets = 0;
+  state.done = true;
+}
+
+function fmt(x: number): string {
+  return x.toFixed(3);
+}

@@ -1,0 +1,211 @@
+/**
+ * Authorized views. A depositor sees its own account and decisions, the
+ * balance sheet disclosed at the end of last round, the mechanism messages
+ * addressed to it, and (as a coalition member) member-only information; it is
+ * told neither the round number nor the horizon. The bank sees its own books
+ * as of the end of last round, the round number, and its mechanism's state.
+ *
+ * @module
+ */
+import { coalitionTotal, isMember } from "../mechanisms/coalition.ts";
+import type { MechanismId, Message } from "../types.ts";
+import { committedAmount, isCommitted, promisedCompensation } from "./commitments.ts";
+import type { BankRunDisclosure, BankRunState } from "./state.ts";
+
+/** Game parameters a depositor is told (no horizon). */
+export interface DepositorParameters {
+  depositors: number;
+  totalDeposits: number;
+  depositYield: number;
+  assetReturn: number;
+  earlySalePrice: number;
+  capacity: number;
+}
+
+/** A depositor's commitment as shown to it. */
+export type CommitmentView =
+  | { kind: "retention_offer"; compensation: number; lockRoundsRemaining: number }
+  | { kind: "protection_agreement"; exitDeclared: boolean }
+  | { kind: "coalition_member"; onExitList: boolean };
+
+/** What a depositor sees. */
+export interface DepositorView {
+  role: "depositor";
+  id: string;
+  mechanism: MechanismId;
+  parameters: DepositorParameters;
+  balance: number;
+  previousDecisions: { reported: number; withdrew: boolean }[];
+  commitment: CommitmentView | null;
+  /** Balance sheet as of the end of last round. */
+  institution: { cash: number; assets: number; depositsRemaining: number };
+  /** Share of deposits redeemed last round. */
+  fractionRedeemedLastRound: number;
+  /** Outstanding compensation in aggregate (M1 only; public). */
+  outstandingCompensation: number | null;
+  /** Proposals awaiting this depositor's answer. */
+  proposals: { id: string; kind: string; amount?: number; lockRoundsRemaining?: number }[];
+  /** Certified messages delivered to this depositor this round. */
+  announcements: Message[];
+  /** M3: whether the depositor may still join (not a member, never exited). */
+  canJoin: boolean;
+  /** M3 member-only information. */
+  coalition: {
+    members: { id: string; balance: number }[];
+    total: number;
+    exitRitual: { wave: number; list: string[] } | null;
+    pendingVotes: { id: string; proposer: string; announceTo: "all" | string[] }[];
+  } | null;
+}
+
+/** What the bank sees. */
+export interface BankView {
+  role: "bank";
+  mechanism: MechanismId;
+  round: number;
+  parameters: DepositorParameters;
+  institution: BankRunDisclosure;
+  depositors: { id: string; balance: number; committed: boolean }[];
+  outstandingCompensation: number;
+  committedTotal: number;
+  acceptedOffers: { target: string; amount: number; lockUntil: number }[];
+  signers: { id: string; exitDeclared: boolean }[];
+}
+
+function parameters(s: BankRunState): DepositorParameters {
+  const p = s.params;
+  return {
+    depositors: p.depositors,
+    totalDeposits: p.totalDeposits,
+    depositYield: p.depositYield,
+    assetReturn: p.assetReturn,
+    earlySalePrice: p.earlySalePrice,
+    capacity: p.capacity,
+  };
+}
+
+/**
+ * Builds a depositor's authorized view.
+ *
+ * @example
+ * ```ts
+ * import { depositorView } from "./views.ts";
+ * import { initialBankRunState } from "./state.ts";
+ * import { parseBankRunParams } from "./params.ts";
+ * import { openStream } from "../../core/rng.ts";
+ * const s = initialBankRunState(parseBankRunParams({}), "M0",
+ *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
+ * const v = depositorView(s, "dep_01");
+ * if ("round" in v || v.institution.cash !== 1.125) throw new Error();
+ * ```
+ */
+export function depositorView(s: BankRunState, id: string): DepositorView {
+  const d = s.depositors.find((x) => x.id === id);
+  if (!d) throw new RangeError(`Unknown depositor "${id}"`);
+  const round = s.round;
+  const member = s.m3 ? isMember(s.m3, id) : false;
+  return {
+    role: "depositor",
+    id,
+    mechanism: s.mechanism,
+    parameters: parameters(s),
+    balance: d.balance,
+    previousDecisions: d.history.map((h) => ({ reported: h.reported, withdrew: h.processed > 0 })),
+    commitment: commitmentView(s, id),
+    institution: {
+      cash: s.disclosed.cash,
+      assets: s.disclosed.assets,
+      depositsRemaining: s.disclosed.depositsRemaining,
+    },
+    fractionRedeemedLastRound: s.disclosed.fractionRedeemed,
+    outstandingCompensation: s.m1 ? s.disclosed.outstandingCompensation : null,
+    proposals: [
+      ...(s.m1?.offers ?? []).filter((o) => o.target === id && o.status === "pending").map((o) => ({
+        id: o.id,
+        kind: "retention_offer",
+        amount: o.amount,
+        lockRoundsRemaining: o.lockUntil - round + 1,
+      })),
+      ...(s.m2?.solicited.includes(id) && !isCommitted(s, id, round)
+        ? [{ id: `m2_t${round}`, kind: "protection_agreement" }]
+        : []),
+    ],
+    announcements: s.inbox[id] ?? [],
+    canJoin: s.m3 ? !member && !s.m3.exited.includes(id) : false,
+    coalition: s.m3 && member
+      ? {
+        members: s.m3.members.map((m) => ({
+          id: m.id,
+          balance: s.depositors.find((x) => x.id === m.id)!.balance,
+        })),
+        total: coalitionTotal(s.m3),
+        exitRitual: s.m3.ritual ? { wave: s.m3.ritual.wave, list: [...s.m3.ritual.list] } : null,
+        pendingVotes: s.m3.votes.filter((v) => v.status === "open").map((v) => ({
+          id: v.id,
+          proposer: v.proposer,
+          announceTo: v.announceTo,
+        })),
+      }
+      : null,
+  };
+}
+
+function commitmentView(s: BankRunState, id: string): CommitmentView | null {
+  if (!isCommitted(s, id, s.round)) return null;
+  if (s.m1) {
+    const o = s.m1.offers.filter((x) => x.target === id && x.status === "accepted")
+      .sort((a, b) => b.lockUntil - a.lockUntil)[0];
+    return {
+      kind: "retention_offer",
+      compensation: o.amount,
+      lockRoundsRemaining: o.lockUntil - s.round + 1,
+    };
+  }
+  if (s.m2) {
+    return {
+      kind: "protection_agreement",
+      exitDeclared: s.m2.signers.find((x) => x.id === id)!.exitDeclared !== null,
+    };
+  }
+  return { kind: "coalition_member", onExitList: s.m3?.ritual?.list.includes(id) ?? false };
+}
+
+/**
+ * Builds the bank's authorized view.
+ *
+ * @example
+ * ```ts
+ * import { bankView } from "./views.ts";
+ * import { initialBankRunState } from "./state.ts";
+ * import { parseBankRunParams } from "./params.ts";
+ * import { openStream } from "../../core/rng.ts";
+ * const s = initialBankRunState(parseBankRunParams({}), "M1",
+ *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
+ * if (bankView(s).depositors.length !== 15) throw new Error();
+ * ```
+ */
+export function bankView(s: BankRunState): BankView {
+  return {
+    role: "bank",
+    mechanism: s.mechanism,
+    round: s.round,
+    parameters: parameters(s),
+    institution: { ...s.disclosed },
+    depositors: s.depositors.filter((d) => d.balance > 0).map((d) => ({
+      id: d.id,
+      balance: d.balance,
+      committed: isCommitted(s, d.id, s.round),
+    })),
+    outstandingCompensation: promisedCompensation(s),
+    committedTotal: committedAmount(s, s.round),
+    acceptedOffers: (s.m1?.offers ?? []).filter((o) => o.status === "accepted").map((o) => ({
+      target: o.target,
+      amount: o.amount,
+      lockUntil: o.lockUntil,
+    })),
+    signers: (s.m2?.signers ?? []).map((x) => ({
+      id: x.id,
+      exitDeclared: x.exitDeclared !== null,
+    })),
+  };
+}
