@@ -80,8 +80,8 @@ export interface Environment<P, S> {
   horizon(state: S): number;
   /** Starts a round (sets the round number, clears per-round fields). */
   startRound(state: S, round: number): Transition<S>;
-  /** The steps of a round, in order. */
-  steps: readonly Step<S>[];
+  /** The steps of the round about to be played, in order (may depend on the state, e.g. on N speakers). */
+  steps(state: S): readonly Step<S>[];
   /** Output contracts by call kind. */
   contracts: Readonly<Record<string, Contract<Record<string, unknown>>>>;
   /** Whether the episode is over. */

@@ -134,7 +134,7 @@ export async function playEpisode<P, S>(
       state = started.state;
       emit({ type: "round_start" });
       started.events.forEach(emit);
-      for (const s of env.steps) {
+      for (const s of env.steps(state)) {
         step = s.id;
         const requests = s.requests(state, round);
         const reports = await collect(env, requests, agents, emit);

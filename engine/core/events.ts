@@ -84,7 +84,13 @@ export type EventBody =
   }
   | { type: "transition"; kind: string; [key: string]: unknown }
   | { type: "failure"; kind: string; detail: string }
-  | { type: "disclosure"; public: Record<string, unknown> }
+  | {
+    type: "disclosure";
+    /** The snapshot agents see next round. */
+    public: Record<string, unknown>;
+    /** Engine-side round metrics for analysis (never shown to agents); at least `committed`. */
+    metrics: Record<string, number>;
+  }
   | { type: "checkpoint"; state: unknown; state_hash: string; events_hash: string }
   | { type: "episode_end"; status: "ok" | "error"; outcome?: EpisodeOutcome; error?: string };
 

@@ -13,7 +13,7 @@ import { completeExit } from "../mechanisms/coalition.ts";
 import { advanceRitual } from "../mechanisms/exit_ritual.ts";
 import { compensationByAgent } from "../mechanisms/paid_offers.ts";
 import { assertMechanism } from "../types.ts";
-import { isCommitted, promisedCompensation } from "./commitments.ts";
+import { committedAmount, isCommitted, promisedCompensation } from "./commitments.ts";
 import {
   mechanismResponseContract,
   protectionSolicitationContract,
@@ -152,10 +152,31 @@ const disclosureStep: Step<BankRunState> = {
       fractionRedeemed: s.last.depositsAtStart > 0 ? s.last.processed / s.last.depositsAtStart : 0,
       outstandingCompensation: promisedCompensation(s),
     };
-    events.push({ type: "disclosure", public: { ...s.disclosed } });
+    events.push({
+      type: "disclosure",
+      public: { ...s.disclosed },
+      metrics: {
+        cash: s.cash,
+        assets: s.assets,
+        deposits_remaining: remaining,
+        withdrawn_this_round: s.last.processed,
+        cumulative_withdrawn: s.cumulativeWithdrawn,
+        committed: committedAmount(s, s.round),
+        outstanding_compensation: promisedCompensation(s),
+      },
+    });
     return { state: s, events };
   },
 };
+
+const STEPS = [
+  proposalStep,
+  responseStep,
+  deliveryStep,
+  financialStep,
+  settlementStep,
+  disclosureStep,
+];
 
 /**
  * The bank-run environment.
@@ -195,7 +216,7 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
     }
     return { state: s, events };
   },
-  steps: [proposalStep, responseStep, deliveryStep, financialStep, settlementStep, disclosureStep],
+  steps: () => STEPS,
   contracts: {
     withdrawal: withdrawalContract,
     mechanism_response: mechanismResponseContract,
