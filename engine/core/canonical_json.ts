@@ -27,18 +27,32 @@ function write(value: unknown, path: string): string {
       if (!Number.isFinite(value)) {
         throw new TypeError(`Cannot hash ${path}: ${value} is not a finite number`);
       }
-      return Object.is(value, -0) ? "0" : JSON.stringify(value);
+      return Object.is(value, -0) ? "0" : String(value);
     case "string":
     case "boolean":
       return JSON.stringify(value);
     case "object": {
       if (Array.isArray(value)) {
-        return "[" + value.map((v, i) => write(v ?? null, `${path}[${i}]`)).join(",") + "]";
+        let out = "[";
+        for (let i = 0; i < value.length; i++) {
+          if (i) out += ",";
+          const v = value[i];
+          out += v === undefined ? "null" : write(v, path);
+        }
+        return out + "]";
       }
       const obj = value as Record<string, unknown>;
-      const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-      return "{" +
-        keys.map((k) => JSON.stringify(k) + ":" + write(obj[k], `${path}.${k}`)).join(",") + "}";
+      const keys = Object.keys(obj).sort();
+      let out = "{";
+      let first = true;
+      for (const k of keys) {
+        const v = obj[k];
+        if (v === undefined) continue;
+        if (!first) out += ",";
+        first = false;
+        out += JSON.stringify(k) + ":" + write(v, path + "." + k);
+      }
+      return out + "}";
     }
     default:
       throw new TypeError(`Cannot hash ${path}: a ${typeof value} is not JSON data`);

@@ -13,6 +13,7 @@ import { EVENT_SCHEMA_VERSION } from "./events.ts";
 import { sha256Hex, stateHash } from "./hash.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import { openStream } from "./rng.ts";
+import { cloneJson } from "./clone.ts";
 
 /** Version string written into every log. */
 export const TOOLKIT_VERSION = "coordlab 0.1.0";
@@ -237,6 +238,4 @@ export function eventsHash(events: readonly EngineEvent[]): string {
   return sha256Hex(canonicalJson(events.map(({ time: _t, ...rest }) => rest)));
 }
 
-function clone<T>(value: T): T {
-  return structuredClone(value);
-}
+const clone = cloneJson;

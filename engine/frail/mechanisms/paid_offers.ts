@@ -116,7 +116,8 @@ export function answerOffer(
  * @example
  * ```ts
  * import { expireOffers } from "./paid_offers.ts";
- * const st = { offers: [{ id: "x", target: "a", amount: 1, lockUntil: 2, round: 1, status: "pending" as const }] };
+ * import type { PaidOffersState } from "./paid_offers.ts";
+ * const st: PaidOffersState = { offers: [{ id: "x", target: "a", amount: 1, lockUntil: 2, round: 1, status: "pending" }] };
  * if (expireOffers(st).length !== 1 || st.offers[0].status !== "expired") throw new Error();
  * ```
  */

@@ -1,0 +1,65 @@
+import { assertEquals, assertNotEquals, assertThrows } from "../../_assert.ts";
+import { openStream, shuffled } from "../../../engine/core/rng.ts";
+
+Deno.test("openStream() gives the same draws for the same key", () => {
+  const key = { seed: 42, round: 3, agent: "dep_07", purpose: "withdraw" };
+  const a = openStream(key);
+  const b = openStream(key);
+  for (let i = 0; i < 5; i++) assertEquals(a.uniform(), b.uniform());
+});
+
+Deno.test("openStream() pins its first draw for a known key", () => {
+  // Seeded exact value: changing the stream derivation changes every log, so it must be deliberate.
+  const u = openStream({ seed: 1, round: 1, agent: "dep_01", purpose: "withdraw" }).uniform();
+  assertEquals(u, PINNED_FIRST_DRAW);
+});
+
+Deno.test("openStream() gives independent streams for different keys", () => {
+  const draws = new Set<number>();
+  for (const agent of ["a", "b"]) {
+    for (const purpose of ["x", "y"]) {
+      for (const round of [1, 2]) {
+        draws.add(openStream({ seed: 9, round, agent, purpose }).uniform());
+      }
+    }
+  }
+  assertEquals(draws.size, 8);
+  assertNotEquals(
+    openStream({ seed: 1, round: 1, agent: "a", purpose: "p" }).uniform(),
+    openStream({ seed: 2, round: 1, agent: "a", purpose: "p" }).uniform(),
+  );
+});
+
+Deno.test("openStream() draws are uniform on [0, 1) in mean and range", () => {
+  const s = openStream({ seed: 5, round: 0, agent: "engine", purpose: "check" });
+  let sum = 0;
+  let min = 1;
+  let max = 0;
+  const n = 20000;
+  for (let i = 0; i < n; i++) {
+    const u = s.uniform();
+    sum += u;
+    min = Math.min(min, u);
+    max = Math.max(max, u);
+  }
+  if (Math.abs(sum / n - 0.5) > 0.01 || min < 0 || max >= 1) {
+    throw new Error(`mean ${sum / n}, min ${min}, max ${max}`);
+  }
+});
+
+Deno.test("openStream() rejects a negative or fractional seed", () => {
+  assertThrows(
+    () => openStream({ seed: -1, round: 0, agent: "a", purpose: "p" }),
+    RangeError,
+    "Seed must be a non-negative safe integer, got -1",
+  );
+  assertThrows(() => openStream({ seed: 1.5, round: 0, agent: "a", purpose: "p" }), RangeError);
+});
+
+Deno.test("shuffled() permutes without losing items", () => {
+  const s = openStream({ seed: 3, round: 1, agent: "engine", purpose: "order" });
+  const out = shuffled(s, [1, 2, 3, 4, 5, 6]);
+  assertEquals([...out].sort(), [1, 2, 3, 4, 5, 6]);
+});
+
+const PINNED_FIRST_DRAW = 0.2560889710234151;

@@ -1,0 +1,213 @@
+import { assert, assertAlmostEquals, assertEquals, assertRejects } from "../../../_assert.ts";
+import { replayEpisode, runEpisode } from "../../../../engine/run_episode.ts";
+import type { EngineEvent } from "../../../../engine/core/events.ts";
+import { readEpisodeLog } from "../../../../engine/core/log_file.ts";
+import { MECHANISMS } from "../../../../engine/frail/types.ts";
+import type { Agent } from "../../../../engine/agents/agent.ts";
+import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
+
+/** W must equal initial cash plus what the assets realized (sold early at h, or at maturity at R). */
+function assertAccountingCloses(events: EngineEvent[]) {
+  const start = events[0] as Extract<EngineEvent, { type: "episode_start" }>;
+  const p = start.params as {
+    initialCash: number;
+    earlySalePrice: number;
+    assetReturn: number;
+    longTermAssets: number;
+  };
+  let sold = 0;
+  let matured = 0;
+  for (const e of events) {
+    if (e.type !== "transition") continue;
+    if (e.kind === "withdrawal_paid" || e.kind === "liquidation") sold += e.units_sold as number;
+    if (e.kind === "maturity") matured += e.units as number;
+  }
+  assertAlmostEquals(sold + matured, p.longTermAssets, 1e-9, "every asset unit is sold or matures");
+  const end = events.at(-1) as Extract<EngineEvent, { type: "episode_end" }>;
+  const realized = p.initialCash + p.earlySalePrice * sold + p.assetReturn * matured;
+  assertAlmostEquals(end.outcome!.welfare, realized, 1e-9, "accounting closes");
+}
+
+Deno.test("1,000 seeded mock episodes across M0-M3 replay to identical hashes and close their accounts", async () => {
+  let successes = 0;
+  for (let seed = 0; seed < 1000; seed++) {
+    const mechanism = MECHANISMS[seed % 4];
+    const r = await runEpisode({
+      env: "bank_run",
+      mechanism,
+      regime: (["expansion", "stable", "contraction"] as const)[Math.floor(seed / 4) % 3],
+      seed,
+      params: { depositSplit: seed % 8 < 4 ? "equal" : "heterogeneous" },
+      clock: () => "t",
+    });
+    const check = await replayEpisode(r.events);
+    assert(check.ok, `seed ${seed}: ${JSON.stringify(check.mismatch)}`);
+    assertEquals(check.hashes, r.hashes);
+    assertAccountingCloses(r.events);
+    successes += r.outcome.success ? 1 : 0;
+  }
+  assert(successes > 0 && successes < 1000, `mix of outcomes, got ${successes}`);
+});
+
+async function sample() {
+  return await runEpisode({ env: "bank_run", mechanism: "M0", seed: 1, clock: () => "t" });
+}
+
+Deno.test("replayEpisode() names the round and field of a tampered decision", async () => {
+  const r = await sample();
+  const events = structuredClone(r.events);
+  const target = events.find((e) => e.type === "decision" && e.round === 2)! as {
+    realized: boolean;
+  };
+  target.realized = !target.realized;
+  const check = await replayEpisode(events);
+  assertEquals(check.ok, false);
+  assertEquals(check.mismatch!.round, 2);
+  assertEquals(check.mismatch!.kind, "events");
+  assert(check.mismatch!.field.endsWith(".realized"), check.mismatch!.field);
+});
+
+Deno.test("replayEpisode() catches a checkpoint state edited without its hash", async () => {
+  const r = await sample();
+  const events = structuredClone(r.events);
+  const cp = events.filter((e) => e.type === "checkpoint")[1] as { state: { cash: number } };
+  cp.state.cash += 1;
+  const check = await replayEpisode(events);
+  assertEquals(check.mismatch, {
+    round: 2,
+    kind: "hash",
+    field: "state.cash",
+    recorded: (r.events.filter((e) =>
+      e.type === "checkpoint"
+    )[1] as unknown as { state: { cash: number } })
+      .state.cash + 1,
+    replayed:
+      (r.events.filter((e) => e.type === "checkpoint")[1] as unknown as { state: { cash: number } })
+        .state.cash,
+  });
+});
+
+Deno.test("replayEpisode() names the first differing state field when a report is changed", async () => {
+  const r = await sample();
+  const events = structuredClone(r.events);
+  const rep = events.find((e) =>
+    e.type === "report" && e.round === 1 && e.agent === "dep_03"
+  )! as unknown as {
+    report: { withdraw_probability: number };
+  };
+  const dec = r.events.find((e) =>
+    e.type === "decision" && e.round === 1 && e.agent === "dep_03"
+  ) as {
+    realized: boolean;
+  };
+  rep.report.withdraw_probability = dec.realized ? 0 : 100;
+  const check = await replayEpisode(events);
+  assertEquals(check.ok, false);
+  assertEquals(check.mismatch!.round, 1);
+  assertEquals(check.mismatch!.kind, "state");
+});
+
+Deno.test("the order in which agents answer does not change the episode", async () => {
+  const base = mockPopulation({ seed: 9 });
+  const slow = (player: { id: string; role: string }): Agent => {
+    const a = base(player);
+    return {
+      policy: a.policy,
+      decide: async (req) => {
+        await new Promise((res) =>
+          setTimeout(res, (req.agent.charCodeAt(req.agent.length - 1) * 7) % 5)
+        );
+        return a.decide(req);
+      },
+    };
+  };
+  for (const mechanism of MECHANISMS) {
+    const fast = await runEpisode({ env: "bank_run", mechanism, seed: 9, agents: base });
+    const shuffled = await runEpisode({ env: "bank_run", mechanism, seed: 9, agents: slow });
+    assertEquals(shuffled.hashes, fast.hashes);
+  }
+});
+
+Deno.test("adding a depositor does not change another depositor's draws", async () => {
+  const draws = async (n: number) => {
+    const r = await runEpisode({
+      env: "bank_run",
+      seed: 21,
+      params: { depositors: n, totalDeposits: n },
+      agents: { depositors: "always_stay" },
+    });
+    return r.events.filter((e) => e.type === "decision" && e.agent === "dep_05").map((e) =>
+      (e as unknown as { draw: number }).draw
+    );
+  };
+  assertEquals(await draws(15), await draws(16));
+});
+
+Deno.test("an agent that throws gets the neutral default, an error event and a correction", async () => {
+  const r = await runEpisode({
+    env: "bank_run",
+    seed: 1,
+    agents: (p) => ({
+      policy: "test",
+      decide: () =>
+        p.id === "dep_02"
+          ? Promise.reject(new Error("boom"))
+          : Promise.resolve('{"withdraw_probability": 0}'),
+    }),
+  });
+  const err = r.events.find((e) => e.type === "agent_error")! as {
+    agent: string;
+    message: string;
+    status: string;
+  };
+  assertEquals([err.agent, err.message, err.status], ["dep_02", "boom", "error"]);
+  const corr = r.events.filter((e) =>
+    e.type === "correction" && e.agent === "dep_02" && e.round === 1
+  );
+  assertEquals(corr.length, 1);
+  assert(r.outcome.success);
+});
+
+Deno.test("runEpisode() rejects bad parameters by field name and writes nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  await assertRejects(
+    () => runEpisode({ env: "bank_run", seed: 1, params: { capacity: -1 }, outDir: dir }),
+    RangeError,
+    'Invalid bank_run parameter "capacity"',
+  );
+  await assertRejects(
+    () => runEpisode({ env: "bank_run", seed: 1, params: { capacty: 2 }, outDir: dir }),
+    RangeError,
+    'unknown field(s) "capacty"',
+  );
+  await assertRejects(
+    () => runEpisode({ env: "bank_run", seed: 1, regime: "boom" as never, outDir: dir }),
+    RangeError,
+    '"regime"',
+  );
+  await assertRejects(
+    () => runEpisode({ env: "bank_run", seed: -2, outDir: dir }),
+    RangeError,
+    '"seed"',
+  );
+  await assertRejects(
+    () => runEpisode({ env: "moon_run" as never, seed: 1, outDir: dir }),
+    RangeError,
+    'Unknown environment "moon_run"',
+  );
+  assertEquals([...Deno.readDirSync(dir)].length, 0);
+  await Deno.remove(dir, { recursive: true });
+});
+
+Deno.test("runEpisode() writes one NDJSON log that reads back to the same events", async () => {
+  const dir = await Deno.makeTempDir();
+  const r = await runEpisode({ env: "bank_run", mechanism: "M3", seed: 4, run: "t", outDir: dir });
+  assertEquals(r.logPath, `${dir}/t/bank_run_M3_stable_s4.ndjson`);
+  const back = await readEpisodeLog(r.logPath!);
+  assertEquals(back, r.events);
+  assert(back.every((e) => e.schema === 1 && e.run === "t"));
+  assertEquals([...Deno.readDirSync(`${dir}/t`)].map((e) => e.name), [
+    "bank_run_M3_stable_s4.ndjson",
+  ]);
+  await Deno.remove(dir, { recursive: true });
+});
