@@ -21,6 +21,7 @@ export {
   runEpisode,
 } from "./engine/run_episode.ts";
 export {
+  type AnyEnvironment,
   availableEnvironments,
   environment,
   resolveParams,
@@ -36,12 +37,27 @@ export {
   parseBankRunParams,
 } from "./engine/frail/bank_run/params.ts";
 export { bankRun } from "./engine/frail/bank_run/environment.ts";
-export type { BankRunState, Depositor } from "./engine/frail/bank_run/state.ts";
+export type {
+  BankRunDisclosure,
+  BankRunState,
+  Depositor,
+  PendingDecision,
+} from "./engine/frail/bank_run/state.ts";
+export type { AgreementState, Signer } from "./engine/frail/mechanisms/agreement.ts";
+export type { CoalitionState, Member, Vote } from "./engine/frail/mechanisms/coalition.ts";
+export type { ExitRitual } from "./engine/frail/mechanisms/exit_ritual.ts";
+export type { Offer, PaidOffersState } from "./engine/frail/mechanisms/paid_offers.ts";
 export { insolvencyBoundary, isInsolvent } from "./engine/frail/bank_run/settlement.ts";
-export type { BankView, DepositorView } from "./engine/frail/bank_run/views.ts";
+export type {
+  BankView,
+  CommitmentView,
+  DepositorParameters,
+  DepositorView,
+} from "./engine/frail/bank_run/views.ts";
 export {
   EpisodeError,
   eventsHash,
+  type PlayedEpisode,
   playEpisode,
   type PlayOptions,
   TOOLKIT_VERSION,
@@ -50,6 +66,7 @@ export type {
   CallRequest,
   Environment,
   Reports,
+  SetupOptions,
   Step,
   StepContext,
   Transition,
@@ -59,6 +76,7 @@ export {
   type EngineEvent,
   type EpisodeOutcome,
   EVENT_SCHEMA_VERSION,
+  type EventBase,
   type EventBody,
 } from "./engine/core/events.ts";
 export {
@@ -73,7 +91,7 @@ export { sha256Hex, stateHash } from "./engine/core/hash.ts";
 export { openStream, shuffled, type Stream, type StreamKey } from "./engine/core/rng.ts";
 export { parseEpisodeLog, readEpisodeLog, writeEpisodeLog } from "./engine/core/log_file.ts";
 export { type ReplayMismatch, type ReplayResult, replayWith } from "./engine/core/replay.ts";
-export { firstDifference } from "./engine/core/diff.ts";
+export { type Difference, firstDifference } from "./engine/core/diff.ts";
 export type { Agent, AgentFactory } from "./engine/agents/agent.ts";
 export { mockPopulation, type MockPopulationOptions } from "./engine/agents/mock/population.ts";
 export {

@@ -9,8 +9,9 @@ import { BANK_RUN_REGIMES } from "./bank_run/params.ts";
 import { assertRegime, type RegimeId } from "./params.ts";
 import type { EnvId } from "./types.ts";
 
+/** An environment of any parameter and state types. */
 // deno-lint-ignore no-explicit-any
-type AnyEnvironment = Environment<any, any>;
+export type AnyEnvironment = Environment<any, any>;
 
 const ENVIRONMENTS: Partial<
   Record<EnvId, { env: AnyEnvironment; regimes: Record<RegimeId, object> }>

@@ -14,11 +14,17 @@ import type { BankRunDisclosure, BankRunState } from "./state.ts";
 
 /** Game parameters a depositor is told (no horizon). */
 export interface DepositorParameters {
+  /** Number of depositors. */
   depositors: number;
+  /** Total deposits. */
   totalDeposits: number;
+  /** Promised yield per unit held to the end. */
   depositYield: number;
+  /** Asset maturity return per unit. */
   assetReturn: number;
+  /** Early-sale price per unit. */
   earlySalePrice: number;
+  /** Withdrawals processed per round. */
   capacity: number;
 }
 
@@ -30,12 +36,19 @@ export type CommitmentView =
 
 /** What a depositor sees. */
 export interface DepositorView {
+  /** Always `"depositor"`. */
   role: "depositor";
+  /** The depositor's id. */
   id: string;
+  /** Mechanism in force. */
   mechanism: MechanismId;
+  /** Game parameters (no horizon). */
   parameters: DepositorParameters;
+  /** Own deposit still at the bank. */
   balance: number;
+  /** Own earlier reports and whether a withdrawal was paid, oldest first (no round numbers). */
   previousDecisions: { reported: number; withdrew: boolean }[];
+  /** Own commitment, if any. */
   commitment: CommitmentView | null;
   /** Balance sheet as of the end of last round. */
   institution: { cash: number; assets: number; depositsRemaining: number };
@@ -60,15 +73,25 @@ export interface DepositorView {
 
 /** What the bank sees. */
 export interface BankView {
+  /** Always `"bank"`. */
   role: "bank";
+  /** Mechanism in force. */
   mechanism: MechanismId;
+  /** Current round (the bank sets `lock_until` in rounds). */
   round: number;
+  /** Game parameters. */
   parameters: DepositorParameters;
+  /** Own books as of the end of last round. */
   institution: BankRunDisclosure;
+  /** Depositors with money at the bank. */
   depositors: { id: string; balance: number; committed: boolean }[];
+  /** Promised M1 compensation outstanding. */
   outstandingCompensation: number;
+  /** Deposits committed under the mechanism. */
   committedTotal: number;
+  /** M1 offers accepted so far. */
   acceptedOffers: { target: string; amount: number; lockUntil: number }[];
+  /** M2 signers. */
   signers: { id: string; exitDeclared: boolean }[];
 }
 
