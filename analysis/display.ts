@@ -16,7 +16,15 @@ import { cellText, escapeHtml, scriptJson } from "./_html.ts";
 import { renderPng, type RenderPngOptions, renderSvg } from "./charts/render.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./charts/spec.ts";
 
-/** The MIME type under which a chart's Vega-Lite spec is sent. */
+/**
+ * The MIME type under which a chart's Vega-Lite spec is sent.
+ *
+ * @example
+ * ```ts
+ * import { VEGA_LITE_MIME } from "./display.ts";
+ * if (!VEGA_LITE_MIME.endsWith("v5+json")) throw new Error();
+ * ```
+ */
 export const VEGA_LITE_MIME = "application/vnd.vegalite.v5+json";
 
 /**

@@ -6,7 +6,15 @@
 import fontPackage from "dejavu-fonts-ttf/package.json" with { type: "json" };
 import { fileURLToPath } from "node:url";
 
-/** The font family that charts are rendered with. */
+/**
+ * The font family that charts are rendered with.
+ *
+ * @example
+ * ```ts
+ * import { CHART_FONT_FAMILY } from "./_font.ts";
+ * if (CHART_FONT_FAMILY !== "DejaVu Sans") throw new Error();
+ * ```
+ */
 export const CHART_FONT_FAMILY = "DejaVu Sans";
 
 const FONT_FILES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"] as const;

@@ -16,7 +16,15 @@ import type { VegaLiteSpec } from "./spec.ts";
 
 export { CHART_FONT_FAMILY };
 
-/** The largest PNG width, in pixels, that {@linkcode renderPng} accepts. */
+/**
+ * The largest PNG width, in pixels, that {@linkcode renderPng} accepts.
+ *
+ * @example
+ * ```ts
+ * import { MAX_PNG_WIDTH } from "./render.ts";
+ * if (MAX_PNG_WIDTH !== 16384) throw new Error();
+ * ```
+ */
 export const MAX_PNG_WIDTH = 16384;
 
 /** Options for {@linkcode renderPng}. */

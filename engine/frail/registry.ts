@@ -19,7 +19,13 @@ const ENVIRONMENTS: Partial<
   bank_run: { env: bankRun, regimes: BANK_RUN_REGIMES },
 };
 
-/** Environment ids this build provides. */
+/** Environment ids this build provides. *
+ * @example
+ * ```ts
+ * import { availableEnvironments } from "./registry.ts";
+ * if (!availableEnvironments().includes("bank_run")) throw new Error();
+ * ```
+ */
 export function availableEnvironments(): EnvId[] {
   return Object.keys(ENVIRONMENTS) as EnvId[];
 }

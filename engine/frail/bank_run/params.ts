@@ -32,7 +32,13 @@ export interface BankRunParams {
   capacity: number;
 }
 
-/** Zod schema of {@linkcode BankRunParams}, with the stable defaults. */
+/** Zod schema of {@linkcode BankRunParams}, with the stable defaults. *
+ * @example
+ * ```ts
+ * import { BankRunParamsSchema } from "./params.ts";
+ * if (BankRunParamsSchema.parse({}).depositors !== 15) throw new Error();
+ * ```
+ */
 export const BankRunParamsSchema: z.ZodType<BankRunParams, Partial<BankRunParams>> = z.object({
   /** Number of depositors. */
   depositors: z.number().int().min(1).max(1000).default(15),
@@ -56,7 +62,13 @@ export const BankRunParamsSchema: z.ZodType<BankRunParams, Partial<BankRunParams
   capacity: positive().default(3.75),
 }).strict();
 
-/** Table 5 presets for the bank run. */
+/** Table 5 presets for the bank run. *
+ * @example
+ * ```ts
+ * import { BANK_RUN_REGIMES } from "./params.ts";
+ * if (BANK_RUN_REGIMES.contraction.earlySalePrice !== 0.75) throw new Error();
+ * ```
+ */
 export const BANK_RUN_REGIMES: Record<RegimeId, Partial<BankRunParams>> = {
   expansion: { assetReturn: 1.18, initialCash: 1.5, earlySalePrice: 0.85 },
   stable: {},
