@@ -1,0 +1,46 @@
+// Seeded exact values: a refactor that changes any bank-run rule, draw or
+// state field changes these. Update them only for a deliberate change, and say
+// why in the commit.
+import { assertEquals } from "../../../_assert.ts";
+import { runEpisode } from "../../../../engine/run_episode.ts";
+import { sha256Hex } from "../../../../engine/core/hash.ts";
+import { MECHANISMS } from "../../../../engine/frail/types.ts";
+
+Deno.test("bank-run episodes for seeds 0-3 under M0-M3 keep their pinned outcomes and final hashes", async () => {
+  const rows: string[] = [];
+  const hashes: string[] = [];
+  for (const m of MECHANISMS) {
+    for (let seed = 0; seed < 4; seed++) {
+      const r = await runEpisode({
+        env: "bank_run",
+        mechanism: m,
+        seed,
+        params: { depositSplit: "heterogeneous" },
+      });
+      rows.push(`${m}/${seed}: ${r.outcome.rounds} ${r.outcome.welfare.toFixed(6)}`);
+      hashes.push(r.hashes.at(-1)!);
+    }
+  }
+  assertEquals(rows, [
+    "M0/0: 12 17.956306",
+    "M0/1: 5 13.938750",
+    "M0/2: 3 13.938750",
+    "M0/3: 3 13.938750",
+    "M1/0: 12 18.174825",
+    "M1/1: 12 18.174825",
+    "M1/2: 12 18.174825",
+    "M1/3: 12 18.174825",
+    "M2/0: 12 18.174825",
+    "M2/1: 12 18.174825",
+    "M2/2: 12 18.174825",
+    "M2/3: 12 18.174825",
+    "M3/0: 12 17.956306",
+    "M3/1: 12 18.174825",
+    "M3/2: 12 17.983084",
+    "M3/3: 12 18.174825",
+  ]);
+  assertEquals(
+    sha256Hex(hashes.join("")),
+    "89492d6a8b50c427715468c5d432ce401a99fed0cdc726e2a71cb9c252cfeab1",
+  );
+});
