@@ -9,7 +9,9 @@ import type { z } from "zod";
 /** Regime ids of Table 5. */
 export type RegimeId = "expansion" | "stable" | "contraction";
 
-/** All regime ids, in the paper's order. *
+/**
+ * All regime ids, in the paper's order.
+ *
  * @example
  * ```ts
  * import { REGIMES } from "./params.ts";

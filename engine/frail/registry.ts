@@ -19,7 +19,9 @@ const ENVIRONMENTS: Partial<
   bank_run: { env: bankRun, regimes: BANK_RUN_REGIMES },
 };
 
-/** Environment ids this build provides. *
+/**
+ * Environment ids this build provides.
+ *
  * @example
  * ```ts
  * import { availableEnvironments } from "./registry.ts";

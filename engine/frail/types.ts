@@ -10,7 +10,9 @@ export type EnvId = "bank_run" | "debt_rollover" | "crowdfunding";
 /** Mechanism ids: M0 none, M1 paid commitments, M2 centralized agreements, M3 coalitions. */
 export type MechanismId = "M0" | "M1" | "M2" | "M3";
 
-/** All mechanism ids. *
+/**
+ * All mechanism ids.
+ *
  * @example
  * ```ts
  * import { MECHANISMS } from "./types.ts";

@@ -32,7 +32,9 @@ export interface BankRunParams {
   capacity: number;
 }
 
-/** Zod schema of {@linkcode BankRunParams}, with the stable defaults. *
+/**
+ * Zod schema of {@linkcode BankRunParams}, with the stable defaults.
+ *
  * @example
  * ```ts
  * import { BankRunParamsSchema } from "./params.ts";
@@ -62,7 +64,9 @@ export const BankRunParamsSchema: z.ZodType<BankRunParams, Partial<BankRunParams
   capacity: positive().default(3.75),
 }).strict();
 
-/** Table 5 presets for the bank run. *
+/**
+ * Table 5 presets for the bank run.
+ *
  * @example
  * ```ts
  * import { BANK_RUN_REGIMES } from "./params.ts";
