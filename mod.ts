@@ -1,6 +1,6 @@
 /**
  * coordlab: run, replay and analyse multi-agent coordination experiments
- * (FRAIL's bank run with mechanisms M0-M3) on a seeded, pure engine with
+ * (FRAIL's bank run, debt rollover and reward crowdfunding with mechanisms M0-M3) on a seeded, pure engine with
  * NDJSON event logs, checkpoints, state hashes and exact replay.
  *
  * @example
@@ -37,6 +37,33 @@ export {
   parseBankRunParams,
 } from "./engine/frail/bank_run/params.ts";
 export { bankRun } from "./engine/frail/bank_run/environment.ts";
+export { debtRollover } from "./engine/frail/debt_rollover/environment.ts";
+export {
+  type AssetTranche,
+  claimAt,
+  DEBT_ROLLOVER_REGIMES,
+  type DebtRolloverParams,
+  DebtRolloverParamsSchema,
+  parseDebtRolloverParams,
+  waveAssignment,
+} from "./engine/frail/debt_rollover/params.ts";
+export {
+  bestRepaymentSchedule,
+  type BestSchedule,
+  debtRolloverBounds,
+} from "./engine/frail/debt_rollover/bounds.ts";
+export type { DebtRolloverState } from "./engine/frail/debt_rollover/state.ts";
+export type { BorrowerView, CreditorView } from "./engine/frail/debt_rollover/views.ts";
+export { crowdfunding } from "./engine/frail/crowdfunding/environment.ts";
+export {
+  CROWDFUNDING_REGIMES,
+  crowdfundingBounds,
+  type CrowdfundingParams,
+  CrowdfundingParamsSchema,
+  parseCrowdfundingParams,
+} from "./engine/frail/crowdfunding/params.ts";
+export type { CrowdfundingState } from "./engine/frail/crowdfunding/state.ts";
+export type { BackerView, FounderView } from "./engine/frail/crowdfunding/views.ts";
 export type {
   BankRunDisclosure,
   BankRunState,
@@ -100,3 +127,19 @@ export {
   mockBank,
   mockDepositor,
 } from "./engine/agents/mock/bank_run.ts";
+export {
+  type BorrowerPolicy,
+  type CreditorPolicy,
+  type DebtRolloverMockOptions,
+  debtRolloverMockPopulation,
+  mockBorrower,
+  mockCreditor,
+} from "./engine/agents/mock/debt_rollover.ts";
+export {
+  type BackerPolicy,
+  type CrowdfundingMockOptions,
+  crowdfundingMockPopulation,
+  type FounderPolicy,
+  mockBacker,
+  mockFounder,
+} from "./engine/agents/mock/crowdfunding.ts";

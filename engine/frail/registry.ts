@@ -6,6 +6,10 @@
 import type { Environment } from "../core/environment.ts";
 import { bankRun } from "./bank_run/environment.ts";
 import { BANK_RUN_REGIMES } from "./bank_run/params.ts";
+import { crowdfunding } from "./crowdfunding/environment.ts";
+import { CROWDFUNDING_REGIMES } from "./crowdfunding/params.ts";
+import { debtRollover } from "./debt_rollover/environment.ts";
+import { DEBT_ROLLOVER_REGIMES } from "./debt_rollover/params.ts";
 import { assertRegime, type RegimeId } from "./params.ts";
 import type { EnvId } from "./types.ts";
 
@@ -13,10 +17,10 @@ import type { EnvId } from "./types.ts";
 // deno-lint-ignore no-explicit-any
 export type AnyEnvironment = Environment<any, any>;
 
-const ENVIRONMENTS: Partial<
-  Record<EnvId, { env: AnyEnvironment; regimes: Record<RegimeId, object> }>
-> = {
+const ENVIRONMENTS: Record<EnvId, { env: AnyEnvironment; regimes: Record<RegimeId, object> }> = {
   bank_run: { env: bankRun, regimes: BANK_RUN_REGIMES },
+  debt_rollover: { env: debtRollover, regimes: DEBT_ROLLOVER_REGIMES },
+  crowdfunding: { env: crowdfunding, regimes: CROWDFUNDING_REGIMES },
 };
 
 /**
@@ -43,7 +47,7 @@ export function availableEnvironments(): EnvId[] {
  * @throws {RangeError} For an id this build does not provide, listing those it does.
  */
 export function environment(id: string): AnyEnvironment {
-  const entry = ENVIRONMENTS[id as EnvId];
+  const entry = Object.hasOwn(ENVIRONMENTS, id) ? ENVIRONMENTS[id as EnvId] : undefined;
   if (!entry) {
     throw new RangeError(
       `Unknown environment "${id}": this build provides ${
@@ -69,7 +73,7 @@ export function environment(id: string): AnyEnvironment {
 export function resolveParams(env: string, regime: string, overrides: object = {}): unknown {
   const e = environment(env);
   assertRegime(regime);
-  const preset = ENVIRONMENTS[env as EnvId]!.regimes[regime];
+  const preset = ENVIRONMENTS[env as EnvId].regimes[regime];
   return e.parseParams({ ...preset, ...overrides });
 }
 

@@ -1,13 +1,18 @@
 /**
- * Mock populations: which rule-based policy plays each role.
+ * Mock populations: which rule-based policy plays each role, in every FRAIL
+ * environment. One options object covers all roles, so the same population
+ * can play a grid across environments.
  *
  * @module
  */
 import type { AgentFactory } from "../agent.ts";
 import { type BankPolicy, type DepositorPolicy, mockBank, mockDepositor } from "./bank_run.ts";
+import { type CrowdfundingMockOptions, crowdfundingMockPopulation } from "./crowdfunding.ts";
+import { type DebtRolloverMockOptions, debtRolloverMockPopulation } from "./debt_rollover.ts";
 
 /** Options of {@linkcode mockPopulation}. */
-export interface MockPopulationOptions {
+export interface MockPopulationOptions
+  extends Omit<DebtRolloverMockOptions, "seed">, Omit<CrowdfundingMockOptions, "seed"> {
   /** Depositor policy, or a function of id and index (from 0, read off the id). Default `"defensive"`. */
   depositors?: DepositorPolicy | ((id: string, index: number) => DepositorPolicy);
   /** Bank policy. Default `"active"`. */
@@ -17,28 +22,41 @@ export interface MockPopulationOptions {
 }
 
 /**
- * An agent factory of rule-based mock agents.
+ * An agent factory of rule-based mock agents for every FRAIL role: depositor
+ * and bank, creditor and borrower, backer and founder.
  *
  * @example
  * ```ts
  * import { mockPopulation } from "./population.ts";
- * const make = mockPopulation({ depositors: "always_stay" });
+ * const make = mockPopulation({ depositors: "always_stay", creditors: "always_roll" });
  * if (make({ id: "dep_01", role: "depositor" }).policy !== "mock:always_stay") throw new Error();
+ * if (make({ id: "crd_01", role: "creditor" }).policy !== "mock:always_roll") throw new Error();
  * ```
+ * @throws {RangeError} For a role no mock policy plays (when the factory is called).
  */
 export function mockPopulation(options: MockPopulationOptions = {}): AgentFactory {
   const seed = options.seed ?? 0;
   const policy = options.depositors ?? "defensive";
-  return ({ id, role }) => {
-    const index = Number(id.replace(/^\D+/, "")) - 1;
+  const debt = debtRolloverMockPopulation({ ...options, seed });
+  const crowd = crowdfundingMockPopulation({ ...options, seed });
+  return (player) => {
+    const { id, role } = player;
     switch (role) {
-      case "depositor":
+      case "depositor": {
+        const index = Number(id.replace(/^\D+/, "")) - 1;
         return mockDepositor(typeof policy === "function" ? policy(id, index) : policy, {
           seed,
           id,
         });
+      }
       case "bank":
         return mockBank(options.bank ?? "active");
+      case "creditor":
+      case "borrower":
+        return debt(player);
+      case "backer":
+      case "founder":
+        return crowd(player);
       default:
         throw new RangeError(`No mock policy for role "${role}"`);
     }

@@ -1,0 +1,200 @@
+/**
+ * Rule-based Stag Hunt players, reading only their view, so that every
+ * metric can be checked against a case whose answer is known:
+ *
+ * - `always_stag` / `always_hare`: the same action every turn.
+ * - `threshold`: plays the benchmark action of a belief rule (Stag iff
+ *   q-hat >= q*) on the public history of its view. Where the rule is
+ *   undefined (e.g. the first speaker of a round under the naive rule) it
+ *   uses the first-speaker prior as its q-hat. With probability `noise` it
+ *   plays the other action instead (one draw per turn from the stream
+ *   (seed, round, player, `"mock_noise"`)). Its confidence is
+ *   `0.5 + min(0.5, |q-hat - q*|)`.
+ *
+ * In the rejustify call every mock returns a templated justification for the
+ * action it is asked to justify. When a model is assigned (h2 / h3), the
+ * policy string ends in `@<model>`.
+ *
+ * @module
+ */
+import type { CallRequest } from "../../core/environment.ts";
+import { openStream } from "../../core/rng.ts";
+import { naiveRule } from "../../staghunt/beliefs/naive.ts";
+import { type BeliefRule, benchmarkAction } from "../../staghunt/beliefs/rule.ts";
+import { REJUSTIFY_CALL } from "../../staghunt/contracts.ts";
+import { historyFromView } from "../../staghunt/history.ts";
+import type { StagHuntAction } from "../../staghunt/payoffs.ts";
+import { playerIndex } from "../../staghunt/players.ts";
+import { qStar, type QStarOptions } from "../../staghunt/q_star.ts";
+import type { RejustifyView, StagHuntView } from "../../staghunt/views.ts";
+import type { Agent } from "../agent.ts";
+
+/** Mock Stag Hunt policies. */
+export type StagHuntMockPolicy = "always_stag" | "always_hare" | "threshold";
+
+/** Options of the threshold player. */
+export interface ThresholdPlayerOptions {
+  /** The belief rule it follows. Default: the naive rule. */
+  rule?: BeliefRule;
+  /** Probability of playing the other action, in [0, 1]. Default 0. */
+  noise?: number;
+  /** The q-hat used where the rule is undefined, in [0, 1]. Default 0.5. */
+  firstSpeakerPrior?: number;
+  /** How q* is computed. Default `{}` (H = H_F). */
+  qStar?: QStarOptions;
+  /** Seed of the noise draws. Default 0. */
+  seed?: number;
+}
+
+/** Options of the always players. */
+export interface AlwaysPlayerOptions {
+  /** Reported confidence in [0, 1]. Default 1. */
+  confidence?: number;
+}
+
+function rejustify(req: CallRequest): { justification: string } {
+  const v = req.view as RejustifyView;
+  return { justification: `${v.justify.action} is the better choice given the reports so far.` };
+}
+
+function unit(name: string, v: number): number {
+  if (!(typeof v === "number" && v >= 0 && v <= 1)) {
+    throw new RangeError(`Mock player option "${name}" must be in [0, 1], got ${v}`);
+  }
+  return v;
+}
+
+/**
+ * A player that always plays one action.
+ *
+ * @example
+ * ```ts
+ * import { alwaysPlayer } from "./staghunt.ts";
+ * const a = alwaysPlayer("Stag");
+ * const r = await a.decide({ call: "stag_hunt_turn" } as never) as { action: string };
+ * if (r.action !== "Stag" || a.policy !== "mock:always_stag") throw new Error();
+ * ```
+ * @throws {RangeError} For a confidence outside [0, 1].
+ */
+export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOptions = {}): Agent {
+  const confidence = unit("confidence", options.confidence ?? 1);
+  return {
+    policy: `mock:always_${action.toLowerCase()}`,
+    decide(req) {
+      if (req.call === REJUSTIFY_CALL) return Promise.resolve(rejustify(req));
+      return Promise.resolve({
+        action,
+        confidence,
+        justification: `I always play ${action}.`,
+      });
+    },
+  };
+}
+
+/**
+ * A player following a belief rule's benchmark action, with optional noise.
+ *
+ * @example
+ * ```ts
+ * import { thresholdPlayer } from "./staghunt.ts";
+ * const view = { you: "p02", position: 2, round: 1, N: 2, M: 2,
+ *   payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 }, order: ["p01", "p02"],
+ *   transcript: [{ round: 1, outcome: null, reports: [
+ *     { agent: "p01", position: 1, action: "Hare", confidence: 1, justification: "" }] }] };
+ * const r = await thresholdPlayer().decide({ call: "stag_hunt_turn", view } as never) as { action: string };
+ * if (r.action !== "Hare") throw new Error("naive q-hat 0 < q* 0.5");
+ * ```
+ * @throws {RangeError} For an option outside [0, 1].
+ */
+export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
+  const rule = options.rule ?? naiveRule();
+  const noise = unit("noise", options.noise ?? 0);
+  const prior = unit("firstSpeakerPrior", options.firstSpeakerPrior ?? 0.5);
+  const seed = options.seed ?? 0;
+  const cutoffs = new Map<string, number>();
+  return {
+    policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
+    decide(req) {
+      if (req.call === REJUSTIFY_CALL) return Promise.resolve(rejustify(req));
+      const v = req.view as StagHuntView;
+      const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}`;
+      let qs = cutoffs.get(key);
+      if (qs === undefined) cutoffs.set(key, qs = qStar(v, options.qStar));
+      const estimate = rule.estimate(historyFromView(v));
+      const qHat = estimate ?? prior;
+      let action = benchmarkAction(qHat, qs);
+      let flipped = false;
+      if (noise > 0) {
+        const draw = openStream({ seed, round: v.round, agent: v.you, purpose: "mock_noise" })
+          .uniform();
+        if (draw < noise) {
+          action = action === "Stag" ? "Hare" : "Stag";
+          flipped = true;
+        }
+      }
+      const source = estimate === undefined ? "first-speaker prior" : `${rule.id} estimate`;
+      return Promise.resolve({
+        action,
+        confidence: 0.5 + Math.min(0.5, Math.abs(qHat - qs)),
+        justification:
+          `My ${source} ${qHat.toFixed(3)} is ${qHat >= qs ? "at or above" : "below"} ` +
+          `the cutoff ${qs.toFixed(3)}${flipped ? ", but I deviate this time" : ""}.`,
+      });
+    },
+  };
+}
+
+/** Options of {@linkcode mockStagHuntPlayers}. */
+export interface MockStagHuntOptions {
+  /** Policy of every player, or a function of the index (from 0) and id. Default `"threshold"`. */
+  players?: StagHuntMockPolicy | ((index: number, id: string) => StagHuntMockPolicy);
+  /** Options of threshold players (their `seed` defaults to this object's `seed`). */
+  threshold?: ThresholdPlayerOptions;
+  /** Options of always players. */
+  always?: AlwaysPlayerOptions;
+  /** Seed of the threshold players' noise. Default 0. */
+  seed?: number;
+}
+
+/** A factory of mock players: a Stag Hunt agent factory that also works as a core one. */
+export type MockStagHuntFactory = (
+  player: { id: string; role: string; index?: number; model?: string },
+) => Agent;
+
+/**
+ * A factory of mock Stag Hunt players (usable with the Stag Hunt runner, or
+ * directly with `playEpisode`, the index then being read off the id).
+ *
+ * @example
+ * ```ts
+ * import { mockStagHuntPlayers } from "./staghunt.ts";
+ * const make = mockStagHuntPlayers({ players: (i) => (i === 0 ? "always_hare" : "always_stag") });
+ * if (make({ id: "p01", role: "player", index: 0, model: "m" }).policy !== "mock:always_hare@m") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function mockStagHuntPlayers(options: MockStagHuntOptions = {}): MockStagHuntFactory {
+  const choose = options.players ?? "threshold";
+  return (player) => {
+    const index = player.index ?? playerIndex(player.id);
+    const policy = typeof choose === "function" ? choose(index, player.id) : choose;
+    let agent: Agent;
+    switch (policy) {
+      case "always_stag":
+        agent = alwaysPlayer("Stag", options.always);
+        break;
+      case "always_hare":
+        agent = alwaysPlayer("Hare", options.always);
+        break;
+      case "threshold":
+        agent = thresholdPlayer({ seed: options.seed ?? 0, ...options.threshold });
+        break;
+      default:
+        throw new RangeError(
+          `Unknown mock Stag Hunt policy "${policy}": expected "always_stag", "always_hare" or "threshold"`,
+        );
+    }
+    return player.model ? { ...agent, policy: `${agent.policy}@${player.model}` } : agent;
+  };
+}

@@ -1,0 +1,311 @@
+/**
+ * Authorized views. Crowdfunding agents are told the round, the horizon and
+ * the rounds remaining (Appendix F). A backer sees its own bank balance,
+ * pledge and decisions, the campaign as disclosed at the end of last round,
+ * the mechanism messages addressed to it this round and, as a coalition
+ * member, member-only information. The founder sees the campaign as disclosed,
+ * the pool and who holds it as of now (at its launch call: after this round's
+ * pledges and withdrawals), and its mechanism's state.
+ *
+ * @module
+ */
+import { isMember } from "../mechanisms/coalition.ts";
+import { EXIT_CONFIRMATIONS } from "../mechanisms/in_round_exit.ts";
+import type { MechanismId, Message } from "../types.ts";
+import { committedAmount, isCommitted, lockedTotal, outstandingBonuses } from "./commitments.ts";
+import { type CrowdfundingParams, lastDecisionRound } from "./params.ts";
+import { type CrowdfundingDisclosure, type CrowdfundingState, isPledged, pool } from "./state.ts";
+
+/** Game parameters every crowdfunding agent is told (no regime label). */
+export interface CrowdfundingParameters {
+  /** Number of backers n. */
+  backers: number;
+  /** Unit pledge (and starting bank balance). */
+  unitPledge: number;
+  /** Funding goal G. */
+  goal: number;
+  /** Reward v per pledged unit, paid the round after launch. */
+  reward: number;
+  /** Founder margin m per pledged unit. */
+  margin: number;
+  /** Risk-free rate r_f per round on idle balances. */
+  riskFree: number;
+  /** Pledge face that can be withdrawn per round. */
+  withdrawalCapacity: number;
+  /** Rounds T (the last one is settlement only). */
+  horizon: number;
+  /** Last decision round (T - 1). */
+  lastDecisionRound: number;
+}
+
+/** A backer's commitment as shown to it. */
+export type BackerCommitmentView =
+  | { kind: "paid_pledge"; bonus: number; lockUntil: number }
+  | { kind: "letter_of_intent"; exitDeclared: boolean }
+  | { kind: "coalition_member"; exitRequested: boolean };
+
+/** What a backer sees. */
+export interface BackerView {
+  /** Always `"backer"`. */
+  role: "backer";
+  /** The backer's id. */
+  id: string;
+  /** Mechanism of the episode. */
+  mechanism: MechanismId;
+  /** Current round. */
+  round: number;
+  /** Last round (settlement only). */
+  horizon: number;
+  /** Rounds after this one, up to the horizon. */
+  roundsRemaining: number;
+  /** Game parameters. */
+  parameters: CrowdfundingParameters;
+  /** Idle bank balance. */
+  bank: number;
+  /** Face pledged (0 when unpledged). */
+  pledged: number;
+  /** Own past financial decisions (`acted`: something was pledged or withdrawn). */
+  previousDecisions: {
+    round: number;
+    call: "pledge" | "withdrawal";
+    reported: number;
+    acted: boolean;
+  }[];
+  /** The backer's active commitment, if any. */
+  commitment: BackerCommitmentView | null;
+  /** The campaign as of the end of last round. */
+  campaign: Omit<CrowdfundingDisclosure, "outstandingBonuses">;
+  /** Outstanding M1 bonuses in aggregate as of the end of last round (public; M1 only). */
+  outstandingBonuses: number | null;
+  /** Proposals awaiting this backer's answer. */
+  proposals: {
+    id: string;
+    kind: "paid_pledge" | "letter_of_intent";
+    bonus?: number;
+    lockUntil?: number;
+  }[];
+  /** Certified messages delivered to this backer this round. */
+  announcements: Message[];
+  /** M3: whether the backer may still join (not a member, never exited). */
+  canJoin: boolean;
+  /** M3 member-only information. */
+  coalition: {
+    members: { id: string; face: number }[];
+    lockedTotal: number;
+    exitsThisRound: { member: string; confirmations: number; status: string }[];
+  } | null;
+  /** Set on an exit-confirmation call: which hand this is. */
+  exitConfirmation?: { hand: number; of: number };
+}
+
+/** What the founder sees. */
+export interface FounderView {
+  /** Always `"founder"`. */
+  role: "founder";
+  /** Mechanism of the episode. */
+  mechanism: MechanismId;
+  /** Current round. */
+  round: number;
+  /** Last round (settlement only). */
+  horizon: number;
+  /** Rounds after this one, up to the horizon. */
+  roundsRemaining: number;
+  /** Game parameters. */
+  parameters: CrowdfundingParameters;
+  /** The campaign as of the end of last round. */
+  campaign: CrowdfundingDisclosure;
+  /** The pool now. */
+  pool: number;
+  /** Whether a launch is allowed now (P >= G). */
+  launchAllowed: boolean;
+  /** Every backer's pledge now and whether it is committed. */
+  backers: { id: string; pledged: number; committed: boolean }[];
+  /** Promised M1 bonuses B outstanding. */
+  outstandingBonuses: number;
+  /** (1 - m) x pool: launching with more promised bonuses fails the campaign (M1). */
+  bonusLimit: number;
+  /** Pledges held by committed backers. */
+  committedTotal: number;
+  /** Accepted M1 offers (`amount` is the bonus). */
+  acceptedOffers: { target: string; amount: number; lockUntil: number }[];
+  /** M2 signers of the letter of intent. */
+  signers: { id: string; exitDeclared: boolean }[];
+}
+
+function parameters(p: CrowdfundingParams): CrowdfundingParameters {
+  return {
+    backers: p.backers,
+    unitPledge: p.unitPledge,
+    goal: p.goal,
+    reward: p.reward,
+    margin: p.margin,
+    riskFree: p.riskFree,
+    withdrawalCapacity: p.withdrawalCapacity,
+    horizon: p.horizon,
+    lastDecisionRound: lastDecisionRound(p),
+  };
+}
+
+/**
+ * Builds a backer's authorized view.
+ *
+ * @example
+ * ```ts
+ * import { backerView } from "./views.ts";
+ * import { initialCrowdfundingState } from "./state.ts";
+ * import { parseCrowdfundingParams } from "./params.ts";
+ * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M0");
+ * s.round = 1;
+ * const v = backerView(s, "bkr_01");
+ * if (v.round !== 1 || v.roundsRemaining !== 9 || v.bank !== 1 || v.campaign.pool !== 0) throw new Error();
+ * ```
+ * @throws {RangeError} For an unknown backer id.
+ */
+export function backerView(s: CrowdfundingState, id: string): BackerView {
+  const b = s.backers.find((x) => x.id === id);
+  if (!b) throw new RangeError(`Unknown backer "${id}"`);
+  const round = s.round;
+  const member = s.m3 ? isMember(s.m3, id) : false;
+  const { outstandingBonuses: disclosedBonuses, ...campaign } = s.disclosed;
+  return {
+    role: "backer",
+    id,
+    mechanism: s.mechanism,
+    round,
+    horizon: s.params.horizon,
+    roundsRemaining: s.params.horizon - round,
+    parameters: parameters(s.params),
+    bank: b.bank,
+    pledged: b.pledged,
+    previousDecisions: b.history.map((h) => ({
+      round: h.round,
+      call: h.call,
+      reported: h.reported,
+      acted: h.processed > 0,
+    })),
+    commitment: commitmentView(s, id),
+    campaign,
+    outstandingBonuses: s.m1 ? disclosedBonuses : null,
+    proposals: [
+      ...(s.m1?.offers ?? []).filter((o) => o.target === id && o.status === "pending").map((o) => ({
+        id: o.id,
+        kind: "paid_pledge" as const,
+        bonus: o.amount,
+        lockUntil: o.lockUntil,
+      })),
+      ...(s.m2?.solicited.includes(id) && !isCommitted(s, id, round)
+        ? [{ id: `m2_t${round}`, kind: "letter_of_intent" as const }]
+        : []),
+    ],
+    announcements: s.inbox[id] ?? [],
+    canJoin: s.m3 ? !member && !s.m3.exited.includes(id) : false,
+    coalition: s.m3 && member
+      ? {
+        members: s.m3.members.map((m) => ({
+          id: m.id,
+          face: s.backers.find((x) => x.id === m.id)!.pledged,
+        })),
+        lockedTotal: lockedTotal(s),
+        exitsThisRound: s.m3.exits.filter((e) => e.round === round).map((e) => ({
+          member: e.member,
+          confirmations: e.confirmations,
+          status: e.status,
+        })),
+      }
+      : null,
+  };
+}
+
+/**
+ * A backer's view for one exit-confirmation hand.
+ *
+ * @example
+ * ```ts
+ * import { exitConfirmationView } from "./views.ts";
+ * import { initialCrowdfundingState } from "./state.ts";
+ * import { parseCrowdfundingParams } from "./params.ts";
+ * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M3");
+ * if (exitConfirmationView(s, "bkr_01", 2).exitConfirmation?.hand !== 2) throw new Error();
+ * ```
+ */
+export function exitConfirmationView(s: CrowdfundingState, id: string, hand: number): BackerView {
+  return { ...backerView(s, id), exitConfirmation: { hand, of: EXIT_CONFIRMATIONS } };
+}
+
+function commitmentView(s: CrowdfundingState, id: string): BackerCommitmentView | null {
+  if (!isCommitted(s, id, s.round)) return null;
+  if (s.m1) {
+    const o = s.m1.offers.filter((x) => x.target === id && x.status === "accepted")
+      .sort((a, b) => b.lockUntil - a.lockUntil)[0];
+    return { kind: "paid_pledge", bonus: o.amount, lockUntil: o.lockUntil };
+  }
+  if (s.m2) {
+    return {
+      kind: "letter_of_intent",
+      exitDeclared: s.m2.signers.find((x) => x.id === id)!.exitDeclared !== null,
+    };
+  }
+  return {
+    kind: "coalition_member",
+    exitRequested: s.m3?.exits.some((e) => e.member === id && e.round === s.round) ?? false,
+  };
+}
+
+/**
+ * Builds the founder's authorized view.
+ *
+ * @example
+ * ```ts
+ * import { founderView } from "./views.ts";
+ * import { initialCrowdfundingState } from "./state.ts";
+ * import { parseCrowdfundingParams } from "./params.ts";
+ * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M1");
+ * const v = founderView(s);
+ * if (v.backers.length !== 15 || v.launchAllowed) throw new Error();
+ * ```
+ */
+export function founderView(s: CrowdfundingState): FounderView {
+  const P = pool(s);
+  return {
+    role: "founder",
+    mechanism: s.mechanism,
+    round: s.round,
+    horizon: s.params.horizon,
+    roundsRemaining: s.params.horizon - s.round,
+    parameters: parameters(s.params),
+    campaign: { ...s.disclosed },
+    pool: P,
+    launchAllowed: s.launch === null && s.failure === null && P + 1e-9 >= s.params.goal,
+    backers: s.backers.map((b) => ({
+      id: b.id,
+      pledged: b.pledged,
+      committed: isCommitted(s, b.id, s.round),
+    })),
+    outstandingBonuses: outstandingBonuses(s),
+    bonusLimit: (1 - s.params.margin) * P,
+    committedTotal: committedAmount(s, s.round),
+    acceptedOffers: (s.m1?.offers ?? []).filter((o) => o.status === "accepted").map((o) => ({
+      target: o.target,
+      amount: o.amount,
+      lockUntil: o.lockUntil,
+    })),
+    signers: (s.m2?.signers ?? []).map((x) => ({
+      id: x.id,
+      exitDeclared: x.exitDeclared !== null,
+    })),
+  };
+}
+
+/**
+ * Which financial call a backer gets in a decision round (Table 7): the pledge
+ * call while unpledged, the withdrawal call while pledged.
+ *
+ * @example
+ * ```ts
+ * import { callFor } from "./views.ts";
+ * if (callFor({ pledged: 1 } as never) !== "withdrawal") throw new Error();
+ * ```
+ */
+export function callFor(b: { pledged: number }): "pledge" | "withdrawal" {
+  return isPledged(b) ? "withdrawal" : "pledge";
+}

@@ -1,0 +1,283 @@
+/**
+ * The debt-rollover environment (Section 3.1.2, Table 4) as a pure state
+ * machine with the round order of Appendix F: mechanism proposals (borrower,
+ * M1-M2), mechanism responses (targeted or committed creditors; under M3
+ * everyone who may join), certified message delivery, redeem-or-roll
+ * decisions (due creditors only, Table 7), settlement, disclosure.
+ *
+ * Payoffs: a creditor gets what it was paid on redemption, or on success its
+ * claim at the horizon F (1 + r_d)^T plus any M1 premium, or on default its
+ * pro-rata share of the liquidation pool; the borrower gets what is left on
+ * success and nothing on default. Welfare is their sum, which always equals
+ * initial cash + interest earned + face matured + proceeds of early sales.
+ *
+ * Disclosure metrics (for analysis, never shown to agents) measure volumes in
+ * face value, so shares are of the creditors' total face (8 units, as in
+ * Table 9): `redeemed_this_round` and `cumulative_redeemed` are the face of the
+ * claims redeemed, `committed` the face of the committed outstanding claims;
+ * `paid_this_round` and `cumulative_paid` are the amounts paid.
+ *
+ * @module
+ */
+import type { Environment, Step } from "../../core/environment.ts";
+import type { EventBody } from "../../core/events.ts";
+import { applyExits } from "../mechanisms/agreement.ts";
+import { advanceCoalitionExit } from "../mechanisms/coalition_exit.ts";
+import { compensationByAgent } from "../mechanisms/paid_offers.ts";
+import { assertMechanism } from "../types.ts";
+import { debtRolloverBounds } from "./bounds.ts";
+import { committedFace, isCommitted, outstandingPremiums } from "./commitments.ts";
+import { remainingFace } from "./balance_sheet.ts";
+import { mechanismResponseContract } from "../bank_run/contracts.ts";
+import {
+  redeemOrRollContract,
+  rolloverOfferContract,
+  standstillSolicitationContract,
+} from "./contracts.ts";
+import {
+  applyProposal,
+  applyResponses,
+  deliverMessages,
+  mechanismCallees,
+} from "./mechanism_steps.ts";
+import { type DebtRolloverParams, parseDebtRolloverParams } from "./params.ts";
+import { settleRound } from "./settlement.ts";
+import { BORROWER_ID, type DebtRolloverState, initialDebtRolloverState, isDue } from "./state.ts";
+import { borrowerView, creditorView } from "./views.ts";
+
+const proposalStep: Step<DebtRolloverState> = {
+  id: "mechanism_proposal",
+  requests(s) {
+    if (s.done || !(s.m1 || s.m2)) return [];
+    return [{
+      agent: BORROWER_ID,
+      role: "borrower",
+      call: s.m1 ? "rollover_offer" : "standstill_solicitation",
+      round: s.round,
+      step: "mechanism_proposal",
+      view: borrowerView(s),
+    }];
+  },
+  apply(s, reports) {
+    const r = reports.get(BORROWER_ID);
+    return { state: s, events: r ? applyProposal(s, r) : [] };
+  },
+};
+
+const responseStep: Step<DebtRolloverState> = {
+  id: "mechanism_response",
+  requests(s) {
+    if (s.done || s.mechanism === "M0") return [];
+    return mechanismCallees(s).map((id) => ({
+      agent: id,
+      role: "creditor",
+      call: "mechanism_response",
+      round: s.round,
+      step: "mechanism_response",
+      view: creditorView(s, id),
+    }));
+  },
+  apply(s, reports) {
+    return { state: s, events: applyResponses(s, reports) };
+  },
+};
+
+const deliveryStep: Step<DebtRolloverState> = {
+  id: "delivery",
+  requests: () => [],
+  apply(s) {
+    return { state: s, events: s.done ? [] : deliverMessages(s) };
+  },
+};
+
+const financialStep: Step<DebtRolloverState> = {
+  id: "financial",
+  requests(s) {
+    return s.creditors.filter((c) => isDue(s, c)).map((c) => ({
+      agent: c.id,
+      role: "creditor",
+      call: "redeem_or_roll",
+      round: s.round,
+      step: "financial",
+      view: creditorView(s, c.id),
+    }));
+  },
+  apply(s, reports) {
+    const events: EventBody[] = [];
+    s.pending = [];
+    for (const c of s.creditors) {
+      const r = reports.get(c.id);
+      if (!r) continue;
+      const original = r.withdraw_probability as number;
+      const committed = isCommitted(s, c.id, s.round);
+      let reported = original;
+      if (committed && original > 0) {
+        reported = 0;
+        events.push({
+          type: "override",
+          agent: c.id,
+          call: "redeem_or_roll",
+          field: "withdraw_probability",
+          from: original,
+          to: 0,
+          reason: "committed creditors roll while the commitment holds",
+        });
+      }
+      s.pending.push({ agent: c.id, reported, original, committed });
+    }
+    return { state: s, events };
+  },
+};
+
+const settlementStep: Step<DebtRolloverState> = {
+  id: "settlement",
+  requests: () => [],
+  apply(s, _reports, ctx) {
+    return { state: s, events: s.done ? [] : settleRound(s, ctx) };
+  },
+};
+
+const disclosureStep: Step<DebtRolloverState> = {
+  id: "disclosure",
+  requests: () => [],
+  apply(s) {
+    const events: EventBody[] = s.m3 ? advanceCoalitionExit(s.m3, s.round) : [];
+    s.disclosed = {
+      cash: s.cash,
+      assets: s.tranches.filter((t) => t.face > 0).map((t) => ({ ...t })),
+      claimsOutstanding: s.creditors.filter((c) => c.outstanding).length,
+      last: { ...s.last },
+      outstandingPremiums: outstandingPremiums(s),
+    };
+    const p = s.params;
+    s.cumulativeRedeemed += s.last.redeemed * p.faceValue;
+    events.push({
+      type: "disclosure",
+      public: { ...structuredClone(s.disclosed) },
+      metrics: {
+        cash: s.cash,
+        assets: remainingFace(s),
+        claims_outstanding: s.disclosed.claimsOutstanding,
+        redeemed_this_round: s.last.redeemed * p.faceValue,
+        cumulative_redeemed: s.cumulativeRedeemed,
+        paid_this_round: s.last.paid,
+        cumulative_paid: s.totals.redemptionsPaid,
+        committed: committedFace(s, s.round),
+        outstanding_premiums: s.disclosed.outstandingPremiums,
+      },
+    });
+    return { state: s, events };
+  },
+};
+
+const STEPS = [
+  proposalStep,
+  responseStep,
+  deliveryStep,
+  financialStep,
+  settlementStep,
+  disclosureStep,
+];
+
+/**
+ * The debt-rollover environment.
+ *
+ * @example
+ * ```ts
+ * import { debtRollover } from "./environment.ts";
+ * const b = debtRollover.bounds(debtRollover.parseParams({}));
+ * if (b.worst.toFixed(3) !== "6.851" || b.best.toFixed(3) !== "9.899") throw new Error();
+ * ```
+ */
+export const debtRollover: Environment<DebtRolloverParams, DebtRolloverState> = {
+  id: "debt_rollover",
+  parseParams: parseDebtRolloverParams,
+  init(params, { mechanism }) {
+    assertMechanism(mechanism);
+    return initialDebtRolloverState(params, mechanism);
+  },
+  roster(s) {
+    const central = s.mechanism === "M1" || s.mechanism === "M2"
+      ? [{ id: BORROWER_ID, role: "borrower" }]
+      : [];
+    return [...central, ...s.creditors.map((c) => ({ id: c.id, role: "creditor" }))];
+  },
+  horizon: (s) => s.params.horizon,
+  startRound(s, round) {
+    const events: EventBody[] = [];
+    s.round = round;
+    s.inbox = {};
+    s.pending = [];
+    if (s.m2) {
+      s.m2.solicited = [];
+      s.m2.discloseToNonSigners = false;
+      for (const id of applyExits(s.m2, round)) {
+        events.push({ type: "mechanism", action: "exit_effective", agent: id });
+      }
+    }
+    return { state: s, events };
+  },
+  steps: () => STEPS,
+  contracts: {
+    redeem_or_roll: redeemOrRollContract,
+    mechanism_response: mechanismResponseContract,
+    rollover_offer: rolloverOfferContract,
+    standstill_solicitation: standstillSolicitationContract,
+  },
+  isDone: (s) => s.done,
+  finish(s) {
+    const events: EventBody[] = [];
+    const payoffs: Record<string, number> = {};
+    const success = s.failure === null;
+    const outstanding = s.creditors.filter((c) => c.outstanding);
+    if (success) {
+      const premiums = s.m1 ? compensationByAgent(s.m1) : new Map<string, number>();
+      let paid = 0;
+      for (const c of s.creditors) {
+        const premium = premiums.get(c.id) ?? 0;
+        const final = c.outstanding ? c.claim : 0;
+        paid += final + premium;
+        payoffs[c.id] = c.redeemed + final + premium;
+        if (final + premium > 0) {
+          events.push({
+            type: "transition",
+            kind: "final_payment",
+            agent: c.id,
+            amount: final + premium,
+            claim: final,
+            premium,
+          });
+        }
+      }
+      payoffs[BORROWER_ID] = s.cash - paid;
+      events.push({ type: "transition", kind: "borrower_profit", amount: s.cash - paid });
+    } else {
+      const premiums = outstandingPremiums(s);
+      if (premiums > 0) events.push({ type: "transition", kind: "premiums_void", total: premiums });
+      const owed = outstanding.reduce((a, c) => a + c.claim, 0);
+      for (const c of s.creditors) {
+        const share = c.outstanding && owed > 0 ? (s.cash * c.claim) / owed : 0;
+        payoffs[c.id] = c.redeemed + share;
+        if (share > 0) {
+          events.push({ type: "transition", kind: "pro_rata_share", agent: c.id, amount: share });
+        }
+      }
+      payoffs[BORROWER_ID] = owed > 0 ? 0 : s.cash;
+    }
+    s.cash = 0;
+    s.done = true;
+    const welfare = Object.values(payoffs).reduce((a, b) => a + b, 0);
+    return {
+      state: s,
+      events,
+      outcome: {
+        success,
+        failure: s.failure?.kind ?? null,
+        rounds: s.round,
+        payoffs,
+        welfare,
+      },
+    };
+  },
+  bounds: debtRolloverBounds,
+};

@@ -1,0 +1,79 @@
+// Test helpers: scripted crowdfunding agents and a one-call episode runner.
+import type { Agent, AgentFactory } from "../../../../engine/agents/agent.ts";
+import type { CallRequest } from "../../../../engine/core/environment.ts";
+import { type PlayedEpisode, playEpisode } from "../../../../engine/core/episode.ts";
+import type { EngineEvent } from "../../../../engine/core/events.ts";
+import { crowdfunding } from "../../../../engine/frail/crowdfunding/environment.ts";
+import type { CrowdfundingParams } from "../../../../engine/frail/crowdfunding/params.ts";
+import type { CrowdfundingState } from "../../../../engine/frail/crowdfunding/state.ts";
+
+/** A reply function: `undefined` falls back to the neutral reply for the call. */
+export type Script = (req: CallRequest) => unknown;
+
+/** What an agent says when the script has nothing to say (never acts, always launches). */
+export const NEUTRAL: Record<string, unknown> = {
+  pledge: { pledge_probability: 0, reasoning: "" },
+  withdrawal: { withdraw_probability: 0, reasoning: "" },
+  mechanism_response: { proposal_actions: [], reasoning: "" },
+  coalition_response: { join: false, exit_request: false, vote: null, reasoning: "" },
+  exit_confirmation: { confirm: false, reasoning: "" },
+  pledge_offer: { offers: [], disclose_terms_to: "none", reasoning: "" },
+  intent_solicitation: { solicit: [], disclose_aggregate: false, reasoning: "" },
+  launch_decision: { launch: true, reasoning: "" },
+};
+
+/** Agents that all follow one script. */
+export function scripted(script: Script): AgentFactory {
+  return (): Agent => ({
+    policy: "test:scripted",
+    decide: (req) => Promise.resolve(script(req) ?? NEUTRAL[req.call]),
+  });
+}
+
+/** The backer's index (bkr_01 -> 1). */
+export function idx(id: string): number {
+  return Number(id.replace(/^\D+/, ""));
+}
+
+/** Options of {@linkcode play}. */
+export interface PlayOptions {
+  mechanism?: string;
+  params?: Partial<CrowdfundingParams>;
+  seed?: number;
+}
+
+/** Plays one crowdfunding episode with scripted agents. */
+export function play(
+  script: Script,
+  options: PlayOptions = {},
+): Promise<PlayedEpisode<CrowdfundingState>> {
+  return playEpisode(crowdfunding, {
+    params: crowdfunding.parseParams(options.params ?? {}),
+    mechanism: options.mechanism ?? "M0",
+    regime: "stable",
+    seed: options.seed ?? 1,
+    agents: scripted(script),
+    clock: () => "t",
+  });
+}
+
+/** Events of one type (and optionally kind or action). */
+export function eventsOf(
+  events: readonly EngineEvent[],
+  type: string,
+  label?: string,
+): (EngineEvent & Record<string, unknown>)[] {
+  return events.filter((e) =>
+    e.type === type &&
+    (label === undefined ||
+      (e as Record<string, unknown>).kind === label ||
+      (e as Record<string, unknown>).action === label)
+  ) as (EngineEvent & Record<string, unknown>)[];
+}
+
+/** The state at the end of a round (from its checkpoint). */
+export function stateAt(events: readonly EngineEvent[], round: number): CrowdfundingState {
+  const cp = events.find((e) => e.type === "checkpoint" && e.round === round);
+  if (!cp || cp.type !== "checkpoint") throw new Error(`no checkpoint for round ${round}`);
+  return cp.state as CrowdfundingState;
+}
