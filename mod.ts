@@ -1,6 +1,7 @@
 /**
  * coordlab: run, replay and analyse multi-agent coordination experiments
- * (FRAIL's bank run, debt rollover and reward crowdfunding with mechanisms M0-M3) on a seeded, pure engine with
+ * (FRAIL's bank run, debt rollover and reward crowdfunding with mechanisms
+ * M0-M3, and the iterated N-player Stag Hunt under corrupted public reports) on a seeded, pure engine with
  * NDJSON event logs, checkpoints, state hashes and exact replay.
  *
  * @example
@@ -52,8 +53,20 @@ export {
   type BestSchedule,
   debtRolloverBounds,
 } from "./engine/frail/debt_rollover/bounds.ts";
-export type { DebtRolloverState } from "./engine/frail/debt_rollover/state.ts";
-export type { BorrowerView, CreditorView } from "./engine/frail/debt_rollover/views.ts";
+export type {
+  Creditor,
+  DebtRolloverDisclosure,
+  DebtRolloverState,
+  RolloverOutcome,
+  RoundActivity,
+} from "./engine/frail/debt_rollover/state.ts";
+export type { HeldTranche } from "./engine/frail/debt_rollover/balance_sheet.ts";
+export type {
+  BorrowerView,
+  CreditorCommitmentView,
+  CreditorView,
+  RolloverParameters,
+} from "./engine/frail/debt_rollover/views.ts";
 export { crowdfunding } from "./engine/frail/crowdfunding/environment.ts";
 export {
   CROWDFUNDING_REGIMES,
@@ -62,18 +75,35 @@ export {
   CrowdfundingParamsSchema,
   parseCrowdfundingParams,
 } from "./engine/frail/crowdfunding/params.ts";
-export type { CrowdfundingState } from "./engine/frail/crowdfunding/state.ts";
-export type { BackerView, FounderView } from "./engine/frail/crowdfunding/views.ts";
 export type {
-  BankRunDisclosure,
-  BankRunState,
-  Depositor,
-  PendingDecision,
-} from "./engine/frail/bank_run/state.ts";
+  Backer,
+  BackerCall,
+  BackerCoalition,
+  BackerDecision,
+  CrowdfundingDisclosure,
+  CrowdfundingLedger,
+  CrowdfundingState,
+} from "./engine/frail/crowdfunding/state.ts";
+export type {
+  BackerCommitmentView,
+  BackerView,
+  CrowdfundingParameters,
+  FounderView,
+} from "./engine/frail/crowdfunding/views.ts";
+export type { BankRunDisclosure, BankRunState, Depositor } from "./engine/frail/bank_run/state.ts";
+export type { FinancialDecision, PendingDecision } from "./engine/frail/financial_decision.ts";
 export type { AgreementState, Signer } from "./engine/frail/mechanisms/agreement.ts";
 export type { CoalitionState, Member, Vote } from "./engine/frail/mechanisms/coalition.ts";
 export type { ExitRitual } from "./engine/frail/mechanisms/exit_ritual.ts";
 export type { Offer, PaidOffersState } from "./engine/frail/mechanisms/paid_offers.ts";
+export type {
+  CoalitionProfile,
+  MechanismProfile,
+  PaidOffersProfile,
+  TermsRecipients,
+} from "./engine/frail/mechanisms/profile.ts";
+export type { InRoundExit } from "./engine/frail/mechanisms/in_round_exit.ts";
+export type { DisclosureBallot } from "./engine/frail/mechanisms/majority_disclosure.ts";
 export { insolvencyBoundary, isInsolvent } from "./engine/frail/bank_run/settlement.ts";
 export type {
   BankView,
@@ -105,6 +135,8 @@ export {
   EVENT_SCHEMA_VERSION,
   type EventBase,
   type EventBody,
+  type LlmAttemptFailure,
+  type LlmCallRecord,
 } from "./engine/core/events.ts";
 export {
   type Contract,
@@ -143,3 +175,45 @@ export {
   mockBacker,
   mockFounder,
 } from "./engine/agents/mock/crowdfunding.ts";
+
+/**
+ * The iterated N-player Stag Hunt under corrupted public reports, as one
+ * namespace (game, corruption, heterogeneity, belief rules, q*, metrics,
+ * grid, runner, mock players). The most used names are also exported at the
+ * top level.
+ *
+ * @example
+ * ```ts
+ * import { staghunt } from "./mod.ts";
+ * const q = staghunt.qStar({ N: 5, M: 3, payoffs: staghunt.DEFAULT_PAYOFFS });
+ * if (Math.abs(q - 0.3857275681323895) > 1e-12) throw new Error(String(q));
+ * ```
+ */
+export * as staghunt from "./engine/staghunt/mod.ts";
+export { qStar, type QStarGame, type QStarOptions } from "./engine/staghunt/q_star.ts";
+export type { PayoffsInput, StagHuntAction, StagHuntPayoffs } from "./engine/staghunt/payoffs.ts";
+export type { CorruptionMode, StagHuntParams } from "./engine/staghunt/params.ts";
+export type {
+  RoundOutcome,
+  RoundRecord,
+  StagHuntState,
+  TurnEntry,
+} from "./engine/staghunt/state.ts";
+export type { ModelPolicy } from "./engine/staghunt/heterogeneity.ts";
+export type { StagHuntAgentFactory, StagHuntPlayer } from "./engine/staghunt/players.ts";
+export type {
+  AlwaysPlayerOptions,
+  MockStagHuntOptions,
+  StagHuntMockPolicy,
+  ThresholdPlayerOptions,
+} from "./engine/agents/mock/staghunt.ts";
+export type { HistoryReport, HistoryRound, TurnHistory } from "./engine/staghunt/history.ts";
+export { stagHunt } from "./engine/staghunt/environment.ts";
+export {
+  runStagHuntEpisode,
+  type StagHuntRunConfig,
+  type StagHuntRunResult,
+} from "./engine/staghunt/run.ts";
+export { type StagHuntTurn, turnsFromEvents } from "./engine/staghunt/turns.ts";
+export type { BeliefRule } from "./engine/staghunt/beliefs/rule.ts";
+export { paperRules } from "./engine/staghunt/beliefs/paper_rules.ts";

@@ -12,7 +12,12 @@ export function assertNotEquals<T>(actual: T, expected: T, msg?: string): void {
 }
 
 /** |actual - expected| <= tolerance. */
-export function assertAlmostEquals(actual: number, expected: number, tolerance = 1e-9, msg?: string): void {
+export function assertAlmostEquals(
+  actual: number,
+  expected: number,
+  tolerance = 1e-9,
+  msg?: string,
+): void {
   if (!(Math.abs(actual - expected) <= tolerance)) {
     throw new AssertionError({
       message: msg ?? `Expected ${actual} to be within ${tolerance} of ${expected}`,
@@ -62,9 +67,13 @@ export async function assertRejects(
 // deno-lint-ignore no-explicit-any
 function check(e: unknown, cls?: new (...args: any[]) => Error, includes?: string) {
   if (cls && !(e instanceof cls)) {
-    throw new AssertionError({ message: `Expected ${cls.name}, got ${(e as Error)?.name}: ${(e as Error)?.message}` });
+    throw new AssertionError({
+      message: `Expected ${cls.name}, got ${(e as Error)?.name}: ${(e as Error)?.message}`,
+    });
   }
   if (includes && !String((e as Error)?.message).includes(includes)) {
-    throw new AssertionError({ message: `Expected message to include "${includes}", got "${(e as Error)?.message}"` });
+    throw new AssertionError({
+      message: `Expected message to include "${includes}", got "${(e as Error)?.message}"`,
+    });
   }
 }

@@ -26,7 +26,7 @@ const out = flag("out", "runs");
 const ENVS: EnvId[] = ["bank_run", "debt_rollover", "crowdfunding"];
 const rows: string[][] = [];
 for (const mechanism of MECHANISMS) {
-  const row = [mechanism];
+  const row: string[] = [mechanism];
   for (const env of ENVS) {
     let successes = 0;
     let realization = 0;

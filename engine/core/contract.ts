@@ -13,7 +13,9 @@
  * 4. `boolean`: `true`/`false` and the strings `"true"`/`"false"` are read;
  *    anything else becomes the field's default.
  * 5. `list`: a non-array becomes `[]`; items that fail the item schema are dropped.
- * 6. `value`: checked with its zod schema; a failure becomes the default.
+ * 6. `value`: checked with its zod schema; a failure becomes the default. A
+ *    missing value takes the default silently, or with a correction when the
+ *    field is `required`.
  * Unknown fields are ignored (not a correction).
  *
  * @module
@@ -39,7 +41,7 @@ export type FieldSpec =
   | { kind: "text" }
   | { kind: "boolean"; default?: boolean }
   | { kind: "list"; item: z.ZodType }
-  | { kind: "value"; schema: z.ZodType; default: unknown };
+  | { kind: "value"; schema: z.ZodType; default: unknown; required?: boolean };
 
 /** A call's output contract. */
 export interface Contract<R> {
@@ -142,7 +144,12 @@ function repair(spec: FieldSpec, got: unknown): [unknown, string | undefined] {
       ];
     }
     case "value": {
-      if (got === undefined) return [spec.default, undefined];
+      if (got === undefined) {
+        return [
+          spec.default,
+          spec.required ? "Required field is missing; default used" : undefined,
+        ];
+      }
       const r = spec.schema.safeParse(got);
       return r.success ? [r.data, undefined] : [spec.default, "Value failed its schema"];
     }

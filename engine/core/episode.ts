@@ -8,15 +8,79 @@
 import type { Agent, AgentFactory } from "../agents/agent.ts";
 import type { Correction } from "./contract.ts";
 import type { CallRequest, Environment } from "./environment.ts";
-import type { EngineEvent, EpisodeOutcome, EventBody } from "./events.ts";
+import type { EngineEvent, EpisodeOutcome, EventBody, LlmCallRecord } from "./events.ts";
 import { EVENT_SCHEMA_VERSION } from "./events.ts";
 import { sha256Hex, stateHash } from "./hash.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import { openStream } from "./rng.ts";
 import { cloneJson } from "./clone.ts";
 
-/** Version string written into every log. */
+/**
+ * Version string written into every log.
+ *
+ * @example
+ * ```ts
+ * import { TOOLKIT_VERSION } from "./episode.ts";
+ * if (!TOOLKIT_VERSION.startsWith("coordlab")) throw new Error();
+ * ```
+ */
 export const TOOLKIT_VERSION = "coordlab 0.1.0";
+
+/** Options of {@linkcode AgentReply}. */
+export interface AgentReplyOptions {
+  /** Records of the model calls behind the reply. Default none. */
+  calls?: readonly LlmCallRecord[];
+  /** Set when the agent failed: the runner then logs an `agent_error` and uses the neutral default. Default none. */
+  error?: string;
+}
+
+/**
+ * A raw reply together with the records of the model calls that produced it.
+ * An agent may return one from `decide` instead of the bare reply; the runner
+ * logs every record as an `llm_call` event before the agent's corrections and
+ * report. Agents that return anything else are unaffected.
+ *
+ * @example
+ * ```ts
+ * import { AgentReply } from "./episode.ts";
+ * const r = new AgentReply('{"withdraw_probability": 10, "reasoning": "ok"}');
+ * if (r.calls.length !== 0 || r.error !== undefined) throw new Error();
+ * ```
+ */
+export class AgentReply {
+  /** The raw reply (text or object); ignored when `error` is set. */
+  readonly raw: unknown;
+  /** Records of the model calls behind the reply. */
+  readonly calls: readonly LlmCallRecord[];
+  /** Why the agent failed, if it did. */
+  readonly error: string | undefined;
+  /** Wraps a raw reply. */
+  constructor(raw: unknown, options: AgentReplyOptions = {}) {
+    this.raw = raw;
+    this.calls = options.calls ?? [];
+    this.error = options.error;
+  }
+}
+
+/**
+ * Event types that record the agent side of the boundary rather than the game:
+ * model-call records, agent failures and contract repairs. Replay feeds the
+ * validated reports back and cannot regenerate them, so (like event times) they
+ * are left out of {@linkcode eventsHash} and do not advance `seq` (each takes
+ * the `seq` of the game event that follows it), so a replayed log numbers its
+ * game events exactly as the original did.
+ *
+ * @example
+ * ```ts
+ * import { UNHASHED_EVENT_TYPES } from "./episode.ts";
+ * if (!UNHASHED_EVENT_TYPES.has("llm_call") || UNHASHED_EVENT_TYPES.has("report")) throw new Error();
+ * ```
+ */
+export const UNHASHED_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "llm_call",
+  "agent_error",
+  "correction",
+]);
 
 /** Options of {@linkcode playEpisode}. */
 export interface PlayOptions<P> {
@@ -52,7 +116,16 @@ export interface PlayedEpisode<S> {
   state: S;
 }
 
-/** Error raised when an episode crashes; it carries the log written so far. */
+/**
+ * Error raised when an episode crashes; it carries the log written so far.
+ *
+ * @example
+ * ```ts
+ * import { EpisodeError } from "./episode.ts";
+ * const e = new EpisodeError("boom", []);
+ * if (e.name !== "EpisodeError") throw new Error();
+ * ```
+ */
 export class EpisodeError extends Error {
   /** The events up to and including the `episode_end` error event. */
   events: EngineEvent[];
@@ -89,6 +162,7 @@ export async function playEpisode<P, S>(
   const { params, mechanism, seed } = options;
   const clock = options.clock ?? (() => new Date().toISOString());
   const events: EngineEvent[] = [];
+  let gameEvents = 0;
   let round = 0;
   let step = "setup";
   let roundStart = 0;
@@ -99,10 +173,11 @@ export async function playEpisode<P, S>(
       episode: options.episode ?? "ep",
       round,
       step,
-      seq: events.length,
+      seq: gameEvents,
       time: clock(),
       ...body,
     } as EngineEvent;
+    if (!UNHASHED_EVENT_TYPES.has(body.type)) gameEvents++;
     events.push(event);
     options.onEvent?.(event);
   };
@@ -162,7 +237,8 @@ export async function playEpisode<P, S>(
     const outcome: EpisodeOutcome = {
       ...fin.outcome,
       bounds,
-      welfareRealization: raw > 1 ? 1 : raw,
+      // Truncated at 1 (Appendix D.3); float dust just below 0 is read as 0.
+      welfareRealization: raw > 1 ? 1 : raw < 0 && raw > -1e-9 ? 0 : raw,
     };
     emit({ type: "episode_end", status: "ok", outcome });
     return { outcome, events, hashes, state: fin.state };
@@ -185,9 +261,17 @@ async function collect<P, S>(
 ): Promise<Map<string, Record<string, unknown>>> {
   const raws = await Promise.all(requests.map(async (req) => {
     try {
-      return { ok: true as const, raw: await agents.get(req.agent)!.decide(req) };
+      const got = await agents.get(req.agent)!.decide(req);
+      if (!(got instanceof AgentReply)) return { ok: true as const, raw: got, calls: [] };
+      return got.error === undefined
+        ? { ok: true as const, raw: got.raw, calls: got.calls }
+        : { ok: false as const, error: got.error, calls: got.calls };
     } catch (err) {
-      return { ok: false as const, error: err instanceof Error ? err.message : String(err) };
+      return {
+        ok: false as const,
+        error: err instanceof Error ? err.message : String(err),
+        calls: [],
+      };
     }
   }));
   const reports = new Map<string, Record<string, unknown>>();
@@ -195,6 +279,7 @@ async function collect<P, S>(
     const contract = env.contracts[req.call];
     if (!contract) throw new TypeError(`No contract for call "${req.call}"`);
     const got = raws[i];
+    for (const c of got.calls) emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
     let corrections: Correction[];
     let value: Record<string, unknown>;
     if (got.ok) {
@@ -226,7 +311,8 @@ async function collect<P, S>(
 
 /**
  * Hash of a round's events without their wall-clock times, so a tampered
- * log is caught even where the state is unchanged.
+ * log is caught even where the state is unchanged. Events of the types in
+ * {@linkcode UNHASHED_EVENT_TYPES} are left out.
  *
  * @example
  * ```ts
@@ -235,7 +321,11 @@ async function collect<P, S>(
  * ```
  */
 export function eventsHash(events: readonly EngineEvent[]): string {
-  return sha256Hex(canonicalJson(events.map(({ time: _t, ...rest }) => rest)));
+  return sha256Hex(
+    canonicalJson(
+      events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type)).map(({ time: _t, ...rest }) => rest),
+    ),
+  );
 }
 
 const clone = cloneJson;

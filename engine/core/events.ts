@@ -6,7 +6,15 @@
  * @module
  */
 
-/** Version of the event schema written in every event. */
+/**
+ * Version of the event schema written in every event.
+ *
+ * @example
+ * ```ts
+ * import { EVENT_SCHEMA_VERSION } from "./events.ts";
+ * if (EVENT_SCHEMA_VERSION !== 1) throw new Error();
+ * ```
+ */
 export const EVENT_SCHEMA_VERSION = 1;
 
 /** Fields every event carries. */
@@ -21,7 +29,11 @@ export interface EventBase {
   round: number;
   /** Step of the round (`"setup"`, a step id of the environment, `"checkpoint"`, `"end"`). */
   step: string;
-  /** Position of the event in the episode's log, from 0. */
+  /**
+   * Position of the event among the episode's game events, from 0. Agent-side
+   * events (`llm_call`, `agent_error`, `correction`) take the `seq` of the game
+   * event that follows them; the file order is the log order.
+   */
   seq: number;
   /** Wall-clock time the event was written (ISO 8601); never part of a hash. */
   time: string;
@@ -52,6 +64,7 @@ export type EventBody =
     applied: unknown;
   }
   | { type: "agent_error"; agent: string; call: string; status: "error"; message: string }
+  | ({ type: "llm_call"; agent: string; call: string } & LlmCallRecord)
   | {
     type: "decision";
     agent: string;
@@ -91,8 +104,93 @@ export type EventBody =
     /** Engine-side round metrics for analysis (never shown to agents); at least `committed`. */
     metrics: Record<string, number>;
   }
+  | {
+    /** One published Stag Hunt turn, with both action layers. */
+    type: "turn";
+    /** Speaker. */
+    agent: string;
+    /** Speaking position in the round, from 1. */
+    position: number;
+    /** Whether the speaker is a designated corrupted player (never shown to agents). */
+    corrupted: boolean;
+    /** The agent's own (pre-flip) action. */
+    original_action: string;
+    /** The action shown in the public transcript and executed. */
+    public_action: string;
+    /** Reported confidence in [0, 1], kept on both layers. */
+    confidence: number;
+    /** The agent's own justification. */
+    original_justification: string;
+    /** The public justification (a new one when the public action was changed). */
+    public_justification: string;
+  }
   | { type: "checkpoint"; state: unknown; state_hash: string; events_hash: string }
   | { type: "episode_end"; status: "ok" | "error"; outcome?: EpisodeOutcome; error?: string };
+
+/**
+ * One failed attempt of a model call: retried, or (the last one) the end of
+ * the call.
+ */
+export interface LlmAttemptFailure {
+  /** Attempt number, from 1. */
+  attempt: number;
+  /** What went wrong. */
+  kind: "rate_limit" | "server_error" | "timeout" | "connection" | "client_error";
+  /** HTTP status, or `null` without a response. */
+  status: number | null;
+  /** The error message, with secrets redacted. */
+  message: string;
+  /** Wait before the next attempt in ms, or `null` when none followed. */
+  wait_ms: number | null;
+}
+
+/**
+ * What one model call behind a report did and cost. An agent attaches these to
+ * its reply (see `AgentReply` in `episode.ts`); the runner logs each as an
+ * `llm_call` event just before the agent's corrections and report. Like event
+ * times, they describe the outside world, not the game, so they are never part
+ * of an events hash.
+ */
+export interface LlmCallRecord {
+  /** Model configuration id. */
+  model: string;
+  /** Provider (the limiter group). */
+  provider: string;
+  /** Model name sent to the provider. */
+  provider_model: string;
+  /** `"ok"` when a reply came back, `"error"` when every attempt failed. */
+  status: "ok" | "error";
+  /** Whether the reply came from the response cache. */
+  cache: "hit" | "miss" | "off";
+  /** Network attempts made (0 on a cache hit). */
+  attempts: number;
+  /** Failed attempts, in order. */
+  failures: LlmAttemptFailure[];
+  /** Latency of the answering attempt in ms (0 on a cache hit). */
+  latency_ms: number;
+  /** Wall time of the whole call in ms, including limiter and backoff waits. */
+  wall_ms: number;
+  /** Prompt tokens. */
+  tokens_in: number;
+  /** Completion tokens (reasoning included, as providers report them). */
+  tokens_out: number;
+  /** Reasoning tokens, where the provider reports them. */
+  tokens_reasoning: number;
+  /** Estimated cost of this call (0 on a cache hit), or `null` without a price. */
+  cost: number | null;
+  /** The provider's finish reason. */
+  finish_reason: string | null;
+  /** The reply text as received. */
+  content: string | null;
+  /** Reasoning text the provider returned beside the reply, if any. */
+  reasoning: string | null;
+  /** SHA-256 of the canonical messages. */
+  prompt_hash: string;
+  /** Response-cache key. */
+  cache_key: string;
+  /** Why the call failed (secrets redacted), or `null`. */
+  error: string | null;
+}
 
 /** An event as written to the log. */
 export type EngineEvent = EventBase & EventBody;

@@ -1,5 +1,5 @@
 /**
- * Ids shared by the FRAIL environments.
+ * Ids shared by the FRAIL environments, and how participant ids are formed.
  *
  * @module
  */
@@ -47,4 +47,18 @@ export function assertMechanism(id: string): asserts id is MechanismId {
       `Unknown mechanism "${id}": expected one of ${MECHANISMS.map((m) => `"${m}"`).join(", ")}`,
     );
   }
+}
+
+/**
+ * Participant ids `<prefix>_01` ... `<prefix>_<n>`, zero-padded to at least two digits.
+ *
+ * @example
+ * ```ts
+ * import { participantIds } from "./types.ts";
+ * if (participantIds("dep", 15)[14] !== "dep_15" || participantIds("crd", 120)[0] !== "crd_001") throw new Error();
+ * ```
+ */
+export function participantIds(prefix: string, n: number): string[] {
+  const width = Math.max(2, String(n).length);
+  return Array.from({ length: n }, (_, i) => `${prefix}_${String(i + 1).padStart(width, "0")}`);
 }

@@ -6,176 +6,84 @@
  *
  * @module
  */
-import type { Environment, Step } from "../../core/environment.ts";
+import type { Environment } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
-import { applyExits } from "../mechanisms/agreement.ts";
-import { completeExit } from "../mechanisms/coalition.ts";
-import { advanceRitual } from "../mechanisms/exit_ritual.ts";
+import { financialStep, type PendingDecision, withoutCall } from "../financial_decision.ts";
+import { advanceCoalitionExit } from "../mechanisms/coalition_exit.ts";
+import { mechanismResponseContract } from "../mechanisms/contracts.ts";
 import { compensationByAgent } from "../mechanisms/paid_offers.ts";
+import { promisedTotal } from "../mechanisms/profile.ts";
+import { beginRound, endEpisode, engineStep, proposalStep, responseStep } from "../round_steps.ts";
 import { assertMechanism } from "../types.ts";
-import { committedAmount, isCommitted, promisedCompensation } from "./commitments.ts";
+import { committedAmount } from "./commitments.ts";
 import {
-  mechanismResponseContract,
   protectionSolicitationContract,
   retentionOfferContract,
   withdrawalContract,
 } from "./contracts.ts";
-import { applyProposal, applyResponses, BANK_ID, deliverMessages } from "./mechanism_steps.ts";
+import {
+  activeDepositors,
+  applyProposal,
+  applyResponses,
+  deliverMessages,
+} from "./mechanism_steps.ts";
 import { bankRunBounds, type BankRunParams, parseBankRunParams } from "./params.ts";
 import { settleWithdrawals } from "./settlement.ts";
-import { type BankRunState, initialBankRunState, isActive } from "./state.ts";
+import { BANK_ID, type BankRunState, initialBankRunState } from "./state.ts";
 import { bankView, depositorView } from "./views.ts";
 
-const proposalStep: Step<BankRunState> = {
-  id: "mechanism_proposal",
-  requests(s) {
-    if (s.done || !(s.m1 || s.m2)) return [];
-    return [{
-      agent: BANK_ID,
-      role: "bank",
-      call: s.m1 ? "retention_offer" : "protection_solicitation",
-      round: s.round,
-      step: "mechanism_proposal",
-      view: bankView(s),
-    }];
-  },
-  apply(s, reports) {
-    const r = reports.get(BANK_ID);
-    return { state: s, events: r ? applyProposal(s, r) : [] };
-  },
-};
-
-const responseStep: Step<BankRunState> = {
-  id: "mechanism_response",
-  requests(s) {
-    if (s.mechanism === "M0") return [];
-    return s.depositors.filter((d) => isActive(s, d)).map((d) => ({
-      agent: d.id,
-      role: "depositor",
-      call: "mechanism_response",
-      round: s.round,
-      step: "mechanism_response",
-      view: depositorView(s, d.id),
-    }));
-  },
-  apply(s, reports) {
-    return { state: s, events: applyResponses(s, reports) };
-  },
-};
-
-const deliveryStep: Step<BankRunState> = {
-  id: "delivery",
-  requests: () => [],
-  apply(s) {
-    return { state: s, events: s.done ? [] : deliverMessages(s) };
-  },
-};
-
-const financialStep: Step<BankRunState> = {
-  id: "financial",
-  requests(s) {
-    return s.depositors.filter((d) => isActive(s, d)).map((d) => ({
-      agent: d.id,
-      role: "depositor",
-      call: "withdrawal",
-      round: s.round,
-      step: "financial",
-      view: depositorView(s, d.id),
-    }));
-  },
-  apply(s, reports) {
-    const events: EventBody[] = [];
-    s.pending = [];
-    for (const d of s.depositors) {
-      const r = reports.get(d.id);
-      if (!r) continue;
-      const original = r.withdraw_probability as number;
-      const committed = isCommitted(s, d.id, s.round);
-      let reported = original;
-      if (committed && original > 0) {
-        reported = 0;
-        events.push({
-          type: "override",
-          agent: d.id,
-          call: "withdrawal",
-          field: "withdraw_probability",
-          from: original,
-          to: 0,
-          reason: "committed depositors cannot withdraw while the commitment holds",
-        });
-      }
-      s.pending.push({ agent: d.id, reported, original, committed });
-    }
-    return { state: s, events };
-  },
-};
-
-const settlementStep: Step<BankRunState> = {
-  id: "settlement",
-  requests: () => [],
-  apply(s, _reports, ctx) {
-    return { state: s, events: s.done ? [] : settleWithdrawals(s, ctx) };
-  },
-};
-
-const disclosureStep: Step<BankRunState> = {
-  id: "disclosure",
-  requests: () => [],
-  apply(s) {
-    const events: EventBody[] = [];
-    if (s.m3?.ritual) {
-      const r = s.m3.ritual;
-      const confirmed = advanceRitual(r, s.round);
-      events.push({
-        type: "mechanism",
-        action: "exit_wave",
-        agent: "coalition",
-        wave: r.wave,
-        list: [...r.list],
-      });
-      if (confirmed.length) {
-        completeExit(s.m3, confirmed);
-        s.m3.ritual = null;
-        events.push({
-          type: "mechanism",
-          action: "exit_confirmed",
-          agent: "coalition",
-          members: confirmed,
-        });
-      }
-    }
-    const remaining = s.depositors.reduce((a, d) => a + d.balance, 0);
-    s.disclosed = {
+/** End of round: the coalition's exit ritual advances, then the public snapshot. */
+function disclose(s: BankRunState): EventBody[] {
+  const events = s.m3 ? advanceCoalitionExit(s.m3, s.round) : [];
+  const remaining = s.depositors.reduce((a, d) => a + d.balance, 0);
+  s.disclosed = {
+    cash: s.cash,
+    assets: s.assets,
+    depositsRemaining: remaining,
+    fractionRedeemed: s.last.depositsAtStart > 0 ? s.last.processed / s.last.depositsAtStart : 0,
+    outstandingCompensation: promisedTotal(s),
+  };
+  events.push({
+    type: "disclosure",
+    public: { ...s.disclosed },
+    metrics: {
       cash: s.cash,
       assets: s.assets,
-      depositsRemaining: remaining,
-      fractionRedeemed: s.last.depositsAtStart > 0 ? s.last.processed / s.last.depositsAtStart : 0,
-      outstandingCompensation: promisedCompensation(s),
-    };
-    events.push({
-      type: "disclosure",
-      public: { ...s.disclosed },
-      metrics: {
-        cash: s.cash,
-        assets: s.assets,
-        deposits_remaining: remaining,
-        withdrawn_this_round: s.last.processed,
-        cumulative_withdrawn: s.cumulativeWithdrawn,
-        committed: committedAmount(s, s.round),
-        outstanding_compensation: promisedCompensation(s),
-      },
-    });
-    return { state: s, events };
-  },
-};
+      deposits_remaining: remaining,
+      withdrawn_this_round: s.last.processed,
+      cumulative_withdrawn: s.cumulativeWithdrawn,
+      committed: committedAmount(s, s.round),
+      outstanding_compensation: promisedTotal(s),
+    },
+  });
+  return events;
+}
 
 const STEPS = [
-  proposalStep,
-  responseStep,
-  deliveryStep,
-  financialStep,
-  settlementStep,
-  disclosureStep,
+  proposalStep<BankRunState>({
+    central: BANK_ID,
+    role: "bank",
+    calls: { M1: "retention_offer", M2: "protection_solicitation" },
+    view: bankView,
+    apply: applyProposal,
+  }),
+  responseStep<BankRunState>({
+    role: "depositor",
+    callees: activeDepositors,
+    view: depositorView,
+    apply: applyResponses,
+  }),
+  engineStep<BankRunState>("delivery", (s) => (s.done ? [] : deliverMessages(s))),
+  financialStep<BankRunState, "withdrawal", PendingDecision>({
+    role: "depositor",
+    callees: activeDepositors,
+    call: () => "withdrawal",
+    view: depositorView,
+    overrideReason: "committed depositors cannot withdraw while the commitment holds",
+    pending: withoutCall,
+  }),
+  engineStep<BankRunState>("settlement", (s, ctx) => (s.done ? [] : settleWithdrawals(s, ctx))),
+  engineStep<BankRunState>("disclosure", disclose),
 ];
 
 /**
@@ -203,18 +111,7 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
   },
   horizon: (s) => s.params.horizon,
   startRound(s, round) {
-    const events: EventBody[] = [];
-    s.round = round;
-    s.inbox = {};
-    s.pending = [];
-    if (s.m2) {
-      s.m2.solicited = [];
-      s.m2.discloseToNonSigners = false;
-      for (const id of applyExits(s.m2, round)) {
-        events.push({ type: "mechanism", action: "exit_effective", agent: id });
-      }
-    }
-    return { state: s, events };
+    return { state: s, events: beginRound(s, round) };
   },
   steps: () => STEPS,
   contracts: {
@@ -251,12 +148,8 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
       s.cash = 0;
       s.assets = 0;
     } else {
-      if (s.m1 && promisedCompensation(s) > 0) {
-        events.push({
-          type: "transition",
-          kind: "compensation_void",
-          total: promisedCompensation(s),
-        });
+      if (s.m1 && promisedTotal(s) > 0) {
+        events.push({ type: "transition", kind: "compensation_void", total: promisedTotal(s) });
       }
       const owed = s.depositors.reduce((a, d) => a + d.balance, 0);
       for (const d of s.depositors) {
@@ -269,19 +162,7 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
       payoffs[BANK_ID] = owed > 0 ? 0 : s.cash;
       s.cash = 0;
     }
-    s.done = true;
-    const welfare = Object.values(payoffs).reduce((a, b) => a + b, 0);
-    return {
-      state: s,
-      events,
-      outcome: {
-        success,
-        failure: s.failure?.kind ?? null,
-        rounds: s.round,
-        payoffs,
-        welfare,
-      },
-    };
+    return endEpisode(s, { success, payoffs, events });
   },
   bounds: bankRunBounds,
 };

@@ -20,7 +20,8 @@
 import type { EventBody } from "../../core/events.ts";
 import type { StepContext } from "../../core/environment.ts";
 import { shuffled } from "../../core/rng.ts";
-import { promisedCompensation } from "./commitments.ts";
+import { drawDecision } from "../financial_decision.ts";
+import { promisedTotal } from "../mechanisms/profile.ts";
 import { type BankRunState, EPS } from "./state.ts";
 import type { BankRunParams } from "./params.ts";
 
@@ -49,22 +50,14 @@ export function settleWithdrawals(state: BankRunState, ctx: StepContext): EventB
   const requests: string[] = [];
   for (const pd of state.pending) {
     const d = byId.get(pd.agent)!;
-    const probability = pd.reported / 100;
-    const draw = ctx.stream(pd.agent, "withdraw").uniform();
-    const realized = draw < probability;
-    events.push({
-      type: "decision",
-      agent: pd.agent,
+    const decision = drawDecision(ctx, pd, {
       call: "withdrawal",
       action: "withdraw",
       alternative: "stay",
-      reported: pd.reported,
-      probability,
-      draw,
-      realized,
-      committed: pd.committed,
       amount: d.balance,
     });
+    events.push(decision);
+    const { realized } = decision;
     d.history.push({ round: state.round, reported: pd.original, realized, processed: 0 });
     if (realized) requests.push(pd.agent);
   }
@@ -159,7 +152,7 @@ function pay(state: BankRunState, amount: number): number | undefined {
  */
 export function owedAtMaturity(state: BankRunState): number {
   const deposits = state.depositors.reduce((s, d) => s + d.balance, 0);
-  return state.params.depositYield * deposits + promisedCompensation(state);
+  return state.params.depositYield * deposits + promisedTotal(state);
 }
 
 /**

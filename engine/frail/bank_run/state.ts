@@ -4,13 +4,11 @@
  *
  * @module
  */
-import type { AgreementState } from "../mechanisms/agreement.ts";
-import type { CoalitionState } from "../mechanisms/coalition.ts";
-import type { ExitRitual } from "../mechanisms/exit_ritual.ts";
-import type { PaidOffersState } from "../mechanisms/paid_offers.ts";
-import type { MechanismId, Message } from "../types.ts";
-import type { BankRunParams } from "./params.ts";
 import type { Stream } from "../../core/rng.ts";
+import type { PendingDecision } from "../financial_decision.ts";
+import { emptyProfile, type MechanismProfile } from "../mechanisms/profile.ts";
+import { type MechanismId, type Message, participantIds } from "../types.ts";
+import type { BankRunParams } from "./params.ts";
 
 /** One depositor's account. */
 export interface Depositor {
@@ -24,18 +22,6 @@ export interface Depositor {
   withdrawn: number;
   /** Own past decisions (shown back to the depositor). */
   history: { round: number; reported: number; realized: boolean; processed: number }[];
-}
-
-/** A financial report awaiting settlement. */
-export interface PendingDecision {
-  /** Depositor id. */
-  agent: string;
-  /** Reported probability, 0-100, after any override. */
-  reported: number;
-  /** Reported before the override. */
-  original: number;
-  /** Whether the depositor was committed when reporting. */
-  committed: boolean;
 }
 
 /** The public (disclosed) snapshot as of the end of a round. */
@@ -52,8 +38,8 @@ export interface BankRunDisclosure {
   outstandingCompensation: number;
 }
 
-/** The bank-run state. */
-export interface BankRunState {
+/** The bank-run state; its mechanism fields `m1`-`m3` are the shared {@linkcode MechanismProfile}. */
+export interface BankRunState extends MechanismProfile {
   /** Parameters of the episode. */
   params: BankRunParams;
   /** Mechanism. */
@@ -88,27 +74,18 @@ export interface BankRunState {
   done: boolean;
   /** Certified messages delivered this round, by recipient. */
   inbox: Record<string, Message[]>;
-  /** M1 profile. */
-  m1: (PaidOffersState & { discloseTermsTo: "none" | "all" | string[] }) | null;
-  /** M2 profile. */
-  m2: AgreementState | null;
-  /** M3 profile. */
-  m3: (CoalitionState & { ritual: ExitRitual | null }) | null;
 }
 
 /**
- * Depositor ids `dep_01` ... with zero padding to at least two digits.
+ * The bank's id.
  *
  * @example
  * ```ts
- * import { depositorIds } from "./state.ts";
- * if (depositorIds(15)[14] !== "dep_15") throw new Error();
+ * import { BANK_ID } from "./state.ts";
+ * if (BANK_ID !== "bank") throw new Error();
  * ```
  */
-export function depositorIds(n: number): string[] {
-  const width = Math.max(2, String(n).length);
-  return Array.from({ length: n }, (_, i) => `dep_${String(i + 1).padStart(width, "0")}`);
-}
+export const BANK_ID = "bank";
 
 /**
  * Splits total deposits: equal units, or a seeded heterogeneous split in
@@ -163,7 +140,7 @@ export function initialBankRunState(
     params.depositSplit,
     splitStream,
   );
-  const depositors = depositorIds(params.depositors).map((id, i) => ({
+  const depositors = participantIds("dep", params.depositors).map((id, i) => ({
     id,
     initial: amounts[i],
     balance: amounts[i],
@@ -197,13 +174,19 @@ export function initialBankRunState(
     failure: null,
     done: false,
     inbox: {},
-    m1: mechanism === "M1" ? { offers: [], discloseTermsTo: "none" } : null,
-    m2: mechanism === "M2" ? { solicited: [], signers: [], discloseToNonSigners: false } : null,
-    m3: mechanism === "M3" ? { members: [], exited: [], votes: [], ritual: null } : null,
+    ...emptyProfile(mechanism),
   };
 }
 
-/** Amounts below this are treated as zero (float dust). */
+/**
+ * Amounts below this are treated as zero (float dust).
+ *
+ * @example
+ * ```ts
+ * import { EPS } from "./state.ts";
+ * if (!(EPS > 0 && EPS < 1e-6)) throw new Error();
+ * ```
+ */
 export const EPS = 1e-9;
 
 /**

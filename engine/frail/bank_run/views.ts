@@ -7,9 +7,18 @@
  *
  * @module
  */
-import { coalitionTotal, isMember } from "../mechanisms/coalition.ts";
+import { isMember } from "../mechanisms/coalition.ts";
+import { isCommittedUnder, promisedTotal } from "../mechanisms/profile.ts";
+import {
+  acceptedOffersTo,
+  centralMechanismView,
+  coalitionMemberView,
+  hasDeclaredExit,
+  mayJoin,
+  openProposals,
+} from "../mechanisms/views.ts";
 import type { MechanismId, Message } from "../types.ts";
-import { committedAmount, isCommitted, promisedCompensation } from "./commitments.ts";
+import { committedAmount } from "./commitments.ts";
 import type { BankRunDisclosure, BankRunState } from "./state.ts";
 
 /** Game parameters a depositor is told (no horizon). */
@@ -126,7 +135,7 @@ export function depositorView(s: BankRunState, id: string): DepositorView {
   const d = s.depositors.find((x) => x.id === id);
   if (!d) throw new RangeError(`Unknown depositor "${id}"`);
   const round = s.round;
-  const member = s.m3 ? isMember(s.m3, id) : false;
+  const open = openProposals(s, id, round);
   return {
     role: "depositor",
     id,
@@ -143,53 +152,36 @@ export function depositorView(s: BankRunState, id: string): DepositorView {
     fractionRedeemedLastRound: s.disclosed.fractionRedeemed,
     outstandingCompensation: s.m1 ? s.disclosed.outstandingCompensation : null,
     proposals: [
-      ...(s.m1?.offers ?? []).filter((o) => o.target === id && o.status === "pending").map((o) => ({
+      ...open.offers.map((o) => ({
         id: o.id,
         kind: "retention_offer",
         amount: o.amount,
         lockRoundsRemaining: o.lockUntil - round + 1,
       })),
-      ...(s.m2?.solicited.includes(id) && !isCommitted(s, id, round)
-        ? [{ id: `m2_t${round}`, kind: "protection_agreement" }]
-        : []),
+      ...(open.solicitation ? [{ id: open.solicitation, kind: "protection_agreement" }] : []),
     ],
     announcements: s.inbox[id] ?? [],
-    canJoin: s.m3 ? !member && !s.m3.exited.includes(id) : false,
-    coalition: s.m3 && member
-      ? {
-        members: s.m3.members.map((m) => ({
-          id: m.id,
-          balance: s.depositors.find((x) => x.id === m.id)!.balance,
-        })),
-        total: coalitionTotal(s.m3),
-        exitRitual: s.m3.ritual ? { wave: s.m3.ritual.wave, list: [...s.m3.ritual.list] } : null,
-        pendingVotes: s.m3.votes.filter((v) => v.status === "open").map((v) => ({
-          id: v.id,
-          proposer: v.proposer,
-          announceTo: v.announceTo,
-        })),
-      }
+    canJoin: mayJoin(s.m3, id),
+    coalition: s.m3 && isMember(s.m3, id)
+      ? coalitionMemberView(s.m3, (member) => ({
+        id: member,
+        balance: s.depositors.find((x) => x.id === member)!.balance,
+      }))
       : null,
   };
 }
 
 function commitmentView(s: BankRunState, id: string): CommitmentView | null {
-  if (!isCommitted(s, id, s.round)) return null;
+  if (!isCommittedUnder(s, id, s.round)) return null;
   if (s.m1) {
-    const o = s.m1.offers.filter((x) => x.target === id && x.status === "accepted")
-      .sort((a, b) => b.lockUntil - a.lockUntil)[0];
+    const o = acceptedOffersTo(s, id)[0];
     return {
       kind: "retention_offer",
       compensation: o.amount,
       lockRoundsRemaining: o.lockUntil - s.round + 1,
     };
   }
-  if (s.m2) {
-    return {
-      kind: "protection_agreement",
-      exitDeclared: s.m2.signers.find((x) => x.id === id)!.exitDeclared !== null,
-    };
-  }
+  if (s.m2) return { kind: "protection_agreement", exitDeclared: hasDeclaredExit(s, id) };
   return { kind: "coalition_member", onExitList: s.m3?.ritual?.list.includes(id) ?? false };
 }
 
@@ -217,18 +209,10 @@ export function bankView(s: BankRunState): BankView {
     depositors: s.depositors.filter((d) => d.balance > 0).map((d) => ({
       id: d.id,
       balance: d.balance,
-      committed: isCommitted(s, d.id, s.round),
+      committed: isCommittedUnder(s, d.id, s.round),
     })),
-    outstandingCompensation: promisedCompensation(s),
+    outstandingCompensation: promisedTotal(s),
     committedTotal: committedAmount(s, s.round),
-    acceptedOffers: (s.m1?.offers ?? []).filter((o) => o.status === "accepted").map((o) => ({
-      target: o.target,
-      amount: o.amount,
-      lockUntil: o.lockUntil,
-    })),
-    signers: (s.m2?.signers ?? []).map((x) => ({
-      id: x.id,
-      exitDeclared: x.exitDeclared !== null,
-    })),
+    ...centralMechanismView(s),
   };
 }

@@ -12,17 +12,19 @@
  */
 import type { Environment, Step } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
-import { applyExits } from "../mechanisms/agreement.ts";
+import { type FinancialDecision, financialStep } from "../financial_decision.ts";
 import { completeExit } from "../mechanisms/coalition.ts";
+import { mechanismResponseContract } from "../mechanisms/contracts.ts";
 import { awaitingConfirmation, confirmedExits } from "../mechanisms/in_round_exit.ts";
+import { promisedTotal } from "../mechanisms/profile.ts";
+import { beginRound, endEpisode, engineStep, proposalStep, responseStep } from "../round_steps.ts";
 import { assertMechanism } from "../types.ts";
-import { committedAmount, isCommitted, outstandingBonuses } from "./commitments.ts";
+import { committedAmount } from "./commitments.ts";
 import {
   coalitionResponseContract,
   exitConfirmationContract,
   intentSolicitationContract,
   launchDecisionContract,
-  mechanismResponseContract,
   pledgeContract,
   pledgeOfferContract,
   withdrawalContract,
@@ -42,50 +44,18 @@ import {
   launchCampaign,
   settleDecisions,
 } from "./settlement.ts";
-import { type CrowdfundingState, FOUNDER_ID, initialCrowdfundingState, pool } from "./state.ts";
+import {
+  type BackerCall,
+  type CrowdfundingState,
+  FOUNDER_ID,
+  initialCrowdfundingState,
+  pool,
+} from "./state.ts";
 import { backerView, callFor, exitConfirmationView, founderView } from "./views.ts";
 
 type CfStep = Step<CrowdfundingState>;
 
-const proposalStep: CfStep = {
-  id: "mechanism_proposal",
-  requests(s) {
-    if (s.done || !(s.m1 || s.m2)) return [];
-    return [{
-      agent: FOUNDER_ID,
-      role: "founder",
-      call: s.m1 ? "pledge_offer" : "intent_solicitation",
-      round: s.round,
-      step: "mechanism_proposal",
-      view: founderView(s),
-    }];
-  },
-  apply(s, reports) {
-    const r = reports.get(FOUNDER_ID);
-    return { state: s, events: r ? applyProposal(s, r) : [] };
-  },
-};
-
-const responseStep: CfStep = {
-  id: "mechanism_response",
-  requests(s) {
-    if (s.done || s.mechanism === "M0") return [];
-    return s.backers.map((b) => ({
-      agent: b.id,
-      role: "backer",
-      call: s.m3 ? "coalition_response" : "mechanism_response",
-      round: s.round,
-      step: "mechanism_response",
-      view: backerView(s, b.id),
-    }));
-  },
-  apply(s, reports) {
-    return {
-      state: s,
-      events: s.m3 ? applyCoalitionResponses(s, reports) : applyResponses(s, reports),
-    };
-  },
-};
+const everyBacker = (s: CrowdfundingState) => s.backers.map((b) => b.id);
 
 function confirmationStep(hand: number): CfStep {
   const id = `exit_confirmation_${hand}`;
@@ -107,64 +77,6 @@ function confirmationStep(hand: number): CfStep {
     },
   };
 }
-
-const deliveryStep: CfStep = {
-  id: "delivery",
-  requests: () => [],
-  apply(s) {
-    return { state: s, events: s.done ? [] : deliverMessages(s) };
-  },
-};
-
-const financialStep: CfStep = {
-  id: "financial",
-  requests(s) {
-    if (s.done) return [];
-    return s.backers.map((b) => ({
-      agent: b.id,
-      role: "backer",
-      call: callFor(b),
-      round: s.round,
-      step: "financial",
-      view: backerView(s, b.id),
-    }));
-  },
-  apply(s, reports) {
-    const events: EventBody[] = [];
-    s.pending = [];
-    for (const b of s.backers) {
-      const r = reports.get(b.id);
-      if (!r) continue;
-      const call = callFor(b);
-      const field = call === "pledge" ? "pledge_probability" : "withdraw_probability";
-      const original = r[field] as number;
-      const committed = isCommitted(s, b.id, s.round);
-      let reported = original;
-      if (call === "withdrawal" && committed && original > 0) {
-        reported = 0;
-        events.push({
-          type: "override",
-          agent: b.id,
-          call,
-          field,
-          from: original,
-          to: 0,
-          reason: "committed backers cannot withdraw while the commitment holds",
-        });
-      }
-      s.pending.push({ agent: b.id, call, reported, original, committed });
-    }
-    return { state: s, events };
-  },
-};
-
-const settlementStep: CfStep = {
-  id: "settlement",
-  requests: () => [],
-  apply(s, _reports, ctx) {
-    return { state: s, events: s.done ? [] : settleDecisions(s, ctx) };
-  },
-};
 
 const launchStep: CfStep = {
   id: "launch",
@@ -197,60 +109,81 @@ const launchStep: CfStep = {
   },
 };
 
-const disclosureStep: CfStep = {
-  id: "disclosure",
-  requests: () => [],
-  apply(s) {
-    const events: EventBody[] = [];
-    if (s.done) return { state: s, events };
-    events.push(...closeRound(s));
-    if (s.m3) {
-      const leaving = confirmedExits(s.m3.exits, s.round);
-      if (leaving.length) {
-        completeExit(s.m3, leaving);
-        events.push({
-          type: "mechanism",
-          action: "exit_confirmed",
-          agent: "coalition",
-          members: leaving,
-        });
-      }
+/** End of round: interest and refunds, confirmed exits leave, then the public snapshot. */
+function disclose(s: CrowdfundingState): EventBody[] {
+  const events: EventBody[] = [];
+  if (s.done) return events;
+  events.push(...closeRound(s));
+  if (s.m3) {
+    const leaving = confirmedExits(s.m3.exits, s.round);
+    if (leaving.length) {
+      completeExit(s.m3, leaving);
+      events.push({
+        type: "mechanism",
+        action: "exit_confirmed",
+        agent: "coalition",
+        members: leaving,
+      });
     }
-    const withdrawn = Object.values(s.withdrawnThisRound);
-    s.disclosed = {
-      pool: s.launch ? s.launch.pool : pool(s),
-      newPledges: s.pledgedThisRound.length,
-      withdrawals: withdrawn.length,
-      withdrawnFace: withdrawn.reduce((a, b) => a + b, 0),
-      open: !s.done,
-      launched: s.launch !== null,
-      outstandingBonuses: outstandingBonuses(s),
-    };
-    events.push({
-      type: "disclosure",
-      public: { ...s.disclosed },
-      metrics: {
-        pool: s.disclosed.pool,
-        committed: committedAmount(s, s.round),
-        pledged_this_round: s.disclosed.newPledges,
-        withdrawn_this_round: s.disclosed.withdrawnFace,
-        idle_balances: s.backers.reduce((a, b) => a + b.bank, 0),
-        outstanding_bonuses: s.disclosed.outstandingBonuses,
-        launched: s.launch ? 1 : 0,
-      },
-    });
-    return { state: s, events };
-  },
-};
+  }
+  const withdrawn = Object.values(s.withdrawnThisRound);
+  s.disclosed = {
+    pool: s.launch ? s.launch.pool : pool(s),
+    newPledges: s.pledgedThisRound.length,
+    withdrawals: withdrawn.length,
+    withdrawnFace: withdrawn.reduce((a, b) => a + b, 0),
+    open: !s.done,
+    launched: s.launch !== null,
+    outstandingBonuses: promisedTotal(s),
+  };
+  events.push({
+    type: "disclosure",
+    public: { ...s.disclosed },
+    metrics: {
+      pool: s.disclosed.pool,
+      committed: committedAmount(s, s.round),
+      pledged_this_round: s.disclosed.newPledges,
+      withdrawn_this_round: s.disclosed.withdrawnFace,
+      idle_balances: s.backers.reduce((a, b) => a + b.bank, 0),
+      outstanding_bonuses: s.disclosed.outstandingBonuses,
+      launched: s.launch ? 1 : 0,
+    },
+  });
+  return events;
+}
 
-const BASE_STEPS: readonly CfStep[] = [proposalStep, responseStep];
+const BASE_STEPS: readonly CfStep[] = [
+  proposalStep<CrowdfundingState>({
+    central: FOUNDER_ID,
+    role: "founder",
+    calls: { M1: "pledge_offer", M2: "intent_solicitation" },
+    view: founderView,
+    apply: applyProposal,
+  }),
+  responseStep<CrowdfundingState>({
+    role: "backer",
+    callees: everyBacker,
+    call: (s) => (s.m3 ? "coalition_response" : "mechanism_response"),
+    view: backerView,
+    apply: (s, reports) => (s.m3 ? applyCoalitionResponses : applyResponses)(s, reports),
+  }),
+];
 const CONFIRMATION_STEPS: readonly CfStep[] = [1, 2, 3].map(confirmationStep);
 const TAIL_STEPS: readonly CfStep[] = [
-  deliveryStep,
-  financialStep,
-  settlementStep,
+  engineStep<CrowdfundingState>("delivery", (s) => (s.done ? [] : deliverMessages(s))),
+  financialStep<CrowdfundingState, BackerCall, FinancialDecision<BackerCall>>({
+    role: "backer",
+    callees: (s) => (s.done ? [] : everyBacker(s)),
+    call: (s, id) => callFor(s.backers.find((b) => b.id === id)!),
+    view: backerView,
+    field: (call) => (call === "pledge" ? "pledge_probability" : "withdraw_probability"),
+    binds: (call) => call === "withdrawal",
+    overrideReason: "committed backers cannot withdraw while the commitment holds",
+    pending: (decision) => decision,
+  }),
+  engineStep<CrowdfundingState>("settlement", (s, ctx) => (s.done ? [] : settleDecisions(s, ctx))),
   launchStep,
-  disclosureStep,
+  engineStep<CrowdfundingState>("disclosure", disclose),
 ];
 const STEPS_M3: readonly CfStep[] = [...BASE_STEPS, ...CONFIRMATION_STEPS, ...TAIL_STEPS];
 const STEPS: readonly CfStep[] = [...BASE_STEPS, ...TAIL_STEPS];
@@ -281,19 +214,9 @@ export const crowdfunding: Environment<CrowdfundingParams, CrowdfundingState> = 
   },
   horizon: (s) => s.params.horizon,
   startRound(s, round) {
-    const events: EventBody[] = [];
-    s.round = round;
-    s.inbox = {};
-    s.pending = [];
+    const events = beginRound(s, round);
     s.pledgedThisRound = [];
     s.withdrawnThisRound = {};
-    if (s.m2) {
-      s.m2.solicited = [];
-      s.m2.discloseToNonSigners = false;
-      for (const id of applyExits(s.m2, round)) {
-        events.push({ type: "mechanism", action: "exit_effective", agent: id });
-      }
-    }
     if (s.m3) {
       s.m3.exits = [];
       s.m3.ballots = {};
@@ -314,19 +237,7 @@ export const crowdfunding: Environment<CrowdfundingParams, CrowdfundingState> = 
   isDone: (s) => s.done,
   finish(s) {
     const { payoffs, events } = accrueToHorizon(s);
-    s.done = true;
-    const welfare = Object.values(payoffs).reduce((a, b) => a + b, 0);
-    return {
-      state: s,
-      events,
-      outcome: {
-        success: s.launch !== null,
-        failure: s.failure?.kind ?? null,
-        rounds: s.round,
-        payoffs,
-        welfare,
-      },
-    };
+    return endEpisode(s, { success: s.launch !== null, payoffs, events });
   },
   bounds: crowdfundingBounds,
 };

@@ -40,8 +40,9 @@
 import type { StepContext } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
 import { shuffled } from "../../core/rng.ts";
+import { drawDecision } from "../financial_decision.ts";
 import { compensationByAgent } from "../mechanisms/paid_offers.ts";
-import { outstandingBonuses } from "./commitments.ts";
+import { promisedTotal } from "../mechanisms/profile.ts";
 import { lastDecisionRound } from "./params.ts";
 import { type CrowdfundingState, EPS, isPledged, pledgeUnit, pool } from "./state.ts";
 
@@ -69,22 +70,14 @@ export function settleDecisions(state: CrowdfundingState, ctx: StepContext): Eve
   for (const pd of state.pending) {
     const b = byId.get(pd.agent)!;
     const pledging = pd.call === "pledge";
-    const probability = pd.reported / 100;
-    const draw = ctx.stream(pd.agent, pledging ? "pledge" : "withdraw").uniform();
-    const realized = draw < probability;
-    events.push({
-      type: "decision",
-      agent: pd.agent,
+    const decision = drawDecision(ctx, pd, {
       call: pd.call,
       action: pledging ? "pledge" : "withdraw",
       alternative: pledging ? "wait" : "keep",
-      reported: pd.reported,
-      probability,
-      draw,
-      realized,
-      committed: pd.committed,
       amount: pledging ? state.params.unitPledge : b.pledged,
     });
+    events.push(decision);
+    const { realized } = decision;
     b.history.push({
       round: state.round,
       call: pd.call,
@@ -150,7 +143,7 @@ export function canLaunch(state: CrowdfundingState): boolean {
  * ```
  */
 export function isOverPromised(state: CrowdfundingState): boolean {
-  return outstandingBonuses(state) > (1 - state.params.margin) * pool(state) + EPS;
+  return promisedTotal(state) > (1 - state.params.margin) * pool(state) + EPS;
 }
 
 /**
@@ -173,7 +166,7 @@ export function isOverPromised(state: CrowdfundingState): boolean {
 export function launchCampaign(state: CrowdfundingState): EventBody[] {
   const P = pool(state);
   if (isOverPromised(state)) {
-    const bonuses = outstandingBonuses(state);
+    const bonuses = promisedTotal(state);
     state.failure = { kind: "over_promise", round: state.round };
     return [{
       type: "failure",
@@ -316,8 +309,8 @@ export function accrueToHorizon(
     for (const b of state.backers) b.bank *= g ** Math.max(0, tail - 1);
     state.founder.bank *= g ** Math.max(0, tail - 1);
   } else {
-    if (state.failure && state.m1 && outstandingBonuses(state) > 0) {
-      events.push({ type: "transition", kind: "bonuses_void", total: outstandingBonuses(state) });
+    if (state.failure && state.m1 && promisedTotal(state) > 0) {
+      events.push({ type: "transition", kind: "bonuses_void", total: promisedTotal(state) });
     }
     for (const b of state.backers) b.bank *= g ** tail;
     state.founder.bank *= g ** tail;

@@ -5,20 +5,23 @@
  *
  * @module
  */
-import type { AgreementState } from "../mechanisms/agreement.ts";
-import type { CoalitionState } from "../mechanisms/coalition.ts";
+import type { FinancialDecision } from "../financial_decision.ts";
+import { type CoalitionState, emptyCoalition } from "../mechanisms/coalition.ts";
 import type { InRoundExit } from "../mechanisms/in_round_exit.ts";
 import type { DisclosureBallot } from "../mechanisms/majority_disclosure.ts";
-import type { PaidOffersState } from "../mechanisms/paid_offers.ts";
-import type { MechanismId, Message } from "../types.ts";
+import { emptyProfile, type MechanismProfile } from "../mechanisms/profile.ts";
+import { type MechanismId, type Message, participantIds } from "../types.ts";
 import type { CrowdfundingParams } from "./params.ts";
+
+/** A backer's financial call: `pledge` while unpledged, `withdrawal` while pledged. */
+export type BackerCall = "pledge" | "withdrawal";
 
 /** One of a backer's past financial decisions. */
 export interface BackerDecision {
   /** Round of the decision. */
   round: number;
   /** `pledge` (while unpledged) or `withdrawal` (while pledged). */
-  call: "pledge" | "withdrawal";
+  call: BackerCall;
   /** Probability reported, 0-100, before any override. */
   reported: number;
   /** Whether the sampled action was to act (pledge or withdraw). */
@@ -37,20 +40,6 @@ export interface Backer {
   pledged: number;
   /** Own past decisions (shown back to the backer). */
   history: BackerDecision[];
-}
-
-/** A financial report awaiting settlement. */
-export interface PendingDecision {
-  /** Backer id. */
-  agent: string;
-  /** Which call it answered. */
-  call: "pledge" | "withdrawal";
-  /** Reported probability, 0-100, after any override. */
-  reported: number;
-  /** Reported before the override. */
-  original: number;
-  /** Whether the backer was committed when reporting. */
-  committed: boolean;
 }
 
 /** The public (disclosed) snapshot as of the end of a round. */
@@ -83,8 +72,22 @@ export interface CrowdfundingLedger {
   projectOut: number;
 }
 
-/** The crowdfunding state. */
-export interface CrowdfundingState {
+/**
+ * The backer coalition (M3): the shared coalition, this round's in-round exits
+ * and this round's disclosure ballots (by member).
+ */
+export type BackerCoalition = CoalitionState & {
+  /** Exits requested this round, with their confirmation hands. */
+  exits: InRoundExit[];
+  /** This round's disclosure ballots, by member. */
+  ballots: Record<string, DisclosureBallot>;
+};
+
+/**
+ * The crowdfunding state; its mechanism fields `m1`-`m3` are the shared
+ * {@linkcode MechanismProfile} with the {@linkcode BackerCoalition} as M3.
+ */
+export interface CrowdfundingState extends MechanismProfile<BackerCoalition> {
   /** Parameters of the episode. */
   params: CrowdfundingParams;
   /** Mechanism. */
@@ -96,7 +99,7 @@ export interface CrowdfundingState {
   /** The founder's bank balance (margin less bonuses, once paid). */
   founder: { bank: number };
   /** This round's financial reports, between the financial step and settlement. */
-  pending: PendingDecision[];
+  pending: FinancialDecision<BackerCall>[];
   /** Backers who pledged this round (through a mechanism or a pledge call). */
   pledgedThisRound: string[];
   /** Face withdrawn this round, by backer. */
@@ -113,35 +116,29 @@ export interface CrowdfundingState {
   inbox: Record<string, Message[]>;
   /** Money flows, for {@linkcode accountingGap}. */
   ledger: CrowdfundingLedger;
-  /** M1 profile. */
-  m1: (PaidOffersState & { discloseTermsTo: "none" | "all" | string[] }) | null;
-  /** M2 profile. */
-  m2: AgreementState | null;
-  /** M3 profile: the coalition, this round's exits and this round's disclosure ballots. */
-  m3:
-    | (CoalitionState & { exits: InRoundExit[]; ballots: Record<string, DisclosureBallot> })
-    | null;
 }
 
-/** The founder's id. */
-export const FOUNDER_ID = "founder";
-
-/** Amounts below this are treated as zero (float dust). */
-export const EPS = 1e-9;
-
 /**
- * Backer ids `bkr_01` ... with zero padding to at least two digits.
+ * The founder's id.
  *
  * @example
  * ```ts
- * import { backerIds } from "./state.ts";
- * if (backerIds(15)[14] !== "bkr_15") throw new Error();
+ * import { FOUNDER_ID } from "./state.ts";
+ * if (FOUNDER_ID !== "founder") throw new Error();
  * ```
  */
-export function backerIds(n: number): string[] {
-  const width = Math.max(2, String(n).length);
-  return Array.from({ length: n }, (_, i) => `bkr_${String(i + 1).padStart(width, "0")}`);
-}
+export const FOUNDER_ID = "founder";
+
+/**
+ * Amounts below this are treated as zero (float dust).
+ *
+ * @example
+ * ```ts
+ * import { EPS } from "./state.ts";
+ * if (!(EPS > 0 && EPS < 1e-6)) throw new Error();
+ * ```
+ */
+export const EPS = 1e-9;
 
 /**
  * The initial state: every backer holds one unit pledge in the bank, the
@@ -159,7 +156,7 @@ export function initialCrowdfundingState(
   params: CrowdfundingParams,
   mechanism: MechanismId,
 ): CrowdfundingState {
-  const backers = backerIds(params.backers).map((id) => ({
+  const backers = participantIds("bkr", params.backers).map((id) => ({
     id,
     bank: params.unitPledge,
     pledged: 0,
@@ -193,9 +190,8 @@ export function initialCrowdfundingState(
       projectIn: 0,
       projectOut: 0,
     },
-    m1: mechanism === "M1" ? { offers: [], discloseTermsTo: "none" } : null,
-    m2: mechanism === "M2" ? { solicited: [], signers: [], discloseToNonSigners: false } : null,
-    m3: mechanism === "M3" ? { members: [], exited: [], votes: [], exits: [], ballots: {} } : null,
+    ...emptyProfile(mechanism),
+    m3: mechanism === "M3" ? { ...emptyCoalition(), exits: [], ballots: {} } : null,
   };
 }
 

@@ -11,10 +11,24 @@
  */
 import { isMember } from "../mechanisms/coalition.ts";
 import { EXIT_CONFIRMATIONS } from "../mechanisms/in_round_exit.ts";
+import { isCommittedUnder, promisedTotal } from "../mechanisms/profile.ts";
+import {
+  acceptedOffersTo,
+  centralMechanismView,
+  hasDeclaredExit,
+  mayJoin,
+  openProposals,
+} from "../mechanisms/views.ts";
 import type { MechanismId, Message } from "../types.ts";
-import { committedAmount, isCommitted, lockedTotal, outstandingBonuses } from "./commitments.ts";
+import { committedAmount, lockedTotal } from "./commitments.ts";
 import { type CrowdfundingParams, lastDecisionRound } from "./params.ts";
-import { type CrowdfundingDisclosure, type CrowdfundingState, isPledged, pool } from "./state.ts";
+import {
+  type BackerCall,
+  type CrowdfundingDisclosure,
+  type CrowdfundingState,
+  isPledged,
+  pool,
+} from "./state.ts";
 
 /** Game parameters every crowdfunding agent is told (no regime label). */
 export interface CrowdfundingParameters {
@@ -165,7 +179,7 @@ export function backerView(s: CrowdfundingState, id: string): BackerView {
   const b = s.backers.find((x) => x.id === id);
   if (!b) throw new RangeError(`Unknown backer "${id}"`);
   const round = s.round;
-  const member = s.m3 ? isMember(s.m3, id) : false;
+  const open = openProposals(s, id, round);
   const { outstandingBonuses: disclosedBonuses, ...campaign } = s.disclosed;
   return {
     role: "backer",
@@ -187,19 +201,17 @@ export function backerView(s: CrowdfundingState, id: string): BackerView {
     campaign,
     outstandingBonuses: s.m1 ? disclosedBonuses : null,
     proposals: [
-      ...(s.m1?.offers ?? []).filter((o) => o.target === id && o.status === "pending").map((o) => ({
+      ...open.offers.map((o) => ({
         id: o.id,
         kind: "paid_pledge" as const,
         bonus: o.amount,
         lockUntil: o.lockUntil,
       })),
-      ...(s.m2?.solicited.includes(id) && !isCommitted(s, id, round)
-        ? [{ id: `m2_t${round}`, kind: "letter_of_intent" as const }]
-        : []),
+      ...(open.solicitation ? [{ id: open.solicitation, kind: "letter_of_intent" as const }] : []),
     ],
     announcements: s.inbox[id] ?? [],
-    canJoin: s.m3 ? !member && !s.m3.exited.includes(id) : false,
-    coalition: s.m3 && member
+    canJoin: mayJoin(s.m3, id),
+    coalition: s.m3 && isMember(s.m3, id)
       ? {
         members: s.m3.members.map((m) => ({
           id: m.id,
@@ -233,18 +245,12 @@ export function exitConfirmationView(s: CrowdfundingState, id: string, hand: num
 }
 
 function commitmentView(s: CrowdfundingState, id: string): BackerCommitmentView | null {
-  if (!isCommitted(s, id, s.round)) return null;
+  if (!isCommittedUnder(s, id, s.round)) return null;
   if (s.m1) {
-    const o = s.m1.offers.filter((x) => x.target === id && x.status === "accepted")
-      .sort((a, b) => b.lockUntil - a.lockUntil)[0];
+    const o = acceptedOffersTo(s, id)[0];
     return { kind: "paid_pledge", bonus: o.amount, lockUntil: o.lockUntil };
   }
-  if (s.m2) {
-    return {
-      kind: "letter_of_intent",
-      exitDeclared: s.m2.signers.find((x) => x.id === id)!.exitDeclared !== null,
-    };
-  }
+  if (s.m2) return { kind: "letter_of_intent", exitDeclared: hasDeclaredExit(s, id) };
   return {
     kind: "coalition_member",
     exitRequested: s.m3?.exits.some((e) => e.member === id && e.round === s.round) ?? false,
@@ -279,20 +285,12 @@ export function founderView(s: CrowdfundingState): FounderView {
     backers: s.backers.map((b) => ({
       id: b.id,
       pledged: b.pledged,
-      committed: isCommitted(s, b.id, s.round),
+      committed: isCommittedUnder(s, b.id, s.round),
     })),
-    outstandingBonuses: outstandingBonuses(s),
+    outstandingBonuses: promisedTotal(s),
     bonusLimit: (1 - s.params.margin) * P,
     committedTotal: committedAmount(s, s.round),
-    acceptedOffers: (s.m1?.offers ?? []).filter((o) => o.status === "accepted").map((o) => ({
-      target: o.target,
-      amount: o.amount,
-      lockUntil: o.lockUntil,
-    })),
-    signers: (s.m2?.signers ?? []).map((x) => ({
-      id: x.id,
-      exitDeclared: x.exitDeclared !== null,
-    })),
+    ...centralMechanismView(s),
   };
 }
 
@@ -306,6 +304,6 @@ export function founderView(s: CrowdfundingState): FounderView {
  * if (callFor({ pledged: 1 } as never) !== "withdrawal") throw new Error();
  * ```
  */
-export function callFor(b: { pledged: number }): "pledge" | "withdrawal" {
+export function callFor(b: { pledged: number }): BackerCall {
   return isPledged(b) ? "withdrawal" : "pledge";
 }

@@ -1,31 +1,14 @@
 /**
- * Who is committed in debt rollover, under each mechanism, and how much: an
- * M1 paid rollover agreement binds until its `lock_until` round, an M2
- * standstill until the round after the exit notice, and M3 committee
- * membership until the exit ritual is confirmed. A committed creditor's claim
- * rolls whenever it is due.
+ * How much is committed in debt rollover. Who is committed is the shared rule
+ * of `isCommittedUnder` in `../mechanisms/profile.ts`: an M1 paid rollover
+ * agreement binds until its `lock_until` round, an M2 standstill until the
+ * round after the exit notice, and M3 committee membership until the exit
+ * ritual is confirmed. A committed creditor's claim rolls whenever it is due.
  *
  * @module
  */
-import { isCommittedUnder, promisedTotal } from "../mechanisms/profile.ts";
+import { isCommittedUnder } from "../mechanisms/profile.ts";
 import type { DebtRolloverState } from "./state.ts";
-
-/**
- * Whether a creditor is committed in `round`.
- *
- * @example
- * ```ts
- * import { isCommitted } from "./commitments.ts";
- * import { initialDebtRolloverState } from "./state.ts";
- * import { parseDebtRolloverParams } from "./params.ts";
- * const s = initialDebtRolloverState(parseDebtRolloverParams({}), "M2");
- * s.m2!.signers.push({ id: "crd_01", since: 1, exitDeclared: null });
- * if (!isCommitted(s, "crd_01", 1) || isCommitted(s, "crd_02", 1)) throw new Error();
- * ```
- */
-export function isCommitted(state: DebtRolloverState, id: string, round: number): boolean {
-  return isCommittedUnder(state, id, round);
-}
 
 /**
  * Claims of the committed, outstanding creditors (as of the last settlement).
@@ -41,22 +24,9 @@ export function isCommitted(state: DebtRolloverState, id: string, round: number)
  */
 export function committedClaims(state: DebtRolloverState, round: number): number {
   return state.creditors.reduce(
-    (s, c) => s + (c.outstanding && isCommitted(state, c.id, round) ? c.claim : 0),
+    (s, c) => s + (c.outstanding && isCommittedUnder(state, c.id, round) ? c.claim : 0),
     0,
   );
-}
-
-/**
- * Outstanding M1 premiums: a liability in the insolvency test, paid only on success.
- *
- * @example
- * ```ts
- * import { outstandingPremiums } from "./commitments.ts";
- * if (outstandingPremiums({ m1: null } as never) !== 0) throw new Error();
- * ```
- */
-export function outstandingPremiums(state: DebtRolloverState): number {
-  return promisedTotal(state);
 }
 
 /**
@@ -74,6 +44,7 @@ export function outstandingPremiums(state: DebtRolloverState): number {
  * ```
  */
 export function committedFace(state: DebtRolloverState, round: number): number {
-  return state.creditors.filter((c) => c.outstanding && isCommitted(state, c.id, round)).length *
+  return state.creditors.filter((c) => c.outstanding && isCommittedUnder(state, c.id, round))
+    .length *
     state.params.faceValue;
 }

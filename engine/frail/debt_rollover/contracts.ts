@@ -1,9 +1,9 @@
 /**
  * Debt-rollover reply contracts (Appendix G): the due creditor's
- * redeem-or-roll call (G.2), the creditors' mechanism response, and the
- * borrower's M1 offer and M2 solicitation calls. The mechanism-response
- * contract (`mechanismResponseContract`) and the item schemas are the bank
- * run's, reused as they are from `../bank_run/contracts.ts`.
+ * redeem-or-roll call (G.2) and the borrower's M1 offer and M2 solicitation
+ * calls (the shared contracts of `../mechanisms/contracts.ts` under the
+ * borrower's call names). The creditors' mechanism response is the shared
+ * `mechanismResponseContract`.
  *
  * The G.3 debt-rollover M1 excerpt shows the offer answered inside the due
  * creditor's decision call; here, following Table 7 and the round order of
@@ -13,9 +13,14 @@
  *
  * @module
  */
-import { z } from "zod";
-import { type Contract, defineContract } from "../../core/contract.ts";
-import { OfferItemSchema, RecipientsSchema } from "../bank_run/contracts.ts";
+import type { Contract } from "../../core/contract.ts";
+import { probabilityContract } from "../financial_decision.ts";
+import {
+  offerContract,
+  type OfferReport,
+  solicitationContract,
+  type SolicitationReport,
+} from "../mechanisms/contracts.ts";
 
 /**
  * Redeem-or-roll call: `{ withdraw_probability: 0-100 (probability to redeem), reasoning }`.
@@ -28,10 +33,7 @@ import { OfferItemSchema, RecipientsSchema } from "../bank_run/contracts.ts";
  * ```
  */
 export const redeemOrRollContract: Contract<{ withdraw_probability: number; reasoning: string }> =
-  defineContract("redeem_or_roll", {
-    withdraw_probability: { kind: "probability" },
-    reasoning: { kind: "text" },
-  });
+  probabilityContract("redeem_or_roll", "withdraw_probability");
 
 /**
  * M1 borrower call: `{ offers: [{target, amount, lock_until}], disclose_terms_to, reasoning }`.
@@ -45,15 +47,7 @@ export const redeemOrRollContract: Contract<{ withdraw_probability: number; reas
  * if (value.offers[0].lock_until !== 4) throw new Error();
  * ```
  */
-export const rolloverOfferContract: Contract<{
-  offers: z.infer<typeof OfferItemSchema>[];
-  disclose_terms_to: "none" | "all" | string[];
-  reasoning: string;
-}> = defineContract("rollover_offer", {
-  offers: { kind: "list", item: OfferItemSchema },
-  disclose_terms_to: { kind: "value", schema: RecipientsSchema, default: "none" },
-  reasoning: { kind: "text" },
-});
+export const rolloverOfferContract: Contract<OfferReport> = offerContract("rollover_offer");
 
 /**
  * M2 borrower call: `{ solicit: ids | ["all"], disclose_aggregate, reasoning }`.
@@ -65,12 +59,6 @@ export const rolloverOfferContract: Contract<{
  * if (value.solicit[0] !== "all" || value.disclose_aggregate !== false) throw new Error();
  * ```
  */
-export const standstillSolicitationContract: Contract<{
-  solicit: string[];
-  disclose_aggregate: boolean;
-  reasoning: string;
-}> = defineContract("standstill_solicitation", {
-  solicit: { kind: "list", item: z.string() },
-  disclose_aggregate: { kind: "boolean", default: false },
-  reasoning: { kind: "text" },
-});
+export const standstillSolicitationContract: Contract<SolicitationReport> = solicitationContract(
+  "standstill_solicitation",
+);

@@ -19,16 +19,18 @@
  *
  * @module
  */
-import type { Environment, Step } from "../../core/environment.ts";
+import type { Environment } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
-import { applyExits } from "../mechanisms/agreement.ts";
+import { financialStep, type PendingDecision, withoutCall } from "../financial_decision.ts";
 import { advanceCoalitionExit } from "../mechanisms/coalition_exit.ts";
+import { mechanismResponseContract } from "../mechanisms/contracts.ts";
 import { compensationByAgent } from "../mechanisms/paid_offers.ts";
+import { promisedTotal } from "../mechanisms/profile.ts";
+import { beginRound, endEpisode, engineStep, proposalStep, responseStep } from "../round_steps.ts";
 import { assertMechanism } from "../types.ts";
 import { debtRolloverBounds } from "./bounds.ts";
-import { committedFace, isCommitted, outstandingPremiums } from "./commitments.ts";
+import { committedFace } from "./commitments.ts";
 import { remainingFace } from "./balance_sheet.ts";
-import { mechanismResponseContract } from "../bank_run/contracts.ts";
 import {
   redeemOrRollContract,
   rolloverOfferContract,
@@ -45,138 +47,61 @@ import { settleRound } from "./settlement.ts";
 import { BORROWER_ID, type DebtRolloverState, initialDebtRolloverState, isDue } from "./state.ts";
 import { borrowerView, creditorView } from "./views.ts";
 
-const proposalStep: Step<DebtRolloverState> = {
-  id: "mechanism_proposal",
-  requests(s) {
-    if (s.done || !(s.m1 || s.m2)) return [];
-    return [{
-      agent: BORROWER_ID,
-      role: "borrower",
-      call: s.m1 ? "rollover_offer" : "standstill_solicitation",
-      round: s.round,
-      step: "mechanism_proposal",
-      view: borrowerView(s),
-    }];
-  },
-  apply(s, reports) {
-    const r = reports.get(BORROWER_ID);
-    return { state: s, events: r ? applyProposal(s, r) : [] };
-  },
-};
-
-const responseStep: Step<DebtRolloverState> = {
-  id: "mechanism_response",
-  requests(s) {
-    if (s.done || s.mechanism === "M0") return [];
-    return mechanismCallees(s).map((id) => ({
-      agent: id,
-      role: "creditor",
-      call: "mechanism_response",
-      round: s.round,
-      step: "mechanism_response",
-      view: creditorView(s, id),
-    }));
-  },
-  apply(s, reports) {
-    return { state: s, events: applyResponses(s, reports) };
-  },
-};
-
-const deliveryStep: Step<DebtRolloverState> = {
-  id: "delivery",
-  requests: () => [],
-  apply(s) {
-    return { state: s, events: s.done ? [] : deliverMessages(s) };
-  },
-};
-
-const financialStep: Step<DebtRolloverState> = {
-  id: "financial",
-  requests(s) {
-    return s.creditors.filter((c) => isDue(s, c)).map((c) => ({
-      agent: c.id,
-      role: "creditor",
-      call: "redeem_or_roll",
-      round: s.round,
-      step: "financial",
-      view: creditorView(s, c.id),
-    }));
-  },
-  apply(s, reports) {
-    const events: EventBody[] = [];
-    s.pending = [];
-    for (const c of s.creditors) {
-      const r = reports.get(c.id);
-      if (!r) continue;
-      const original = r.withdraw_probability as number;
-      const committed = isCommitted(s, c.id, s.round);
-      let reported = original;
-      if (committed && original > 0) {
-        reported = 0;
-        events.push({
-          type: "override",
-          agent: c.id,
-          call: "redeem_or_roll",
-          field: "withdraw_probability",
-          from: original,
-          to: 0,
-          reason: "committed creditors roll while the commitment holds",
-        });
-      }
-      s.pending.push({ agent: c.id, reported, original, committed });
-    }
-    return { state: s, events };
-  },
-};
-
-const settlementStep: Step<DebtRolloverState> = {
-  id: "settlement",
-  requests: () => [],
-  apply(s, _reports, ctx) {
-    return { state: s, events: s.done ? [] : settleRound(s, ctx) };
-  },
-};
-
-const disclosureStep: Step<DebtRolloverState> = {
-  id: "disclosure",
-  requests: () => [],
-  apply(s) {
-    const events: EventBody[] = s.m3 ? advanceCoalitionExit(s.m3, s.round) : [];
-    s.disclosed = {
+/** End of round: the committee's exit ritual advances, then the public snapshot. */
+function disclose(s: DebtRolloverState): EventBody[] {
+  const events = s.m3 ? advanceCoalitionExit(s.m3, s.round) : [];
+  s.disclosed = {
+    cash: s.cash,
+    assets: s.tranches.filter((t) => t.face > 0).map((t) => ({ ...t })),
+    claimsOutstanding: s.creditors.filter((c) => c.outstanding).length,
+    last: { ...s.last },
+    outstandingPremiums: promisedTotal(s),
+  };
+  const p = s.params;
+  s.cumulativeRedeemed += s.last.redeemed * p.faceValue;
+  events.push({
+    type: "disclosure",
+    public: { ...structuredClone(s.disclosed) },
+    metrics: {
       cash: s.cash,
-      assets: s.tranches.filter((t) => t.face > 0).map((t) => ({ ...t })),
-      claimsOutstanding: s.creditors.filter((c) => c.outstanding).length,
-      last: { ...s.last },
-      outstandingPremiums: outstandingPremiums(s),
-    };
-    const p = s.params;
-    s.cumulativeRedeemed += s.last.redeemed * p.faceValue;
-    events.push({
-      type: "disclosure",
-      public: { ...structuredClone(s.disclosed) },
-      metrics: {
-        cash: s.cash,
-        assets: remainingFace(s),
-        claims_outstanding: s.disclosed.claimsOutstanding,
-        redeemed_this_round: s.last.redeemed * p.faceValue,
-        cumulative_redeemed: s.cumulativeRedeemed,
-        paid_this_round: s.last.paid,
-        cumulative_paid: s.totals.redemptionsPaid,
-        committed: committedFace(s, s.round),
-        outstanding_premiums: s.disclosed.outstandingPremiums,
-      },
-    });
-    return { state: s, events };
-  },
-};
+      assets: remainingFace(s),
+      claims_outstanding: s.disclosed.claimsOutstanding,
+      redeemed_this_round: s.last.redeemed * p.faceValue,
+      cumulative_redeemed: s.cumulativeRedeemed,
+      paid_this_round: s.last.paid,
+      cumulative_paid: s.totals.redemptionsPaid,
+      committed: committedFace(s, s.round),
+      outstanding_premiums: s.disclosed.outstandingPremiums,
+    },
+  });
+  return events;
+}
 
 const STEPS = [
-  proposalStep,
-  responseStep,
-  deliveryStep,
-  financialStep,
-  settlementStep,
-  disclosureStep,
+  proposalStep<DebtRolloverState>({
+    central: BORROWER_ID,
+    role: "borrower",
+    calls: { M1: "rollover_offer", M2: "standstill_solicitation" },
+    view: borrowerView,
+    apply: applyProposal,
+  }),
+  responseStep<DebtRolloverState>({
+    role: "creditor",
+    callees: mechanismCallees,
+    view: creditorView,
+    apply: applyResponses,
+  }),
+  engineStep<DebtRolloverState>("delivery", (s) => (s.done ? [] : deliverMessages(s))),
+  financialStep<DebtRolloverState, "redeem_or_roll", PendingDecision>({
+    role: "creditor",
+    callees: (s) => s.creditors.filter((c) => isDue(s, c)).map((c) => c.id),
+    call: () => "redeem_or_roll",
+    view: creditorView,
+    overrideReason: "committed creditors roll while the commitment holds",
+    pending: withoutCall,
+  }),
+  engineStep<DebtRolloverState>("settlement", (s, ctx) => (s.done ? [] : settleRound(s, ctx))),
+  engineStep<DebtRolloverState>("disclosure", disclose),
 ];
 
 /**
@@ -204,18 +129,7 @@ export const debtRollover: Environment<DebtRolloverParams, DebtRolloverState> = 
   },
   horizon: (s) => s.params.horizon,
   startRound(s, round) {
-    const events: EventBody[] = [];
-    s.round = round;
-    s.inbox = {};
-    s.pending = [];
-    if (s.m2) {
-      s.m2.solicited = [];
-      s.m2.discloseToNonSigners = false;
-      for (const id of applyExits(s.m2, round)) {
-        events.push({ type: "mechanism", action: "exit_effective", agent: id });
-      }
-    }
-    return { state: s, events };
+    return { state: s, events: beginRound(s, round) };
   },
   steps: () => STEPS,
   contracts: {
@@ -252,7 +166,7 @@ export const debtRollover: Environment<DebtRolloverParams, DebtRolloverState> = 
       payoffs[BORROWER_ID] = s.cash - paid;
       events.push({ type: "transition", kind: "borrower_profit", amount: s.cash - paid });
     } else {
-      const premiums = outstandingPremiums(s);
+      const premiums = promisedTotal(s);
       if (premiums > 0) events.push({ type: "transition", kind: "premiums_void", total: premiums });
       const owed = outstanding.reduce((a, c) => a + c.claim, 0);
       for (const c of s.creditors) {
@@ -265,19 +179,7 @@ export const debtRollover: Environment<DebtRolloverParams, DebtRolloverState> = 
       payoffs[BORROWER_ID] = owed > 0 ? 0 : s.cash;
     }
     s.cash = 0;
-    s.done = true;
-    const welfare = Object.values(payoffs).reduce((a, b) => a + b, 0);
-    return {
-      state: s,
-      events,
-      outcome: {
-        success,
-        failure: s.failure?.kind ?? null,
-        rounds: s.round,
-        payoffs,
-        welfare,
-      },
-    };
+    return endEpisode(s, { success, payoffs, events });
   },
   bounds: debtRolloverBounds,
 };

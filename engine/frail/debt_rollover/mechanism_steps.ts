@@ -30,7 +30,8 @@ import { applyCentralProposal } from "../mechanisms/central_proposals.ts";
 import { deliverCertified } from "../mechanisms/certified_delivery.ts";
 import { isMember } from "../mechanisms/coalition.ts";
 import { applyParticipantResponses } from "../mechanisms/participant_actions.ts";
-import { committedClaims, isCommitted } from "./commitments.ts";
+import { isCommittedUnder } from "../mechanisms/profile.ts";
+import { committedClaims } from "./commitments.ts";
 import { BORROWER_ID, type DebtRolloverState, isActive } from "./state.ts";
 
 function activeIds(s: DebtRolloverState): string[] {
@@ -76,10 +77,10 @@ export function mechanismCallees(s: DebtRolloverState): string[] {
   const round = s.round;
   return activeIds(s).filter((id) => {
     if (s.m1) {
-      return isCommitted(s, id, round) ||
+      return isCommittedUnder(s, id, round) ||
         s.m1.offers.some((o) => o.target === id && o.status === "pending");
     }
-    if (s.m2) return isCommitted(s, id, round) || s.m2.solicited.includes(id);
+    if (s.m2) return isCommittedUnder(s, id, round) || s.m2.solicited.includes(id);
     if (s.m3) return isMember(s.m3, id) || !s.m3.exited.includes(id);
     return false;
   });

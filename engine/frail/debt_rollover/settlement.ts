@@ -29,6 +29,8 @@
 import type { StepContext } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
 import { shuffled } from "../../core/rng.ts";
+import { drawDecision } from "../financial_decision.ts";
+import { promisedTotal } from "../mechanisms/profile.ts";
 import {
   earnInterest,
   EPS,
@@ -38,7 +40,6 @@ import {
   payOut,
   remainingFace,
 } from "./balance_sheet.ts";
-import { outstandingPremiums } from "./commitments.ts";
 import { claimAt } from "./params.ts";
 import type { DebtRolloverState } from "./state.ts";
 
@@ -93,22 +94,14 @@ export function settleRound(s: DebtRolloverState, ctx: StepContext): EventBody[]
   let suspended = 0;
   for (const pd of s.pending) {
     const c = byId.get(pd.agent)!;
-    const probability = pd.reported / 100;
-    const draw = ctx.stream(pd.agent, "redeem").uniform();
-    const realized = draw < probability;
-    events.push({
-      type: "decision",
-      agent: pd.agent,
+    const decision = drawDecision(ctx, pd, {
       call: "redeem_or_roll",
       action: "redeem",
       alternative: "roll",
-      reported: pd.reported,
-      probability,
-      draw,
-      realized,
-      committed: pd.committed,
       amount: c.claim,
     });
+    events.push(decision);
+    const { realized } = decision;
     const outcome = pd.committed ? "suspended" : "rolled";
     c.history.push({ round: t, reported: pd.original, realized, outcome });
     if (realized) requests.push(pd.agent);
@@ -202,7 +195,7 @@ export function settleRound(s: DebtRolloverState, ctx: StepContext): EventBody[]
  */
 export function liabilities(s: DebtRolloverState): number {
   const n = s.creditors.filter((c) => c.outstanding).length;
-  return n * claimAt(s.params, s.params.horizon) + outstandingPremiums(s);
+  return n * claimAt(s.params, s.params.horizon) + promisedTotal(s);
 }
 
 function liquidate(s: DebtRolloverState, events: EventBody[]): void {

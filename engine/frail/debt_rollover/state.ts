@@ -8,9 +8,10 @@
  *
  * @module
  */
+import type { PendingDecision } from "../financial_decision.ts";
 import type { HeldTranche } from "./balance_sheet.ts";
 import { emptyProfile, type MechanismProfile } from "../mechanisms/profile.ts";
-import type { MechanismId, Message } from "../types.ts";
+import { type MechanismId, type Message, participantIds } from "../types.ts";
 import { type DebtRolloverParams, waveAssignment } from "./params.ts";
 
 /**
@@ -36,18 +37,6 @@ export interface Creditor {
   redeemedRound: number | null;
   /** Own past decisions (shown back to the creditor). */
   history: { round: number; reported: number; realized: boolean; outcome: RolloverOutcome }[];
-}
-
-/** A due creditor's report awaiting settlement. */
-export interface PendingDecision {
-  /** Creditor id. */
-  agent: string;
-  /** Reported redeem probability, 0-100, after any override. */
-  reported: number;
-  /** Reported before the override. */
-  original: number;
-  /** Whether the creditor was committed when reporting. */
-  committed: boolean;
 }
 
 /** What the last settlement did (counts of due creditors, and amounts). */
@@ -137,20 +126,6 @@ export interface DebtRolloverState extends MechanismProfile {
 export const BORROWER_ID = "borrower";
 
 /**
- * Creditor ids `crd_01` ... with zero padding to at least two digits.
- *
- * @example
- * ```ts
- * import { creditorIds } from "./state.ts";
- * if (creditorIds(8)[7] !== "crd_08") throw new Error();
- * ```
- */
-export function creditorIds(n: number): string[] {
-  const width = Math.max(2, String(n).length);
-  return Array.from({ length: n }, (_, i) => `crd_${String(i + 1).padStart(width, "0")}`);
-}
-
-/**
  * Activity of a round in which nothing happened.
  *
  * @example
@@ -186,7 +161,7 @@ export function initialDebtRolloverState(
     round: 0,
     cash: params.initialCash,
     tranches,
-    creditors: creditorIds(params.creditors).map((id, i) => ({
+    creditors: participantIds("crd", params.creditors).map((id, i) => ({
       id,
       wave: waves[i],
       claim: params.faceValue,

@@ -9,40 +9,61 @@
  *
  * @module
  */
-import { coalitionTotal, isMember } from "../mechanisms/coalition.ts";
+import { isMember } from "../mechanisms/coalition.ts";
+import { isCommittedUnder } from "../mechanisms/profile.ts";
+import {
+  acceptedOffersTo,
+  centralMechanismView,
+  coalitionMemberView,
+  hasDeclaredExit,
+  mayJoin,
+  openProposals,
+} from "../mechanisms/views.ts";
 import type { MechanismId, Message } from "../types.ts";
-import { committedClaims, isCommitted } from "./commitments.ts";
+import { committedClaims } from "./commitments.ts";
 import { claimAt, type DebtRolloverParams } from "./params.ts";
 import type { DebtRolloverDisclosure, DebtRolloverState, RolloverOutcome } from "./state.ts";
 import { isDue } from "./state.ts";
 
 /** Game parameters every player is told (all of Table 4; no regime label). */
 export interface RolloverParameters {
+  /** Number of creditors. */
   creditors: number;
   /** Public wave assignment: creditors whose claims first mature at each wave round. */
   waves: { round: number; creditors: string[] }[];
+  /** Rounds T. */
   horizon: number;
+  /** Face value F of each claim at the start. */
   faceValue: number;
+  /** Claim accrual r_d per round, compounding. */
   claimRate: number;
   /** What a claim held to the horizon pays: F (1 + r_d)^T. */
   claimAtHorizon: number;
+  /** Initial cash L0. */
   initialCash: number;
+  /** Interest on cash per round. */
   cashRate: number;
+  /** Asset tranches: face paid in cash at each maturity round. */
   assets: { round: number; face: number }[];
+  /** Early-sale price h per unit of remaining face. */
   earlySalePrice: number;
+  /** Redemptions processed per round; excess requests roll one round. */
   capacity: number;
 }
 
 /** A creditor's commitment as shown to it. */
-export type CommitmentView =
+export type CreditorCommitmentView =
   | { kind: "rollover_agreement"; premium: number; lockUntil: number }
   | { kind: "standstill_agreement"; exitDeclared: boolean }
   | { kind: "committee_member"; onExitList: boolean };
 
 /** What a creditor sees. */
 export interface CreditorView {
+  /** Always `"creditor"`. */
   role: "creditor";
+  /** The creditor's id. */
   id: string;
+  /** Mechanism in force. */
   mechanism: MechanismId;
   /** Current round. */
   round: number;
@@ -50,6 +71,7 @@ export interface CreditorView {
   horizon: number;
   /** Rounds left including this one (`horizon - round + 1`). */
   roundsRemaining: number;
+  /** Game parameters (all of Table 4). */
   parameters: RolloverParameters;
   /** Own claim. */
   position: {
@@ -64,8 +86,10 @@ export interface CreditorView {
     /** What redeeming this round pays: the claim after this round's accrual. */
     redemptionValue: number;
   };
+  /** Own earlier redeem-or-roll reports and what became of them, oldest first. */
   previousDecisions: { round: number; reported: number; outcome: RolloverOutcome }[];
-  commitment: CommitmentView | null;
+  /** Own commitment, if any. */
+  commitment: CreditorCommitmentView | null;
   /** The borrower's balance sheet as of the end of last round. */
   borrower: { cash: number; assets: { round: number; face: number }[]; claimsOutstanding: number };
   /** Last round's activity (counts of creditors, amount paid). */
@@ -89,11 +113,17 @@ export interface CreditorView {
 
 /** What the borrower sees. */
 export interface BorrowerView {
+  /** Always `"borrower"`. */
   role: "borrower";
+  /** Mechanism in force. */
   mechanism: MechanismId;
+  /** Current round. */
   round: number;
+  /** Last round. */
   horizon: number;
+  /** Rounds left including this one (`horizon - round + 1`). */
   roundsRemaining: number;
+  /** Game parameters (all of Table 4). */
   parameters: RolloverParameters;
   /** Own books as of the end of last round. */
   books: DebtRolloverDisclosure;
@@ -102,9 +132,13 @@ export interface BorrowerView {
    * outstanding claims at the horizon - outstanding premiums.
    */
   solvencyMargin: number;
+  /** Creditors with an outstanding claim: wave, claim, whether due and whether committed. */
   creditors: { id: string; wave: number; claim: number; due: boolean; committed: boolean }[];
+  /** Claims of the committed creditors (as of the last settlement). */
   committedTotal: number;
+  /** M1 rollover agreements accepted so far (`amount` is the premium). */
   acceptedOffers: { target: string; amount: number; lockUntil: number }[];
+  /** M2 standstill signers. */
   signers: { id: string; exitDeclared: boolean }[];
 }
 
@@ -147,7 +181,7 @@ export function creditorView(s: DebtRolloverState, id: string): CreditorView {
   const c = s.creditors.find((x) => x.id === id);
   if (!c) throw new RangeError(`Unknown creditor "${id}"`);
   const round = s.round;
-  const member = s.m3 ? isMember(s.m3, id) : false;
+  const open = openProposals(s, id, round);
   return {
     role: "creditor",
     id,
@@ -177,53 +211,36 @@ export function creditorView(s: DebtRolloverState, id: string): CreditorView {
     lastRound: { ...s.disclosed.last },
     outstandingPremiums: s.m1 ? s.disclosed.outstandingPremiums : null,
     proposals: [
-      ...(s.m1?.offers ?? []).filter((o) => o.target === id && o.status === "pending").map((o) => ({
+      ...open.offers.map((o) => ({
         id: o.id,
         kind: "rollover_offer",
         amount: o.amount,
         lockUntil: o.lockUntil,
       })),
-      ...(s.m2?.solicited.includes(id) && !isCommitted(s, id, round)
-        ? [{ id: `m2_t${round}`, kind: "standstill_agreement" }]
-        : []),
+      ...(open.solicitation ? [{ id: open.solicitation, kind: "standstill_agreement" }] : []),
     ],
     announcements: s.inbox[id] ?? [],
-    canJoin: s.m3 ? c.outstanding && !member && !s.m3.exited.includes(id) : false,
-    committee: s.m3 && member
-      ? {
-        members: s.m3.members.map((m) => {
-          const x = s.creditors.find((y) => y.id === m.id)!;
-          return { id: m.id, claim: x.claim, wave: x.wave };
-        }),
-        total: coalitionTotal(s.m3),
-        exitRitual: s.m3.ritual ? { wave: s.m3.ritual.wave, list: [...s.m3.ritual.list] } : null,
-        pendingVotes: s.m3.votes.filter((v) => v.status === "open").map((v) => ({
-          id: v.id,
-          proposer: v.proposer,
-          announceTo: v.announceTo,
-        })),
-      }
+    canJoin: c.outstanding && mayJoin(s.m3, id),
+    committee: s.m3 && isMember(s.m3, id)
+      ? coalitionMemberView(s.m3, (member) => {
+        const x = s.creditors.find((y) => y.id === member)!;
+        return { id: member, claim: x.claim, wave: x.wave };
+      })
       : null,
   };
 }
 
-function commitmentView(s: DebtRolloverState, id: string): CommitmentView | null {
-  if (!isCommitted(s, id, s.round)) return null;
+function commitmentView(s: DebtRolloverState, id: string): CreditorCommitmentView | null {
+  if (!isCommittedUnder(s, id, s.round)) return null;
   if (s.m1) {
-    const mine = s.m1.offers.filter((x) => x.target === id && x.status === "accepted");
-    const latest = mine.sort((a, b) => b.lockUntil - a.lockUntil)[0];
+    const mine = acceptedOffersTo(s, id);
     return {
       kind: "rollover_agreement",
       premium: mine.reduce((a, o) => a + o.amount, 0),
-      lockUntil: latest.lockUntil,
+      lockUntil: mine[0].lockUntil,
     };
   }
-  if (s.m2) {
-    return {
-      kind: "standstill_agreement",
-      exitDeclared: s.m2.signers.find((x) => x.id === id)!.exitDeclared !== null,
-    };
-  }
+  if (s.m2) return { kind: "standstill_agreement", exitDeclared: hasDeclaredExit(s, id) };
   return { kind: "committee_member", onExitList: s.m3?.ritual?.list.includes(id) ?? false };
 }
 
@@ -260,17 +277,9 @@ export function borrowerView(s: DebtRolloverState): BorrowerView {
       wave: c.wave,
       claim: c.claim,
       due: isDue(s, c),
-      committed: isCommitted(s, c.id, s.round),
+      committed: isCommittedUnder(s, c.id, s.round),
     })),
     committedTotal: committedClaims(s, s.round),
-    acceptedOffers: (s.m1?.offers ?? []).filter((o) => o.status === "accepted").map((o) => ({
-      target: o.target,
-      amount: o.amount,
-      lockUntil: o.lockUntil,
-    })),
-    signers: (s.m2?.signers ?? []).map((x) => ({
-      id: x.id,
-      exitDeclared: x.exitDeclared !== null,
-    })),
+    ...centralMechanismView(s),
   };
 }

@@ -18,7 +18,15 @@ export interface ExitRitual {
   list: string[];
 }
 
-/** Waves in a ritual. */
+/**
+ * Waves in a ritual.
+ *
+ * @example
+ * ```ts
+ * import { EXIT_WAVES } from "./exit_ritual.ts";
+ * if (EXIT_WAVES !== 3) throw new Error();
+ * ```
+ */
 export const EXIT_WAVES = 3;
 
 /**

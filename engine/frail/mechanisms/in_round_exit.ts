@@ -10,7 +10,15 @@
  * @module
  */
 
-/** Confirmation hands an exit needs within its round. */
+/**
+ * Confirmation hands an exit needs within its round.
+ *
+ * @example
+ * ```ts
+ * import { EXIT_CONFIRMATIONS } from "./in_round_exit.ts";
+ * if (EXIT_CONFIRMATIONS !== 3) throw new Error();
+ * ```
+ */
 export const EXIT_CONFIRMATIONS = 3;
 
 /** One exit being confirmed. */

@@ -1,16 +1,17 @@
 /**
  * The participants' mechanism step, shared by every environment whose
- * mechanism response follows the bank run's contract (accept / decline an M1
- * offer; sign, decline or exit an M2 agreement; join, request an exit,
- * propose or cast an announcement vote in an M3 coalition). Actions are
- * applied in roster order; a refused action is logged with its reason and
- * changes nothing. The round's mechanism business then closes: unanswered M1
- * offers expire and M3 votes proposed in an earlier round are tallied.
+ * mechanism response follows the shared `mechanismResponseContract` of
+ * `contracts.ts` (accept / decline an M1 offer; sign, decline or exit an M2
+ * agreement; join, request an exit, propose or cast an announcement vote in
+ * an M3 coalition). Actions are applied in roster order; a refused action is
+ * logged with its reason and changes nothing. The round's mechanism business
+ * then closes: unanswered M1 offers expire and M3 votes proposed in an
+ * earlier round are tallied.
  *
  * @module
  */
 import type { EventBody } from "../../core/events.ts";
-import type { ParticipantAction } from "../bank_run/contracts.ts";
+import type { ParticipantAction } from "./contracts.ts";
 import { declareExit, sign } from "./agreement.ts";
 import { castVote, isMember, join, proposeVote, tallyVotes } from "./coalition.ts";
 import { requestExit } from "./exit_ritual.ts";

@@ -4,6 +4,9 @@
  * at most one of the three parts is non-null. Environments keep these three
  * fields in their state, so the shared steps in this folder (proposals,
  * participant actions, certified delivery, coalition exits) work on any of them.
+ * The coalition part is the bank run's (with its exit ritual) unless an
+ * environment names another: the crowdfunding backer coalition keeps in-round
+ * exits and ballots instead, and shares only what needs mere membership.
  *
  * @module
  */
@@ -22,14 +25,17 @@ export type PaidOffersProfile = PaidOffersState & { discloseTermsTo: TermsRecipi
 /** The M3 part: the coalition plus its exit ritual in progress. */
 export type CoalitionProfile = CoalitionState & { ritual: ExitRitual | null };
 
-/** The mechanism fields of an environment's state. */
-export interface MechanismProfile {
+/**
+ * The mechanism fields of an environment's state; `C` is the coalition part
+ * (default: the coalition with its exit ritual).
+ */
+export interface MechanismProfile<C extends CoalitionState = CoalitionProfile> {
   /** M1 profile, or `null`. */
   m1: PaidOffersProfile | null;
   /** M2 profile, or `null`. */
   m2: AgreementState | null;
   /** M3 profile, or `null`. */
-  m3: CoalitionProfile | null;
+  m3: C | null;
 }
 
 /**
@@ -62,7 +68,11 @@ export function emptyProfile(mechanism: MechanismId): MechanismProfile {
  * if (!isCommittedUnder(p, "a", 1) || isCommittedUnder(p, "b", 1)) throw new Error();
  * ```
  */
-export function isCommittedUnder(profile: MechanismProfile, id: string, round: number): boolean {
+export function isCommittedUnder(
+  profile: MechanismProfile<CoalitionState>,
+  id: string,
+  round: number,
+): boolean {
   if (profile.m1) return isLocked(profile.m1, id, round);
   if (profile.m2) return isSigner(profile.m2, id);
   if (profile.m3) return isMember(profile.m3, id);
@@ -78,6 +88,6 @@ export function isCommittedUnder(profile: MechanismProfile, id: string, round: n
  * if (promisedTotal(emptyProfile("M0")) !== 0) throw new Error();
  * ```
  */
-export function promisedTotal(profile: MechanismProfile): number {
+export function promisedTotal(profile: MechanismProfile<CoalitionState>): number {
   return profile.m1 ? outstandingCompensation(profile.m1) : 0;
 }

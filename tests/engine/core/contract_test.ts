@@ -76,3 +76,15 @@ Deno.test("canonicalJson() sorts keys at every depth and stateHash() ignores key
   assertEquals(canonicalJson({ b: { d: 1, c: 2 }, a: null }), '{"a":null,"b":{"c":2,"d":1}}');
   assertEquals(stateHash({ x: [1, { z: 1, y: 2 }] }), stateHash({ x: [1, { y: 2, z: 1 }] }));
 });
+
+Deno.test("defineContract() logs a correction when a required value is missing", () => {
+  const c = defineContract<{ action: string; note: string }>("turn", {
+    action: { kind: "value", schema: z.enum(["Stag", "Hare"]), default: "Hare", required: true },
+    note: { kind: "value", schema: z.string(), default: "" },
+  });
+  const r = c.parse({});
+  assertEquals(r.value, { action: "Hare", note: "" });
+  assertEquals(r.corrections.map((x) => [x.field, x.reason]), [
+    ["action", "Required field is missing; default used"],
+  ]);
+});

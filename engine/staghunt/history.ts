@@ -1,0 +1,167 @@
+/**
+ * The history available at a turn: what a belief rule reads. Built the same
+ * way from a player's view (the public transcript it is shown) and from turn
+ * records on either action layer, so a rule gives a threshold player and the
+ * analysis the same estimate.
+ *
+ * The hidden original-action history (analyst-only) replaces every action by
+ * the original one and every past round's success by the pre-flip success
+ * S_int, so a rule reads the original layer exactly as it reads the public one.
+ *
+ * @module
+ */
+import type { StagHuntAction, StagHuntPayoffs } from "./payoffs.ts";
+import { type ActionLayer, actionOn, groupRounds, type StagHuntTurn } from "./turns.ts";
+import type { StagHuntView } from "./views.ts";
+
+/** One report in a history. */
+export interface HistoryReport {
+  /** Speaker id. */
+  agent: string;
+  /** Speaking position, from 1. */
+  position: number;
+  /** The action on the history's layer. */
+  action: StagHuntAction;
+  /** Reported confidence in [0, 1]. */
+  confidence: number;
+}
+
+/** A completed round in a history. */
+export interface HistoryRound {
+  /** Round number. */
+  round: number;
+  /** All N reports, in speaking order. */
+  reports: HistoryReport[];
+  /** Whether at least M of the reports were Stag. */
+  success: boolean;
+}
+
+/** Everything a belief rule may read at one turn. */
+export interface TurnHistory {
+  /** Players N. */
+  N: number;
+  /** Threshold M. */
+  M: number;
+  /** Payoffs. */
+  payoffs: StagHuntPayoffs;
+  /** The turn's round. */
+  round: number;
+  /** The turn's speaking position. */
+  position: number;
+  /** The speaker. */
+  agent: string;
+  /** Completed rounds, oldest first. */
+  past: HistoryRound[];
+  /** Reports of the earlier speakers of this round, in speaking order. */
+  current: HistoryReport[];
+}
+
+/**
+ * The public history a player has at its turn, from its view.
+ *
+ * @example
+ * ```ts
+ * import { historyFromView } from "./history.ts";
+ * const view = {
+ *   you: "p02", position: 2, round: 1, N: 2, M: 2,
+ *   payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 }, order: ["p01", "p02"],
+ *   transcript: [{ round: 1, outcome: null, reports: [
+ *     { agent: "p01", position: 1, action: "Stag", confidence: 1, justification: "" },
+ *   ] }],
+ * } as const;
+ * const h = historyFromView(view as never);
+ * if (h.current.length !== 1 || h.past.length !== 0) throw new Error();
+ * ```
+ */
+export function historyFromView(view: StagHuntView): TurnHistory {
+  const past: HistoryRound[] = [];
+  let current: HistoryReport[] = [];
+  for (const r of view.transcript) {
+    const reports = r.reports.map((x) => ({
+      agent: x.agent,
+      position: x.position,
+      action: x.action,
+      confidence: x.confidence,
+    }));
+    if (r.outcome) past.push({ round: r.round, reports, success: r.outcome.success });
+    else if (r.round === view.round) current = reports;
+  }
+  return {
+    N: view.N,
+    M: view.M,
+    payoffs: { ...view.payoffs },
+    round: view.round,
+    position: view.position,
+    agent: view.you,
+    past,
+    current,
+  };
+}
+
+/** Options of {@linkcode historiesOf}. */
+export interface HistoriesOptions {
+  /** Which action layer the histories hold. Default `"public"`. */
+  layer?: ActionLayer;
+}
+
+/**
+ * The history at every turn of the given records (all turns of each episode
+ * are needed), in episode, round and position order.
+ *
+ * @example
+ * ```ts
+ * import { historiesOf } from "./history.ts";
+ * const base = { run: "r", episode: "e", N: 2, M: 2, T: 1, F: 1, corruption: "base",
+ *   payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 }, round: 1, confidence: 1,
+ *   originalJustification: "", publicJustification: "" } as const;
+ * const turns = [
+ *   { ...base, position: 1, agent: "p01", corrupted: true, originalAction: "Stag", publicAction: "Hare" },
+ *   { ...base, position: 2, agent: "p02", corrupted: false, originalAction: "Stag", publicAction: "Stag" },
+ * ] as const;
+ * const [, second] = historiesOf([...turns], { layer: "original" });
+ * if (second.history.current[0].action !== "Stag") throw new Error();
+ * ```
+ */
+export function historiesOf(
+  turns: readonly StagHuntTurn[],
+  options: HistoriesOptions = {},
+): { turn: StagHuntTurn; history: TurnHistory }[] {
+  const layer = options.layer ?? "public";
+  const out: { turn: StagHuntTurn; history: TurnHistory }[] = [];
+  let episode: string | undefined;
+  let past: HistoryRound[] = [];
+  for (const round of groupRounds(turns)) {
+    const first = round[0];
+    const ek = `${first.run}\u0000${first.episode}`;
+    if (ek !== episode) {
+      episode = ek;
+      past = [];
+    }
+    const reports: HistoryReport[] = [];
+    for (const t of round) {
+      out.push({
+        turn: t,
+        history: {
+          N: t.N,
+          M: t.M,
+          payoffs: t.payoffs,
+          round: t.round,
+          position: t.position,
+          agent: t.agent,
+          past,
+          current: [...reports],
+        },
+      });
+      reports.push({
+        agent: t.agent,
+        position: t.position,
+        action: actionOn(t, layer),
+        confidence: t.confidence,
+      });
+    }
+    const stag = reports.filter((r) => r.action === "Stag").length;
+    // A new array each round: earlier histories keep the past they had.
+    past = [...past, { round: first.round, reports, success: stag >= first.M }];
+  }
+  return out;
+}
