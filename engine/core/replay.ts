@@ -8,7 +8,7 @@
 import type { Agent } from "../agents/agent.ts";
 import { firstDifference } from "./diff.ts";
 import type { Environment } from "./environment.ts";
-import { eventsHash, playEpisode } from "./episode.ts";
+import { eventsHash, playEpisode, UNHASHED_EVENT_TYPES } from "./episode.ts";
 import type { EngineEvent, EventBody } from "./events.ts";
 import { stateHash } from "./hash.ts";
 
@@ -164,8 +164,10 @@ function key(round: number, step: string, agent: string, call: string): string {
   return `${round}|${step}|${agent}|${call}`;
 }
 
+/** Game events without their times: what the events hash covers (see `eventsHash`). */
 function strip(events: readonly EngineEvent[]): Body[] {
-  return events.map(({ time: _t, ...rest }) => rest as Body);
+  return events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type))
+    .map(({ time: _t, ...rest }) => rest as Body);
 }
 
 function byRound(events: readonly EngineEvent[]) {

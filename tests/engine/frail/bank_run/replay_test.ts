@@ -211,3 +211,29 @@ Deno.test("runEpisode() writes one NDJSON log that reads back to the same events
   ]);
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("an episode with corrections replays, and a tampered report after them is located", async () => {
+  // dep_01 answers in prose with a percentage string: every round logs a correction.
+  const r = await runEpisode({
+    env: "bank_run",
+    seed: 12,
+    clock: () => "t",
+    agents: (p) => ({
+      policy: "test",
+      decide: () =>
+        Promise.resolve(
+          p.id === "dep_01" ? 'Sure. {"withdraw_probability": "30%"}' : { withdraw_probability: 5 },
+        ),
+    }),
+  });
+  assert(r.events.some((e) => e.type === "correction"));
+  assert((await replayEpisode(r.events)).ok);
+  const events = structuredClone(r.events);
+  const dec = events.find((e) => e.type === "decision" && e.agent === "dep_02" && e.round === 1) as
+    & EngineEvent
+    & { draw: number };
+  dec.draw = 0.123;
+  const check = await replayEpisode(events);
+  assertEquals([check.mismatch?.round, check.mismatch?.kind], [1, "events"]);
+  assert(check.mismatch!.field.endsWith(".draw"), check.mismatch!.field);
+});
