@@ -1,0 +1,312 @@
+/**
+ * Chart builders for the FRAIL tables and bar-style figures, all built on
+ * {@linkcode intervalChart}: Figure 3a (welfare by environment with SE
+ * bars), Figure 3b (mechanism scorecard), Table 8 (success rates with
+ * Wilson intervals), Table 9 (action measures), Table 10 (welfare by
+ * regime) and Figure 6 (early-commitment bins with 95% CIs and n labels).
+ * Environment ids are shown with the paper's names.
+ *
+ * @module
+ */
+
+import { ENV_LABELS, ENV_ORDER } from "../frail/env_profiles.ts";
+import { SCORECARD_DIMENSIONS, SCORECARD_LABELS } from "../frail/scorecard.ts";
+import { type ChartRows, chartValues, intervalChart } from "./interval.ts";
+import type { VegaLiteSpec } from "./spec.ts";
+
+/** Options shared by the FRAIL chart builders. */
+export interface FrailChartOptions {
+  /** Chart title. @default {the figure or table name} */
+  title?: string;
+  /** Width of one plot in pixels. @default {240} */
+  width?: number;
+  /** Height of one plot in pixels. @default {180} */
+  height?: number;
+}
+
+const MECHANISMS = ["M0", "M1", "M2", "M3"];
+const ENV_NAMES = ENV_ORDER.map((env) => ENV_LABELS[env]);
+
+function labelled(rows: ChartRows): Record<string, unknown>[] {
+  return chartValues(rows).map((row) => ({
+    ...row,
+    ...(typeof row.env === "string" ? { env: ENV_LABELS[row.env] ?? row.env } : {}),
+  }));
+}
+
+/**
+ * FRAIL Figure 3a: mean welfare realization across model means per
+ * environment and mechanism, as bars with ± SE error bars.
+ *
+ * @param averages Rows with `env`, `mechanism`, `mean`, `se` (from
+ * `welfareAverage()`).
+ * @param options Title and size.
+ * @returns A Vega-Lite spec: one bar and one rule per row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderSvg } from "./render.ts";
+ * import { welfareBarsChart } from "./frail_estimates.ts";
+ *
+ * const svg = await renderSvg(welfareBarsChart([
+ *   { env: "bank_run", mechanism: "M0", mean: 0.215, se: 0.139 },
+ *   { env: "bank_run", mechanism: "M3", mean: 0.737, se: 0.169 },
+ * ]));
+ * assert.equal(svg.match(/aria-roledescription="bar"/g)?.length, 2);
+ * assert.ok(svg.includes(">Bank run</text>"));
+ * ```
+ */
+export function welfareBarsChart(
+  averages: ChartRows,
+  options: FrailChartOptions = {},
+): VegaLiteSpec {
+  const rows = labelled(averages).map((row) => ({
+    ...row,
+    lower: (row.mean as number) - ((row.se as number) ?? 0),
+    upper: (row.mean as number) + ((row.se as number) ?? 0),
+  }));
+  return intervalChart(rows, {
+    x: "env",
+    y: "mean",
+    lower: "lower",
+    upper: "upper",
+    color: "mechanism",
+    mark: "bar",
+    sort: { x: ENV_NAMES, color: MECHANISMS },
+    title: options.title ?? "Welfare realization by environment (mean of model means ± SE)",
+    xTitle: "Environment",
+    yTitle: "Welfare realization W~",
+    width: options.width ?? 360,
+    height: options.height ?? 220,
+  });
+}
+
+/**
+ * FRAIL Table 8 as a chart: success rate per model and mechanism with 95%
+ * Wilson intervals, one column per environment.
+ *
+ * @param table Rows with `env`, `model`, `mechanism`, `rate`, `lower`,
+ * `upper` (from `successTable()`).
+ * @param options Title and size.
+ * @returns A Vega-Lite spec: one point and one rule per row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderSvg } from "./render.ts";
+ * import { successChart } from "./frail_estimates.ts";
+ *
+ * const svg = await renderSvg(successChart([
+ *   { env: "bank_run", model: "GLM", mechanism: "M0", rate: 0, lower: 0, upper: 0.43 },
+ *   { env: "bank_run", model: "GLM", mechanism: "M1", rate: 1, lower: 0.57, upper: 1 },
+ * ]));
+ * assert.equal(svg.match(/aria-roledescription="point"/g)?.length, 2);
+ * ```
+ */
+export function successChart(table: ChartRows, options: FrailChartOptions = {}): VegaLiteSpec {
+  return intervalChart(labelled(table), {
+    x: "model",
+    y: "rate",
+    lower: "lower",
+    upper: "upper",
+    color: "mechanism",
+    column: "env",
+    sort: { color: MECHANISMS, column: ENV_NAMES },
+    yDomain: [0, 1],
+    title: options.title ?? "Success rate with 95% Wilson intervals",
+    xTitle: "Model",
+    yTitle: "Success rate",
+    width: options.width,
+    height: options.height,
+  });
+}
+
+/**
+ * FRAIL Table 9 as a chart: each action measure's mean across model means
+ * ± SE per mechanism, one column (with its own scale) per measure.
+ *
+ * @param table Rows with `measure`, `mechanism`, `mean`, `se` (from
+ * `actionMeasuresTable()`).
+ * @param options Title and size.
+ * @returns A Vega-Lite spec: one bar and one rule per row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderSvg } from "./render.ts";
+ * import { actionMeasuresChart } from "./frail_estimates.ts";
+ *
+ * const svg = await renderSvg(actionMeasuresChart([
+ *   { measure: "withdrawal_rate", mechanism: "M0", mean: 0.536, se: 0.092 },
+ *   { measure: "first_launch_round", mechanism: "M0", mean: 3.392, se: 0.427 },
+ * ]));
+ * assert.equal(svg.match(/aria-roledescription="bar"/g)?.length, 2);
+ * ```
+ */
+export function actionMeasuresChart(
+  table: ChartRows,
+  options: FrailChartOptions = {},
+): VegaLiteSpec {
+  const rows = chartValues(table).map((row) => ({
+    ...row,
+    lower: (row.mean as number) - ((row.se as number) ?? 0),
+    upper: (row.mean as number) + ((row.se as number) ?? 0),
+  }));
+  return intervalChart(rows, {
+    x: "mechanism",
+    y: "mean",
+    lower: "lower",
+    upper: "upper",
+    column: "measure",
+    mark: "bar",
+    independentY: true,
+    sort: { x: MECHANISMS, column: ["withdrawal_rate", "redemption_rate", "first_launch_round"] },
+    title: options.title ?? "Action-level measures (mean of model means ± SE)",
+    xTitle: "Mechanism",
+    yTitle: "Value",
+    width: options.width ?? 180,
+    height: options.height,
+  });
+}
+
+/**
+ * FRAIL Table 10 as a chart: welfare realization per regime and mechanism
+ * (mean of model means ± SE), one column per environment.
+ *
+ * @param table Rows with `env`, `regime`, `mechanism`, `mean`, `se` (from
+ * `regimeTable()`).
+ * @param options Title and size.
+ * @returns A Vega-Lite spec: one bar and one rule per row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderSvg } from "./render.ts";
+ * import { regimeChart } from "./frail_estimates.ts";
+ *
+ * const svg = await renderSvg(regimeChart([
+ *   { env: "bank_run", regime: "expansion", mechanism: "M3", mean: 0.981, se: 0.01 },
+ *   { env: "bank_run", regime: "stable", mechanism: "M3", mean: 0.747, se: 0.249 },
+ *   { env: "bank_run", regime: "contraction", mechanism: "M3", mean: 0.728, se: 0.108 },
+ * ]));
+ * assert.equal(svg.match(/aria-roledescription="bar"/g)?.length, 3);
+ * ```
+ */
+export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): VegaLiteSpec {
+  const rows = labelled(table).map((row) => ({
+    ...row,
+    lower: (row.mean as number) - ((row.se as number) ?? 0),
+    upper: (row.mean as number) + ((row.se as number) ?? 0),
+  }));
+  return intervalChart(rows, {
+    x: "regime",
+    y: "mean",
+    lower: "lower",
+    upper: "upper",
+    color: "mechanism",
+    column: "env",
+    mark: "bar",
+    sort: { x: ["expansion", "stable", "contraction"], color: MECHANISMS, column: ENV_NAMES },
+    title: options.title ?? "Welfare realization across economic regimes",
+    xTitle: "Regime",
+    yTitle: "Welfare realization W~",
+    width: options.width,
+    height: options.height,
+  });
+}
+
+/**
+ * FRAIL Figure 3b: the mechanism scorecard as grouped bars, one group per
+ * dimension (larger is better on every dimension).
+ *
+ * @param card Rows with `mechanism`, `dimension`, `value` (from
+ * `scorecard()`, one regime).
+ * @param options Title and size.
+ * @returns A Vega-Lite spec: one bar per row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderSvg } from "./render.ts";
+ * import { scorecardChart } from "./frail_estimates.ts";
+ *
+ * const svg = await renderSvg(scorecardChart([
+ *   { mechanism: "M0", dimension: "welfare", value: 0.39 },
+ *   { mechanism: "M3", dimension: "welfare", value: 0.74 },
+ *   { mechanism: "M3", dimension: "early_participation", value: 0.6 },
+ * ]));
+ * assert.equal(svg.match(/aria-roledescription="bar"/g)?.length, 3);
+ * assert.ok(svg.includes(">Early participation</text>"));
+ * ```
+ */
+export function scorecardChart(card: ChartRows, options: FrailChartOptions = {}): VegaLiteSpec {
+  const rows = chartValues(card).map((row) => ({
+    ...row,
+    dimension: SCORECARD_LABELS[String(row.dimension)] ?? row.dimension,
+  }));
+  return intervalChart(rows, {
+    x: "dimension",
+    y: "value",
+    color: "mechanism",
+    mark: "bar",
+    sort: { x: SCORECARD_DIMENSIONS.map((d) => SCORECARD_LABELS[d]), color: MECHANISMS },
+    title: options.title ?? "Mechanism scorecard",
+    xTitle: "Dimension",
+    yTitle: "Score (larger is better)",
+    width: options.width ?? 480,
+    height: options.height ?? 220,
+  });
+}
+
+/**
+ * FRAIL Figure 6: early-commitment bins with mean outcome, 95% CIs and n
+ * labels, one column per environment (success rate, or launch round in
+ * crowdfunding, each with its own scale).
+ *
+ * @param bins Rows with `env`, `bin_start`, `bin_end`, `mean`, `lower`,
+ * `upper`, `n` (from `earlyCommitmentBins()`).
+ * @param options Title and size.
+ * @returns A Vega-Lite spec: one point, one rule and one `n=` label per row.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderSvg } from "./render.ts";
+ * import { earlyCommitmentChart } from "./frail_estimates.ts";
+ *
+ * const svg = await renderSvg(earlyCommitmentChart([
+ *   { env: "bank_run", bin_start: 0, bin_end: 0.2, mean: 0.3, lower: 0.1, upper: 0.5, n: 40 },
+ *   { env: "bank_run", bin_start: 0.8, bin_end: 1, mean: 0.9, lower: 0.8, upper: 1, n: 25 },
+ * ]));
+ * assert.equal(svg.match(/aria-roledescription="point"/g)?.length, 2);
+ * assert.ok(svg.includes(">n=40</text>") && svg.includes(">n=25</text>"));
+ * ```
+ */
+export function earlyCommitmentChart(
+  bins: ChartRows,
+  options: FrailChartOptions = {},
+): VegaLiteSpec {
+  const binLabel = (start: number, end: number) => `${start.toFixed(1)}–${end.toFixed(1)}`;
+  const rows = labelled(bins).map((row) => ({
+    ...row,
+    share: binLabel(row.bin_start as number, row.bin_end as number),
+  }));
+  const order = [0, 1, 2, 3, 4].map((i) => binLabel(i / 5, (i + 1) / 5));
+  return intervalChart(rows, {
+    x: "share",
+    y: "mean",
+    lower: "lower",
+    upper: "upper",
+    label: "n",
+    column: "env",
+    independentY: true,
+    showAllX: true,
+    sort: { x: order, column: ENV_NAMES },
+    title: options.title ?? "Early committed share (max over rounds 1-3) and outcomes",
+    xTitle: "Early committed share",
+    yTitle: "Success rate / launch round",
+    width: options.width,
+    height: options.height,
+  });
+}

@@ -1,0 +1,296 @@
+/**
+ * A general chart of estimates with intervals: points (or bars) at `y` with
+ * a vertical rule from `lower` to `upper`, grouped by color within each x
+ * category and optionally faceted. The FRAIL table charts (Figure 3a, Tables
+ * 8-10, Figure 6) are thin wrappers around it.
+ *
+ * @module
+ */
+
+import type pl from "nodejs-polars";
+import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
+
+/** Rows of a chart: a Polars frame or plain records. */
+export type ChartRows = pl.DataFrame | readonly Record<string, unknown>[];
+
+/** Options for {@linkcode intervalChart}. */
+export interface IntervalChartOptions {
+  /** Field on the x axis (a category). */
+  x: string;
+  /** Field of the estimate. */
+  y: string;
+  /**
+   * Fields of the interval's ends; no rules are drawn without them.
+   *
+   * @default {no interval}
+   */
+  lower?: string;
+  /** Upper end of the interval (with `lower`). */
+  upper?: string;
+  /**
+   * Field that colors and offsets the marks within an x category.
+   *
+   * @default {no color grouping}
+   */
+  color?: string;
+  /**
+   * Field that splits the chart into columns.
+   *
+   * @default {no columns}
+   */
+  column?: string;
+  /**
+   * Field that splits the chart into rows.
+   *
+   * @default {no rows}
+   */
+  row?: string;
+  /**
+   * Field drawn as a text label above each interval (e.g. `n`).
+   *
+   * @default {no labels}
+   */
+  label?: string;
+  /**
+   * Mark of the estimate.
+   *
+   * @default {"point"}
+   */
+  mark?: "point" | "bar";
+  /**
+   * Orders of the categories of `x`, `color`, `column` and `row`.
+   *
+   * @default {order of first appearance}
+   */
+  sort?: { x?: readonly string[]; color?: readonly string[]; column?: readonly string[] };
+  /**
+   * Show every category of `sort.x` on the x axis, even those without data.
+   *
+   * @default {false}
+   */
+  showAllX?: boolean;
+  /** Chart title. @default {no title} */
+  title?: string;
+  /** X axis title. @default {the x field} */
+  xTitle?: string;
+  /** Y axis title. @default {the y field} */
+  yTitle?: string;
+  /**
+   * Fixed y domain, e.g. `[0, 1]`.
+   *
+   * @default {fitted to the data}
+   */
+  yDomain?: readonly [number, number];
+  /**
+   * Give each facet its own y scale.
+   *
+   * @default {false}
+   */
+  independentY?: boolean;
+  /** Width of one plot in pixels. @default {240} */
+  width?: number;
+  /** Height of one plot in pixels. @default {180} */
+  height?: number;
+}
+
+type Layer = Extract<VegaLiteSpec, { layer: unknown }>["layer"][number];
+
+/**
+ * Builds a Vega-Lite chart of estimates with intervals.
+ *
+ * The spec holds a copy of the rows with every value that is not a number,
+ * string or boolean converted to a string (or null).
+ *
+ * @param rows The estimates.
+ * @param options Fields, grouping, facets, labels and sizes.
+ * @returns A Vega-Lite v5 spec.
+ * @throws {RangeError} If a size is not a positive integer.
+ *
+ * @example Two estimates with intervals and n labels
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderSvg } from "./render.ts";
+ * import { intervalChart } from "./interval.ts";
+ *
+ * const spec = intervalChart([
+ *   { bin: "0.0-0.2", mean: 0.4, lower: 0.2, upper: 0.6, n: 30 },
+ *   { bin: "0.8-1.0", mean: 0.9, lower: 0.8, upper: 1, n: 12 },
+ * ], { x: "bin", y: "mean", lower: "lower", upper: "upper", label: "n" });
+ * const svg = await renderSvg(spec);
+ * assert.equal(svg.match(/aria-roledescription="point"/g)?.length, 2);
+ * assert.ok(svg.includes(">n=30</text>"));
+ * ```
+ */
+export function intervalChart(rows: ChartRows, options: IntervalChartOptions): VegaLiteSpec {
+  const {
+    x,
+    y,
+    lower,
+    upper,
+    color,
+    column,
+    row,
+    label,
+    mark = "point",
+    sort = {},
+    title,
+    xTitle = x,
+    yTitle = y,
+    yDomain,
+    independentY = false,
+    showAllX = false,
+    width = 240,
+    height = 180,
+  } = options;
+  checkSize("width", width);
+  checkSize("height", height);
+  const values = chartValues(rows);
+  const xOrder = sort.x ?? firstAppearance(values, x);
+  const colorOrder = color === undefined ? [] : sort.color ?? firstAppearance(values, color);
+  const xEncoding = {
+    field: x,
+    type: "nominal",
+    title: xTitle,
+    sort: xOrder,
+    axis: { labelLimit: 240 },
+    ...(showAllX ? { scale: { domain: [...xOrder] } } : {}),
+  } as const;
+  const yScale = yDomain === undefined ? {} : { scale: { domain: [...yDomain] } };
+  const grouping = color === undefined ? {} : {
+    color: { field: color, type: "nominal", title: color, sort: colorOrder } as const,
+    xOffset: { field: color, type: "nominal", sort: colorOrder } as const,
+  };
+  const layers: Layer[] = [{
+    mark: mark === "bar" ? { type: "bar" } : { type: "point", filled: true, size: 50 },
+    encoding: {
+      x: xEncoding,
+      y: { field: y, type: "quantitative", title: yTitle, ...yScale },
+      ...grouping,
+    },
+  }];
+  if (lower !== undefined && upper !== undefined) {
+    layers.push({
+      mark: { type: "rule", color: "#333333" },
+      encoding: {
+        x: xEncoding,
+        y: { field: lower, type: "quantitative", title: yTitle, ...yScale },
+        y2: { field: upper },
+        ...(color === undefined ? {} : { xOffset: grouping.xOffset }),
+      },
+    });
+  }
+  if (label !== undefined) {
+    layers.push({
+      transform: [{ calculate: `'n=' + datum['${label}']`, as: "__label" }],
+      mark: { type: "text", dy: -8, fontSize: 10, color: "#333333" },
+      encoding: {
+        x: xEncoding,
+        y: { field: upper ?? y, type: "quantitative", title: yTitle, ...yScale },
+        text: { field: "__label", type: "nominal" },
+        ...(color === undefined ? {} : { xOffset: grouping.xOffset }),
+      },
+    });
+  }
+  const head = {
+    $schema: VEGA_LITE_SCHEMA,
+    ...(title === undefined ? {} : { title }),
+    data: { values },
+  };
+  if (column === undefined && row === undefined) {
+    return { ...head, width, height, layer: layers } as VegaLiteSpec;
+  }
+  const facet: Record<string, unknown> = {};
+  if (column !== undefined) {
+    facet.column = {
+      field: column,
+      type: "nominal",
+      title: null,
+      sort: sort.column ?? firstAppearance(values, column),
+    };
+  }
+  if (row !== undefined) {
+    facet.row = { field: row, type: "nominal", title: null, sort: firstAppearance(values, row) };
+  }
+  return {
+    ...head,
+    facet,
+    spec: { width, height, layer: layers },
+    ...(independentY ? { resolve: { scale: { y: "independent" } } } : {}),
+  } as VegaLiteSpec;
+}
+
+/**
+ * Converts chart rows to plain JSON records: numbers, strings, booleans and
+ * nulls stay, bigints become numbers and anything else becomes its string.
+ *
+ * @param rows A Polars frame or records.
+ * @returns New records.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import pl from "nodejs-polars";
+ * import { chartValues } from "./interval.ts";
+ *
+ * assert.deepEqual(chartValues(pl.DataFrame({ a: [1], b: ["x"] })), [{ a: 1, b: "x" }]);
+ * ```
+ */
+export function chartValues(rows: ChartRows): Record<string, unknown>[] {
+  const records = Array.isArray(rows)
+    ? rows as readonly Record<string, unknown>[]
+    : (rows as pl.DataFrame).toRecords();
+  return records.map((record) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(record)) {
+      if (value === null || value === undefined) out[key] = null;
+      else if (typeof value === "bigint") out[key] = Number(value);
+      else if (typeof value === "number") out[key] = Number.isFinite(value) ? value : null;
+      else if (typeof value === "string" || typeof value === "boolean") out[key] = value;
+      else out[key] = String(value);
+    }
+    return out;
+  });
+}
+
+/**
+ * Distinct values of a field as strings, in order of first appearance.
+ *
+ * @param values Records.
+ * @param field The field.
+ * @returns The distinct values.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { firstAppearance } from "./interval.ts";
+ *
+ * assert.deepEqual(firstAppearance([{ m: "M1" }, { m: "M0" }, { m: "M1" }], "m"), ["M1", "M0"]);
+ * ```
+ */
+export function firstAppearance(
+  values: readonly Record<string, unknown>[],
+  field: string,
+): string[] {
+  return [...new Set(values.map((value) => String(value[field])))];
+}
+
+/**
+ * Throws a `RangeError` unless `size` is a positive integer.
+ *
+ * @param name What the size is, e.g. `"width"`.
+ * @param size The size in pixels.
+ * @throws {RangeError} If `size` is not a positive integer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { checkSize } from "./interval.ts";
+ *
+ * assert.throws(() => checkSize("width", 0), /Chart width must be a positive integer: received 0/);
+ * ```
+ */
+export function checkSize(name: string, size: number): void {
+  if (!(Number.isInteger(size) && size > 0)) {
+    throw new RangeError(`Chart ${name} must be a positive integer: received ${size}`);
+  }
+}

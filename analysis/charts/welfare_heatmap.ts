@@ -1,0 +1,119 @@
+/**
+ * FRAIL Table 2 as a picture: a heatmap of welfare realization per model and
+ * mechanism (greener is larger, as in the paper), each cell labelled with
+ * its value, successes out of n and the arrow against M0; one row of panels
+ * per environment.
+ *
+ * @module
+ */
+
+import { ENV_LABELS, ENV_ORDER } from "../frail/env_profiles.ts";
+import { type ChartRows, chartValues, checkSize, firstAppearance } from "./interval.ts";
+import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
+
+/** Options for {@linkcode welfareHeatmapChart}. */
+export interface WelfareHeatmapChartOptions {
+  /** Chart title. @default {"Welfare realization W~"} */
+  title?: string;
+  /** Model columns, in order. @default {order of first appearance} */
+  models?: readonly string[];
+  /** Width of one panel in pixels. @default {95 per model} */
+  width?: number;
+  /** Height of one panel in pixels. @default {120} */
+  height?: number;
+}
+
+/**
+ * Builds the heatmap of per-model welfare cells.
+ *
+ * @param cells Rows with `env`, `mechanism`, `model`, `welfare`,
+ * `successes`, `episodes` and `mark` (from `welfareTable()`, one regime).
+ * @param options Title, model order and size.
+ * @returns A Vega-Lite spec: one rect and one text label per cell.
+ * @throws {RangeError} If a size is not a positive integer.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderSvg } from "./render.ts";
+ * import { welfareHeatmapChart } from "./welfare_heatmap.ts";
+ *
+ * const svg = await renderSvg(welfareHeatmapChart([
+ *   { env: "bank_run", mechanism: "M0", model: "Qwen", welfare: 0.174, successes: 1, episodes: 5, mark: "" },
+ *   { env: "bank_run", mechanism: "M1", model: "Qwen", welfare: 0.488, successes: 3, episodes: 5, mark: "up" },
+ * ]));
+ * assert.ok(svg.includes(">0.488 (3/5) ↑</text>"));
+ * ```
+ */
+export function welfareHeatmapChart(
+  cells: ChartRows,
+  options: WelfareHeatmapChartOptions = {},
+): VegaLiteSpec {
+  const values = chartValues(cells).map((row) => {
+    const arrow = row.mark === "up" ? " ↑" : row.mark === "down" ? " ↓" : "";
+    return {
+      ...row,
+      env: ENV_LABELS[String(row.env)] ?? row.env,
+      label: `${(row.welfare as number).toFixed(3)} (${row.successes}/${row.episodes})${arrow}`,
+    };
+  });
+  const models = options.models ?? firstAppearance(values, "model");
+  const {
+    title = "Welfare realization W~",
+    width = 95 * Math.max(1, models.length),
+    height = 120,
+  } = options;
+  checkSize("width", width);
+  checkSize("height", height);
+  const x = { field: "model", type: "nominal", title: null, sort: [...models] } as const;
+  const y = {
+    field: "mechanism",
+    type: "nominal",
+    title: null,
+    sort: ["M0", "M1", "M2", "M3"],
+  } as const;
+  return {
+    $schema: VEGA_LITE_SCHEMA,
+    title,
+    data: { values },
+    facet: {
+      row: {
+        field: "env",
+        type: "nominal",
+        title: null,
+        sort: ENV_ORDER.map((env) => ENV_LABELS[env]),
+      },
+    },
+    spec: {
+      width,
+      height,
+      layer: [
+        {
+          mark: { type: "rect" },
+          encoding: {
+            x,
+            y,
+            color: {
+              field: "welfare",
+              type: "quantitative",
+              title: "W~",
+              scale: { scheme: "greens", domain: [0, 1] },
+            },
+          },
+        },
+        {
+          mark: { type: "text", fontSize: 9 },
+          encoding: {
+            x,
+            y,
+            text: { field: "label", type: "nominal" },
+            color: {
+              condition: { test: "datum.welfare > 0.6", value: "white" },
+              value: "black",
+            },
+          },
+        },
+      ],
+    },
+  } as VegaLiteSpec;
+}

@@ -1,0 +1,84 @@
+/**
+ * FRAIL Table 10: welfare realization across the economic regimes, the mean
+ * across model means ± SE per environment, mechanism and regime. The
+ * per-model tables behind it (Tables 11 and 12) are `welfareTable()`
+ * filtered to one regime.
+ *
+ * @module
+ */
+
+import pl from "nodejs-polars";
+import { welfareAverage, welfareTable, type WelfareTableOptions } from "./welfare_table.ts";
+import { ENV_ORDER } from "./env_profiles.ts";
+
+/**
+ * Regimes in the paper's column order.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { REGIME_ORDER } from "./regime_table.ts";
+ *
+ * assert.deepEqual(REGIME_ORDER, ["expansion", "stable", "contraction"]);
+ * ```
+ */
+export const REGIME_ORDER: readonly string[] = ["expansion", "stable", "contraction"];
+
+/** Options for {@linkcode regimeTable}. */
+export type RegimeTableOptions = WelfareTableOptions;
+
+/**
+ * Welfare realization by environment, mechanism and regime (Table 10).
+ *
+ * @param episodes The `episodes` frame of `loadRuns()`.
+ * @param options Passed to `welfareTable()`.
+ * @returns Columns `env`, `mechanism`, `regime`, `mean`, `se`, `models`,
+ * sorted by environment, mechanism and regime (expansion, stable,
+ * contraction).
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import pl from "nodejs-polars";
+ * import { regimeTable } from "./regime_table.ts";
+ *
+ * const episodes = pl.DataFrame({
+ *   env: ["bank_run", "bank_run", "bank_run"],
+ *   regime: ["stable", "expansion", "expansion"],
+ *   mechanism: ["M3", "M3", "M3"],
+ *   model: ["a", "a", "b"],
+ *   status: ["ok", "ok", "ok"],
+ *   success: [true, true, false],
+ *   welfare_realization: [1, 1, 0.5],
+ * });
+ * const rows = regimeTable(episodes).toRecords();
+ * assert.deepEqual(rows.map((r) => [r.regime, r.mean, r.se]), [
+ *   ["expansion", 0.75, 0.25],
+ *   ["stable", 1, 0],
+ * ]);
+ * ```
+ */
+export function regimeTable(
+  episodes: pl.DataFrame,
+  options: RegimeTableOptions = {},
+): pl.DataFrame {
+  const average = welfareAverage(welfareTable(episodes, options));
+  const rank = (name: string, order: readonly string[]) => {
+    let expr: pl.Expr = pl.lit(order.length);
+    for (let i = order.length - 1; i >= 0; i--) {
+      expr = pl.when(pl.col(name).eq(pl.lit(order[i]))).then(pl.lit(i)).otherwise(expr);
+    }
+    return expr.alias(`__${name}`);
+  };
+  return average
+    .withColumns(rank("env", ENV_ORDER), rank("regime", REGIME_ORDER))
+    .sort(["__env", "env", "mechanism", "__regime", "regime"])
+    .select(
+      pl.col("env"),
+      pl.col("mechanism"),
+      pl.col("regime"),
+      pl.col("mean"),
+      pl.col("se"),
+      pl.col("models"),
+    );
+}

@@ -1,0 +1,855 @@
+// Scans event-log text into plain columns (typed arrays and dictionary-coded
+// strings). No Polars here: this module also runs inside worker threads, and
+// their results are merged in the main thread before frames are built.
+//
+// Only the lines of the frames asked for are parsed; the rest (checkpoints,
+// messages, ...) are checked for shape only.
+
+/** Names of the frames a load can produce. */
+export type FrameName =
+  | "episodes"
+  | "rounds"
+  | "decisions"
+  | "mechanisms"
+  | "corrections"
+  | "calls"
+  | "turns";
+
+/** Frames built from child events (every frame but `episodes`). */
+export type ChildFrame = Exclude<FrameName, "episodes">;
+
+/** A line that could not be read. */
+export interface MalformedLine {
+  /** The file it is in. */
+  file: string;
+  /** Its line number, from 1. */
+  line: number;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/** Thrown in strict mode: a `SyntaxError` naming file and line. */
+export class MalformedLineError extends SyntaxError {
+  constructor(readonly detail: MalformedLine) {
+    super(`${detail.file}:${detail.line}: ${detail.message}`);
+    this.name = "SyntaxError";
+  }
+}
+
+/** Column kinds: numbers, nullable numbers, booleans, coded strings, free text. */
+export type ColumnKind = "f64" | "i32" | "bool" | "str" | "text";
+
+/** The columns of each child frame, in output order (`rounds` adds its metrics). */
+export const CHILD_COLUMNS: Readonly<
+  Record<ChildFrame, readonly (readonly [string, ColumnKind])[]>
+> = {
+  rounds: [["round", "i32"]],
+  decisions: [
+    ["round", "i32"],
+    ["step", "str"],
+    ["seq", "i32"],
+    ["agent", "str"],
+    ["call", "str"],
+    ["action", "str"],
+    ["alternative", "str"],
+    ["reported", "f64"],
+    ["probability", "f64"],
+    ["draw", "f64"],
+    ["realized", "bool"],
+    ["committed", "bool"],
+    ["amount", "f64"],
+  ],
+  mechanisms: [
+    ["round", "i32"],
+    ["step", "str"],
+    ["seq", "i32"],
+    ["action", "str"],
+    ["agent", "str"],
+    ["target", "str"],
+    ["amount", "f64"],
+    ["fields", "text"],
+  ],
+  corrections: [
+    ["round", "i32"],
+    ["step", "str"],
+    ["seq", "i32"],
+    ["agent", "str"],
+    ["call", "str"],
+    ["field", "str"],
+    ["reason", "text"],
+    ["raw", "text"],
+    ["applied", "text"],
+  ],
+  calls: [
+    ["round", "i32"],
+    ["step", "str"],
+    ["seq", "i32"],
+    ["agent", "str"],
+    ["role", "str"],
+    ["call", "str"],
+    ["status", "str"],
+    ["message", "text"],
+  ],
+  turns: [
+    ["round", "i32"],
+    ["seq", "i32"],
+    ["position", "i32"],
+    ["agent", "str"],
+    ["corrupted", "bool"],
+    ["original_action", "str"],
+    ["public_action", "str"],
+    ["confidence", "f64"],
+    ["original_justification", "text"],
+    ["public_justification", "text"],
+  ],
+};
+
+/** Plain, transferable data of one column. */
+export type ColumnData =
+  | { kind: "f64" | "i32"; values: Float64Array }
+  | { kind: "bool"; values: Uint8Array }
+  | { kind: "str"; codes: Uint32Array; words: (string | null)[] }
+  | { kind: "text"; values: (string | null)[] };
+
+/** Plain data of one child frame: the episode index of every row and its columns. */
+export interface TableData {
+  episode: Uint32Array;
+  columns: Record<string, ColumnData>;
+}
+
+/** What an episode's start and end events say, kept for the `episodes` frame. */
+export interface EpisodeMeta {
+  run: string;
+  episode: string;
+  file: string;
+  start?: Record<string, unknown>;
+  end?: Record<string, unknown>;
+  lastRound: number;
+}
+
+/**
+ * The result of a scan: episodes, child tables (one part per scanned share
+ * of the files, episode indices into `episodes`) and malformed lines.
+ */
+export interface ScanResult {
+  episodes: EpisodeMeta[];
+  tables: Partial<Record<ChildFrame, TableData[]>>;
+  malformed: MalformedLine[];
+}
+
+const SUPPORTED_SCHEMA = 1;
+const FAST_PREFIX = `{"schema":${SUPPORTED_SCHEMA},`;
+const TYPE_KEY = `"type":"`;
+const NULL = 2;
+
+class Float64Builder {
+  values = new Float64Array(256);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.values.length) this.values = grow(this.values);
+    this.values[this.length++] = value;
+  }
+  data(): Float64Array {
+    return this.values.slice(0, this.length);
+  }
+}
+
+class BoolBuilder {
+  values = new Uint8Array(256);
+  length = 0;
+  push(value: unknown): void {
+    if (this.length === this.values.length) this.values = grow(this.values);
+    this.values[this.length++] = value === true ? 1 : value === false ? 0 : NULL;
+  }
+  data(): Uint8Array {
+    return this.values.slice(0, this.length);
+  }
+}
+
+class StringBuilder {
+  codes = new Uint32Array(256);
+  length = 0;
+  readonly words: (string | null)[] = [null];
+  private readonly index = new Map<string, number>();
+  /** The last value pushed (readers compare the text with it before slicing). */
+  lastValue: unknown = null;
+  private lastCode = 0;
+  push(value: unknown): void {
+    let code = 0;
+    if (value === this.lastValue) {
+      code = this.lastCode;
+    } else if (value !== null && value !== undefined) {
+      const text = typeof value === "string" ? value : String(value);
+      const known = this.index.get(text);
+      if (known === undefined) {
+        code = this.words.length;
+        this.words.push(text);
+        this.index.set(text, code);
+      } else {
+        code = known;
+      }
+      this.lastValue = value;
+      this.lastCode = code;
+    }
+    if (this.length === this.codes.length) this.codes = grow(this.codes);
+    this.codes[this.length++] = code;
+  }
+}
+
+type Builder = Float64Builder | BoolBuilder | StringBuilder | (string | null)[];
+
+function grow<T extends Float64Array | Uint8Array | Uint32Array>(array: T): T {
+  const grown = new (array.constructor as new (n: number) => T)(array.length * 2);
+  grown.set(array);
+  return grown;
+}
+
+class TableBuilder {
+  readonly episode = new Float64Builder();
+  readonly columns = new Map<string, Builder>();
+  constructor(spec: readonly (readonly [string, ColumnKind])[]) {
+    for (const [name, kind] of spec) this.columns.set(name, newBuilder(kind));
+  }
+  get length(): number {
+    return this.episode.length;
+  }
+  number(name: string, value: unknown): void {
+    (this.columns.get(name) as Float64Builder).push(
+      typeof value === "number" ? value : NaN,
+    );
+  }
+  bool(name: string, value: unknown): void {
+    (this.columns.get(name) as BoolBuilder).push(value);
+  }
+  string(name: string, value: unknown): void {
+    (this.columns.get(name) as StringBuilder).push(value);
+  }
+  text(name: string, value: string | null): void {
+    (this.columns.get(name) as (string | null)[]).push(value);
+  }
+  /** A numeric column added on first use (rounds' metrics), NaN-padded. */
+  metric(name: string, value: unknown): void {
+    let column = this.columns.get(name) as Float64Builder | undefined;
+    if (column === undefined) {
+      column = new Float64Builder();
+      for (let i = 0; i < this.length - 1; i++) column.push(NaN);
+      this.columns.set(name, column);
+    }
+    column.push(typeof value === "number" ? value : NaN);
+  }
+  /** Pads metric columns that this row did not mention. */
+  padMetrics(): void {
+    for (const column of this.columns.values()) {
+      const builder = column as Float64Builder;
+      while (builder.length < this.length) builder.push(NaN);
+    }
+  }
+  data(kinds: ReadonlyMap<string, ColumnKind>): TableData {
+    const columns: Record<string, ColumnData> = {};
+    for (const [name, builder] of this.columns) {
+      const kind = kinds.get(name) ?? "f64";
+      if (builder instanceof StringBuilder) {
+        columns[name] = {
+          kind: "str",
+          codes: builder.codes.slice(0, builder.length),
+          words: builder.words,
+        };
+      } else if (builder instanceof BoolBuilder) {
+        columns[name] = { kind: "bool", values: builder.data() };
+      } else if (builder instanceof Float64Builder) {
+        columns[name] = { kind: kind as "f64" | "i32", values: builder.data() };
+      } else {
+        columns[name] = { kind: "text", values: builder };
+      }
+    }
+    return { episode: Uint32Array.from(this.episode.data()), columns };
+  }
+}
+
+function newBuilder(kind: ColumnKind): Builder {
+  switch (kind) {
+    case "f64":
+    case "i32":
+      return new Float64Builder();
+    case "bool":
+      return new BoolBuilder();
+    case "str":
+      return new StringBuilder();
+    case "text":
+      return [];
+  }
+}
+
+/** Scans files' text into columns; see the module comment. */
+export class EventScanner {
+  private readonly malformed: MalformedLine[] = [];
+  private readonly episodes: EpisodeMeta[] = [];
+  private readonly episodeIndex = new Map<string, number>();
+  private lastRun = "";
+  private lastEpisode = "";
+  private lastIndex = -1;
+  private readonly tables: Partial<Record<ChildFrame, TableBuilder>> = {};
+  private lastPrefix = "";
+  private readonly decisionColumns?: {
+    episode: Float64Builder;
+    round: Float64Builder;
+    step: StringBuilder;
+    seq: Float64Builder;
+    agent: StringBuilder;
+    call: StringBuilder;
+    action: StringBuilder;
+    alternative: StringBuilder;
+    reported: Float64Builder;
+    probability: Float64Builder;
+    draw: Float64Builder;
+    realized: BoolBuilder;
+    committed: BoolBuilder;
+    amount: Float64Builder;
+  };
+
+  constructor(frames: readonly FrameName[], private readonly strict: boolean) {
+    for (const name of frames) {
+      if (name !== "episodes") this.tables[name] = new TableBuilder(CHILD_COLUMNS[name]);
+    }
+    const decisions = this.tables.decisions;
+    if (decisions !== undefined) {
+      const c = (name: string) => decisions.columns.get(name);
+      this.decisionColumns = {
+        episode: decisions.episode,
+        round: c("round") as Float64Builder,
+        step: c("step") as StringBuilder,
+        seq: c("seq") as Float64Builder,
+        agent: c("agent") as StringBuilder,
+        call: c("call") as StringBuilder,
+        action: c("action") as StringBuilder,
+        alternative: c("alternative") as StringBuilder,
+        reported: c("reported") as Float64Builder,
+        probability: c("probability") as Float64Builder,
+        draw: c("draw") as Float64Builder,
+        realized: c("realized") as BoolBuilder,
+        committed: c("committed") as BoolBuilder,
+        amount: c("amount") as Float64Builder,
+      };
+    }
+  }
+
+  /** Reads one file's text. */
+  addText(text: string, file: string): void {
+    const length = text.length;
+    let start = 0;
+    let line = 0;
+    while (start < length) {
+      let end = text.indexOf("\n", start);
+      if (end === -1) end = length;
+      line++;
+      let stop = end;
+      if (stop > start && text.charCodeAt(stop - 1) === 13) stop--; // CRLF
+      if (stop > start) this.addLine(text, start, stop, file, line);
+      start = end + 1;
+    }
+  }
+
+  /** The scan's plain result. */
+  result(): ScanResult {
+    const tables: Partial<Record<ChildFrame, TableData[]>> = {};
+    for (const [name, builder] of Object.entries(this.tables) as [ChildFrame, TableBuilder][]) {
+      tables[name] = [builder.data(new Map(CHILD_COLUMNS[name]))];
+    }
+    return { episodes: this.episodes, tables, malformed: this.malformed };
+  }
+
+  private fail(file: string, line: number, message: string): void {
+    const detail = { file, line, message };
+    if (this.strict) throw new MalformedLineError(detail);
+    this.malformed.push(detail);
+  }
+
+  private addLine(text: string, start: number, stop: number, file: string, line: number): void {
+    if (!text.startsWith(FAST_PREFIX, start) || text.charCodeAt(stop - 1) !== 125 /* } */) {
+      this.addSlowLine(text.slice(start, stop), file, line);
+      return;
+    }
+    // The key "type" holds the first "y" of an engine-written line unless the
+    // run or episode name has one; searching for a rare character is faster.
+    let at = text.indexOf("y", start + FAST_PREFIX.length) - 2;
+    if (at < start || !text.startsWith(TYPE_KEY, at)) at = text.indexOf(TYPE_KEY, start);
+    if (at === -1 || at >= stop) {
+      this.addSlowLine(text.slice(start, stop), file, line);
+      return;
+    }
+    if (!this.needsAt(text, at + TYPE_KEY.length)) return;
+    if (
+      text.charCodeAt(at + TYPE_KEY.length) === 100 /* d */ &&
+      text.startsWith('decision"', at + TYPE_KEY.length) &&
+      this.fastDecision(text, start, at, stop, file)
+    ) {
+      return;
+    }
+    let event: Record<string, unknown>;
+    try {
+      event = JSON.parse(text.slice(start, stop));
+    } catch (error) {
+      this.fail(file, line, `malformed event line (${(error as Error).message})`);
+      return;
+    }
+    this.addEvent(event, String(event.type), file, line);
+  }
+
+  // The engine writes decisions with JSON.stringify in a fixed key order; this
+  // reads such a line without building an object. Anything unexpected (other
+  // key order, escapes, non-finite numbers) returns false and the line is
+  // parsed with JSON.parse instead, so the result never depends on the path.
+  private fastDecision(
+    text: string,
+    start: number,
+    at: number,
+    stop: number,
+    file: string,
+  ): boolean {
+    const r = new LineReader(text, start + FAST_PREFIX.length, stop);
+    let index: number;
+    if (this.lastPrefix !== "" && text.startsWith(this.lastPrefix, start)) {
+      index = this.lastIndex;
+      r.pos = start + this.lastPrefix.length;
+    } else {
+      const run = r.key('"run":"') ? r.string() : undefined;
+      const episode = run !== undefined && r.key(',"episode":"') ? r.string() : undefined;
+      if (episode === undefined || !r.key(",")) return false;
+      index = this.episodeOf(run!, episode, file);
+      this.lastPrefix = text.slice(start, r.pos);
+    }
+    const round = r.key('"round":') ? r.number() : NaN;
+    const d = this.decisionColumns!;
+    const step = r.key(',"step":"') ? r.stringLike(d.step.lastValue) : undefined;
+    const seq = r.key(',"seq":') ? r.number() : NaN;
+    if (!r.key(',"time":"') || r.string() === undefined || r.pos !== at - 1) return false;
+    r.pos = at + TYPE_KEY.length + 'decision"'.length;
+    const agent = r.key(',"agent":"') ? r.string() : undefined;
+    const call = r.key(',"call":"') ? r.stringLike(d.call.lastValue) : undefined;
+    const action = r.key(',"action":"') ? r.stringLike(d.action.lastValue) : undefined;
+    const alternative = r.key(',"alternative":"')
+      ? r.stringLike(d.alternative.lastValue)
+      : undefined;
+    const reported = r.key(',"reported":') ? r.number() : NaN;
+    const probability = r.key(',"probability":') ? r.number() : NaN;
+    const draw = r.key(',"draw":') ? r.number() : NaN;
+    const realized = r.key(',"realized":') ? r.boolean() : undefined;
+    const committed = r.key(',"committed":') ? r.boolean() : undefined;
+    const amount = r.key(',"amount":') ? r.number() : NaN;
+    if (
+      r.pos !== stop - 1 || Number.isNaN(round) || Number.isNaN(seq) || Number.isNaN(reported) ||
+      Number.isNaN(probability) || Number.isNaN(draw) || Number.isNaN(amount) ||
+      step === undefined || agent === undefined || call === undefined || action === undefined ||
+      alternative === undefined || realized === undefined || committed === undefined
+    ) {
+      return false;
+    }
+    const meta = this.episodes[index];
+    if (round > meta.lastRound) meta.lastRound = round;
+    d.episode.push(index);
+    d.round.push(round);
+    d.step.push(step);
+    d.seq.push(seq);
+    d.agent.push(agent);
+    d.call.push(call);
+    d.action.push(action);
+    d.alternative.push(alternative);
+    d.reported.push(reported);
+    d.probability.push(probability);
+    d.draw.push(draw);
+    d.realized.push(realized);
+    d.committed.push(committed);
+    d.amount.push(amount);
+    return true;
+  }
+
+  private addSlowLine(source: string, file: string, line: number): void {
+    if (source.trim() === "") return;
+    let event: unknown;
+    try {
+      event = JSON.parse(source);
+    } catch (error) {
+      this.fail(file, line, `malformed event line (${(error as Error).message})`);
+      return;
+    }
+    if (typeof event !== "object" || event === null || Array.isArray(event)) {
+      this.fail(file, line, `an event must be a JSON object`);
+      return;
+    }
+    const record = event as Record<string, unknown>;
+    if (typeof record.type !== "string") {
+      this.fail(file, line, `an event must have a string "type"`);
+      return;
+    }
+    if (record.schema !== SUPPORTED_SCHEMA) {
+      this.fail(
+        file,
+        line,
+        `event schema ${
+          JSON.stringify(record.schema)
+        } is not supported (expected ${SUPPORTED_SCHEMA})`,
+      );
+      return;
+    }
+    if (this.needs(record.type)) this.addEvent(record, record.type, file, line);
+  }
+
+  /** Whether the type starting at `at` (inside a JSON string) is needed, without slicing it. */
+  private needsAt(text: string, at: number): boolean {
+    switch (text.charCodeAt(at)) {
+      case 99: // c: checkpoint, correction
+        return text.startsWith('correction"', at) && this.tables.corrections !== undefined;
+      case 100: // d: decision, disclosure
+        if (text.startsWith('decision"', at)) return this.tables.decisions !== undefined;
+        return text.startsWith('disclosure"', at) && this.tables.rounds !== undefined;
+      case 101: // e: episode_start, episode_end
+        return text.startsWith("episode_", at);
+      case 114: // r: report, round_start
+        if (text.startsWith('round_start"', at)) return true;
+        return text.startsWith('report"', at) && this.tables.calls !== undefined;
+      case 109: // m: mechanism, message
+        return text.startsWith('mechanism"', at) && this.tables.mechanisms !== undefined;
+      case 97: // a: agent_error
+        return text.startsWith('agent_error"', at) && this.tables.calls !== undefined;
+      case 116: // t: turn, transition
+        return text.startsWith('turn"', at) && this.tables.turns !== undefined;
+      default:
+        return false;
+    }
+  }
+
+  private needs(type: string): boolean {
+    switch (type) {
+      case "episode_start":
+      case "episode_end":
+      case "round_start":
+        return true;
+      case "disclosure":
+        return this.tables.rounds !== undefined;
+      case "decision":
+        return this.tables.decisions !== undefined;
+      case "mechanism":
+        return this.tables.mechanisms !== undefined;
+      case "correction":
+        return this.tables.corrections !== undefined;
+      case "report":
+      case "agent_error":
+        return this.tables.calls !== undefined;
+      case "turn":
+        return this.tables.turns !== undefined;
+      default:
+        return false;
+    }
+  }
+
+  private episodeOf(run: string, episode: string, file: string): number {
+    if (run === this.lastRun && episode === this.lastEpisode) return this.lastIndex;
+    const key = `${run}\u0000${episode}`;
+    let index = this.episodeIndex.get(key);
+    if (index === undefined) {
+      index = this.episodes.length;
+      this.episodes.push({ run, episode, file, lastRound: 0 });
+      this.episodeIndex.set(key, index);
+    }
+    this.lastRun = run;
+    this.lastEpisode = episode;
+    this.lastIndex = index;
+    this.lastPrefix = "";
+    return index;
+  }
+
+  private addEvent(event: Record<string, unknown>, type: string, file: string, line: number) {
+    const { round, run, episode } = event;
+    if (typeof round !== "number" || typeof run !== "string" || typeof episode !== "string") {
+      this.fail(file, line, `event lacks a string run, a string episode or a numeric round`);
+      return;
+    }
+    const index = this.episodeOf(run, episode, file);
+    const meta = this.episodes[index];
+    if (round > meta.lastRound) meta.lastRound = round;
+    switch (type) {
+      case "episode_start":
+        meta.start = event;
+        meta.file = file;
+        return;
+      case "episode_end":
+        meta.end = event;
+        return;
+      case "round_start":
+        return;
+      case "disclosure": {
+        const metrics = event.metrics;
+        if (typeof metrics !== "object" || metrics === null) {
+          this.fail(file, line, `disclosure event lacks "metrics"`);
+          return;
+        }
+        const t = this.tables.rounds!;
+        t.episode.push(index);
+        t.number("round", round);
+        for (const [name, value] of Object.entries(metrics)) {
+          if (name !== "round") t.metric(name, value);
+        }
+        t.padMetrics();
+        return;
+      }
+      case "decision": {
+        if (typeof event.reported !== "number" || typeof event.realized !== "boolean") {
+          this.fail(
+            file,
+            line,
+            `decision event lacks a numeric "reported" or a boolean "realized"`,
+          );
+          return;
+        }
+        const t = this.tables.decisions!;
+        t.episode.push(index);
+        t.number("round", round);
+        t.string("step", event.step);
+        t.number("seq", event.seq);
+        t.string("agent", event.agent);
+        t.string("call", event.call);
+        t.string("action", event.action);
+        t.string("alternative", event.alternative);
+        t.number("reported", event.reported);
+        t.number(
+          "probability",
+          typeof event.probability === "number" ? event.probability : event.reported / 100,
+        );
+        t.number("draw", event.draw);
+        t.bool("realized", event.realized);
+        t.bool("committed", event.committed);
+        t.number("amount", event.amount);
+        return;
+      }
+      case "mechanism": {
+        const {
+          schema: _s,
+          run: _r,
+          episode: _e,
+          round: _n,
+          step,
+          seq,
+          time: _t,
+          type: _y,
+          action,
+          agent,
+          ...rest
+        } = event;
+        const t = this.tables.mechanisms!;
+        t.episode.push(index);
+        t.number("round", round);
+        t.string("step", step);
+        t.number("seq", seq);
+        t.string("action", action);
+        t.string("agent", agent);
+        t.string("target", typeof rest.target === "string" ? rest.target : null);
+        t.number("amount", rest.amount);
+        t.text("fields", JSON.stringify(Object.fromEntries(Object.entries(rest).sort())));
+        return;
+      }
+      case "correction": {
+        const t = this.tables.corrections!;
+        t.episode.push(index);
+        t.number("round", round);
+        t.string("step", event.step);
+        t.number("seq", event.seq);
+        t.string("agent", event.agent);
+        t.string("call", event.call);
+        t.string("field", event.field);
+        t.text("reason", String(event.reason ?? ""));
+        t.text("raw", JSON.stringify(event.raw ?? null));
+        t.text("applied", JSON.stringify(event.applied ?? null));
+        return;
+      }
+      case "turn": {
+        const t = this.tables.turns!;
+        t.episode.push(index);
+        t.number("round", round);
+        t.number("seq", event.seq);
+        t.number("position", event.position);
+        t.string("agent", event.agent);
+        t.bool("corrupted", event.corrupted);
+        t.string("original_action", event.original_action);
+        t.string("public_action", event.public_action);
+        t.number("confidence", event.confidence);
+        t.text("original_justification", textOrNull(event.original_justification));
+        t.text("public_justification", textOrNull(event.public_justification));
+        return;
+      }
+      case "report":
+      case "agent_error": {
+        const t = this.tables.calls!;
+        t.episode.push(index);
+        t.number("round", round);
+        t.string("step", event.step);
+        t.number("seq", event.seq);
+        t.string("agent", event.agent);
+        t.string("role", typeof event.role === "string" ? event.role : null);
+        t.string("call", event.call);
+        t.string("status", type === "report" ? "ok" : "error");
+        t.text("message", type === "report" ? null : String(event.message ?? ""));
+        return;
+      }
+    }
+  }
+}
+
+function textOrNull(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+/** A cursor over one line of JSON written by JSON.stringify. */
+class LineReader {
+  constructor(readonly text: string, public pos: number, readonly stop: number) {}
+
+  /** Consumes `literal` if the line continues with it. */
+  key(literal: string): boolean {
+    if (!this.text.startsWith(literal, this.pos)) return false;
+    this.pos += literal.length;
+    return true;
+  }
+
+  /** Reads the rest of a string whose opening quote is consumed; undefined on an escape. */
+  string(): string | undefined {
+    const end = this.text.indexOf('"', this.pos);
+    if (end === -1 || end >= this.stop) return undefined;
+    for (let i = this.pos; i < end; i++) {
+      if (this.text.charCodeAt(i) === 92 /* \\ */) return undefined;
+    }
+    const value = this.text.slice(this.pos, end);
+    this.pos = end + 1;
+    return value;
+  }
+
+  /**
+   * Like {@linkcode string}, but returns `last` itself when the string
+   * equals it, without slicing (decisions repeat their step, call, action).
+   */
+  stringLike(last: unknown): string | undefined {
+    if (typeof last === "string" && this.text.startsWith(last, this.pos)) {
+      const end = this.pos + last.length;
+      if (this.text.charCodeAt(end) === 34 /* " */) {
+        this.pos = end + 1;
+        return last;
+      }
+    }
+    return this.string();
+  }
+
+  /** Reads a number up to the next `,` or `}`; NaN if it is not one. */
+  number(): number {
+    let end = this.pos;
+    const text = this.text;
+    let integer = 0;
+    let digits = true;
+    while (end < this.stop) {
+      const c = text.charCodeAt(end);
+      if (c === 44 /* , */ || c === 125 /* } */) break;
+      if (c >= 48 && c <= 57) integer = integer * 10 + (c - 48);
+      else digits = false;
+      end++;
+    }
+    // Short unsigned integers are exact; anything else goes through Number().
+    if (digits && end > this.pos && end - this.pos < 16) {
+      this.pos = end;
+      return integer;
+    }
+    if (end === this.pos) return NaN;
+    const value = Number(text.slice(this.pos, end));
+    this.pos = end;
+    return Number.isFinite(value) ? value : NaN;
+  }
+
+  /** Reads `true` or `false`. */
+  boolean(): boolean | undefined {
+    if (this.key("true")) return true;
+    if (this.key("false")) return false;
+    return undefined;
+  }
+}
+
+/**
+ * Merges scan results in order: episodes with the same run and id are one
+ * episode; the child tables stay separate parts, their episode indices
+ * recoded into the merged episode list.
+ */
+export function mergeScans(results: readonly ScanResult[]): ScanResult {
+  if (results.length === 1) return results[0];
+  const episodes: EpisodeMeta[] = [];
+  const index = new Map<string, number>();
+  const remaps = results.map((result) =>
+    Uint32Array.from(result.episodes, (meta) => {
+      const key = `${meta.run}\u0000${meta.episode}`;
+      let at = index.get(key);
+      if (at === undefined) {
+        at = episodes.length;
+        episodes.push({ ...meta });
+        index.set(key, at);
+      } else {
+        const merged = episodes[at];
+        merged.start ??= meta.start;
+        merged.end ??= meta.end;
+        if (meta.start) merged.file = meta.file;
+        merged.lastRound = Math.max(merged.lastRound, meta.lastRound);
+      }
+      return at;
+    })
+  );
+  const tables: Partial<Record<ChildFrame, TableData[]>> = {};
+  const names = new Set(results.flatMap((r) => Object.keys(r.tables) as ChildFrame[]));
+  for (const name of names) {
+    tables[name] = results.flatMap((result, i) =>
+      (result.tables[name] ?? []).map((table) => ({
+        ...table,
+        episode: table.episode.map((index) => remaps[i][index]),
+      }))
+    );
+  }
+  return { episodes, tables, malformed: results.flatMap((r) => r.malformed) };
+}
+
+/** The transferable buffers of a result, for `postMessage`. */
+export function transferables(result: ScanResult): ArrayBuffer[] {
+  const buffers: ArrayBuffer[] = [];
+  for (const table of Object.values(result.tables).flat()) {
+    buffers.push(table.episode.buffer as ArrayBuffer);
+    for (const column of Object.values(table.columns)) {
+      if (column.kind === "str") buffers.push(column.codes.buffer as ArrayBuffer);
+      else if (column.kind !== "text") buffers.push(column.values.buffer as ArrayBuffer);
+    }
+  }
+  return buffers;
+}
+
+/** Reads NDJSON files into a scanner, reusing one buffer for all reads. */
+export function scanFiles(
+  files: readonly string[],
+  frames: readonly FrameName[],
+  strict: boolean,
+  onFile?: () => void,
+): ScanResult {
+  const scanner = new EventScanner(frames, strict);
+  const decoder = new TextDecoder();
+  let buffer = new Uint8Array(1 << 20);
+  for (const file of files) {
+    const handle = Deno.openSync(file);
+    let size = 0;
+    try {
+      while (true) {
+        if (size === buffer.length) {
+          const grown = new Uint8Array(buffer.length * 2);
+          grown.set(buffer);
+          buffer = grown;
+        }
+        const read = handle.readSync(buffer.subarray(size));
+        if (read === null || read === 0) break;
+        size += read;
+      }
+    } finally {
+      handle.close();
+    }
+    scanner.addText(decoder.decode(buffer.subarray(0, size)), file);
+    onFile?.();
+  }
+  return scanner.result();
+}

@@ -1,0 +1,110 @@
+/**
+ * Stag Hunt turn records from the loader's frames: the `turns` frame joined
+ * with each episode's game parameters and each speaker's model, in the shape
+ * the engine's pure metric functions take (`StagHuntTurn`), so the same
+ * metrics run on NDJSON logs and on compacted Parquet sets alike.
+ *
+ * @module
+ */
+
+import pl from "nodejs-polars";
+import type { StagHuntParams } from "../../engine/staghunt/params.ts";
+import type { StagHuntAction } from "../../engine/staghunt/payoffs.ts";
+import type { StagHuntTurn } from "../../engine/staghunt/turns.ts";
+import { requireColumns } from "../stats.ts";
+
+/** A turn record with the speaker's model (its policy in `episode_start`). */
+export interface ModelTurn extends StagHuntTurn {
+  /** The speaker's model or mock policy. */
+  model: string;
+}
+
+/**
+ * Turn records of the Stag Hunt episodes in the frames, in log order.
+ *
+ * @param turns The `turns` frame of `loadRuns()`.
+ * @param episodes The `episodes` frame of `loadRuns()` (with `params` and
+ * `agents`).
+ * @returns One record per turn of a `stag_hunt` episode; turns of other
+ * episodes are left out.
+ * @throws {RangeError} If a needed column is missing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import pl from "nodejs-polars";
+ * import { stagHuntTurnRecords } from "./turn_records.ts";
+ *
+ * const episodes = pl.DataFrame({
+ *   run: ["r"], episode: ["e"], env: ["stag_hunt"],
+ *   params: [JSON.stringify({ N: 1, M: 1, T: 1, F: 0, corruption: "base",
+ *     payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 } })],
+ *   agents: [JSON.stringify([{ id: "p01", role: "player", policy: "model-a" }])],
+ * });
+ * const turns = pl.DataFrame({
+ *   run: ["r"], episode: ["e"], round: [1], seq: [3], position: [1], agent: ["p01"],
+ *   corrupted: [false], original_action: ["Stag"], public_action: ["Stag"], confidence: [0.9],
+ * });
+ * const [turn] = stagHuntTurnRecords(turns, episodes);
+ * assert.equal(turn.model, "model-a");
+ * assert.equal(turn.M, 1);
+ * assert.equal(turn.publicAction, "Stag");
+ * ```
+ */
+export function stagHuntTurnRecords(turns: pl.DataFrame, episodes: pl.DataFrame): ModelTurn[] {
+  requireColumns(
+    turns,
+    [
+      "run",
+      "episode",
+      "round",
+      "position",
+      "agent",
+      "corrupted",
+      "original_action",
+      "public_action",
+      "confidence",
+    ],
+    "stagHuntTurnRecords()",
+  );
+  requireColumns(episodes, ["run", "episode", "env", "params", "agents"], "stagHuntTurnRecords()");
+  const games = new Map<string, { params: StagHuntParams; models: Map<string, string> }>();
+  for (const row of episodes.filter(pl.col("env").eq(pl.lit("stag_hunt"))).toRecords()) {
+    const agents = JSON.parse(String(row.agents ?? "[]")) as { id: string; policy: string }[];
+    games.set(`${row.run}\u0000${row.episode}`, {
+      params: JSON.parse(String(row.params)) as StagHuntParams,
+      models: new Map(agents.map((agent) => [agent.id, String(agent.policy)])),
+    });
+  }
+  const sorted = turns.columns.includes("seq")
+    ? turns.sort(["run", "episode", "seq"])
+    : turns.sort(["run", "episode", "round", "position"]);
+  const out: ModelTurn[] = [];
+  for (const row of sorted.toRecords()) {
+    const game = games.get(`${row.run}\u0000${row.episode}`);
+    if (game === undefined) continue;
+    const p = game.params;
+    const agent = String(row.agent);
+    out.push({
+      run: String(row.run),
+      episode: String(row.episode),
+      N: p.N,
+      M: p.M,
+      T: p.T,
+      F: p.F,
+      corruption: p.corruption,
+      payoffs: { ...p.payoffs },
+      round: Number(row.round),
+      position: Number(row.position),
+      agent,
+      corrupted: Boolean(row.corrupted),
+      originalAction: row.original_action as StagHuntAction,
+      publicAction: row.public_action as StagHuntAction,
+      confidence: Number(row.confidence),
+      originalJustification: String(row.original_justification ?? ""),
+      publicJustification: String(row.public_justification ?? ""),
+      model: game.models.get(agent) ?? "unknown",
+    });
+  }
+  return out;
+}

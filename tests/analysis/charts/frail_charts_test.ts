@@ -1,0 +1,147 @@
+// Every FRAIL chart builder rendered from the hand-built fixture, with its
+// marks counted in the SVG.
+import assert from "node:assert/strict";
+import {
+  actionMeasuresChart,
+  actionMeasuresTable,
+  chartBundle,
+  earlyCommitment,
+  earlyCommitmentBins,
+  earlyCommitmentChart,
+  loadRuns,
+  regimeChart,
+  regimeTable,
+  renderSvg,
+  type RunFrames,
+  scorecard,
+  scorecardChart,
+  successChart,
+  successTable,
+  trajectories,
+  trajectoriesChart,
+  trajectoryReferences,
+  welfareAverage,
+  welfareBarsChart,
+  welfareHeatmapChart,
+  welfareTable,
+} from "../../../analysis/mod.ts";
+import { writeFixture } from "../_fixture.ts";
+import { countDarkPixels, decodePng } from "../_png.ts";
+
+const dir = await Deno.makeTempDir({ prefix: "coordlab_charts_" });
+const frames: RunFrames = await loadRuns(await writeFixture(dir));
+await Deno.remove(dir, { recursive: true });
+const { episodes } = frames;
+const rounds = frames.rounds!;
+const decisions = frames.decisions!;
+
+function marks(svg: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const match of svg.matchAll(/aria-roledescription="([^"]*)"/g)) {
+    if (match[1].endsWith("container")) continue;
+    out[match[1]] = (out[match[1]] ?? 0) + 1;
+  }
+  return out;
+}
+
+Deno.test("welfareHeatmapChart() draws one rect and one label per model cell", async () => {
+  const svg = await renderSvg(welfareHeatmapChart(welfareTable(episodes)));
+  const m = marks(svg);
+  assert.equal(m["rect mark"], 5);
+  assert.equal(m["text mark"], 5);
+  assert.ok(svg.includes(">1.000 (1/1) ↑</text>"));
+  assert.ok(svg.includes(">0.200 (0/1) ↓</text>"));
+  assert.ok(svg.includes(">Reward crowdfunding</text>"));
+});
+
+Deno.test("welfareBarsChart() draws a bar and an SE rule per environment and mechanism", async () => {
+  const m = marks(await renderSvg(welfareBarsChart(welfareAverage(welfareTable(episodes)))));
+  assert.equal(m.bar, 3);
+  assert.equal(m["rule mark"], 3);
+});
+
+Deno.test("successChart() draws a point and a Wilson rule per cell", async () => {
+  const m = marks(await renderSvg(successChart(successTable(episodes))));
+  assert.equal(m.point, 5);
+  assert.equal(m["rule mark"], 5);
+});
+
+Deno.test("actionMeasuresChart() draws a bar and a rule per measure and mechanism", async () => {
+  const svg = await renderSvg(actionMeasuresChart(actionMeasuresTable(episodes, rounds)));
+  const m = marks(svg);
+  assert.equal(m.bar, 3);
+  assert.equal(m["rule mark"], 3);
+  assert.ok(svg.includes(">first_launch_round</text>"));
+});
+
+Deno.test("regimeChart() draws a bar per environment, regime and mechanism", async () => {
+  const m = marks(await renderSvg(regimeChart(regimeTable(episodes))));
+  assert.equal(m.bar, 3);
+  assert.equal(m["rule mark"], 3);
+});
+
+Deno.test("scorecardChart() draws six bars per mechanism", async () => {
+  const svg = await renderSvg(scorecardChart(scorecard(episodes, rounds)));
+  assert.equal(marks(svg).bar, 12);
+  assert.ok(svg.includes(">Cross-model consistency</text>"));
+});
+
+Deno.test("earlyCommitmentChart() draws points, CI rules and n labels per bin", async () => {
+  const bins = earlyCommitmentBins(earlyCommitment(episodes, rounds));
+  const svg = await renderSvg(earlyCommitmentChart(bins));
+  const m = marks(svg);
+  assert.equal(m.point, 3);
+  assert.equal(m["rule mark"], 3);
+  assert.equal(m["text mark"], 3);
+  for (const label of ["n=4", "n=1", "n=2"]) assert.ok(svg.includes(`>${label}</text>`), label);
+  // all five bins stay on the axis, even empty ones
+  assert.ok(svg.includes(">0.4–0.6</text>"));
+});
+
+Deno.test("trajectoriesChart() draws a line per series, bands in two rows and boundary rules", async () => {
+  const rows = trajectories(episodes, rounds, decisions);
+  const svg = await renderSvg(
+    trajectoriesChart(rows, { references: trajectoryReferences(episodes) }),
+  );
+  const m = marks(svg);
+  assert.equal(m["line mark"], 9); // 2 bank-run mechanisms x 3 panels + 3 crowdfunding panels
+  assert.equal(m["area mark"], 6); // financial and committed rows only
+  assert.equal(m["rule mark"], 2); // 8.48 units and goal 14
+  assert.ok(svg.includes(">insolvency boundary</text>"));
+  assert.ok(svg.includes(">goal</text>"));
+  assert.ok(svg.includes(">Defensive intent / not launched</text>"));
+});
+
+Deno.test("trajectoriesChart() repeats a round boundary in every row of its environment", async () => {
+  const spec = trajectoriesChart(
+    [1, 2].map((round) => ({
+      env: "debt_rollover",
+      mechanism: "M2",
+      panel: "financial",
+      round,
+      mean: round,
+      lower: 0,
+      upper: 3,
+    })),
+    {
+      references: [{
+        env: "debt_rollover",
+        axis: "x",
+        value: 4,
+        label: "first asset tranche matures",
+      }],
+    },
+  );
+  const m = marks(await renderSvg(spec));
+  assert.equal(m["rule mark"], 3);
+  assert.equal(m["line mark"], 1);
+});
+
+Deno.test("chartBundle() of Figure 4 carries the spec and a drawn PNG", async () => {
+  const rows = trajectories(episodes, rounds, decisions);
+  const bundle = await chartBundle(trajectoriesChart(rows), { width: 600 });
+  assert.equal(bundle["text/plain"], "Vega-Lite chart: Round-by-round dynamics");
+  const image = decodePng(Uint8Array.from(atob(bundle["image/png"]), (c) => c.charCodeAt(0)));
+  assert.equal(image.width, 600);
+  assert.ok(countDarkPixels(image) > 1000);
+});

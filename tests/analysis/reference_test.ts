@@ -1,0 +1,155 @@
+import assert from "node:assert/strict";
+import pl from "nodejs-polars";
+import {
+  acrossModelMeans,
+  compareWithReference,
+  loadReference,
+  type ReferenceName,
+  welfareAverage,
+  wilson,
+  withMarks,
+} from "../../analysis/mod.ts";
+
+function fixed(value: unknown, digits = 3): string {
+  return (value as number).toFixed(digits);
+}
+
+Deno.test("welfareAverage() reproduces FRAIL Table 2's Average column from its model cells", () => {
+  const cells = loadReference("frail_table2");
+  assert.equal(cells.height, 84);
+  const compared = compareWithReference(
+    welfareAverage(cells),
+    loadReference("frail_table2_average"),
+    {
+      keys: ["env", "regime", "mechanism"],
+      values: ["mean", "se"],
+      decimals: 3,
+    },
+  );
+  assert.equal(compared.height, 24);
+  const misses = compared.filter(pl.col("match").not()).toRecords();
+  assert.deepEqual(misses, []);
+  // A few cells spelled out, as printed in the paper.
+  const printed = welfareAverage(cells).toRecords().map((row) =>
+    `${row.env} ${row.mechanism} ${fixed(row.mean)} ± ${fixed(row.se)} (${row.models})`
+  );
+  assert.equal(printed[0], "bank_run M0 0.215 ± 0.139 (7)");
+  assert.equal(printed[3], "bank_run M3 0.737 ± 0.169 (7)");
+  assert.equal(printed[6], "debt_rollover M2 0.627 ± 0.177 (7)");
+  assert.equal(printed[11], "crowdfunding M3 0.921 ± 0.056 (7)");
+});
+
+Deno.test("withMarks() reproduces every arrow of FRAIL Tables 2, 11 and 12", () => {
+  for (const name of ["frail_table2", "frail_table11", "frail_table12"] as ReferenceName[]) {
+    const paper = loadReference(name);
+    const marked = withMarks(paper.rename({ mark: "paper_mark" }), { value: "welfare" });
+    const wrong = marked.filter(pl.col("mark").neq(pl.col("paper_mark"))).toRecords();
+    assert.deepEqual(wrong, [], name);
+  }
+  const arrows = loadReference("frail_table2").getColumn("mark").toArray();
+  assert.equal(arrows.filter((m) => m === "up").length, 46);
+  assert.equal(arrows.filter((m) => m === "down").length, 7);
+});
+
+Deno.test("wilson() reproduces every bracket of FRAIL Table 8 from Table 2's success counts", () => {
+  const table8 = loadReference("frail_table8");
+  const successes = new Map(
+    loadReference("frail_table2").toRecords().map((row) => [
+      `${row.env}|${row.model}|${row.mechanism}`,
+      row.successes as number,
+    ]),
+  );
+  assert.equal(table8.height, 84);
+  for (const row of table8.toRecords()) {
+    const k = successes.get(`${row.env}|${row.model}|${row.mechanism}`);
+    assert.ok(k !== undefined, `${row.env} ${row.model} ${row.mechanism}`);
+    const { rate, lower, upper } = wilson(k, 5);
+    const cell = `${row.env} ${row.model_label} ${row.mechanism}`;
+    assert.equal(fixed(rate, 2), fixed(row.rate, 2), cell);
+    assert.equal(fixed(lower, 2), fixed(row.lower, 2), cell);
+    assert.equal(fixed(upper, 2), fixed(row.upper, 2), cell);
+  }
+});
+
+Deno.test("welfareAverage() reproduces Tables 10-12 within the rounding of their inputs", () => {
+  // Table 10's Stable column is the four-model subset of Table 2.
+  const subset = loadReference("frail_table2").filter(
+    pl.col("model").isIn(["GPT-terra", "Claude-Sonnet", "GLM", "Qwen"]),
+  );
+  const cells = pl.concat([subset, loadReference("frail_table11"), loadReference("frail_table12")]);
+  const compared = compareWithReference(welfareAverage(cells), loadReference("frail_table10"), {
+    keys: ["env", "mechanism", "regime"],
+    values: ["mean", "se"],
+  });
+  assert.equal(compared.height, 72);
+  const diffs = compared.getColumn("diff").toArray() as number[];
+  assert.ok(diffs.every((d) => Math.abs(d) <= 0.001 + 1e-12), String(Math.max(...diffs)));
+  // Ties at the rounding boundary (0.7235 printed 0.723) count as matches; one SE
+  // of the rounded inputs (0.07651) prints 0.077 where the paper has 0.076.
+  const misses = compared.filter(pl.col("match").not()).toRecords()
+    .map((r) => `${r.env} ${r.mechanism} ${r.regime} ${r.column}`);
+  assert.deepEqual(misses, ["crowdfunding M0 stable se"]);
+  for (
+    const [table, average] of [
+      ["frail_table11", "frail_table11_average"],
+      ["frail_table12", "frail_table12_average"],
+    ] as [ReferenceName, ReferenceName][]
+  ) {
+    const mine = acrossModelMeans(loadReference(table), {
+      by: ["env", "regime", "mechanism"],
+      value: "welfare",
+    });
+    const c = compareWithReference(mine, loadReference(average), {
+      keys: ["env", "regime", "mechanism"],
+      values: ["mean", "se"],
+    });
+    assert.equal(c.filter(pl.col("match")).height, 24, table);
+  }
+});
+
+Deno.test("loadReference() reads Table 9 and the Stag Hunt Table 1 with numeric columns", () => {
+  const table9 = loadReference("frail_table9");
+  assert.deepEqual(
+    table9.filter(pl.col("mechanism").eq(pl.lit("M3"))).select("measure", "mean", "se").toRecords(),
+    [
+      { measure: "withdrawal_rate", mean: 0.181, se: 0.112 },
+      { measure: "redemption_rate", mean: 0.213, se: 0.041 },
+      { measure: "first_launch_round", mean: 1.3, se: 0.191 },
+    ],
+  );
+  assert.deepEqual(loadReference("staghunt_table1").getColumn("match_rate").toArray(), [
+    0.829,
+    0.846,
+    0.85,
+  ]);
+});
+
+Deno.test("loadReference() throws a RangeError for an unknown table", () => {
+  assert.throws(() => loadReference("frail_table99" as ReferenceName), {
+    name: "RangeError",
+    message: /^Unknown reference table "frail_table99": expected one of "frail_table2", /,
+  });
+});
+
+Deno.test("compareWithReference() keeps cells present on one side only", () => {
+  const run = pl.DataFrame({ mechanism: ["M1", "M4"], mean: [0.5, 0.1] });
+  const paper = pl.DataFrame({ mechanism: ["M0", "M1"], mean: [0.2, 0.5] });
+  const rows = compareWithReference(run, paper, { keys: ["mechanism"], values: ["mean"] })
+    .toRecords();
+  assert.deepEqual(rows.map((r) => [r.mechanism, r.run, r.paper, r.match]), [
+    ["M0", null, 0.2, false],
+    ["M1", 0.5, 0.5, true],
+    ["M4", 0.1, null, false],
+  ]);
+});
+
+Deno.test("compareWithReference() names a missing column", () => {
+  assert.throws(
+    () =>
+      compareWithReference(pl.DataFrame({ a: [1] }), pl.DataFrame({ a: [1], b: [2] }), {
+        keys: ["a"],
+        values: ["b"],
+      }),
+    { name: "RangeError", message: /^compareWithReference\(\) run table needs a column "b"/ },
+  );
+});
