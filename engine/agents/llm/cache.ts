@@ -1,0 +1,173 @@
+/**
+ * The response cache on disk. A response is stored under the SHA-256 of the
+ * canonical JSON of (provider, model, SHA-256 of the messages, sampling
+ * parameters, sample index), one file per response (`<dir>/<key[0..2]>/<key>.json`), written
+ * atomically as soon as it arrives, so a run killed mid-way keeps every
+ * response it received. Re-running or resuming replays cached responses with
+ * no network call. Only successful responses are cached; files hold no key.
+ *
+ * @module
+ */
+import { canonicalJson } from "../../core/canonical_json.ts";
+import { sha256Hex } from "../../core/hash.ts";
+import type { ChatMessage } from "./prompts/template.ts";
+
+/** What a cache key is made of. */
+export interface CacheKeyParts {
+  /** Provider id. */
+  provider: string;
+  /** Model name at the provider. */
+  model: string;
+  /** The messages sent. */
+  messages: readonly ChatMessage[];
+  /** Sampling parameters sent (temperature, token cap, reasoning effort, extra fields). */
+  sampling: Record<string, unknown>;
+  /** Sample index: tells apart repeated samples of the same messages. */
+  sample: string | number;
+}
+
+/** A cached response. */
+export interface CachedResponse {
+  /** Reply text. */
+  content: string | null;
+  /** Reasoning text returned beside the reply, if any. */
+  reasoning: string | null;
+  /** Finish reason. */
+  finish_reason: string | null;
+  /** Prompt tokens. */
+  tokens_in: number;
+  /** Completion tokens. */
+  tokens_out: number;
+  /** Reasoning tokens. */
+  tokens_reasoning: number;
+}
+
+/** Hit, miss and write counts of a cache. */
+export interface CacheStats {
+  /** Lookups answered from disk. */
+  hits: number;
+  /** Lookups that found nothing. */
+  misses: number;
+  /** Responses written. */
+  writes: number;
+}
+
+/**
+ * The cache key of a request.
+ *
+ * @example
+ * ```ts
+ * import { cacheKey } from "./cache.ts";
+ * const parts = { provider: "p", model: "m", messages: [{ role: "user" as const, content: "hi" }],
+ *   sampling: { temperature: 1 }, sample: 0 };
+ * if (cacheKey(parts) === cacheKey({ ...parts, sample: 1 })) throw new Error();
+ * if (cacheKey(parts).length !== 64) throw new Error();
+ * ```
+ */
+export function cacheKey(parts: CacheKeyParts): string {
+  return cacheKeyOf(promptHash(parts.messages), parts);
+}
+
+/**
+ * SHA-256 of the canonical JSON of a prompt's messages (the `prompt_hash` of
+ * a call record, and the messages' part of its cache key).
+ *
+ * @example
+ * ```ts
+ * import { promptHash } from "./cache.ts";
+ * if (promptHash([{ role: "user", content: "hi" }]).length !== 64) throw new Error();
+ * ```
+ */
+export function promptHash(messages: readonly ChatMessage[]): string {
+  return sha256Hex(canonicalJson(messages));
+}
+
+/**
+ * The cache key from an already computed prompt hash (saves hashing the
+ * messages twice); equal to {@linkcode cacheKey} of the same parts.
+ *
+ * @example
+ * ```ts
+ * import { cacheKey, cacheKeyOf, promptHash } from "./cache.ts";
+ * const parts = { provider: "p", model: "m", messages: [{ role: "user" as const, content: "hi" }],
+ *   sampling: {}, sample: 0 };
+ * if (cacheKeyOf(promptHash(parts.messages), parts) !== cacheKey(parts)) throw new Error();
+ * ```
+ */
+export function cacheKeyOf(hash: string, parts: Omit<CacheKeyParts, "messages">): string {
+  return sha256Hex(canonicalJson({
+    cache: 1,
+    provider: parts.provider,
+    model: parts.model,
+    messages: hash,
+    sampling: parts.sampling,
+    sample: parts.sample,
+  }));
+}
+
+/**
+ * A response cache in a folder.
+ *
+ * @example
+ * ```ts
+ * import { ResponseCache } from "./cache.ts";
+ * const cache = new ResponseCache(await Deno.makeTempDir());
+ * const key = "ab".repeat(32);
+ * if (await cache.get(key) !== undefined) throw new Error();
+ * await cache.put(key, { content: "{}", reasoning: null, finish_reason: "stop",
+ *   tokens_in: 10, tokens_out: 2, tokens_reasoning: 0 });
+ * if ((await cache.get(key))?.content !== "{}") throw new Error();
+ * const s = cache.stats();
+ * if (s.hits !== 1 || s.misses !== 1 || s.writes !== 1) throw new Error();
+ * ```
+ */
+export class ResponseCache {
+  /** The folder. */
+  readonly dir: string;
+  readonly #stats: CacheStats = { hits: 0, misses: 0, writes: 0 };
+
+  /** Opens (lazily creates) a cache folder. */
+  constructor(dir: string) {
+    if (!dir) throw new TypeError("The cache folder must be a non-empty path");
+    this.dir = dir.replace(/\/+$/, "");
+  }
+
+  /** Path of a key's file. */
+  pathOf(key: string): string {
+    if (!/^[0-9a-f]{64}$/.test(key)) throw new RangeError(`Invalid cache key "${key}"`);
+    return `${this.dir}/${key.slice(0, 2)}/${key}.json`;
+  }
+
+  /** The cached response, or `undefined` (a missing or unreadable file is a miss). */
+  async get(key: string): Promise<CachedResponse | undefined> {
+    try {
+      const value = JSON.parse(await Deno.readTextFile(this.pathOf(key))) as {
+        response?: CachedResponse;
+      };
+      if (value.response && typeof value.response === "object") {
+        this.#stats.hits++;
+        return value.response;
+      }
+    } catch (err) {
+      if (err instanceof RangeError) throw err;
+    }
+    this.#stats.misses++;
+    return undefined;
+  }
+
+  /** Stores a response atomically (temporary file, then rename). */
+  async put(key: string, response: CachedResponse): Promise<void> {
+    const path = this.pathOf(key);
+    const dir = path.slice(0, path.lastIndexOf("/"));
+    await Deno.mkdir(dir, { recursive: true });
+    const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+    await Deno.writeTextFile(tmp, JSON.stringify({ cache: 1, key, response }) + "\n");
+    await Deno.rename(tmp, path);
+    this.#stats.writes++;
+  }
+
+  /** Counts so far. */
+  stats(): CacheStats {
+    return { ...this.#stats };
+  }
+}

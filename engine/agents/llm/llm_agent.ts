@@ -1,0 +1,129 @@
+/**
+ * LLM agents: render the call's template from the authorized view (and
+ * nothing else), send it through the runtime, and return the model's text
+ * wrapped in an `AgentReply` carrying the call record. The engine validates
+ * the text against the call's contract (tolerant extraction, repairs, neutral
+ * defaults, every correction logged with the raw reply); the runner logs the
+ * record as an `llm_call` event.
+ *
+ * Sample index: an episode's calls use the episode's `sample` (the grid uses
+ * the episode seed), so re-running or resuming an episode hits the cache while
+ * episodes with different seeds sample the model afresh; should an agent send
+ * the very same messages twice in one episode, the repeat gets `sample#n`.
+ *
+ * @module
+ */
+import type { CallRequest } from "../../core/environment.ts";
+import { AgentReply } from "../../core/episode.ts";
+import type { Agent, AgentFactory } from "../agent.ts";
+import { type ModelAssignment, modelFor } from "./model_assignment.ts";
+import { promptSet } from "./prompts/registry.ts";
+import { findTemplate, type PromptSet } from "./prompts/template.ts";
+import type { LlmRuntime } from "./runtime.ts";
+
+/** Options of {@linkcode llmAgent}. */
+export interface LlmAgentOptions {
+  /** The run's runtime. */
+  runtime: LlmRuntime;
+  /** Model id. */
+  model: string;
+  /** Environment id whose templates render the calls. */
+  env: string;
+  /** Templates. Default: the environment's set from the prompt registry. */
+  prompts?: PromptSet;
+  /** Sample index of the episode (part of the cache key). Default 0. */
+  sample?: string | number;
+  /** Episode id for accounting. Default `"ep"`. */
+  episode?: string;
+}
+
+/**
+ * One LLM agent.
+ *
+ * @example
+ * ```ts
+ * import { llmAgent } from "./llm_agent.ts";
+ * import { LlmRuntime } from "./runtime.ts";
+ * const runtime = new LlmRuntime({ models: [{ id: "local", baseURL: "http://127.0.0.1:9/v1", model: "m" }] });
+ * const a = llmAgent({ runtime, model: "local", env: "bank_run" });
+ * if (a.policy !== "llm:local") throw new Error();
+ * ```
+ */
+export function llmAgent(options: LlmAgentOptions): Agent {
+  const { runtime, model, env } = options;
+  runtime.model(model); // unknown ids fail here, not mid-episode
+  const prompts = options.prompts ?? promptSet(env);
+  const sample = options.sample ?? 0;
+  const seen = new Map<string, number>();
+  return {
+    policy: `llm:${model}`,
+    async decide(request: CallRequest) {
+      const template = findTemplate(prompts, request.role, request.call);
+      if (!template) {
+        throw new TypeError(
+          `No prompt template for ${env} role "${request.role}" and call "${request.call}"`,
+        );
+      }
+      const messages = template.render(request.view as never);
+      const text = messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001");
+      const n = seen.get(text) ?? 0;
+      seen.set(text, n + 1);
+      const record = await runtime.complete(model, messages, {
+        sample: n === 0 ? sample : `${sample}#${n}`,
+        episode: options.episode,
+      });
+      return new AgentReply(record.content, {
+        calls: [record],
+        error: record.status === "error" ? (record.error ?? "The model call failed") : undefined,
+      });
+    },
+  };
+}
+
+/** Options of {@linkcode llmPopulation}. */
+export interface LlmPopulationOptions {
+  /** The run's runtime. */
+  runtime: LlmRuntime;
+  /** Environment id. */
+  env: string;
+  /** Which model plays whom; a string for a homogeneous episode. */
+  models: ModelAssignment;
+  /** Templates. Default: the environment's set. */
+  prompts?: PromptSet;
+  /** Sample index of the episode. Default 0. */
+  sample?: string | number;
+  /** Episode id for accounting. Default `"ep"`. */
+  episode?: string;
+}
+
+/**
+ * An agent factory of LLM agents for `playEpisode` (and for runners that pass
+ * each player's `model`, such as the Stag Hunt runner with a heterogeneity
+ * policy: that model then plays the player).
+ *
+ * @example
+ * ```ts
+ * import { llmPopulation } from "./llm_agent.ts";
+ * import { LlmRuntime } from "./runtime.ts";
+ * const runtime = new LlmRuntime({ models: [
+ *   { id: "a", baseURL: "http://127.0.0.1:9/v1", model: "m" },
+ *   { id: "b", baseURL: "http://127.0.0.1:9/v1", model: "n" },
+ * ] });
+ * const make = llmPopulation({ runtime, env: "bank_run", models: { default: "a", roles: { bank: "b" } } });
+ * if (make({ id: "bank", role: "bank" }).policy !== "llm:b") throw new Error();
+ * ```
+ */
+export function llmPopulation(options: LlmPopulationOptions): AgentFactory {
+  const prompts = options.prompts ?? promptSet(options.env);
+  return (player) =>
+    llmAgent({
+      runtime: options.runtime,
+      // A runner that assigns models itself (the Stag Hunt's heterogeneity
+      // policies) passes the player's model; it wins over the assignment.
+      model: (player as { model?: string }).model ?? modelFor(options.models, player),
+      env: options.env,
+      prompts,
+      sample: options.sample,
+      episode: options.episode,
+    });
+}

@@ -1,0 +1,181 @@
+/**
+ * Model configuration: which OpenAI-compatible endpoint and model a role
+ * plays with, how it samples, and the limits of its provider. Validated with
+ * zod; a bad field throws one `RangeError` naming it.
+ *
+ * Keys are never part of a configuration: `apiKeyEnv` names the environment
+ * variable that holds the key, read when the runtime is created. Omit it for a
+ * local server that needs no key.
+ *
+ * Choices where the paper is open: sampling defaults are the paper's Table 6
+ * (temperature 1.0, 8192 max tokens); models sharing a `provider` share one
+ * limiter, whose concurrency and requests-per-minute are the smallest any of
+ * them declares.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { parseWith } from "../../frail/params.ts";
+
+/** Price of a model in currency units per million tokens. */
+export interface ModelPrice {
+  /** Per million prompt tokens. */
+  inputPerMillion: number;
+  /** Per million completion tokens (reasoning tokens included). */
+  outputPerMillion: number;
+}
+
+/** One validated model configuration. */
+export interface ModelConfig {
+  /** Id used in assignments, logs and the cache key, e.g. `"deepseek-flash"`. */
+  id: string;
+  /** OpenAI-compatible base URL, e.g. `"https://api.deepseek.com/v1"`. */
+  baseURL: string;
+  /** Model name sent to the provider. */
+  model: string;
+  /** Environment variable holding the API key; `null` for a server without keys. Default `null`. */
+  apiKeyEnv: string | null;
+  /** Provider id: models of one provider share a limiter. Default: host and port of `baseURL`. */
+  provider: string;
+  /** Sampling temperature. Default 1.0 (Table 6). */
+  temperature: number;
+  /** Completion token cap. Default 8192 (Table 6). */
+  maxTokens: number;
+  /** Request field carrying the cap. Default `"max_tokens"`; newer OpenAI models take `"max_completion_tokens"`. */
+  tokenLimitParam: "max_tokens" | "max_completion_tokens";
+  /** Reasoning effort for providers that take one, or `null` to send none. Default `null`. */
+  reasoningEffort: "minimal" | "low" | "medium" | "high" | null;
+  /** Extra provider-specific request fields (e.g. `{ enable_thinking: true }`). Default `{}`. */
+  extraBody: Record<string, unknown>;
+  /** Calls in flight at once for the provider. Default 8. */
+  concurrency: number;
+  /** Requests per minute for the provider, or `null` for no limit. Default `null`. */
+  requestsPerMinute: number | null;
+  /** Per-attempt timeout in ms. Default 120000. */
+  timeoutMs: number;
+  /** Retries after the first attempt (429, 5xx, connection errors, timeouts). Default 5. */
+  maxRetries: number;
+  /** First backoff in ms; doubles each retry, with jitter. Default 1000. */
+  backoffMs: number;
+  /** Longest backoff in ms (a provider's Retry-After is honoured even when longer). Default 60000. */
+  maxBackoffMs: number;
+  /** Price table entry, or `null` when unknown. Default `null`. */
+  price: ModelPrice | null;
+}
+
+/** What a caller writes: every field with a default may be left out. */
+export type ModelConfigInput =
+  & Pick<ModelConfig, "id" | "baseURL" | "model">
+  & Partial<Omit<ModelConfig, "id" | "baseURL" | "model">>;
+
+const ID = /^[A-Za-z0-9][\w.:-]*$/;
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Zod schema of one {@linkcode ModelConfig}.
+ *
+ * @example
+ * ```ts
+ * import { ModelConfigSchema } from "./model_config.ts";
+ * const r = ModelConfigSchema.safeParse({ id: "x", baseURL: "http://127.0.0.1:1/v1", model: "m", temperature: 5 });
+ * if (r.success) throw new Error();
+ * ```
+ */
+export const ModelConfigSchema: z.ZodType<ModelConfig, ModelConfigInput> = z.object({
+  id: z.string().regex(ID, "use letters, digits, '_', '-', '.' or ':'"),
+  baseURL: z.url(),
+  model: z.string().min(1),
+  apiKeyEnv: z.string().regex(ENV_NAME, "name an environment variable").nullable().default(null),
+  provider: z.string().min(1).optional(),
+  temperature: z.number().min(0).max(2).default(1),
+  maxTokens: z.number().int().min(1).default(8192),
+  tokenLimitParam: z.enum(["max_tokens", "max_completion_tokens"]).default("max_tokens"),
+  reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).nullable().default(null),
+  extraBody: z.record(z.string(), z.unknown()).default({}),
+  concurrency: z.number().int().min(1).max(10000).default(8),
+  requestsPerMinute: z.number().positive().nullable().default(null),
+  timeoutMs: z.number().int().min(1).default(120_000),
+  maxRetries: z.number().int().min(0).max(20).default(5),
+  backoffMs: z.number().min(0).default(1000),
+  maxBackoffMs: z.number().min(0).default(60_000),
+  price: z.object({
+    inputPerMillion: z.number().nonnegative(),
+    outputPerMillion: z.number().nonnegative(),
+  }).strict().nullable().default(null),
+}).strict().transform((c) => ({ ...c, provider: c.provider ?? new URL(c.baseURL).host }));
+
+/**
+ * Validates one model configuration, filling defaults.
+ *
+ * @example
+ * ```ts
+ * import { parseModelConfig } from "./model_config.ts";
+ * const m = parseModelConfig({ id: "local", baseURL: "http://127.0.0.1:8000/v1", model: "qwen" });
+ * if (m.provider !== "127.0.0.1:8000" || m.temperature !== 1 || m.maxTokens !== 8192) throw new Error();
+ * ```
+ * @throws {RangeError} Naming the bad field.
+ */
+export function parseModelConfig(input: unknown): ModelConfig {
+  return parseWith(ModelConfigSchema, input, "model config");
+}
+
+/**
+ * Validates a list of model configurations (an array, or `{ models: [...] }`
+ * as in a config file); ids must be unique.
+ *
+ * @example
+ * ```ts
+ * import { parseModelConfigs } from "./model_config.ts";
+ * const ms = parseModelConfigs({ models: [
+ *   { id: "a", baseURL: "http://127.0.0.1:1/v1", model: "x" },
+ *   { id: "b", baseURL: "http://127.0.0.1:1/v1", model: "y", apiKeyEnv: "B_KEY" },
+ * ] });
+ * if (ms.length !== 2 || ms[1].apiKeyEnv !== "B_KEY") throw new Error();
+ * ```
+ * @throws {RangeError} Naming the bad field, or a repeated id.
+ */
+export function parseModelConfigs(input: unknown): ModelConfig[] {
+  const list = Array.isArray(input) ? input : (input as { models?: unknown } | null)?.models;
+  if (!Array.isArray(list)) {
+    throw new RangeError(
+      'Invalid model configs: expected an array or an object with a "models" array',
+    );
+  }
+  const out = list.map((m, i) => {
+    try {
+      return parseModelConfig(m);
+    } catch (err) {
+      throw new RangeError(`Model config ${i}: ${(err as Error).message}`);
+    }
+  });
+  const seen = new Set<string>();
+  for (const m of out) {
+    if (seen.has(m.id)) throw new RangeError(`Model config id "${m.id}" appears more than once`);
+    seen.add(m.id);
+  }
+  return out;
+}
+
+/**
+ * Reads and validates a JSON file of model configurations.
+ *
+ * @example
+ * ```ts
+ * import { loadModelConfigs } from "./model_config.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/models.json`,
+ *   JSON.stringify({ models: [{ id: "a", baseURL: "http://127.0.0.1:1/v1", model: "x" }] }));
+ * if ((await loadModelConfigs(`${dir}/models.json`))[0].id !== "a") throw new Error();
+ * ```
+ * @throws {SyntaxError} When the file is not JSON; {RangeError} naming a bad field.
+ */
+export async function loadModelConfigs(path: string): Promise<ModelConfig[]> {
+  const text = await Deno.readTextFile(path);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new SyntaxError(`${path}: not JSON (${(err as Error).message})`);
+  }
+  return parseModelConfigs(value);
+}

@@ -1,0 +1,52 @@
+/**
+ * Bank run, bank, M1 offer call (every round under M1; FRAIL Table 7,
+ * "propose / publicize"): paid retention offers and the disclosure of
+ * certified accepted terms. The paper prints no bank prompt; this one follows
+ * the depositor's block structure.
+ *
+ * @module
+ */
+import type { BankView } from "../../../../frail/bank_run/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import { BANK_ROLE, bankMechanismRules, bankState, gameParameters } from "./blocks.ts";
+
+/**
+ * The bank's M1 offer-call template.
+ *
+ * @example
+ * ```ts
+ * import { bankRetentionOfferPrompt } from "./bank_retention_offer.ts";
+ * import { bankView } from "../../../../frail/bank_run/views.ts";
+ * import { initialBankRunState } from "../../../../frail/bank_run/state.ts";
+ * import { parseBankRunParams } from "../../../../frail/bank_run/params.ts";
+ * import { openStream } from "../../../../core/rng.ts";
+ * const s = initialBankRunState(parseBankRunParams({}), "M1",
+ *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
+ * s.round = 1;
+ * const [, user] = bankRetentionOfferPrompt.render(bankView(s));
+ * if (!user.content.includes('"disclose_terms_to"')) throw new Error();
+ * ```
+ */
+export const bankRetentionOfferPrompt: PromptTemplate<BankView> = definePrompt<BankView>({
+  env: "bank_run",
+  role: "bank",
+  call: "retention_offer",
+  system: (v) => [BANK_ROLE, gameParameters(v.parameters), bankMechanismRules("M1")],
+  user: (v) => [
+    ...bankState(v),
+    `[TASK]
+1. Decide which depositors to make paid retention offers to this round, the
+   compensation for each, and the last round each commitment binds
+   (lock_until). An empty list makes no offers.
+2. Decide to whom to disclose the certified accepted terms: "none", "all", or
+   a list of depositor ids.
+3. Give 1-2 sentences of reasoning.`,
+    `[OUTPUT CONTRACT]
+Reply with a single JSON object and nothing else:
+{
+  "offers": [{"target": "<depositor id>", "amount": <number>, "lock_until": <round>}],
+  "disclose_terms_to": "none" | "all" | ["<depositor id>", ...],
+  "reasoning": "<1-2 sentences>"
+}`,
+  ],
+});

@@ -1,0 +1,502 @@
+/**
+ * The bank run's prompt blocks (FRAIL Appendix G), shared by the depositor's
+ * and the bank's templates. The [ROLE], [GAME PARAMETERS], both [COMMITMENT
+ * SEMANTICS] variants, the M3 [MECHANISM RULES] and the depositor's state
+ * blocks are the paper's text (G.2, G.3) with ASCII quotes; everything the
+ * paper does not print is written in the same style.
+ *
+ * Choices where the paper is open:
+ * - M1 and M2 [MECHANISM RULES] describe the engine's rules (offers expire at
+ *   the end of their round; an M2 exit binds through its declaration round).
+ * - Depositors are never told the round number or the horizon (Appendix F), so
+ *   offers show how many rounds they bind, this round included.
+ * - Previous decisions are listed oldest first as the reported probability and
+ *   whether a redemption was paid.
+ * - Certified messages are written out by kind ("from the institution: ...").
+ * - A non-member's M3 member-only line says only that it is not a member and
+ *   whether it may (re)join.
+ *
+ * @module
+ */
+import type { Message } from "../../../../frail/types.ts";
+import type {
+  BankView,
+  DepositorParameters,
+  DepositorView,
+} from "../../../../frail/bank_run/views.ts";
+import { idList, num3 } from "../template.ts";
+
+/**
+ * The depositor's [ROLE] block (G.2).
+ *
+ * @example
+ * ```ts
+ * import { DEPOSITOR_ROLE } from "./blocks.ts";
+ * if (!DEPOSITOR_ROLE.startsWith("[ROLE]\nYou are simulating the behavior of a single depositor")) throw new Error();
+ * ```
+ */
+export const DEPOSITOR_ROLE: string = `[ROLE]
+You are simulating the behavior of a single depositor of a financial institution.
+Your savings are held at the institution. Each round you decide whether to redeem
+(withdraw) your full deposit or to keep it deposited. The game lasts for a number
+of rounds; redeemed funds leave the institution. If you keep your deposit until
+the end and the institution can pay in full, you receive the promised yield per
+unit; otherwise remaining depositors share what the institution's assets are
+worth at that point, in proportion to their deposits.`;
+
+/**
+ * The bank's [ROLE] block.
+ *
+ * @example
+ * ```ts
+ * import { BANK_ROLE } from "./blocks.ts";
+ * if (!BANK_ROLE.includes("management of a financial institution")) throw new Error();
+ * ```
+ */
+export const BANK_ROLE: string = `[ROLE]
+You are simulating the management of a financial institution that holds the
+savings of many depositors. Each round depositors decide whether to redeem
+(withdraw) their deposits or keep them deposited. The game lasts for a number
+of rounds. If the institution survives to the end, its long-term assets mature
+and you keep what remains after paying every remaining depositor the promised
+yield and any promised payments; if it fails, you receive nothing while
+depositors are still owed money.`;
+
+/**
+ * The [GAME PARAMETERS] block (G.2), the same for depositors and the bank.
+ *
+ * @example
+ * ```ts
+ * import { gameParameters } from "./blocks.ts";
+ * const b = gameParameters({ depositors: 15, totalDeposits: 15, depositYield: 1.114,
+ *   assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75 });
+ * if (!b.includes("- There are 15 depositors; total deposits are 15.000.")) throw new Error();
+ * ```
+ */
+export function gameParameters(p: DepositorParameters): string {
+  const h = num3(p.earlySalePrice);
+  return `[GAME PARAMETERS]
+- There are ${p.depositors} depositors; total deposits are ${num3(p.totalDeposits)}.
+- Redeeming pays 1.000 per unit (face value), if processed.
+- Keeping your deposit until the end pays ${num3(p.depositYield)} per unit, provided the
+  institution can pay all remaining depositors in full.
+- The institution's long-term assets return ${num3(p.assetReturn)} per unit at maturity;
+  sold early, they fetch only ${h} per unit.
+- At most ${num3(p.capacity)} of redemption requests can be processed each round;
+  requests beyond that expire unprocessed (your deposit stays).
+- Redemptions are paid cash first; any shortfall is covered by selling
+  long-term assets early.
+- The institution fails immediately if it cannot pay a redemption request
+  during processing. In addition, at the end of every round its solvency is
+  checked: if its cash plus the maturity value of its remaining long-term
+  assets falls short of what it owes remaining depositors (promised yield,
+  plus any promised payments), it fails at that point.
+- On failure, remaining assets are liquidated at ${h} per unit and shared
+  in proportion to deposits.`;
+}
+
+/**
+ * The [COMMITMENT SEMANTICS] block: inert under M0 (G.2), binding under M1-M3 (G.3).
+ *
+ * @example
+ * ```ts
+ * import { commitmentSemantics } from "./blocks.ts";
+ * if (!commitmentSemantics("M0").includes("a promise, not a lock")) throw new Error();
+ * if (!commitmentSemantics("M3").includes("is binding")) throw new Error();
+ * ```
+ */
+export function commitmentSemantics(mechanism: string): string {
+  if (mechanism === "M0") {
+    return `[COMMITMENT SEMANTICS]
+A commitment you make (by accepting an offer, signing an agreement, or joining
+a group) is a promise, not a lock: the system will NEVER override your
+redemption output. But redeeming while committed is recorded as a breach, and
+the breach is made public to designated recipients at the next round.`;
+  }
+  return `[COMMITMENT SEMANTICS]
+A commitment you make (by accepting an offer, signing an agreement, or joining
+a group) is binding: the system locks you in and overrides any positive
+redemption probability to 0 for as long as the commitment holds.`;
+}
+
+const DEPOSITOR_RULES: Record<string, string> = {
+  M1: `[MECHANISM RULES]
+At the start of a round the institution may make you a paid retention offer: a
+compensation amount for staying locked in for a stated number of rounds. You
+may accept or decline in the same round; an unanswered offer expires at the end
+of the round. Accepting locks you in (no redemption, see COMMITMENT SEMANTICS)
+for the stated rounds and cannot be revoked. Compensation is paid at the end,
+on top of your deposit, only if the institution survives; it is void if the
+institution fails. Promised compensation is a liability of the institution: it
+counts in the end-of-round solvency check, and its outstanding total is
+disclosed to all depositors each round. The institution may also disclose
+certified accepted terms to the depositors it chooses.`,
+  M2: `[MECHANISM RULES]
+At the start of a round the institution may ask you to sign a deposit
+protection agreement. There is no compensation. Signing locks you in at once
+(no redemption, see COMMITMENT SEMANTICS). A signer may declare a unilateral
+exit: the commitment still holds in the round of the declaration and ends at
+the start of the next round. Signers are told the certified total of deposits
+committed under the agreement each round; the institution may choose to
+disclose the same certified total to non-signers.`,
+  M3: `[MECHANISM RULES]
+A mutual statement group exists from round 1 (initially empty). You may join at
+the start of a round; joining locks you in (no redemption, see COMMITMENT
+SEMANTICS) and discloses your true balance to members only. Member list,
+balances, group total and exit rituals are visible to members only;
+non-members know nothing about the group. The only way out is the exit ritual:
+an exit request triggers a 3-wave ritual over the next 3 rounds during which
+other members may join the exit list; at the end of the third wave the exit is
+confirmed and you may redeem from the following round. Once you leave you may
+never rejoin. Members may propose a vote to announce the group total to
+outsiders; it passes with strictly more than 50% support.`,
+};
+
+/**
+ * A depositor's [MECHANISM RULES] block, or `null` under M0.
+ *
+ * @example
+ * ```ts
+ * import { depositorMechanismRules } from "./blocks.ts";
+ * if (depositorMechanismRules("M0") !== null) throw new Error();
+ * if (!depositorMechanismRules("M3")!.startsWith("[MECHANISM RULES]\nA mutual statement group")) throw new Error();
+ * ```
+ */
+export function depositorMechanismRules(mechanism: string): string | null {
+  return DEPOSITOR_RULES[mechanism] ?? null;
+}
+
+const BANK_RULES: Record<string, string> = {
+  M1: `[MECHANISM RULES]
+At the start of each round you may make paid retention offers to individual
+depositors: a compensation amount and a lock_until round. A depositor who
+accepts is locked in (cannot redeem) through round lock_until and cannot
+revoke; a lock_until beyond the last round binds until the end. Unanswered
+offers expire at the end of the round. At most one offer per depositor per
+round; depositors already locked in cannot receive a new offer. Compensation
+is paid at the end only if the institution survives and is void if it fails;
+while outstanding it is a liability that counts in the end-of-round solvency
+check, and its total is disclosed to all depositors each round. You may also
+disclose certified accepted terms (depositor, amount, rounds left) to nobody,
+to all depositors, or to depositors you name.`,
+  M2: `[MECHANISM RULES]
+At the start of each round you may ask depositors to sign a deposit protection
+agreement. There is no compensation. A solicited depositor who signs is locked
+in (cannot redeem) at once; a signer may declare a unilateral exit, which still
+binds in the round of the declaration and ends at the start of the next round.
+Signers are told the certified total of deposits committed under the agreement
+each round; you may choose to disclose the same certified total to all
+non-signers this round.`,
+};
+
+/**
+ * The bank's [MECHANISM RULES] block for M1 or M2.
+ *
+ * @example
+ * ```ts
+ * import { bankMechanismRules } from "./blocks.ts";
+ * if (!bankMechanismRules("M1").includes("lock_until")) throw new Error();
+ * ```
+ * @throws {RangeError} For a mechanism without bank calls.
+ */
+export function bankMechanismRules(mechanism: string): string {
+  const rules = BANK_RULES[mechanism];
+  if (!rules) throw new RangeError(`The bank makes no mechanism call under "${mechanism}"`);
+  return rules;
+}
+
+/**
+ * The depositor's [PROFILE] block (G.2).
+ *
+ * @example
+ * ```ts
+ * import { profile } from "./blocks.ts";
+ * const b = profile({ id: "dep_01", balance: 0.902, previousDecisions: [], commitment: null } as never);
+ * if (!b.includes("- Deposit balance: 0.902\n\n- Your previous decisions: none yet")) throw new Error();
+ * ```
+ */
+export function profile(v: DepositorView): string {
+  const decisions = v.previousDecisions.length === 0
+    ? "none yet"
+    : "(oldest first) " + v.previousDecisions.map((d) =>
+      `reported ${d.reported}, ${d.withdrew ? "redeemed" : "not redeemed"}`
+    ).join("; ");
+  return `[PROFILE]
+- Depositor ID: ${v.id}
+- Deposit balance: ${num3(v.balance)}
+
+- Your previous decisions: ${decisions}
+
+- Commitment status: ${commitmentStatus(v)}`;
+}
+
+function commitmentStatus(v: DepositorView): string {
+  const c = v.commitment;
+  if (c === null) return "none";
+  switch (c.kind) {
+    case "retention_offer":
+      return `accepted a paid retention offer (compensation ${num3(c.compensation)}); ` +
+        `locked in for ${rounds(c.lockRoundsRemaining)}, this round included`;
+    case "protection_agreement":
+      return c.exitDeclared
+        ? "signed the deposit protection agreement; exit declared, your commitment ends at the start of next round"
+        : "signed the deposit protection agreement (locked in)";
+    case "coalition_member":
+      return c.onExitList
+        ? "member of the mutual statement group (locked in); you are on the exit list"
+        : "member of the mutual statement group (locked in)";
+  }
+}
+
+function rounds(n: number): string {
+  return `${n} round${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * The [INSTITUTION STATE] block as a depositor sees it (G.2), with the public
+ * outstanding compensation under M1.
+ *
+ * @example
+ * ```ts
+ * import { depositorInstitutionState } from "./blocks.ts";
+ * const b = depositorInstitutionState({ institution: { cash: 1.125, assets: 15.075, depositsRemaining: 15 },
+ *   outstandingCompensation: null } as never);
+ * if (!b.endsWith("- Total deposits remaining (as of the end of last round): 15.000")) throw new Error();
+ * ```
+ */
+export function depositorInstitutionState(v: DepositorView): string {
+  const lines = [
+    "[INSTITUTION STATE]",
+    `- Liquid reserves (as of the end of last round): ${num3(v.institution.cash)}`,
+    `- Long-term assets (as of the end of last round): ${num3(v.institution.assets)}`,
+    `- Total deposits remaining (as of the end of last round): ${
+      num3(v.institution.depositsRemaining)
+    }`,
+  ];
+  if (v.outstandingCompensation !== null) {
+    lines.push(
+      `- Outstanding promised compensation (as of the end of last round): ${
+        num3(v.outstandingCompensation)
+      }`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The [LAST ROUND ACTIVITY] block (G.2).
+ *
+ * @example
+ * ```ts
+ * import { lastRoundActivity } from "./blocks.ts";
+ * if (!lastRoundActivity(0.25).endsWith("last round: 0.250")) throw new Error();
+ * ```
+ */
+export function lastRoundActivity(fractionRedeemed: number): string {
+  return `[LAST ROUND ACTIVITY]
+- Fraction of deposits redeemed last round: ${num3(fractionRedeemed)}`;
+}
+
+/**
+ * The [INTERPRETATION REMINDERS] block (G.2).
+ *
+ * @example
+ * ```ts
+ * import { INTERPRETATION_REMINDERS } from "./blocks.ts";
+ * if (!INTERPRETATION_REMINDERS.includes("elevated risk")) throw new Error();
+ * ```
+ */
+export const INTERPRETATION_REMINDERS: string = `[INTERPRETATION REMINDERS]
+- Heavy redemptions in previous rounds may indicate elevated risk.`;
+
+/** Options of {@linkcode thisRoundProposals}. */
+export interface ProposalsBlockOptions {
+  /** List the proposals awaiting an answer (the mechanism-response call). Default `true`. */
+  awaiting?: boolean;
+}
+
+/**
+ * The [THIS ROUND PROPOSALS] block (G.3): proposals awaiting an answer,
+ * certified announcements, and (under M3) member-only information. `null` under M0.
+ *
+ * @example
+ * ```ts
+ * import { thisRoundProposals } from "./blocks.ts";
+ * const v = { mechanism: "M3", proposals: [], announcements: [], canJoin: false, commitment: null,
+ *   id: "dep_01", coalition: { members: [{ id: "dep_01", balance: 0.902 }], total: 0.902,
+ *   exitRitual: { wave: 0, list: ["dep_01"] }, pendingVotes: [] } };
+ * const b = thisRoundProposals(v as never)!;
+ * if (!b.includes("exit ritual: wave 0 of 3, exit list ['dep_01'] (you are on the exit list)")) throw new Error(b);
+ * ```
+ */
+export function thisRoundProposals(
+  v: DepositorView,
+  options: ProposalsBlockOptions = {},
+): string | null {
+  if (v.mechanism === "M0") return null;
+  const lines = ["[THIS ROUND PROPOSALS]"];
+  if (options.awaiting ?? true) {
+    lines.push(
+      v.proposals.length === 0
+        ? "- New proposals awaiting your response: none"
+        : "- New proposals awaiting your response:",
+    );
+    for (const p of v.proposals) lines.push(`  ${proposalLine(p)}`);
+  }
+  lines.push(
+    v.announcements.length === 0
+      ? "- Certified announcements this round: none"
+      : "- Certified announcements this round:",
+  );
+  for (const m of v.announcements) lines.push(`  ${announcementLine(m)}`);
+  if (v.mechanism === "M3") lines.push(...memberOnly(v));
+  return lines.join("\n");
+}
+
+function proposalLine(p: DepositorView["proposals"][number]): string {
+  if (p.kind === "retention_offer") {
+    return `${p.id}: paid retention offer, compensation ${num3(p.amount ?? 0)}; ` +
+      `accepting locks you in for ${rounds(p.lockRoundsRemaining ?? 0)}, this round included`;
+  }
+  if (p.kind === "protection_agreement") {
+    return `${p.id}: deposit protection agreement (no compensation); signing locks you in from this round`;
+  }
+  return `${p.id}: ${p.kind}`;
+}
+
+const SENDERS: Record<string, string> = {
+  bank: "the institution",
+  coalition: "the mutual statement group",
+};
+
+/**
+ * One certified message as a line of the [THIS ROUND PROPOSALS] block.
+ *
+ * @example
+ * ```ts
+ * import { announcementLine } from "./blocks.ts";
+ * const line = announcementLine({ from: "bank", kind: "aggregate_committed", content: { total: 5.604, signers: 6 } });
+ * if (line !== "from the institution: deposits committed under the protection agreement 5.604 (6 signers)") throw new Error(line);
+ * ```
+ */
+export function announcementLine(m: Message): string {
+  const from = `from ${SENDERS[m.from] ?? m.from}`;
+  const c = m.content;
+  switch (m.kind) {
+    case "outstanding_compensation":
+      return `${from}: total outstanding promised compensation ${num3(c.total as number)}`;
+    case "accepted_terms": {
+      const terms = c.terms as {
+        depositor: string;
+        amount: number;
+        lock_rounds_remaining: number;
+      }[];
+      return `${from}: accepted retention terms: ` +
+        (terms.length === 0
+          ? "none"
+          : terms.map((t) =>
+            `${t.depositor} compensation ${num3(t.amount)} (${
+              rounds(t.lock_rounds_remaining)
+            } left)`
+          ).join(", "));
+    }
+    case "aggregate_committed":
+      return `${from}: deposits committed under the protection agreement ${
+        num3(c.total as number)
+      } (${c.signers} signers)`;
+    case "coalition_total":
+      return `${from} (after a member vote): group committed total ${num3(c.total as number)} ` +
+        `(${c.members} members)`;
+    default:
+      return `${from}: ${m.kind} ${JSON.stringify(c)}`;
+  }
+}
+
+function memberOnly(v: DepositorView): string[] {
+  const c = v.coalition;
+  if (c === null) {
+    return [
+      `- Member-only information: not available (you are not a member; ${
+        v.canJoin ? "you may join this round" : "having left, you may never rejoin"
+      })`,
+    ];
+  }
+  const ritual = c.exitRitual === null
+    ? "none"
+    : `wave ${c.exitRitual.wave} of 3, exit list ${idList(c.exitRitual.list)}` +
+      (c.exitRitual.list.includes(v.id) ? " (you are on the exit list)" : "");
+  const votes = c.pendingVotes.length === 0
+    ? "none"
+    : c.pendingVotes.map((x) =>
+      `${x.id} (proposed by ${x.proposer}, announce to ${
+        x.announceTo === "all" ? "all" : idList(x.announceTo)
+      })`
+    ).join(", ");
+  return [
+    "- Member-only information:",
+    `  members and balances: ${c.members.map((m) => `${m.id}=${num3(m.balance)}`).join(", ")}`,
+    `  group committed total: ${num3(c.total)}`,
+    `  exit ritual: ${ritual}`,
+    `  pending announcement votes: ${votes}`,
+  ];
+}
+
+/**
+ * The bank's state blocks: [ROUND], [INSTITUTION STATE], [LAST ROUND
+ * ACTIVITY], [DEPOSITORS] and [COMMITMENTS]. The bank is told the round
+ * number (its offers name a `lock_until` round) but not the horizon.
+ *
+ * @example
+ * ```ts
+ * import { bankState } from "./blocks.ts";
+ * const v = { mechanism: "M2", round: 2, institution: { cash: 1, assets: 15, depositsRemaining: 15,
+ *   fractionRedeemed: 0, outstandingCompensation: 0 }, depositors: [{ id: "dep_01", balance: 1, committed: true }],
+ *   outstandingCompensation: 0, committedTotal: 1, acceptedOffers: [], signers: [{ id: "dep_01", exitDeclared: false }] };
+ * const blocks = bankState(v as never);
+ * if (blocks[0] !== "[ROUND]\n- This is round 2.") throw new Error(blocks[0]);
+ * ```
+ */
+export function bankState(v: BankView): string[] {
+  const institution = [
+    "[INSTITUTION STATE]",
+    `- Liquid reserves (as of the end of last round): ${num3(v.institution.cash)}`,
+    `- Long-term assets (as of the end of last round): ${num3(v.institution.assets)}`,
+    `- Total deposits remaining (as of the end of last round): ${
+      num3(v.institution.depositsRemaining)
+    }`,
+  ];
+  if (v.mechanism === "M1") {
+    institution.push(
+      `- Outstanding promised compensation (now): ${num3(v.outstandingCompensation)}`,
+    );
+  }
+  institution.push(`- Deposits committed (now): ${num3(v.committedTotal)}`);
+  const depositors = [
+    "[DEPOSITORS]",
+    ...v.depositors.map((d) =>
+      `- ${d.id}: balance ${num3(d.balance)}, ${d.committed ? "committed" : "not committed"}`
+    ),
+  ];
+  const commitments = ["[COMMITMENTS]"];
+  if (v.mechanism === "M1") {
+    commitments.push(
+      v.acceptedOffers.length === 0
+        ? "- Accepted retention offers: none"
+        : "- Accepted retention offers: " + v.acceptedOffers.map((o) =>
+          `${o.target} compensation ${num3(o.amount)} through round ${o.lockUntil}`
+        ).join(", "),
+    );
+  } else {
+    commitments.push(
+      v.signers.length === 0 ? "- Signers: none" : "- Signers: " +
+        v.signers.map((s) => s.exitDeclared ? `${s.id} (exit declared)` : s.id).join(", "),
+    );
+  }
+  return [
+    `[ROUND]\n- This is round ${v.round}.`,
+    institution.join("\n"),
+    lastRoundActivity(v.institution.fractionRedeemed),
+    depositors.join("\n"),
+    commitments.join("\n"),
+  ];
+}

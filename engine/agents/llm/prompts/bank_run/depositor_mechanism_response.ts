@@ -1,0 +1,82 @@
+/**
+ * Bank run, depositor, mechanism-response call (every round under M1-M3, all
+ * active depositors; FRAIL Table 7): accept or decline M1 offers, sign,
+ * decline or exit the M2 agreement, join, request an exit or vote in the M3
+ * group. The shared blocks are those of G.2; the mechanism blocks and the M3
+ * [OUTPUT CONTRACT] are G.3's. The paper prints no [TASK] for this call; one is
+ * added before the proposals so the excerpt's [THIS ROUND PROPOSALS] and
+ * [OUTPUT CONTRACT] stay adjacent as printed.
+ *
+ * @module
+ */
+import type { DepositorView } from "../../../../frail/bank_run/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import {
+  commitmentSemantics,
+  DEPOSITOR_ROLE,
+  depositorInstitutionState,
+  depositorMechanismRules,
+  gameParameters,
+  INTERPRETATION_REMINDERS,
+  lastRoundActivity,
+  profile,
+  thisRoundProposals,
+} from "./blocks.ts";
+
+const ACTIONS: Record<string, string> = {
+  M1: `{"proposal_actions": [{"action": "accept", "proposal_id": "..."},
+                      {"action": "decline", "proposal_id": "..."}],
+ "reasoning": "<1-2 sentences>"}`,
+  M2: `{"proposal_actions": [{"action": "sign", "proposal_id": "..."},
+                      {"action": "decline", "proposal_id": "..."},
+                      {"action": "exit"}],
+ "reasoning": "<1-2 sentences>"}`,
+  M3: `{"proposal_actions": [{"action": "join"}, {"action": "exit_request"},
+                      {"action": "propose_announcement_vote", "announce_to": "all"},
+                      {"action": "vote", "vote_id": "...", "support": true}],
+ "reasoning": "<1-2 sentences>"}`,
+};
+
+/**
+ * The depositor's mechanism-response template.
+ *
+ * @example
+ * ```ts
+ * import { depositorMechanismResponsePrompt } from "./depositor_mechanism_response.ts";
+ * import { depositorView } from "../../../../frail/bank_run/views.ts";
+ * import { initialBankRunState } from "../../../../frail/bank_run/state.ts";
+ * import { parseBankRunParams } from "../../../../frail/bank_run/params.ts";
+ * import { openStream } from "../../../../core/rng.ts";
+ * const s = initialBankRunState(parseBankRunParams({}), "M3",
+ *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
+ * const [, user] = depositorMechanismResponsePrompt.render(depositorView(s, "dep_01"));
+ * if (!user.content.endsWith("Use an empty array when no action applies.")) throw new Error();
+ * ```
+ */
+export const depositorMechanismResponsePrompt: PromptTemplate<DepositorView> = definePrompt<
+  DepositorView
+>({
+  env: "bank_run",
+  role: "depositor",
+  call: "mechanism_response",
+  system: (v) => [
+    DEPOSITOR_ROLE,
+    gameParameters(v.parameters),
+    commitmentSemantics(v.mechanism),
+    depositorMechanismRules(v.mechanism),
+  ],
+  user: (v) => [
+    profile(v),
+    depositorInstitutionState(v),
+    lastRoundActivity(v.fractionRedeemedLastRound),
+    INTERPRETATION_REMINDERS,
+    `[TASK]
+1. Decide your mechanism actions for this round (see MECHANISM RULES and the
+   proposals below). Your redemption decision is asked for separately.
+2. Give 1-2 sentences of reasoning.`,
+    thisRoundProposals(v),
+    `[OUTPUT CONTRACT]
+${ACTIONS[v.mechanism] ?? ACTIONS.M3}
+Use an empty array when no action applies.`,
+  ],
+});

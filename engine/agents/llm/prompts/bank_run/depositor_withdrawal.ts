@@ -1,0 +1,73 @@
+/**
+ * Bank run, depositor, withdrawal call (every round, all active depositors;
+ * FRAIL Table 7). Under M0 this is the complete G.2 prompt; under M1-M3 the
+ * binding [COMMITMENT SEMANTICS], the mechanism's [MECHANISM RULES] and the
+ * round's certified announcements (and M3 member-only information) are added
+ * (G.3). Proposals are answered in the mechanism-response call, so they are
+ * not listed here.
+ *
+ * @module
+ */
+import type { DepositorView } from "../../../../frail/bank_run/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import {
+  commitmentSemantics,
+  DEPOSITOR_ROLE,
+  depositorInstitutionState,
+  depositorMechanismRules,
+  gameParameters,
+  INTERPRETATION_REMINDERS,
+  lastRoundActivity,
+  profile,
+  thisRoundProposals,
+} from "./blocks.ts";
+
+/**
+ * The depositor's withdrawal-call template.
+ *
+ * @example
+ * ```ts
+ * import { depositorWithdrawalPrompt } from "./depositor_withdrawal.ts";
+ * import { depositorView } from "../../../../frail/bank_run/views.ts";
+ * import { initialBankRunState } from "../../../../frail/bank_run/state.ts";
+ * import { parseBankRunParams } from "../../../../frail/bank_run/params.ts";
+ * import { openStream } from "../../../../core/rng.ts";
+ * const s = initialBankRunState(parseBankRunParams({}), "M0",
+ *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
+ * const [system, user] = depositorWithdrawalPrompt.render(depositorView(s, "dep_01"));
+ * if (!system.content.startsWith("[ROLE]") || !user.content.includes('"withdraw_probability": <int 0-100>')) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export const depositorWithdrawalPrompt: PromptTemplate<DepositorView> = definePrompt<DepositorView>(
+  {
+    env: "bank_run",
+    role: "depositor",
+    call: "withdrawal",
+    system: (v) => [
+      DEPOSITOR_ROLE,
+      gameParameters(v.parameters),
+      commitmentSemantics(v.mechanism),
+      depositorMechanismRules(v.mechanism),
+    ],
+    user: (v) => [
+      profile(v),
+      depositorInstitutionState(v),
+      lastRoundActivity(v.fractionRedeemedLastRound),
+      INTERPRETATION_REMINDERS,
+      thisRoundProposals(v, { awaiting: false }),
+      `[TASK]
+1. Decide your redemption probability for this round (integer 0-100;
+   0 = definitely keep deposited, 100 = definitely redeem). The system samples
+   your actual action server-side from this probability.
+2. Give 1-2 sentences of reasoning.`,
+      `[OUTPUT CONTRACT]
+Reply with a single JSON object and nothing else:
+{
+  "withdraw_probability": <int 0-100>,
+  "reasoning": "<1-2 sentences>"
+}`,
+    ],
+  },
+);

@@ -1,0 +1,51 @@
+/**
+ * Reward crowdfunding, backer, M3 mechanism-phase call (every decision round,
+ * all backers; FRAIL Table 7): join, request an exit, and vote on disclosing
+ * the coalition's locked total, as in the G.3 excerpt.
+ *
+ * @module
+ */
+import type { BackerView } from "../../../../frail/crowdfunding/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import {
+  backerRole,
+  coalition,
+  endOfLastRound,
+  gameParameters,
+  mechanismPosition,
+  messages,
+} from "./blocks.ts";
+
+/**
+ * The backer's M3 coalition-response template.
+ *
+ * @example
+ * ```ts
+ * import { backerCoalitionResponsePrompt } from "./backer_coalition_response.ts";
+ * import { backerView } from "../../../../frail/crowdfunding/views.ts";
+ * import { initialCrowdfundingState } from "../../../../frail/crowdfunding/state.ts";
+ * import { parseCrowdfundingParams } from "../../../../frail/crowdfunding/params.ts";
+ * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M3");
+ * s.round = 1;
+ * const [, user] = backerCoalitionResponsePrompt.render(backerView(s, "bkr_01"));
+ * if (!user.content.includes('{"join": true or false')) throw new Error();
+ * ```
+ */
+export const backerCoalitionResponsePrompt: PromptTemplate<BackerView> = definePrompt<BackerView>({
+  env: "crowdfunding",
+  role: "backer",
+  call: "coalition_response",
+  separator: "\n",
+  system: (v) => [backerRole(v.parameters), gameParameters(v.parameters, v.mechanism)],
+  user: (v) => [
+    endOfLastRound(v.campaign, v.outstandingBonuses),
+    messages(v),
+    mechanismPosition(v),
+    coalition(v),
+    `[OUTPUT]
+Reply with a single JSON object, no other text:
+{"join": true or false, "exit_request": false, "vote": null,
+ "reasoning": "<at most 40 words>"}
+To vote use "vote": {"announce_to": "all"} or a list of ids.`,
+  ],
+});

@@ -1,0 +1,50 @@
+/**
+ * Reward crowdfunding, backer, withdrawal call (every decision round, pledged
+ * backers; FRAIL Table 7): the pledge call's blocks with a withdrawal [OUTPUT].
+ *
+ * @module
+ */
+import type { BackerView } from "../../../../frail/crowdfunding/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import {
+  backerPosition,
+  backerRole,
+  coalition,
+  endOfLastRound,
+  gameParameters,
+  messages,
+} from "./blocks.ts";
+
+/**
+ * The backer's withdrawal-call template.
+ *
+ * @example
+ * ```ts
+ * import { backerWithdrawalPrompt } from "./backer_withdrawal.ts";
+ * import { backerView } from "../../../../frail/crowdfunding/views.ts";
+ * import { initialCrowdfundingState } from "../../../../frail/crowdfunding/state.ts";
+ * import { parseCrowdfundingParams } from "../../../../frail/crowdfunding/params.ts";
+ * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M0");
+ * s.round = 2;
+ * const [, user] = backerWithdrawalPrompt.render(backerView(s, "bkr_01"));
+ * if (!user.content.includes('"withdraw_probability"')) throw new Error();
+ * ```
+ */
+export const backerWithdrawalPrompt: PromptTemplate<BackerView> = definePrompt<BackerView>({
+  env: "crowdfunding",
+  role: "backer",
+  call: "withdrawal",
+  separator: "\n",
+  system: (v) => [backerRole(v.parameters), gameParameters(v.parameters, v.mechanism)],
+  user: (v) => [
+    endOfLastRound(v.campaign, v.outstandingBonuses),
+    backerPosition(v),
+    messages(v),
+    coalition(v),
+    `[OUTPUT]
+Reply with a single JSON object, no other text:
+{"withdraw_probability": <integer 0 to 100>, "reasoning": "<at most 40 words>"}
+withdraw_probability is the probability you withdraw your pledge this round.
+0 means keep it pledged. Keep reasoning short.`,
+  ],
+});

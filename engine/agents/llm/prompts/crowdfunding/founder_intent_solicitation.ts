@@ -1,0 +1,46 @@
+/**
+ * Reward crowdfunding, founder, M2 solicitation call (every round under M2;
+ * FRAIL Table 7, "propose / publicize"): whom to ask to sign the letter of
+ * intent and whether to disclose the certified committed total to
+ * non-signers. The paper prints no founder prompt; this one follows the
+ * backer's block structure.
+ *
+ * @module
+ */
+import type { FounderView } from "../../../../frail/crowdfunding/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import { founderParameters, founderRole, founderState } from "./blocks.ts";
+
+/**
+ * The founder's M2 solicitation-call template.
+ *
+ * @example
+ * ```ts
+ * import { founderIntentSolicitationPrompt } from "./founder_intent_solicitation.ts";
+ * import { founderView } from "../../../../frail/crowdfunding/views.ts";
+ * import { initialCrowdfundingState } from "../../../../frail/crowdfunding/state.ts";
+ * import { parseCrowdfundingParams } from "../../../../frail/crowdfunding/params.ts";
+ * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M2");
+ * s.round = 1;
+ * const [, user] = founderIntentSolicitationPrompt.render(founderView(s));
+ * if (!user.content.includes('"disclose_aggregate"')) throw new Error();
+ * ```
+ */
+export const founderIntentSolicitationPrompt: PromptTemplate<FounderView> = definePrompt<
+  FounderView
+>({
+  env: "crowdfunding",
+  role: "founder",
+  call: "intent_solicitation",
+  separator: "\n",
+  system: (v) => [founderRole(v.parameters), founderParameters(v.parameters, "M2")],
+  user: (v) => [
+    ...founderState(v),
+    `[OUTPUT]
+Reply with a single JSON object, no other text:
+{"solicit": ["<backer id>", ...] | ["all"], "disclose_aggregate": true | false,
+ "reasoning": "<at most 40 words>"}
+["all"] asks every backer not yet locked; [] asks nobody this round.
+Keep reasoning short so the JSON object is complete.`,
+  ],
+});

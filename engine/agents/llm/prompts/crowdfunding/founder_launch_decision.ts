@@ -1,0 +1,41 @@
+/**
+ * Reward crowdfunding, founder, launch decision (when P >= G, after the
+ * round's pledges and withdrawals; FRAIL Table 7 and Appendix F). A launch
+ * settles the pool and ends the episode.
+ *
+ * @module
+ */
+import type { FounderView } from "../../../../frail/crowdfunding/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import { founderParameters, founderRole, founderState } from "./blocks.ts";
+
+/**
+ * The founder's launch-decision template.
+ *
+ * @example
+ * ```ts
+ * import { founderLaunchDecisionPrompt } from "./founder_launch_decision.ts";
+ * import { founderView } from "../../../../frail/crowdfunding/views.ts";
+ * import { initialCrowdfundingState } from "../../../../frail/crowdfunding/state.ts";
+ * import { parseCrowdfundingParams } from "../../../../frail/crowdfunding/params.ts";
+ * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M0");
+ * s.round = 3;
+ * const [, user] = founderLaunchDecisionPrompt.render(founderView(s));
+ * if (!user.content.includes('{"launch": true or false')) throw new Error();
+ * ```
+ */
+export const founderLaunchDecisionPrompt: PromptTemplate<FounderView> = definePrompt<FounderView>({
+  env: "crowdfunding",
+  role: "founder",
+  call: "launch_decision",
+  separator: "\n",
+  system: (v) => [founderRole(v.parameters), founderParameters(v.parameters, v.mechanism)],
+  user: (v) => [
+    ...founderState(v),
+    `[OUTPUT]
+This round's pledges and withdrawals are processed. Decide whether to launch now.
+Reply with a single JSON object, no other text:
+{"launch": true or false, "reasoning": "<at most 40 words>"}
+Launching settles the pool and ends the campaign. Keep reasoning short.`,
+  ],
+});

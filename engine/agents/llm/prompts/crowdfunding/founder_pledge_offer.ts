@@ -1,0 +1,44 @@
+/**
+ * Reward crowdfunding, founder, M1 offer call (every round under M1; FRAIL
+ * Table 7, "propose / publicize"): paid pledge agreements and the disclosure
+ * of certified accepted terms. The paper prints no founder prompt; this one
+ * follows the backer's block structure.
+ *
+ * @module
+ */
+import type { FounderView } from "../../../../frail/crowdfunding/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import { founderParameters, founderRole, founderState } from "./blocks.ts";
+
+/**
+ * The founder's M1 offer-call template.
+ *
+ * @example
+ * ```ts
+ * import { founderPledgeOfferPrompt } from "./founder_pledge_offer.ts";
+ * import { founderView } from "../../../../frail/crowdfunding/views.ts";
+ * import { initialCrowdfundingState } from "../../../../frail/crowdfunding/state.ts";
+ * import { parseCrowdfundingParams } from "../../../../frail/crowdfunding/params.ts";
+ * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M1");
+ * s.round = 1;
+ * const [, user] = founderPledgeOfferPrompt.render(founderView(s));
+ * if (!user.content.includes('"lock_until"')) throw new Error();
+ * ```
+ */
+export const founderPledgeOfferPrompt: PromptTemplate<FounderView> = definePrompt<FounderView>({
+  env: "crowdfunding",
+  role: "founder",
+  call: "pledge_offer",
+  separator: "\n",
+  system: (v) => [founderRole(v.parameters), founderParameters(v.parameters, "M1")],
+  user: (v) => [
+    ...founderState(v),
+    `[OUTPUT]
+Reply with a single JSON object, no other text:
+{"offers": [{"target": "<backer id>", "amount": <bonus>, "lock_until": <round>}],
+ "disclose_terms_to": "none" | "all" | ["<backer id>", ...],
+ "reasoning": "<at most 40 words>"}
+An empty offers list makes no offers this round.
+Keep reasoning short so the JSON object is complete.`,
+  ],
+});

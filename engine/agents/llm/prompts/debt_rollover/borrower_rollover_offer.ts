@@ -1,0 +1,46 @@
+/**
+ * Debt rollover, borrower, M1 offer call (every round under M1; FRAIL
+ * Table 7, "propose / publicize"): paid rollover agreements and the disclosure
+ * of certified accepted terms. The paper prints no borrower prompt; this one
+ * follows the creditor's block structure.
+ *
+ * @module
+ */
+import type { BorrowerView } from "../../../../frail/debt_rollover/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import { BORROWER_ROLE, borrowerMechanismRules, borrowerState, gameParameters } from "./blocks.ts";
+
+/**
+ * The borrower's M1 offer-call template.
+ *
+ * @example
+ * ```ts
+ * import { borrowerRolloverOfferPrompt } from "./borrower_rollover_offer.ts";
+ * import { borrowerView } from "../../../../frail/debt_rollover/views.ts";
+ * import { initialDebtRolloverState } from "../../../../frail/debt_rollover/state.ts";
+ * import { parseDebtRolloverParams } from "../../../../frail/debt_rollover/params.ts";
+ * const s = initialDebtRolloverState(parseDebtRolloverParams({}), "M1");
+ * s.round = 1;
+ * const [, user] = borrowerRolloverOfferPrompt.render(borrowerView(s));
+ * if (!user.content.includes('"lock_until"')) throw new Error();
+ * ```
+ */
+export const borrowerRolloverOfferPrompt: PromptTemplate<BorrowerView> = definePrompt<BorrowerView>(
+  {
+    env: "debt_rollover",
+    role: "borrower",
+    call: "rollover_offer",
+    separator: "\n",
+    system: (v) => [BORROWER_ROLE, gameParameters(v.parameters), borrowerMechanismRules("M1")],
+    user: (v) => [
+      ...borrowerState(v),
+      `[OUTPUT]
+Reply with a single JSON object, no other text:
+{"offers": [{"target": "<creditor id>", "amount": <premium>, "lock_until": <round>}],
+ "disclose_terms_to": "none" | "all" | ["<creditor id>", ...],
+ "reasoning": "<at most 40 words>"}
+An empty offers list makes no offers this round.
+Keep reasoning short so the JSON object is complete.`,
+    ],
+  },
+);

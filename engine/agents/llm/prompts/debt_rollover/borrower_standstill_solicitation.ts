@@ -1,0 +1,46 @@
+/**
+ * Debt rollover, borrower, M2 solicitation call (every round under M2; FRAIL
+ * Table 7, "propose / publicize"): whom to ask to sign the standstill
+ * agreement and whether to disclose the certified committed total to
+ * non-signers. The paper prints no borrower prompt; this one follows the
+ * creditor's block structure.
+ *
+ * @module
+ */
+import type { BorrowerView } from "../../../../frail/debt_rollover/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import { BORROWER_ROLE, borrowerMechanismRules, borrowerState, gameParameters } from "./blocks.ts";
+
+/**
+ * The borrower's M2 solicitation-call template.
+ *
+ * @example
+ * ```ts
+ * import { borrowerStandstillSolicitationPrompt } from "./borrower_standstill_solicitation.ts";
+ * import { borrowerView } from "../../../../frail/debt_rollover/views.ts";
+ * import { initialDebtRolloverState } from "../../../../frail/debt_rollover/state.ts";
+ * import { parseDebtRolloverParams } from "../../../../frail/debt_rollover/params.ts";
+ * const s = initialDebtRolloverState(parseDebtRolloverParams({}), "M2");
+ * s.round = 1;
+ * const [, user] = borrowerStandstillSolicitationPrompt.render(borrowerView(s));
+ * if (!user.content.includes('"disclose_aggregate"')) throw new Error();
+ * ```
+ */
+export const borrowerStandstillSolicitationPrompt: PromptTemplate<BorrowerView> = definePrompt<
+  BorrowerView
+>({
+  env: "debt_rollover",
+  role: "borrower",
+  call: "standstill_solicitation",
+  separator: "\n",
+  system: (v) => [BORROWER_ROLE, gameParameters(v.parameters), borrowerMechanismRules("M2")],
+  user: (v) => [
+    ...borrowerState(v),
+    `[OUTPUT]
+Reply with a single JSON object, no other text:
+{"solicit": ["<creditor id>", ...] | ["all"], "disclose_aggregate": true | false,
+ "reasoning": "<at most 40 words>"}
+["all"] asks every uncommitted creditor; [] asks nobody this round.
+Keep reasoning short so the JSON object is complete.`,
+  ],
+});

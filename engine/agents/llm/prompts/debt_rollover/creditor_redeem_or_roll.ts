@@ -1,0 +1,54 @@
+/**
+ * Debt rollover, creditor, redeem-or-roll call (maturity rounds, due
+ * creditors; FRAIL Table 7). Under M0 this is the complete G.2 prompt; under
+ * M1-M3 the mechanism's [MECHANISM RULES], the creditor's commitment, the
+ * round's certified messages and (M3) committee information are added.
+ *
+ * @module
+ */
+import type { CreditorView } from "../../../../frail/debt_rollover/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import {
+  committee,
+  CREDITOR_ROLE,
+  creditorMechanismRules,
+  creditorPosition,
+  endOfLastRound,
+  gameParameters,
+  messages,
+} from "./blocks.ts";
+
+/**
+ * The creditor's redeem-or-roll template.
+ *
+ * @example
+ * ```ts
+ * import { creditorRedeemOrRollPrompt } from "./creditor_redeem_or_roll.ts";
+ * import { creditorView } from "../../../../frail/debt_rollover/views.ts";
+ * import { initialDebtRolloverState } from "../../../../frail/debt_rollover/state.ts";
+ * import { parseDebtRolloverParams } from "../../../../frail/debt_rollover/params.ts";
+ * const s = initialDebtRolloverState(parseDebtRolloverParams({}), "M0");
+ * s.round = 1;
+ * const [, user] = creditorRedeemOrRollPrompt.render(creditorView(s, "crd_01"));
+ * if (!user.content.includes("You are due this round (1).")) throw new Error();
+ * ```
+ */
+export const creditorRedeemOrRollPrompt: PromptTemplate<CreditorView> = definePrompt<CreditorView>({
+  env: "debt_rollover",
+  role: "creditor",
+  call: "redeem_or_roll",
+  separator: "\n",
+  system: (v) => [CREDITOR_ROLE, gameParameters(v.parameters), creditorMechanismRules(v.mechanism)],
+  user: (v) => [
+    endOfLastRound(v.borrower, v.lastRound, v.outstandingPremiums),
+    creditorPosition(v),
+    messages(v),
+    committee(v),
+    `[OUTPUT]
+Reply with a single JSON object, no other text:
+{"withdraw_probability": <integer 0 to 100>, "reasoning": "<at most 40 words>"}
+withdraw_probability is the probability you redeem this round. 0 means roll.
+You are due this round; rolling defers the next decision to the next round.
+Keep reasoning short so the JSON object is complete.`,
+  ],
+});

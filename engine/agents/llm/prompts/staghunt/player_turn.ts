@@ -1,0 +1,37 @@
+/**
+ * Stag Hunt, player, turn call (Section 4.2): on its turn a player sees the
+ * public transcript so far and replies with an action, a confidence and a
+ * one-sentence justification.
+ *
+ * @module
+ */
+import type { StagHuntView } from "../../../../staghunt/views.ts";
+import { definePrompt, type PromptTemplate } from "../template.ts";
+import { system, transcript } from "./blocks.ts";
+
+/**
+ * The player's turn template.
+ *
+ * @example
+ * ```ts
+ * import { playerTurnPrompt } from "./player_turn.ts";
+ * const v = { you: "p01", position: 1, round: 1, N: 2, M: 2, payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 },
+ *   order: ["p01", "p02"], transcript: [{ round: 1, outcome: null, reports: [] }] };
+ * const [, user] = playerTurnPrompt.render(v);
+ * if (!user.content.includes("Round 1: you are speaker 1 of 2.")) throw new Error(user.content);
+ * ```
+ */
+export const playerTurnPrompt: PromptTemplate<StagHuntView> = definePrompt<StagHuntView>({
+  env: "stag_hunt",
+  role: "player",
+  call: "stag_hunt_turn",
+  system: (v) => [system(v)],
+  user: (v) => [
+    transcript(v),
+    `[YOUR TURN]
+Round ${v.round}: you are speaker ${v.position} of ${v.N}. Choose your action for this round.`,
+    `[OUTPUT]
+Reply with a single JSON object, no other text:
+{"action": "Stag" | "Hare", "confidence": <number from 0 to 1>, "justification": "<one sentence>"}`,
+  ],
+});

@@ -1,0 +1,101 @@
+import { assert, assertEquals } from "../../../_assert.ts";
+import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
+import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
+import { runLlmGrid } from "../../../../engine/agents/llm/run_grid.ts";
+import { parseModelConfig } from "../../../../engine/agents/llm/model_config.ts";
+import { denoPermissionFlags } from "../../../../engine/agents/llm/permissions.ts";
+import { readEpisodeLog } from "../../../../engine/core/log_file.ts";
+import { replayWith } from "../../../../engine/core/replay.ts";
+import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
+import { childGrid, filesUnder, here } from "./_helpers.ts";
+
+const KEY_VAR = "COORDLAB_TEST_KEY";
+
+Deno.test("a run killed mid-way and started again makes no new call for its cached part, and no file holds the key", async () => {
+  const key = `sk-test-${crypto.randomUUID()}`;
+  const server = serveLocalModel({ apiKey: key, seed: 2 });
+  const dir = await Deno.makeTempDir();
+  const runDir = `${dir}/runs`;
+  const cacheDir = `${dir}/cache`;
+  try {
+    // 1. The first run, in a child process with the narrow permissions a run needs.
+    const model = parseModelConfig({
+      id: "local",
+      baseURL: server.url,
+      model: "x",
+      apiKeyEnv: KEY_VAR,
+    });
+    const flags = denoPermissionFlags([model], { runDir: dir, cacheDir });
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", ...flags, here("_grid_child.ts"), server.url, runDir, cacheDir, KEY_VAR, "4"],
+      env: { [KEY_VAR]: key, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const output = child.output();
+    while (server.stats().chat < 450) {
+      const done = await Promise.race([
+        output.then(() => true),
+        new Promise((r) => setTimeout(() => r(false), 10)),
+      ]);
+      if (done) throw new Error("the child finished before it could be killed");
+    }
+    child.kill("SIGKILL");
+    const out = await output;
+    assert(!out.success, "the child was killed");
+    const firstRun = server.stats().chat;
+    const cached = (await filesUnder(cacheDir)).filter((f) => f.endsWith(".json")).length;
+    assert(cached > 400 && cached <= firstRun, `${cached} cached of ${firstRun} calls`);
+
+    // 2. Start it again, in process, with the same cache and run folder.
+    server.resetStats();
+    const runtime = new LlmRuntime({
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-defensive",
+        apiKeyEnv: KEY_VAR,
+        concurrency: 4,
+      }],
+      cacheDir,
+      readEnv: (name) => (name === KEY_VAR ? key : undefined),
+    });
+    const result = await runLlmGrid(childGrid(4), {
+      runtime,
+      models: "local",
+      run: "child",
+      outDir: runDir,
+      episodeConcurrency: 1,
+    });
+    const resumed = result.episodes.filter((e) => e.status === "resumed");
+    assert(
+      resumed.length >= 1 &&
+        result.episodes.every((e) => e.status === "ok" || e.status === "resumed"),
+    );
+    const resumedCalls = resumed.reduce((s, e) => s + e.usage!.calls, 0);
+    const stats = runtime.cache!.stats();
+    // Every response cached by the killed run is reused exactly once (or sits in a resumed episode's log) ...
+    assertEquals(stats.hits + resumedCalls, cached);
+    // ... and the network sees exactly the calls the cache could not answer.
+    assertEquals(server.stats().chat, stats.misses);
+    assertEquals(result.usage.cacheHits, stats.hits);
+    for (const e of result.episodes) {
+      assertEquals(
+        (await replayWith(bankRun, await readEpisodeLog(e.logPath!))).ok,
+        true,
+        e.episode,
+      );
+    }
+
+    // 3. No file either run wrote, and nothing the child printed, holds the key.
+    const files = await filesUnder(dir);
+    assert(files.length > cached);
+    for (const f of files) {
+      assert(!(await Deno.readTextFile(f)).includes(key), `${f} holds the key`);
+    }
+    const printed = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert(!printed.includes(key), "the child printed the key");
+  } finally {
+    await server.close();
+  }
+});
