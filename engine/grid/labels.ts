@@ -1,0 +1,99 @@
+/**
+ * Readable, file-name-safe labels for cells: ids are made of letters, digits,
+ * `_`, `-` and `.` only (the episode id is the log's file name), and a part
+ * that would be long is cut and suffixed with a hash so it stays unique.
+ *
+ * @module
+ */
+import { canonicalJson } from "../core/canonical_json.ts";
+import { sha256Hex } from "../core/hash.ts";
+import type { EnvId } from "../frail/types.ts";
+import type { AgentsSpec, FrailMockSpec } from "./spec.ts";
+
+/** Longest label part before it is cut and hashed. */
+const MAX_PART = 48;
+
+/**
+ * The first 8 hex digits of the SHA-256 of a value's canonical JSON.
+ *
+ * @example
+ * ```ts
+ * import { shortHash } from "./labels.ts";
+ * if (shortHash({ b: 1, a: 2 }) !== shortHash({ a: 2, b: 1 }) || shortHash({}).length !== 8) throw new Error();
+ * ```
+ */
+export function shortHash(value: unknown): string {
+  return sha256Hex(canonicalJson(value)).slice(0, 8);
+}
+
+/**
+ * A file-name-safe version of a free-form part: other characters become
+ * `-`; a part longer than 48 characters keeps 39 and gets a hash.
+ *
+ * @example
+ * ```ts
+ * import { safePart } from "./labels.ts";
+ * if (safePart("meta/llama-3.1 8b") !== "meta-llama-3.1-8b") throw new Error(safePart("meta/llama-3.1 8b"));
+ * if (safePart("x".repeat(60)).length !== 48) throw new Error();
+ * ```
+ */
+export function safePart(text: string): string {
+  const clean = text.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || "x";
+  return clean.length <= MAX_PART ? clean : `${clean.slice(0, MAX_PART - 9)}-${shortHash(text)}`;
+}
+
+/** Roles whose mock policy shows in a FRAIL cell's label, by environment. */
+const MOCK_KEYS: Readonly<Record<EnvId, readonly (keyof FrailMockSpec)[]>> = {
+  bank_run: ["depositors", "bank"],
+  debt_rollover: ["creditors", "borrower"],
+  crowdfunding: ["backers", "founder"],
+};
+
+/**
+ * The label of an agents entry: its `label`, else `mock` with the policies
+ * it sets (for a FRAIL cell, only the roles of `env`), else the model id(s).
+ *
+ * @example
+ * ```ts
+ * import { agentsLabel } from "./labels.ts";
+ * const mock = { kind: "mock", mock: { depositors: "always_stay", creditors: "always_roll" } } as const;
+ * if (agentsLabel(mock, "bank_run") !== "mock-always_stay") throw new Error();
+ * if (agentsLabel({ kind: "model", model: "gpt-5.2" }) !== "gpt-5.2") throw new Error();
+ * const h2 = { kind: "models", models: { kind: "h2", pool: ["a", "b"] } } as const;
+ * if (agentsLabel(h2) !== "a_b") throw new Error();
+ * ```
+ */
+export function agentsLabel(agents: AgentsSpec, env?: EnvId): string {
+  if (agents.label) return agents.label;
+  switch (agents.kind) {
+    case "mock":
+      return mockLabel(agents.mock as Record<string, unknown>, env);
+    case "model":
+      return typeof agents.model === "string"
+        ? safePart(agents.model)
+        : `${safePart(agents.model.default)}-mixed-${shortHash(agents.model)}`;
+    case "models": {
+      const m = agents.models;
+      const models = m.kind === "h1"
+        ? safePart(m.model)
+        : m.kind === "h2"
+        ? safePart(m.pool.join("_"))
+        : `${safePart(`${m.strong}_${m.weak}`)}${m.corrupted === "weak" ? "-cw" : ""}`;
+      return agents.mock
+        ? `${mockLabel(agents.mock as Record<string, unknown>)}-${models}`
+        : models;
+    }
+  }
+}
+
+function mockLabel(mock: Record<string, unknown>, env?: EnvId): string {
+  if (env) {
+    const parts = MOCK_KEYS[env].map((k) => mock[k]).filter((v) => v !== undefined);
+    return ["mock", ...parts.map(String)].join("-");
+  }
+  const { players, ...rest } = mock;
+  const parts = ["mock"];
+  if (players !== undefined) parts.push(String(players));
+  if (Object.keys(rest).length > 0) parts.push(shortHash(rest));
+  return parts.join("-");
+}

@@ -1,0 +1,24 @@
+/**
+ * The grid runner: experiment specs, deterministic cells and seeds, shards,
+ * resumable runs with a manifest, Web Workers, progress, and Parquet compaction.
+ *
+ * @module
+ */
+export * from "./cells.ts";
+export * from "./compact.ts";
+export * from "./estimate.ts";
+export * from "./execute.ts";
+export * from "./frail_runner.ts";
+export * from "./labels.ts";
+export * from "./manifest.ts";
+export * from "./plan.ts";
+export * from "./progress.ts";
+export * from "./resume.ts";
+export * from "./run_grid.ts";
+export * from "./runners.ts";
+export * from "./seeds.ts";
+export * from "./shard.ts";
+export * from "./spec.ts";
+export * from "./spec_file.ts";
+export * from "./staghunt_runner.ts";
+export * from "./worker_pool.ts";

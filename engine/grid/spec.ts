@@ -1,0 +1,368 @@
+/**
+ * Experiment specs: which episodes a grid runs, as one zod-validated object
+ * (written as JSON or as a TypeScript object).
+ *
+ * A spec names its run, a base seed, a default number of episodes per cell
+ * and a list of blocks. Each block is a cartesian product:
+ *
+ * - `{ game: "frail" }`: `envs` x `mechanisms` x `regimes` x `params`
+ *   (override objects on top of the regime preset) x `agents`.
+ * - `{ game: "staghunt" }`: `N` x `M` x `T` x `F` x `corruption` x
+ *   `heterogeneity` x `agents` (agents entries are matched to the
+ *   heterogeneity they implement), or `paper: {...}` for the paper's own
+ *   unbalanced grid with its seeded ablation subset (`stagHuntGrid`).
+ *
+ * An agents entry is `{ mock: {...} }` (rule-based agents, options per
+ * role), `{ model: ... }` (an LLM for every player, or a FRAIL assignment by
+ * role and agent id), or, for the Stag Hunt, `{ models: { kind: "h2", pool } }`
+ * / `{ models: { kind: "h3", strong, weak } }`; `label` names it in file
+ * names. Entries without `mock` name LLMs and need the `agents` factory of
+ * `runGrid`.
+ *
+ * Choices where the issue leaves details open:
+ * - `M: "all"` means every threshold 1..N; `F` may be a list or a record from
+ *   N to a list (the paper's realised support is unbalanced).
+ * - The Stag Hunt heterogeneity is a property of the agents: `{ mock }` and
+ *   `{ model }` entries are h1, `{ models }` entries are their `kind`.
+ * - `pairSeeds` (default `true`): cells that differ only in their agents
+ *   (and, for the Stag Hunt, heterogeneity) share seeds, so model comparisons
+ *   are paired on the same engine draws (common random numbers).
+ * - `episodes` defaults to 5, the paper's episodes per cell.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { canonicalJson } from "../core/canonical_json.ts";
+import { sha256Hex } from "../core/hash.ts";
+import type { ModelAssignment } from "../agents/llm/model_assignment.ts";
+import type { RegimeId } from "../frail/params.ts";
+import type { EnvId, MechanismId } from "../frail/types.ts";
+import { type ModelPolicy, ModelPolicySchema } from "../staghunt/heterogeneity.ts";
+import type { HeterogeneityId } from "../staghunt/heterogeneity.ts";
+import type { CorruptionMode } from "../staghunt/params.ts";
+import { type PayoffsInput, PayoffsSchema, type StagHuntPayoffs } from "../staghunt/payoffs.ts";
+import { describeIssue } from "./_issue.ts";
+
+/** Games a grid can run. */
+export type GameId = "frail" | "staghunt";
+
+/** Options of the rule-based FRAIL agents, by role (each environment reads its own). */
+export interface FrailMockSpec {
+  /** Bank-run depositors. Default `"defensive"`. */
+  depositors?: "defensive" | "always_stay" | "always_run";
+  /** Bank-run bank. Default `"active"`. */
+  bank?: "active" | "passive";
+  /** Debt-rollover creditors. Default `"defensive"`. */
+  creditors?: "defensive" | "always_roll" | "always_redeem";
+  /** Debt-rollover borrower. Default `"active"`. */
+  borrower?: "active" | "passive";
+  /** Crowdfunding backers. Default `"hesitant"`. */
+  backers?: "hesitant" | "always_pledge" | "never_pledge";
+  /** Crowdfunding founder. Default `"active"`. */
+  founder?: "active" | "passive";
+}
+
+/** Options of the rule-based Stag Hunt players. */
+export interface StagHuntMockSpec {
+  /** Policy of every player. Default `"threshold"`. */
+  players?: "always_stag" | "always_hare" | "threshold";
+  /** Belief rule of threshold players. Default `"naive"`. */
+  rule?: "naive" | "carryover" | "outcome_alignment";
+  /** Probability a threshold player plays the other action. Default 0. */
+  noise?: number;
+  /** q-hat where the rule is undefined. Default 0.5. */
+  firstSpeakerPrior?: number;
+  /** Hare payoff q* compares with. Default `"HF"`. */
+  hare?: "HF" | "HS" | "expected";
+  /** Confidence reported by always players. Default 1. */
+  confidence?: number;
+}
+
+/** An agents entry of a FRAIL block. */
+export type FrailAgentsSpec =
+  | { kind: "mock"; mock: FrailMockSpec; label?: string }
+  | { kind: "model"; model: ModelAssignment; label?: string };
+
+/** An agents entry of a Stag Hunt block. */
+export type StagHuntAgentsSpec =
+  | { kind: "mock"; mock: StagHuntMockSpec; label?: string }
+  | { kind: "model"; model: string; label?: string }
+  | { kind: "models"; models: ModelPolicy; mock?: StagHuntMockSpec; label?: string };
+
+/** Any agents entry. */
+export type AgentsSpec = FrailAgentsSpec | StagHuntAgentsSpec;
+
+/** A FRAIL block: envs x mechanisms x regimes x params x agents. */
+export interface FrailBlock {
+  /** `"frail"`. */
+  game: "frail";
+  /** Environments. */
+  envs: EnvId[];
+  /** Mechanisms. Default all four. */
+  mechanisms: MechanismId[];
+  /** Regimes (Table 5). Default `["stable"]`. */
+  regimes: RegimeId[];
+  /** Parameter override variants on top of the regime preset. Default `[{}]`. */
+  params: Record<string, unknown>[];
+  /** Agents entries. Default `[{ mock: {} }]`. */
+  agents: FrailAgentsSpec[];
+  /** Episodes per cell. Default: the spec's `episodes`. */
+  episodes?: number;
+}
+
+/** The paper's Stag Hunt grid (options of `stagHuntGrid`) plus which conditions to keep. */
+export interface StagHuntPaperSpec {
+  /** Seed of the ablation subset. Default 0. */
+  seed?: number;
+  /** Base points in the ablation subset. Default 50. */
+  ablationPoints?: number;
+  /** Conditions to keep. Default all: `["base", "b3", "h2", "h3"]`. */
+  include?: ("base" | "b3" | "h2" | "h3")[];
+  /** Player counts. Default `[2, 3, 5]`. */
+  N?: number[];
+  /** Horizons. Default `[1, 2, 4]`. */
+  T?: number[];
+}
+
+/** A Stag Hunt block. */
+export interface StagHuntBlock {
+  /** `"staghunt"`. */
+  game: "staghunt";
+  /** Player counts. Default `[5]`. */
+  N?: number[];
+  /** Thresholds, or `"all"` for 1..N. Default `[3]`. */
+  M?: number[] | "all";
+  /** Rounds. Default `[4]`. */
+  T?: number[];
+  /** Corrupted players, or a record from N to its list. Default `[0]`. */
+  F?: number[] | Record<string, number[]>;
+  /** Corruption modes. Default `["base"]`. */
+  corruption?: CorruptionMode[];
+  /** Heterogeneity conditions. Default `["h1"]`. */
+  heterogeneity?: HeterogeneityId[];
+  /** The paper's grid instead of N, M, T, F, corruption and heterogeneity. */
+  paper?: StagHuntPaperSpec;
+  /** Payoffs (R_S, H_S, R_F, H_F). Default (4, 2, 0, 2). */
+  payoffs: StagHuntPayoffs;
+  /** Agents entries. Default `[{ mock: {} }]`. */
+  agents: StagHuntAgentsSpec[];
+  /** Episodes per cell. Default: the spec's `episodes`. */
+  episodes?: number;
+}
+
+/** A block of a spec. */
+export type GridBlock = FrailBlock | StagHuntBlock;
+
+/** A validated spec, defaults filled. */
+export interface GridSpec {
+  /** Run id, written in every event (`run`). Default `"grid"`. */
+  name: string;
+  /** Base seed. Default 0. */
+  seed: number;
+  /** Episodes per cell. Default 5. */
+  episodes: number;
+  /** Whether cells that differ only in agents share seeds. Default `true`. */
+  pairSeeds: boolean;
+  /** Blocks, each a cartesian product. */
+  blocks: GridBlock[];
+}
+
+/** A spec as written: every field with a default may be left out. */
+export interface GridSpecInput {
+  /** Run id. */
+  name?: string;
+  /** Base seed. */
+  seed?: number;
+  /** Episodes per cell. */
+  episodes?: number;
+  /** Whether cells that differ only in agents share seeds. */
+  pairSeeds?: boolean;
+  /** Blocks. */
+  blocks: Record<string, unknown>[];
+}
+
+const ID_PATTERN = /^[\w.-]+$/;
+const ID_HINT = "use letters, digits, '_', '-' or '.'";
+const label = () => z.string().regex(ID_PATTERN, ID_HINT).max(60);
+const unit = () => z.number().min(0).max(1);
+const positiveInts = () => z.array(z.number().int().min(1)).min(1);
+
+const FrailMockSchema: z.ZodType<FrailMockSpec> = z.object({
+  depositors: z.enum(["defensive", "always_stay", "always_run"]).optional(),
+  bank: z.enum(["active", "passive"]).optional(),
+  creditors: z.enum(["defensive", "always_roll", "always_redeem"]).optional(),
+  borrower: z.enum(["active", "passive"]).optional(),
+  backers: z.enum(["hesitant", "always_pledge", "never_pledge"]).optional(),
+  founder: z.enum(["active", "passive"]).optional(),
+}).strict();
+
+const StagHuntMockSchema: z.ZodType<StagHuntMockSpec> = z.object({
+  players: z.enum(["always_stag", "always_hare", "threshold"]).optional(),
+  rule: z.enum(["naive", "carryover", "outcome_alignment"]).optional(),
+  noise: unit().optional(),
+  firstSpeakerPrior: unit().optional(),
+  hare: z.enum(["HF", "HS", "expected"]).optional(),
+  confidence: unit().optional(),
+}).strict();
+
+const modelId = () => z.string().min(1);
+const ModelAssignmentSchema: z.ZodType<ModelAssignment> = z.union([
+  modelId(),
+  z.object({
+    default: modelId(),
+    roles: z.record(z.string(), modelId()).optional(),
+    agents: z.record(z.string(), modelId()).optional(),
+  }).strict(),
+]);
+
+/** Adds the `kind` of an agents entry from the key it has (`mock`, `model` or `models`). */
+function withKind(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input) || "kind" in input) {
+    return input;
+  }
+  const kind = ["models", "model", "mock"].find((k) => k in input);
+  return kind ? { kind, ...input } : input;
+}
+
+const FrailAgentsSchema: z.ZodType<FrailAgentsSpec> = z.preprocess(
+  withKind,
+  z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("mock"), mock: FrailMockSchema, label: label().optional() })
+      .strict(),
+    z.object({
+      kind: z.literal("model"),
+      model: ModelAssignmentSchema,
+      label: label().optional(),
+    }).strict(),
+  ]),
+);
+
+const StagHuntAgentsSchema: z.ZodType<StagHuntAgentsSpec> = z.preprocess(
+  withKind,
+  z.discriminatedUnion("kind", [
+    z.object({ kind: z.literal("mock"), mock: StagHuntMockSchema, label: label().optional() })
+      .strict(),
+    z.object({ kind: z.literal("model"), model: modelId(), label: label().optional() }).strict(),
+    z.object({
+      kind: z.literal("models"),
+      models: ModelPolicySchema,
+      mock: StagHuntMockSchema.optional(),
+      label: label().optional(),
+    }).strict(),
+  ]),
+);
+
+const episodes = () => z.number().int().min(1).max(1_000_000);
+
+const FrailBlockSchema = z.object({
+  game: z.literal("frail"),
+  envs: z.array(z.enum(["bank_run", "debt_rollover", "crowdfunding"])).min(1),
+  mechanisms: z.array(z.enum(["M0", "M1", "M2", "M3"])).min(1).default(["M0", "M1", "M2", "M3"]),
+  regimes: z.array(z.enum(["expansion", "stable", "contraction"])).min(1).default(["stable"]),
+  params: z.array(z.record(z.string(), z.unknown())).min(1).default([{}]),
+  agents: z.array(FrailAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]),
+  episodes: episodes().optional(),
+}).strict();
+
+const PaperSchema: z.ZodType<StagHuntPaperSpec> = z.object({
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  ablationPoints: z.number().int().min(0).optional(),
+  include: z.array(z.enum(["base", "b3", "h2", "h3"])).min(1).optional(),
+  N: positiveInts().optional(),
+  T: positiveInts().optional(),
+}).strict();
+
+const StagHuntBlockSchema = z.object({
+  game: z.literal("staghunt"),
+  N: positiveInts().optional(),
+  M: z.union([z.literal("all"), positiveInts()]).optional(),
+  T: positiveInts().optional(),
+  F: z.union([
+    z.array(z.number().int().min(0)).min(1),
+    z.record(
+      z.string().regex(/^[1-9]\d*$/, "use a player count N"),
+      z.array(z.number().int().min(0)).min(1),
+    ),
+  ]).optional(),
+  corruption: z.array(z.enum(["base", "b3"])).min(1).optional(),
+  heterogeneity: z.array(z.enum(["h1", "h2", "h3"])).min(1).optional(),
+  paper: PaperSchema.optional(),
+  payoffs: (PayoffsSchema as z.ZodType<StagHuntPayoffs, PayoffsInput>).default({
+    RS: 4,
+    HS: 2,
+    RF: 0,
+    HF: 2,
+  }),
+  agents: z.array(StagHuntAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]),
+  episodes: episodes().optional(),
+}).strict().superRefine((b, ctx) => {
+  if (!b.paper) return;
+  for (const key of ["N", "M", "T", "F", "corruption", "heterogeneity"] as const) {
+    if (b[key] !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: `give either "paper" or "${key}": the paper's grid sets N, M, T, F, ` +
+          `corruption and heterogeneity itself`,
+      });
+    }
+  }
+});
+
+/**
+ * Zod schema of {@linkcode GridSpec} (prefer {@linkcode parseGridSpec}, whose
+ * errors are one sentence).
+ *
+ * @example
+ * ```ts
+ * import { GridSpecSchema } from "./spec.ts";
+ * if (!GridSpecSchema.safeParse({ blocks: [{ game: "staghunt" }] }).success) throw new Error();
+ * ```
+ */
+export const GridSpecSchema: z.ZodType<GridSpec> = z.object({
+  name: z.string().regex(ID_PATTERN, ID_HINT).max(80).default("grid"),
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  episodes: episodes().default(5),
+  pairSeeds: z.boolean().default(true),
+  blocks: z.array(z.discriminatedUnion("game", [FrailBlockSchema, StagHuntBlockSchema])).min(1),
+}).strict() as z.ZodType<GridSpec>;
+
+/**
+ * Validates a spec, filling defaults.
+ *
+ * @example
+ * ```ts
+ * import { parseGridSpec } from "./spec.ts";
+ * const spec = parseGridSpec({ name: "demo", blocks: [{ game: "frail", envs: ["bank_run"] }] });
+ * const block = spec.blocks[0];
+ * if (block.game !== "frail" || block.mechanisms.length !== 4 || spec.episodes !== 5) throw new Error();
+ * try {
+ *   parseGridSpec({ blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M5"] }] });
+ *   throw new Error("should fail");
+ * } catch (e) {
+ *   if (!(e instanceof RangeError) || !e.message.includes('"blocks.0.mechanisms.0"')) throw e;
+ * }
+ * ```
+ * @throws {RangeError} Naming the field, and the allowed values where there is a list of them.
+ */
+export function parseGridSpec(input: unknown): GridSpec {
+  const r = GridSpecSchema.safeParse(input);
+  if (r.success) return r.data;
+  throw new RangeError(describeIssue(r.error.issues[0], input));
+}
+
+/**
+ * SHA-256 of the canonical JSON of a validated spec: two specs that differ
+ * only in key order or in spelled-out defaults have the same hash.
+ *
+ * @example
+ * ```ts
+ * import { parseGridSpec, specHash } from "./spec.ts";
+ * const a = parseGridSpec({ blocks: [{ game: "frail", envs: ["bank_run"] }] });
+ * const b = parseGridSpec({ episodes: 5, blocks: [{ envs: ["bank_run"], game: "frail", regimes: ["stable"] }] });
+ * if (specHash(a) !== specHash(b)) throw new Error();
+ * ```
+ */
+export function specHash(spec: GridSpec): string {
+  return sha256Hex(canonicalJson(spec));
+}

@@ -1,0 +1,151 @@
+/**
+ * A pool of Web Workers that play mock-agent episodes in parallel, each
+ * worker holding up to `depth` episodes at once (so it never waits for the
+ * main thread between two).
+ *
+ * @module
+ */
+import type { GridEpisode } from "./cells.ts";
+import type { EpisodeSummary } from "./execute.ts";
+
+/** A message to a worker. */
+export type WorkerRequest =
+  | { type: "init"; modules: string[] }
+  | { type: "run"; job: number; episode: GridEpisode; dir: string };
+
+/** A message from a worker. */
+export type WorkerResponse =
+  | { type: "ready" }
+  | { type: "init_error"; message: string }
+  | { type: "done"; job: number; summary: EpisodeSummary };
+
+/** Options of {@linkcode WorkerPool}. */
+export interface WorkerPoolOptions {
+  /** Workers. Default `navigator.hardwareConcurrency`. */
+  size?: number;
+  /** Episodes in flight per worker. Default 2. */
+  depth?: number;
+  /** Module URLs each worker imports before its first episode (e.g. to register runners). Default none. */
+  modules?: readonly string[];
+}
+
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  jobs: Map<number, { resolve: (s: EpisodeSummary) => void; reject: (e: Error) => void }>;
+}
+
+const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
+
+/**
+ * Web Workers playing episodes.
+ *
+ * @example
+ * ```ts
+ * import { WorkerPool } from "./worker_pool.ts";
+ * const dir = await Deno.makeTempDir();
+ * const pool = new WorkerPool({ size: 1 });
+ * try {
+ *   const s = await pool.run({
+ *     id: "ep", index: 0, run: "demo", cell: "c", replicate: 0, seed: 1,
+ *     condition: { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} },
+ *     agents: { kind: "mock", mock: {} },
+ *   }, dir);
+ *   if (s.status !== "ok") throw new Error(s.error ?? "");
+ * } finally {
+ *   pool.close();
+ * }
+ * ```
+ */
+export class WorkerPool {
+  /** Workers in the pool. */
+  readonly size: number;
+  /** Episodes in flight per worker. */
+  readonly depth: number;
+  readonly #modules: string[];
+  readonly #slots: Slot[] = [];
+  #next = 0;
+  #closed = false;
+
+  /** Starts the workers. */
+  constructor(options: WorkerPoolOptions = {}) {
+    const size = options.size ?? navigator.hardwareConcurrency;
+    const depth = options.depth ?? 2;
+    if (!Number.isInteger(size) || size < 1) {
+      throw new RangeError(`Worker pool option "size" must be an integer >= 1, got ${size}`);
+    }
+    if (!Number.isInteger(depth) || depth < 1) {
+      throw new RangeError(`Worker pool option "depth" must be an integer >= 1, got ${depth}`);
+    }
+    this.size = size;
+    this.depth = depth;
+    this.#modules = [...(options.modules ?? [])];
+    for (let i = 0; i < size; i++) this.#slots.push(this.#start());
+  }
+
+  #start(): Slot {
+    const worker = new Worker(WORKER_URL, { type: "module" });
+    const jobs: Slot["jobs"] = new Map();
+    let ready!: () => void;
+    let failed!: (e: Error) => void;
+    const slot: Slot = {
+      worker,
+      jobs,
+      ready: new Promise<void>((res, rej) => {
+        ready = res;
+        failed = rej;
+      }),
+    };
+    slot.ready.catch(() => {});
+    worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
+      const m = event.data;
+      if (m.type === "ready") ready();
+      else if (m.type === "init_error") {
+        failed(new Error(`A grid worker failed to start: ${m.message}`));
+      } else {
+        jobs.get(m.job)?.resolve(m.summary);
+        jobs.delete(m.job);
+      }
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      const err = new Error(`A grid worker crashed: ${event.message}`);
+      failed(err);
+      for (const j of jobs.values()) j.reject(err);
+      jobs.clear();
+      // Replace the crashed worker so later episodes still have somewhere to run.
+      worker.terminate();
+      if (!this.#closed) {
+        const i = this.#slots.indexOf(slot);
+        if (i >= 0) this.#slots[i] = this.#start();
+      }
+    };
+    worker.postMessage({ type: "init", modules: this.#modules } satisfies WorkerRequest);
+    return slot;
+  }
+
+  /** Plays one episode on the least busy worker; resolves with its summary. */
+  async run(episode: GridEpisode, dir: string): Promise<EpisodeSummary> {
+    if (this.#closed) throw new Error("The worker pool is closed");
+    let slot = this.#slots[0];
+    for (const s of this.#slots) if (s.jobs.size < slot.jobs.size) slot = s;
+    const job = this.#next++;
+    const done = new Promise<EpisodeSummary>((resolve, reject) => {
+      slot.jobs.set(job, { resolve, reject });
+    });
+    await slot.ready;
+    slot.worker.postMessage({ type: "run", job, episode, dir } satisfies WorkerRequest);
+    return done;
+  }
+
+  /** Terminates every worker; episodes in flight are abandoned. */
+  close(): void {
+    this.#closed = true;
+    for (const s of this.#slots) {
+      s.worker.terminate();
+      const err = new Error("The worker pool was closed");
+      for (const j of s.jobs.values()) j.reject(err);
+      s.jobs.clear();
+    }
+  }
+}

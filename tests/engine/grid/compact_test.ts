@@ -1,0 +1,139 @@
+import pl from "nodejs-polars";
+import { assert, assertEquals, assertRejects } from "../../_assert.ts";
+import { loadRuns } from "../../../analysis/load/load_runs.ts";
+import type { EngineEvent } from "../../../engine/core/events.ts";
+import { readEpisodeLog } from "../../../engine/core/log_file.ts";
+import { compactRun } from "../../../engine/grid/compact.ts";
+import { runGrid } from "../../../engine/grid/run_grid.ts";
+
+const ROOT = new URL("../../../", import.meta.url).pathname;
+const CLI = new URL("../../../engine/cli/compact.ts", import.meta.url).pathname;
+
+const SPEC = {
+  name: "compacted",
+  seed: 8,
+  episodes: 2,
+  blocks: [
+    { game: "frail", envs: ["bank_run"], mechanisms: ["M1", "M3"] },
+    { game: "staghunt", N: [3], M: [2], T: [2], F: [1], corruption: ["base", "b3"] },
+  ],
+};
+const quiet = { workers: 0, progress: false } as const;
+
+async function allEvents(dir: string): Promise<EngineEvent[]> {
+  const out: EngineEvent[] = [];
+  const names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+  for (const n of names) {
+    if (n.endsWith(".ndjson")) out.push(...await readEpisodeLog(`${dir}/${n}`));
+  }
+  return out;
+}
+
+Deno.test("compactRun() writes one row per event, turn and disclosure, in tables the loaders read", async () => {
+  const root = await Deno.makeTempDir();
+  await runGrid(SPEC, { out: `${root}/run`, ...quiet });
+  const events = await allEvents(`${root}/run`);
+  const r = await compactRun(`${root}/run`);
+  assertEquals(r.out, `${root}/run-parquet`);
+  assertEquals(r.logs, 8);
+  const count = (t: string) => events.filter((e) => e.type === t).length;
+  assertEquals(r.rows.episodes, 8);
+  assertEquals(r.rows.events, events.length);
+  assertEquals(r.rows.turns, count("turn"));
+  assertEquals(r.rows.turns, 4 * 2 * 3);
+  assertEquals(r.rows.rounds, count("disclosure"));
+  assertEquals(r.rows.decisions, count("decision"));
+  const files = (await Array.fromAsync(Deno.readDir(r.out))).map((e) => e.name).sort();
+  assertEquals(files, [
+    "calls.parquet",
+    "corrections.parquet",
+    "decisions.parquet",
+    "episodes.parquet",
+    "events.parquet",
+    "mechanisms.parquet",
+    "rounds.parquet",
+    "turns.parquet",
+  ]);
+
+  const ev = pl.readParquet(`${r.out}/events.parquet`);
+  const checkpoint = events.find((e) => e.type === "checkpoint")!;
+  const row = ev.filter(
+    pl.col("episode").eq(pl.lit(checkpoint.episode)).and(pl.col("seq").eq(pl.lit(checkpoint.seq))),
+  ).toRecords()[0] as Record<string, unknown>;
+  const { schema: _s, run: _r, episode: _e, round, step, seq, time, type, ...data } = checkpoint;
+  assertEquals(
+    [row.round, row.step, row.seq, row.time, row.type, row.agent],
+    [round, step, seq, time, type, null],
+  );
+  assertEquals(JSON.parse(row.data as string), data);
+
+  const turns = pl.readParquet(`${r.out}/turns.parquet`).toRecords();
+  const firstTurn = events.find((e) => e.type === "turn")! as unknown as Record<string, unknown>;
+  const t0 = turns.find((t) => t.episode === firstTurn.episode && t.seq === firstTurn.seq)!;
+  for (
+    const k of ["agent", "position", "corrupted", "original_action", "public_action", "confidence"]
+  ) {
+    assertEquals(t0[k], firstTurn[k], k);
+  }
+
+  const back = await loadRuns(r.out);
+  const direct = await loadRuns(`${root}/run`);
+  assertEquals(back.episodes.toRecords(), direct.episodes.toRecords());
+  assertEquals(back.decisions!.toRecords(), direct.decisions!.toRecords());
+  const rounds = back.rounds!.toRecords();
+  const disclosure = events.find((e) => e.type === "disclosure" && e.round === 2)!;
+  const match = rounds.find((x) => x.episode === disclosure.episode && x.round === 2)!;
+  assertEquals(
+    JSON.parse(match.public as string),
+    (disclosure as unknown as { public: unknown }).public,
+  );
+});
+
+Deno.test("the compact command merges shard folders into one set and refuses overlapping ones", async () => {
+  const root = await Deno.makeTempDir();
+  for (const i of [0, 1, 2]) {
+    await runGrid(SPEC, { out: `${root}/runs/shard-${i}`, shard: `${i}/3`, ...quiet });
+  }
+  const run = (args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", CLI, ...args],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const ok = await run([`${root}/runs`, "--out", `${root}/merged`]);
+  assertEquals(ok.code, 0, new TextDecoder().decode(ok.stderr));
+  assert(new TextDecoder().decode(ok.stdout).startsWith(`8 logs compacted into ${root}/merged`));
+  const merged = await loadRuns(`${root}/merged`);
+  assertEquals(merged.episodes.height, 8);
+  assertEquals(new Set(merged.episodes.getColumn("episode").toArray()).size, 8);
+
+  const one = (await Array.fromAsync(Deno.readDir(`${root}/runs/shard-0`)))
+    .find((e) => e.name.endsWith(".ndjson"))!.name;
+  await Deno.copyFile(`${root}/runs/shard-0/${one}`, `${root}/runs/shard-1/${one}`);
+  const dup = await run([`${root}/runs`, "--out", `${root}/merged`]);
+  assertEquals(dup.code, 2);
+  assert(
+    new TextDecoder().decode(dup.stderr).includes(
+      `Episode "${one.slice(0, -".ndjson".length)}" of run "compacted" has two logs`,
+    ),
+  );
+});
+
+Deno.test("compactRun() refuses an output inside its input and a non-compacted output folder", async () => {
+  const root = await Deno.makeTempDir();
+  await runGrid(SPEC, { out: `${root}/run`, ...quiet });
+  await assertRejects(
+    () => compactRun(`${root}/run`, { out: `${root}/run/parquet` }),
+    RangeError,
+    "lies inside its input",
+  );
+  await Deno.mkdir(`${root}/other`);
+  await Deno.writeTextFile(`${root}/other/notes.txt`, "mine");
+  await assertRejects(
+    () => compactRun(`${root}/run`, { out: `${root}/other` }),
+    RangeError,
+    `Compaction output "${root}/other" already exists and is not a compacted set`,
+  );
+  assertEquals(await Deno.readTextFile(`${root}/other/notes.txt`), "mine");
+});
