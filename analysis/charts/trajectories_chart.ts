@@ -140,7 +140,7 @@ export function trajectoriesChart(
             x,
             y: { field: "lower", type: "quantitative", title: "Mean across episodes" },
             y2: { field: "upper" },
-            color: { ...color, legend: null },
+            color,
           },
         },
         {
