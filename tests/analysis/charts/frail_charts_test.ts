@@ -110,6 +110,9 @@ Deno.test("trajectoriesChart() draws a line per series, bands in two rows and bo
   assert.ok(svg.includes(">insolvency boundary</text>"));
   assert.ok(svg.includes(">goal</text>"));
   assert.ok(svg.includes(">Defensive intent / not launched</text>"));
+  // The mechanism legend is drawn (a layer with legend: null once hid it).
+  assert.ok(svg.includes(">Mechanism</text>"), "legend title");
+  assert.ok(svg.includes(">M0</text>"), "legend entry");
 });
 
 Deno.test("trajectoriesChart() repeats a round boundary in every row of its environment", async () => {
