@@ -219,24 +219,7 @@ export type { BeliefRule } from "./engine/staghunt/beliefs/rule.ts";
 export { paperRules } from "./engine/staghunt/beliefs/paper_rules.ts";
 
 export * from "./analysis/mod.ts";
-/**
- * LLM agents through OpenAI-compatible APIs (model configs, prompts, runtime
- * with limits, retries, cache and accounting, preflight, local server).
- *
- * @example
- * ```ts
- * import { llm } from "./mod.ts";
- * if (typeof llm.llmPopulation !== "function") throw new Error();
- * ```
- */
-export * as llm from "./engine/agents/llm/mod.ts";
-/**
- * The grid runner (specs, cells, seeds, shards, resume, workers, progress, compaction).
- *
- * @example
- * ```ts
- * import { grid } from "./mod.ts";
- * if (typeof grid.runGrid !== "function") throw new Error();
- * ```
- */
-export * as grid from "./engine/grid/mod.ts";
+export * from "./engine/agents/llm/mod.ts";
+export * from "./engine/grid/mod.ts";
+export * from "./engine/core/progress.ts";
+export * from "./engine/core/jupyter.ts";

@@ -12,6 +12,7 @@
 import { Buffer } from "node:buffer";
 import { extname } from "node:path";
 import type pl from "nodejs-polars";
+import { jupyterDisplay } from "../engine/core/jupyter.ts";
 import { cellText, escapeHtml, scriptJson } from "./_html.ts";
 import { renderPng, type RenderPngOptions, renderSvg } from "./charts/render.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./charts/spec.ts";
@@ -308,20 +309,10 @@ export async function settle(ms = 300): Promise<void> {
 
 /** Sends a bundle to the notebook inside Jupyter, otherwise returns it. */
 async function show<T extends object>(bundle: T): Promise<T | undefined> {
-  const jupyter = jupyterNamespace();
-  if (jupyter === undefined) return bundle;
-  await jupyter.display(bundle, { raw: true });
+  const display = jupyterDisplay();
+  if (display === undefined) return bundle;
+  await display(bundle, { raw: true });
   return undefined;
-}
-
-/** `Deno.jupyter`, or `undefined` outside the kernel (where reading it throws). */
-function jupyterNamespace(): typeof Deno.jupyter | undefined {
-  try {
-    const jupyter = Deno.jupyter;
-    return typeof jupyter?.display === "function" ? jupyter : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function withV5Schema(spec: VegaLiteSpec): VegaLiteSpec & { $schema: string } {

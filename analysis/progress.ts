@@ -1,27 +1,21 @@
 /**
  * Progress shown in place in a notebook: one output that a long computation
- * (such as `loadRuns()` over thousands of logs) updates, through
- * `Deno.jupyter.display(bundle, { raw: true, display_id, update: true })`.
+ * (such as `loadRuns()` over thousands of logs) updates, through the
+ * toolkit's one progress module (`engine/core/progress.ts`, which sends
+ * `Deno.jupyter.display(bundle, { raw: true, display_id, update: true })`).
  * Outside Jupyter nothing is shown; the latest bundle stays readable.
  *
  * @module
  */
 
-import { escapeHtml } from "./_html.ts";
+import type { DisplayFunction } from "../engine/core/jupyter.ts";
+import {
+  notebookProgress,
+  type ProgressBundle,
+  type ProgressSendOptions,
+} from "../engine/core/progress.ts";
 
-/** A progress bundle: an HTML `<progress>` bar and a plain-text twin. */
-export interface ProgressBundle {
-  /** HTML with a `<progress>` element and the count. */
-  "text/html": string;
-  /** E.g. `Loading runs: 120/400 (30%)`. */
-  "text/plain": string;
-}
-
-/** How a bundle is sent: `Deno.jupyter.display`'s signature. */
-export type DisplayFunction = (
-  bundle: ProgressBundle,
-  options: { raw: true; display_id: string; update?: boolean },
-) => Promise<void> | void;
+export type { DisplayFunction, ProgressBundle, ProgressSendOptions };
 
 /** Options for {@linkcode progressDisplay}. */
 export interface ProgressDisplayOptions {
@@ -43,7 +37,7 @@ export interface ProgressDisplayOptions {
    *
    * @default {`Deno.jupyter.display` inside the Jupyter kernel, otherwise nothing}
    */
-  display?: DisplayFunction;
+  display?: DisplayFunction<ProgressBundle, ProgressSendOptions>;
 }
 
 /** A progress output; pass `update` as a loader's `onProgress`. */
@@ -59,7 +53,8 @@ export interface ProgressDisplay {
 }
 
 /**
- * Creates a progress output that updates in place.
+ * Creates a progress output that updates in place, showing
+ * `<label>: <done>/<total> (<percent>%)` beside a bar.
  *
  * @param label What is in progress, e.g. `"Loading runs"`.
  * @param options Display id, update granularity and the display function.
@@ -88,74 +83,25 @@ export function progressDisplay(
   label: string,
   options: ProgressDisplayOptions = {},
 ): ProgressDisplay {
-  const {
-    displayId = `coordlab-progress-${crypto.randomUUID()}`,
-    stepPercent = 1,
-    display = jupyterDisplay(),
-  } = options;
-  let last: ProgressBundle | undefined;
-  let shownPercent = -Infinity;
-  let sentAny = false;
-  let pending: Promise<void> = Promise.resolve();
+  const output = notebookProgress(({ done, total }: { done: number; total: number }) => {
+    const percent = total > 0 ? Math.floor((100 * done) / total) : 100;
+    return { done, total, text: `${label}: ${done}/${total} (${percent}%)` };
+  }, {
+    display: options.display,
+    displayId: options.displayId,
+    stepPercent: options.stepPercent ?? 1,
+    intervalMs: 0,
+  });
   return {
-    displayId,
+    displayId: output.displayId,
     get last() {
-      return last;
+      return output.last;
     },
     update(done: number, total: number) {
-      const percent = total > 0 ? Math.floor((100 * done) / total) : 100;
-      last = progressBundle(label, done, total);
-      if (display === undefined) return;
-      if (done < total && percent - shownPercent < stepPercent) return;
-      shownPercent = percent;
-      const bundle = last;
-      const update = sentAny;
-      sentAny = true;
-      pending = pending.then(() =>
-        display(bundle, { raw: true, display_id: displayId, ...(update ? { update } : {}) })
-      ).catch(() => {});
+      output.update({ done, total });
     },
     flush() {
-      return pending;
+      return output.flush();
     },
   };
-}
-
-/**
- * The bundle showing `done` of `total`.
- *
- * @param label What is in progress.
- * @param done Units done.
- * @param total Units in all.
- * @returns The bundle; the label is escaped in the HTML.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { progressBundle } from "./progress.ts";
- *
- * const bundle = progressBundle("<runs>", 1, 3);
- * assert.equal(bundle["text/plain"], "<runs>: 1/3 (33%)");
- * assert.ok(bundle["text/html"].includes('<progress value="1" max="3">'));
- * assert.ok(bundle["text/html"].includes("&lt;runs&gt;"));
- * ```
- */
-export function progressBundle(label: string, done: number, total: number): ProgressBundle {
-  const percent = total > 0 ? Math.floor((100 * done) / total) : 100;
-  const text = `${label}: ${done}/${total} (${percent}%)`;
-  return {
-    "text/html": `<div class="coordlab-progress"><progress value="${done}" max="${total}">` +
-      `</progress> <span>${escapeHtml(text)}</span></div>`,
-    "text/plain": text,
-  };
-}
-
-function jupyterDisplay(): DisplayFunction | undefined {
-  try {
-    const jupyter = Deno.jupyter;
-    if (typeof jupyter?.display !== "function") return undefined;
-    return (bundle, options) => jupyter.display(bundle, options);
-  } catch {
-    return undefined;
-  }
 }

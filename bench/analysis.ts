@@ -33,6 +33,7 @@ import {
   welfareTable,
   writeRunsParquet,
 } from "../analysis/mod.ts";
+import { median } from "./_measure.ts";
 
 function flag(name: string): string | undefined {
   const i = Deno.args.indexOf(`--${name}`);
@@ -130,11 +131,6 @@ async function measure(source: string, lazy: boolean): Promise<Timing & { rows: 
     rows = Number((decisions as pl.LazyDataFrame).select(pl.len()).collectSync().row(0)[0]);
   }
   return { load: t1 - t0, table2: t2 - t1, figure4: t3 - t2, total: t3 - t0, rows };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function report(label: string, source: string, goal: number, lazy = false): Promise<void> {

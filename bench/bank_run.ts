@@ -9,37 +9,15 @@
  */
 import { runEpisode } from "../engine/run_episode.ts";
 import { MECHANISMS } from "../engine/frail/types.ts";
+import { loggingRates, machine, markdownTable } from "./_measure.ts";
 
 const episodes = Number(Deno.args[0] ?? 400);
-const dir = await Deno.makeTempDir({ prefix: "coordlab-bench-" });
-
-async function measure(write: boolean): Promise<number> {
-  // Warm up the JIT on a few episodes first.
-  for (let s = 0; s < 20; s++) {
-    await runEpisode({ env: "bank_run", mechanism: MECHANISMS[s % 4], seed: s });
-  }
-  const t0 = performance.now();
-  for (let s = 0; s < episodes; s++) {
-    await runEpisode({
-      env: "bank_run",
-      mechanism: MECHANISMS[s % 4],
-      seed: 1000 + s,
-      run: "bench",
-      outDir: write ? dir : undefined,
-    });
-  }
-  return episodes / ((performance.now() - t0) / 1000);
-}
-
-const off = await measure(false);
-const on = await measure(true);
-await Deno.remove(dir, { recursive: true });
-console.log(
-  `| bank-run mock episodes/s (M0-M3 mix, ${episodes} episodes) | logging off | full logging |`,
+const { off, on } = await loggingRates(
+  (seed, outDir) =>
+    runEpisode({ env: "bank_run", mechanism: MECHANISMS[seed % 4], seed, run: "bench", outDir }),
+  { episodes, warmup: 20 },
 );
-console.log(`| --- | --- | --- |`);
-console.log(
-  `| ${Deno.build.os} ${Deno.build.arch}, ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno} | ${
-    off.toFixed(0)
-  } | ${on.toFixed(0)} |`,
-);
+console.log(markdownTable(
+  [`bank-run mock episodes/s (M0-M3 mix, ${episodes} episodes)`, "logging off", "full logging"],
+  [[machine(), off.toFixed(0), on.toFixed(0)]],
+));

@@ -19,6 +19,7 @@
  */
 import { cpuUsage } from "node:process";
 import { runGrid } from "../engine/grid/run_grid.ts";
+import { machine, markdownTable } from "./_measure.ts";
 
 const perCell = Number(Deno.args[0] ?? 150);
 if (!Number.isInteger(perCell) || perCell < 2) {
@@ -125,25 +126,30 @@ const after = load();
 await Deno.remove(root, { recursive: true });
 
 console.log(
-  `Mock bank-run grid, ${
-    rows[0].episodes
-  } episodes (M0-M3 x ${perCell}), ${Deno.build.os} ${Deno.build.arch}, ` +
-    `${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno}; load average ${before} before, ${after} after`,
+  `Mock bank-run grid, ${rows[0].episodes} episodes (M0-M3 x ${perCell}), ${machine()}; ` +
+    `load average ${before} before, ${after} after`,
 );
 console.log("");
-console.log(
-  "| run | episodes/s (wall) | episodes/s (steady) | logs written/s | MB/s of logs | cores used | episodes per CPU-second |",
-);
-console.log("| --- | --- | --- | --- | --- | --- | --- |");
-for (const m of rows) {
-  console.log(
-    `| ${m.label} | ${m.wallRate.toFixed(0)} | ${m.steadyRate.toFixed(0)} | ${
-      m.wallRate.toFixed(0)
-    } | ${m.megabytesPerSecond.toFixed(1)} | ${m.coresUsed.toFixed(2)} | ${
-      (m.wallRate / m.coresUsed).toFixed(0)
-    } |`,
-  );
-}
+console.log(markdownTable(
+  [
+    "run",
+    "episodes/s (wall)",
+    "episodes/s (steady)",
+    "logs written/s",
+    "MB/s of logs",
+    "cores used",
+    "episodes per CPU-second",
+  ],
+  rows.map((m) => [
+    m.label,
+    m.wallRate.toFixed(0),
+    m.steadyRate.toFixed(0),
+    m.wallRate.toFixed(0),
+    m.megabytesPerSecond.toFixed(1),
+    m.coresUsed.toFixed(2),
+    (m.wallRate / m.coresUsed).toFixed(0),
+  ]),
+));
 const ratio = (a: Measured, b: Measured) => (b.wallRate / a.wallRate).toFixed(2);
 console.log("");
 console.log(

@@ -16,10 +16,12 @@
  * @module
  */
 import { LlmRuntime } from "../engine/agents/llm/runtime.ts";
-import { type GridEpisodeSpec, runLlmGrid } from "../engine/agents/llm/run_grid.ts";
+import { llmPopulation } from "../engine/agents/llm/llm_agent.ts";
 import type { EngineEvent } from "../engine/core/events.ts";
-import { MECHANISMS } from "../engine/frail/types.ts";
+import { type MechanismId, MECHANISMS } from "../engine/frail/types.ts";
+import { runEpisode } from "../engine/run_episode.ts";
 import { cpuUsage } from "node:process";
+import { markdownTable, median } from "./_measure.ts";
 
 function flag(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -79,30 +81,46 @@ async function singleCallLatency(n: number): Promise<number> {
     await runtime.complete("local", messages, { episode: "probe" });
     times.push(performance.now() - t0);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(n / 2)];
+  return median(times);
+}
+
+/** One bank-run episode of the benchmark. */
+interface BenchEpisode {
+  mechanism: MechanismId;
+  seed: number;
+  params?: Record<string, unknown>;
+}
+
+/** Plays episodes concurrently with LLM agents; resolves to their event logs. */
+async function playAll(grid: readonly BenchEpisode[]): Promise<EngineEvent[][]> {
+  const results = await Promise.all(grid.map((g) =>
+    runEpisode({
+      env: "bank_run",
+      mechanism: g.mechanism,
+      seed: g.seed,
+      params: g.params,
+      agents: llmPopulation({ runtime, env: "bank_run", models: "local", sample: g.seed }),
+    })
+  ));
+  return results.map((r) => r.events);
 }
 
 /** Runs a grid `repeats` times; reports the median wall time. */
-async function measure(label: string, grid: GridEpisodeSpec[], single: number) {
+async function measure(label: string, grid: BenchEpisode[], single: number) {
   const walls: number[] = [];
   const cpu0 = cpuUsage();
-  let r!: Awaited<ReturnType<typeof runLlmGrid>>;
+  let logs!: EngineEvent[][];
   for (let i = 0; i < repeats; i++) {
     const t0 = performance.now();
-    r = await runLlmGrid(grid, {
-      runtime,
-      models: "local",
-      episodeConcurrency: grid.length,
-      preflight: false,
-    });
+    logs = await playAll(grid);
     walls.push(performance.now() - t0);
   }
   const cpu = cpuUsage(cpu0);
-  const wall = walls.sort((a, b) => a - b)[Math.floor(repeats / 2)];
-  const longest = Math.max(...r.episodes.map((e) => steps(e.events!)));
-  const calls = r.usage.calls;
-  const meanLatency = r.episodes.flatMap((e) => e.events!)
+  const wall = median(walls);
+  const longest = Math.max(...logs.map(steps));
+  const callEvents = logs.flat().filter((e) => e.type === "llm_call");
+  const calls = callEvents.length;
+  const meanLatency = callEvents
     .reduce((s, e) => s + (e.type === "llm_call" ? e.latency_ms : 0), 0) / calls;
   return {
     label,
@@ -119,22 +137,18 @@ async function measure(label: string, grid: GridEpisodeSpec[], single: number) {
 
 // Warm-up (module loading and JIT), not reported.
 for (const mechanism of MECHANISMS) {
-  await runLlmGrid([{ env: "bank_run", mechanism, seed: 9, params: { horizon: 3 } }], {
-    runtime,
-    models: "local",
-    preflight: false,
-  });
+  await playAll([{ mechanism, seed: 9, params: { horizon: 3 } }]);
 }
 const single = await singleCallLatency(15);
 
 const rows = [];
 for (const mechanism of MECHANISMS) {
   rows.push(
-    await measure(`${mechanism}, 1 episode`, [{ env: "bank_run", mechanism, seed: 0 }], single),
+    await measure(`${mechanism}, 1 episode`, [{ mechanism, seed: 0 }], single),
   );
 }
-const grid: GridEpisodeSpec[] = MECHANISMS.flatMap((mechanism) =>
-  Array.from({ length: seeds }, (_, seed) => ({ env: "bank_run" as const, mechanism, seed }))
+const grid: BenchEpisode[] = MECHANISMS.flatMap((mechanism) =>
+  Array.from({ length: seeds }, (_, seed) => ({ mechanism, seed }))
 );
 rows.push(await measure(`M0-M3 x ${seeds} seeds, concurrent`, grid, single));
 await server.stop();
@@ -144,17 +158,30 @@ console.log(
     `concurrency cap 512; a single isolated call takes ${single.toFixed(1)} ms (median of 15); ` +
     `each row is the median of ${repeats} runs\n`,
 );
-console.log(
-  "| run | episodes | calls | sequential steps | wall (s) | wall / (steps x " + latency +
-    " ms) | wall / (steps x single call) | mean call latency (ms) | client CPU per call (ms) |",
-);
-console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-for (const r of rows) {
-  console.log(
-    `| ${r.label} | ${r.episodes} | ${r.calls} | ${r.steps} | ${r.wall.toFixed(2)} | ${
-      r.nominal.toFixed(3)
-    } | ${r.measured.toFixed(3)} | ${r.meanLatency.toFixed(1)} | ${r.cpuPerCall.toFixed(2)} |`,
-  );
-}
+console.log(markdownTable(
+  [
+    "run",
+    "episodes",
+    "calls",
+    "sequential steps",
+    "wall (s)",
+    `wall / (steps x ${latency} ms)`,
+    "wall / (steps x single call)",
+    "mean call latency (ms)",
+    "client CPU per call (ms)",
+  ],
+  rows.map((r) => [
+    r.label,
+    String(r.episodes),
+    String(r.calls),
+    String(r.steps),
+    r.wall.toFixed(2),
+    r.nominal.toFixed(3),
+    r.measured.toFixed(3),
+    r.meanLatency.toFixed(1),
+    r.cpuPerCall.toFixed(2),
+  ]),
+  { alignRight: true },
+));
 const worst = Math.max(...rows.map((r) => r.nominal));
 console.log(`\nWorst wall / critical path (nominal latency): ${worst.toFixed(3)} (goal <= 1.15)`);

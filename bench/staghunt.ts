@@ -11,47 +11,18 @@
  * @module
  */
 import { runStagHuntEpisode } from "../engine/staghunt/run.ts";
+import { loggingRates, machine, markdownTable } from "./_measure.ts";
 
 const episodes = Number(Deno.args[0] ?? 1000);
-const dir = await Deno.makeTempDir({ prefix: "coordlab-bench-staghunt-" });
-
-async function measure(write: boolean): Promise<number> {
-  // Warm up the JIT first.
-  for (let s = 0; s < 50; s++) {
-    await runStagHuntEpisode({ N: 5, M: 3, T: 4, F: 2, seed: s, run: "warm" });
-  }
-  const t0 = performance.now();
-  for (let s = 0; s < episodes; s++) {
-    await runStagHuntEpisode({
-      N: 5,
-      M: 3,
-      T: 4,
-      F: 2,
-      seed: 1000 + s,
-      run: "bench",
-      outDir: write ? dir : undefined,
-    });
-  }
-  return episodes / ((performance.now() - t0) / 1000);
-}
-
-const off = await measure(false);
-const on = await measure(true);
-await Deno.remove(dir, { recursive: true });
-let cpu = "";
-try {
-  cpu = (await Deno.readTextFile("/proc/cpuinfo")).match(/model name\s*:\s*(.+)/)?.[1] ?? "";
-} catch {
-  // Not Linux: leave the CPU model out.
-}
-console.log(
-  `| Stag Hunt mock episodes/s (N=5, M=3, T=4, F=2, ${episodes} episodes) | logging off | full logging |`,
+const { off, on } = await loggingRates(
+  (seed, outDir) => runStagHuntEpisode({ N: 5, M: 3, T: 4, F: 2, seed, run: "bench", outDir }),
+  { episodes, warmup: 50, prefix: "coordlab-bench-staghunt-" },
 );
-console.log(`| --- | --- | --- |`);
-console.log(
-  `| ${Deno.build.os} ${Deno.build.arch}${
-    cpu ? `, ${cpu}` : ""
-  }, ${navigator.hardwareConcurrency} cores, Deno ${Deno.version.deno} | ${off.toFixed(0)} | ${
-    on.toFixed(0)
-  } |`,
-);
+console.log(markdownTable(
+  [
+    `Stag Hunt mock episodes/s (N=5, M=3, T=4, F=2, ${episodes} episodes)`,
+    "logging off",
+    "full logging",
+  ],
+  [[machine({ cpuModel: true }), off.toFixed(0), on.toFixed(0)]],
+));

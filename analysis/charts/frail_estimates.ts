@@ -9,9 +9,14 @@
  * @module
  */
 
-import { ENV_LABELS, ENV_ORDER } from "../frail/env_profiles.ts";
 import { SCORECARD_DIMENSIONS, SCORECARD_LABELS } from "../frail/scorecard.ts";
-import { type ChartRows, chartValues, intervalChart } from "./interval.ts";
+import { ENV_NAMES, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
+import {
+  type ChartRows,
+  chartValues,
+  intervalChart,
+  type IntervalChartOptions,
+} from "./interval.ts";
 import type { VegaLiteSpec } from "./spec.ts";
 
 /** Options shared by the FRAIL chart builders. */
@@ -24,14 +29,33 @@ export interface FrailChartOptions {
   height?: number;
 }
 
-const MECHANISMS = ["M0", "M1", "M2", "M3"];
-const ENV_NAMES = ENV_ORDER.map((env) => ENV_LABELS[env]);
-
 function labelled(rows: ChartRows): Record<string, unknown>[] {
   return chartValues(rows).map((row) => ({
     ...row,
-    ...(typeof row.env === "string" ? { env: ENV_LABELS[row.env] ?? row.env } : {}),
+    ...(typeof row.env === "string" ? { env: envName(row.env) } : {}),
   }));
+}
+
+/**
+ * Bars of `mean` with a rule from mean - se to mean + se (of zero length
+ * for a row without `se`); the other options are {@linkcode intervalChart}'s.
+ */
+function meanSeBars(
+  rows: readonly Record<string, unknown>[],
+  options: Omit<IntervalChartOptions, "y" | "lower" | "upper" | "mark">,
+): VegaLiteSpec {
+  const bounded = rows.map((row) => ({
+    ...row,
+    lower: (row.mean as number) - ((row.se as number) ?? 0),
+    upper: (row.mean as number) + ((row.se as number) ?? 0),
+  }));
+  return intervalChart(bounded, {
+    ...options,
+    y: "mean",
+    lower: "lower",
+    upper: "upper",
+    mark: "bar",
+  });
 }
 
 /**
@@ -61,19 +85,10 @@ export function welfareBarsChart(
   averages: ChartRows,
   options: FrailChartOptions = {},
 ): VegaLiteSpec {
-  const rows = labelled(averages).map((row) => ({
-    ...row,
-    lower: (row.mean as number) - ((row.se as number) ?? 0),
-    upper: (row.mean as number) + ((row.se as number) ?? 0),
-  }));
-  return intervalChart(rows, {
+  return meanSeBars(labelled(averages), {
     x: "env",
-    y: "mean",
-    lower: "lower",
-    upper: "upper",
     color: "mechanism",
-    mark: "bar",
-    sort: { x: ENV_NAMES, color: MECHANISMS },
+    sort: { x: ENV_NAMES, color: MECHANISM_ORDER },
     title: options.title ?? "Welfare realization by environment (mean of model means ± SE)",
     xTitle: "Environment",
     yTitle: "Welfare realization W~",
@@ -112,7 +127,7 @@ export function successChart(table: ChartRows, options: FrailChartOptions = {}):
     upper: "upper",
     color: "mechanism",
     column: "env",
-    sort: { color: MECHANISMS, column: ENV_NAMES },
+    sort: { color: MECHANISM_ORDER, column: ENV_NAMES },
     yDomain: [0, 1],
     title: options.title ?? "Success rate with 95% Wilson intervals",
     xTitle: "Model",
@@ -148,20 +163,14 @@ export function actionMeasuresChart(
   table: ChartRows,
   options: FrailChartOptions = {},
 ): VegaLiteSpec {
-  const rows = chartValues(table).map((row) => ({
-    ...row,
-    lower: (row.mean as number) - ((row.se as number) ?? 0),
-    upper: (row.mean as number) + ((row.se as number) ?? 0),
-  }));
-  return intervalChart(rows, {
+  return meanSeBars(chartValues(table), {
     x: "mechanism",
-    y: "mean",
-    lower: "lower",
-    upper: "upper",
     column: "measure",
-    mark: "bar",
     independentY: true,
-    sort: { x: MECHANISMS, column: ["withdrawal_rate", "redemption_rate", "first_launch_round"] },
+    sort: {
+      x: MECHANISM_ORDER,
+      column: ["withdrawal_rate", "redemption_rate", "first_launch_round"],
+    },
     title: options.title ?? "Action-level measures (mean of model means ± SE)",
     xTitle: "Mechanism",
     yTitle: "Value",
@@ -194,20 +203,11 @@ export function actionMeasuresChart(
  * ```
  */
 export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): VegaLiteSpec {
-  const rows = labelled(table).map((row) => ({
-    ...row,
-    lower: (row.mean as number) - ((row.se as number) ?? 0),
-    upper: (row.mean as number) + ((row.se as number) ?? 0),
-  }));
-  return intervalChart(rows, {
+  return meanSeBars(labelled(table), {
     x: "regime",
-    y: "mean",
-    lower: "lower",
-    upper: "upper",
     color: "mechanism",
     column: "env",
-    mark: "bar",
-    sort: { x: ["expansion", "stable", "contraction"], color: MECHANISMS, column: ENV_NAMES },
+    sort: { x: ["expansion", "stable", "contraction"], color: MECHANISM_ORDER, column: ENV_NAMES },
     title: options.title ?? "Welfare realization across economic regimes",
     xTitle: "Regime",
     yTitle: "Welfare realization W~",
@@ -250,7 +250,7 @@ export function scorecardChart(card: ChartRows, options: FrailChartOptions = {})
     y: "value",
     color: "mechanism",
     mark: "bar",
-    sort: { x: SCORECARD_DIMENSIONS.map((d) => SCORECARD_LABELS[d]), color: MECHANISMS },
+    sort: { x: SCORECARD_DIMENSIONS.map((d) => SCORECARD_LABELS[d]), color: MECHANISM_ORDER },
     title: options.title ?? "Mechanism scorecard",
     xTitle: "Dimension",
     yTitle: "Score (larger is better)",

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { type Layer, REFERENCE_COLOR, referenceLayers } from "./_reference.ts";
 import { type ChartRows, chartValues, checkSize, intervalChart } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
@@ -21,9 +22,6 @@ export interface StagHuntChartOptions {
   height?: number;
 }
 
-type Layer = Extract<VegaLiteSpec, { layer: unknown }>["layer"][number];
-const REFERENCE_COLOR = "#666666";
-
 function sized(options: StagHuntChartOptions): { width: number; height: number } {
   const { width = 320, height = 200 } = options;
   checkSize("width", width);
@@ -33,29 +31,10 @@ function sized(options: StagHuntChartOptions): { width: number; height: number }
 
 function verticalRules(values: readonly number[], label: string): Layer[] {
   const rows = [...new Set(values)].map((x) => ({ x, label }));
-  return [
-    {
-      data: { values: rows },
-      mark: { type: "rule", strokeDash: [6, 4], color: REFERENCE_COLOR },
-      encoding: { x: { field: "x", type: "quantitative" } },
-    },
-    {
-      data: { values: rows },
-      mark: {
-        type: "text",
-        align: "left",
-        baseline: "top",
-        dx: 4,
-        fontSize: 9,
-        color: REFERENCE_COLOR,
-      },
-      encoding: {
-        x: { field: "x", type: "quantitative" },
-        y: { value: 0 },
-        text: { field: "label", type: "nominal" },
-      },
-    },
-  ];
+  return referenceLayers("x", { value: "x", label: "label", fontSize: 9 }).map((layer) => ({
+    data: { values: rows },
+    ...layer,
+  }));
 }
 
 /**

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { type Layer, referenceLayers } from "./_reference.ts";
+import { checkSize } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
 /** One point of a trajectory: the value of one series in one round. */
@@ -58,10 +60,6 @@ export interface StateTrajectoryChartOptions {
    */
   height?: number;
 }
-
-const REFERENCE_COLOR = "#666666";
-
-type Layer = Extract<VegaLiteSpec, { layer: unknown }>["layer"][number];
 
 /**
  * Builds a Vega-Lite line chart with one colored line (with points) per
@@ -124,26 +122,9 @@ export function stateTrajectoryChart(
     },
   }];
   if (rules.length > 0) {
-    layers.push({
-      data: { values: rules },
-      mark: { type: "rule", strokeDash: [6, 4], color: REFERENCE_COLOR },
-      encoding: { y: { field: "y", type: "quantitative", title: yTitle } },
-    }, {
-      data: { values: rules },
-      mark: {
-        type: "text",
-        align: "left",
-        baseline: "bottom",
-        dx: 4,
-        dy: -2,
-        color: REFERENCE_COLOR,
-      },
-      encoding: {
-        x: { value: 0 },
-        y: { field: "y", type: "quantitative", title: yTitle },
-        text: { field: "label", type: "nominal" },
-      },
-    });
+    for (const layer of referenceLayers("y", { value: "y", label: "label", title: yTitle })) {
+      layers.push({ data: { values: rules }, ...layer });
+    }
   }
   return {
     $schema: VEGA_LITE_SCHEMA,
@@ -153,12 +134,6 @@ export function stateTrajectoryChart(
     data: { values },
     layer: layers,
   };
-}
-
-function checkSize(name: string, size: number): void {
-  if (!(Number.isInteger(size) && size > 0)) {
-    throw new RangeError(`Chart ${name} must be a positive integer: received ${size}`);
-  }
 }
 
 function checkRow(row: TrajectoryRow, index: number): TrajectoryRow {

@@ -8,8 +8,10 @@
  * @module
  */
 
-import { ENV_LABELS, ENV_ORDER, ENV_PROFILES } from "../frail/env_profiles.ts";
+import { ENV_ORDER, ENV_PROFILES } from "../frail/env_profiles.ts";
 import type { TrajectoryReference } from "../frail/trajectories.ts";
+import { envFacet, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
+import { referenceLayers } from "./_reference.ts";
 import { type ChartRows, chartValues, checkSize } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
@@ -36,7 +38,6 @@ const ROW_LABELS: Record<string, string> = {
   not_launched: "Defensive intent / not launched",
 };
 const ROW_ORDER = ["Financial state", "Committed amount", "Defensive intent / not launched"];
-const REFERENCE_COLOR = "#666666";
 
 /**
  * Builds the Figure 4 grid.
@@ -78,7 +79,7 @@ export function trajectoriesChart(
   const series = chartValues(rows).map((row) => ({
     ...row,
     kind: "series",
-    env: ENV_LABELS[String(row.env)] ?? row.env,
+    env: envName(row.env),
     layer: ROW_LABELS[String(row.panel)] ?? String(row.panel),
     band: row.panel === "financial" || row.panel === "committed",
   }));
@@ -98,7 +99,7 @@ export function trajectoriesChart(
   const referenceRows = references.flatMap((reference) =>
     (reference.axis === "y" ? ROW_ORDER.slice(0, 1) : ROW_ORDER).map((layer, index) => ({
       kind: `reference_${reference.axis}`,
-      env: ENV_LABELS[reference.env] ?? reference.env,
+      env: envName(reference.env),
       layer,
       ref_value: reference.value,
       ref_label: index === 0 ? reference.label : "",
@@ -114,20 +115,21 @@ export function trajectoriesChart(
     field: "mechanism",
     type: "nominal",
     title: "Mechanism",
-    sort: ["M0", "M1", "M2", "M3"],
+    sort: [...MECHANISM_ORDER],
   } as const;
+  const [[ruleY, labelY], [ruleX, labelX]] = (["y", "x"] as const).map((axis) =>
+    referenceLayers(axis, { value: "ref_value", label: "ref_label", fontSize: 9 }).map((layer) => ({
+      transform: [{ filter: `datum.kind === 'reference_${axis}'` }],
+      ...layer,
+    }))
+  );
   return {
     $schema: VEGA_LITE_SCHEMA,
     title,
     data: { values: [...series, ...referenceRows] },
     facet: {
       row: { field: "layer", type: "nominal", title: null, sort: ROW_ORDER },
-      column: {
-        field: "env",
-        type: "nominal",
-        title: null,
-        sort: ENV_ORDER.map((env) => ENV_LABELS[env]),
-      },
+      column: envFacet(),
     },
     spec: {
       width,
@@ -152,49 +154,10 @@ export function trajectoriesChart(
             color,
           },
         },
-        {
-          transform: [{ filter: "datum.kind === 'reference_y'" }],
-          mark: { type: "rule", strokeDash: [6, 4], color: REFERENCE_COLOR },
-          encoding: { y: { field: "ref_value", type: "quantitative" } },
-        },
-        {
-          transform: [{ filter: "datum.kind === 'reference_x'" }],
-          mark: { type: "rule", strokeDash: [6, 4], color: REFERENCE_COLOR },
-          encoding: { x: { field: "ref_value", type: "quantitative" } },
-        },
-        {
-          transform: [{ filter: "datum.kind === 'reference_y'" }],
-          mark: {
-            type: "text",
-            align: "left",
-            baseline: "bottom",
-            dx: 4,
-            dy: -2,
-            fontSize: 9,
-            color: REFERENCE_COLOR,
-          },
-          encoding: {
-            x: { value: 0 },
-            y: { field: "ref_value", type: "quantitative" },
-            text: { field: "ref_label", type: "nominal" },
-          },
-        },
-        {
-          transform: [{ filter: "datum.kind === 'reference_x'" }],
-          mark: {
-            type: "text",
-            align: "left",
-            baseline: "top",
-            dx: 4,
-            fontSize: 9,
-            color: REFERENCE_COLOR,
-          },
-          encoding: {
-            x: { field: "ref_value", type: "quantitative" },
-            y: { value: 0 },
-            text: { field: "ref_label", type: "nominal" },
-          },
-        },
+        ruleY,
+        ruleX,
+        labelY,
+        labelX,
       ],
     },
     resolve: { scale: { y: "independent" } },

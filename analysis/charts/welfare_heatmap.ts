@@ -7,7 +7,7 @@
  * @module
  */
 
-import { ENV_LABELS, ENV_ORDER } from "../frail/env_profiles.ts";
+import { envFacet, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
 import { type ChartRows, chartValues, checkSize, firstAppearance } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
@@ -53,7 +53,7 @@ export function welfareHeatmapChart(
     const arrow = row.mark === "up" ? " ↑" : row.mark === "down" ? " ↓" : "";
     return {
       ...row,
-      env: ENV_LABELS[String(row.env)] ?? row.env,
+      env: envName(row.env),
       label: `${(row.welfare as number).toFixed(3)} (${row.successes}/${row.episodes})${arrow}`,
     };
   });
@@ -70,20 +70,13 @@ export function welfareHeatmapChart(
     field: "mechanism",
     type: "nominal",
     title: null,
-    sort: ["M0", "M1", "M2", "M3"],
+    sort: [...MECHANISM_ORDER],
   } as const;
   return {
     $schema: VEGA_LITE_SCHEMA,
     title,
     data: { values },
-    facet: {
-      row: {
-        field: "env",
-        type: "nominal",
-        title: null,
-        sort: ENV_ORDER.map((env) => ENV_LABELS[env]),
-      },
-    },
+    facet: { row: envFacet() },
     spec: {
       width,
       height,

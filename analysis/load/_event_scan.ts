@@ -207,11 +207,36 @@ function grow<T extends Float64Array | Uint8Array | Uint32Array>(array: T): T {
 class TableBuilder {
   readonly episode = new Float64Builder();
   readonly columns = new Map<string, Builder>();
-  constructor(spec: readonly (readonly [string, ColumnKind])[]) {
+  constructor(private readonly spec: readonly (readonly [string, ColumnKind])[]) {
     for (const [name, kind] of spec) this.columns.set(name, newBuilder(kind));
   }
   get length(): number {
     return this.episode.length;
+  }
+  /**
+   * Appends a row of episode `index`: every column takes the event's field
+   * of the same name (text only if it is a string), or its value in
+   * `computed` when that has one.
+   */
+  row(index: number, event: Record<string, unknown>, computed: Record<string, unknown> = {}) {
+    this.episode.push(index);
+    for (const [name, kind] of this.spec) {
+      const value = name in computed ? computed[name] : event[name];
+      switch (kind) {
+        case "f64":
+        case "i32":
+          this.number(name, value);
+          break;
+        case "bool":
+          this.bool(name, value);
+          break;
+        case "str":
+          this.string(name, value);
+          break;
+        case "text":
+          this.text(name, name in computed ? value as string | null : textOrNull(value));
+      }
+    }
   }
   number(name: string, value: unknown): void {
     (this.columns.get(name) as Float64Builder).push(
@@ -601,24 +626,11 @@ export class EventScanner {
           );
           return;
         }
-        const t = this.tables.decisions!;
-        t.episode.push(index);
-        t.number("round", round);
-        t.string("step", event.step);
-        t.number("seq", event.seq);
-        t.string("agent", event.agent);
-        t.string("call", event.call);
-        t.string("action", event.action);
-        t.string("alternative", event.alternative);
-        t.number("reported", event.reported);
-        t.number(
-          "probability",
-          typeof event.probability === "number" ? event.probability : event.reported / 100,
-        );
-        t.number("draw", event.draw);
-        t.bool("realized", event.realized);
-        t.bool("committed", event.committed);
-        t.number("amount", event.amount);
+        this.tables.decisions!.row(index, event, {
+          probability: typeof event.probability === "number"
+            ? event.probability
+            : event.reported / 100,
+        });
         return;
       }
       case "mechanism": {
@@ -627,69 +639,38 @@ export class EventScanner {
           run: _r,
           episode: _e,
           round: _n,
-          step,
-          seq,
+          step: _p,
+          seq: _q,
           time: _t,
           type: _y,
-          action,
-          agent,
+          action: _a,
+          agent: _g,
           ...rest
         } = event;
-        const t = this.tables.mechanisms!;
-        t.episode.push(index);
-        t.number("round", round);
-        t.string("step", step);
-        t.number("seq", seq);
-        t.string("action", action);
-        t.string("agent", agent);
-        t.string("target", typeof rest.target === "string" ? rest.target : null);
-        t.number("amount", rest.amount);
-        t.text("fields", JSON.stringify(Object.fromEntries(Object.entries(rest).sort())));
+        this.tables.mechanisms!.row(index, event, {
+          target: typeof rest.target === "string" ? rest.target : null,
+          fields: JSON.stringify(Object.fromEntries(Object.entries(rest).sort())),
+        });
         return;
       }
-      case "correction": {
-        const t = this.tables.corrections!;
-        t.episode.push(index);
-        t.number("round", round);
-        t.string("step", event.step);
-        t.number("seq", event.seq);
-        t.string("agent", event.agent);
-        t.string("call", event.call);
-        t.string("field", event.field);
-        t.text("reason", String(event.reason ?? ""));
-        t.text("raw", JSON.stringify(event.raw ?? null));
-        t.text("applied", JSON.stringify(event.applied ?? null));
+      case "correction":
+        this.tables.corrections!.row(index, event, {
+          reason: String(event.reason ?? ""),
+          raw: JSON.stringify(event.raw ?? null),
+          applied: JSON.stringify(event.applied ?? null),
+        });
         return;
-      }
-      case "turn": {
-        const t = this.tables.turns!;
-        t.episode.push(index);
-        t.number("round", round);
-        t.number("seq", event.seq);
-        t.number("position", event.position);
-        t.string("agent", event.agent);
-        t.bool("corrupted", event.corrupted);
-        t.string("original_action", event.original_action);
-        t.string("public_action", event.public_action);
-        t.number("confidence", event.confidence);
-        t.text("original_justification", textOrNull(event.original_justification));
-        t.text("public_justification", textOrNull(event.public_justification));
+      case "turn":
+        this.tables.turns!.row(index, event);
         return;
-      }
       case "report":
-      case "agent_error": {
-        const t = this.tables.calls!;
-        t.episode.push(index);
-        t.number("round", round);
-        t.string("step", event.step);
-        t.number("seq", event.seq);
-        t.string("agent", event.agent);
-        t.string("role", typeof event.role === "string" ? event.role : null);
-        t.string("call", event.call);
-        t.string("status", type === "report" ? "ok" : "error");
-        t.text("message", type === "report" ? null : String(event.message ?? ""));
+      case "agent_error":
+        this.tables.calls!.row(index, event, {
+          role: typeof event.role === "string" ? event.role : null,
+          status: type === "report" ? "ok" : "error",
+          message: type === "report" ? null : String(event.message ?? ""),
+        });
         return;
-      }
     }
   }
 }

@@ -61,6 +61,25 @@ function groupKey(parts: readonly unknown[]): string {
   return parts.map(String).join("\u0000");
 }
 
+/** `keys`, after `"model"` when splitting by model. */
+function modelFirst(options: ByModelOptions, keys: readonly string[]): string[] {
+  return [...(options.byModel ? ["model"] : []), ...keys];
+}
+
+/** The leading columns of a per-setting frame: (`model`,) `N`, `M`, `F`, `fraction`. */
+function settingColumns(
+  rows: readonly { model: string; N: number; M: number; F: number }[],
+  options: ByModelOptions,
+) {
+  return {
+    ...(options.byModel ? { model: rows.map((g) => g.model) } : {}),
+    N: rows.map((g) => g.N),
+    M: rows.map((g) => g.M),
+    F: rows.map((g) => g.F),
+    fraction: rows.map((g) => g.F / g.N),
+  };
+}
+
 function rateColumns(rows: { k: number; n: number }[]) {
   const intervals = rows.map(({ k, n }) => wilson(k, n));
   return {
@@ -115,17 +134,13 @@ export function successByCorruption(
   const rows = [...groups.values()];
   return sortFrame(
     pl.DataFrame({
-      ...(options.byModel ? { model: rows.map((g) => g.model) } : {}),
-      N: rows.map((g) => g.N),
-      M: rows.map((g) => g.M),
-      F: rows.map((g) => g.F),
-      fraction: rows.map((g) => g.F / g.N),
+      ...settingColumns(rows, options),
       boundary: rows.map((g) => 1 - g.M / g.N),
       rounds: rows.map((g) => g.n),
       preflip: rows.map((g) => g.pre / g.n),
       public: rows.map((g) => g.pub / g.n),
     }),
-    [...(options.byModel ? ["model"] : []), "N", "M", "F"],
+    modelFirst(options, ["N", "M", "F"]),
   );
 }
 
@@ -173,16 +188,12 @@ export function honestStagRates(
   const rates = rateColumns(rows);
   return sortFrame(
     pl.DataFrame({
-      ...(options.byModel ? { model: rows.map((g) => g.model) } : {}),
-      N: rows.map((g) => g.N),
-      M: rows.map((g) => g.M),
-      F: rows.map((g) => g.F),
-      fraction: rows.map((g) => g.F / g.N),
+      ...settingColumns(rows, options),
       turns: rows.map((g) => g.n),
       stag: rows.map((g) => g.k),
       ...rates,
     }),
-    [...(options.byModel ? ["model"] : []), "N", "M", "F"],
+    modelFirst(options, ["N", "M", "F"]),
   );
 }
 
@@ -208,13 +219,13 @@ export function matchRateTable(
   options: BenchmarkTableOptions = {},
 ): pl.DataFrame {
   const rows = benchmarkFrame(records, options.rules, "public");
-  const keys = [...(options.byModel ? ["model"] : []), "rule"];
+  const keys = modelFirst(options, ["rule"]);
   const grouped = rows.groupBy(keys).agg(
     pl.col("match").count().cast(pl.Int32).alias("turns"),
     pl.col("match").cast(pl.Int32).sum().cast(pl.Int32).alias("matches"),
   );
   return withWilson(
-    grouped.withColumns(ruleRank(rows)).sort([...(options.byModel ? ["model"] : []), "__rule"])
+    grouped.withColumns(ruleRank(rows)).sort(modelFirst(options, ["__rule"]))
       .drop("__rule"),
     "matches",
     "turns",
@@ -259,7 +270,7 @@ export function stagByMargin(
     throw new RangeError(`Margin bin width must be a positive finite number: received ${binWidth}`);
   }
   const rows = benchmarkFrame(records, options.rules, "public");
-  const keys = [...(options.byModel ? ["model"] : []), "rule", "__bin"];
+  const keys = modelFirst(options, ["rule", "__bin"]);
   const binned = rows.withColumns(
     pl.col("margin").div(binWidth).add(1e-9).floor().cast(pl.Int32).alias("__bin"),
     pl.col("original").eq(pl.lit("Stag")).cast(pl.Int32).alias("__stag"),
@@ -267,7 +278,7 @@ export function stagByMargin(
     pl.col("__stag").count().cast(pl.Int32).alias("turns"),
     pl.col("__stag").sum().cast(pl.Int32).alias("stag"),
   ).withColumns(ruleRank(rows))
-    .sort([...(options.byModel ? ["model"] : []), "__rule", "__bin"]);
+    .sort(modelFirst(options, ["__rule", "__bin"]));
   return withWilson(
     binned.withColumns(
       pl.col("__bin").cast(pl.Float64).mul(binWidth).alias("bin_start"),
@@ -309,7 +320,7 @@ export function historyMatchRates(
   records: readonly ModelTurn[],
   options: BenchmarkTableOptions = {},
 ): pl.DataFrame {
-  const keys = [...(options.byModel ? ["model"] : []), "N", "M", "F", "rule", "layer"];
+  const keys = modelFirst(options, ["N", "M", "F", "rule", "layer"]);
   const both = pl.concat([
     benchmarkFrame(records, options.rules, "public"),
     benchmarkFrame(records, options.rules, "original"),
@@ -319,7 +330,7 @@ export function historyMatchRates(
       pl.col("match").count().cast(pl.Int32).alias("turns"),
       pl.col("match").cast(pl.Int32).sum().cast(pl.Int32).alias("matches"),
     ).withColumns(ruleRank(both), pl.col("layer").eq(pl.lit("original")).alias("__layer"))
-      .sort([...(options.byModel ? ["model"] : []), "N", "M", "F", "__rule", "__layer"])
+      .sort(modelFirst(options, ["N", "M", "F", "__rule", "__layer"]))
       .drop("__rule", "__layer"),
     "matches",
     "turns",
@@ -382,7 +393,7 @@ export function payoffGap(
       truthful: [],
     });
   }
-  return sortFrame(pl.DataFrame(rows), [...(options.byModel ? ["model"] : []), "N", "M", "F"]);
+  return sortFrame(pl.DataFrame(rows), modelFirst(options, ["N", "M", "F"]));
 }
 
 function payoffPerTurnFor(

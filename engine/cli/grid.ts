@@ -4,20 +4,30 @@
  * ```
  * deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K] [--concurrency K]
  *                [--no-progress] [--redo-failed]
- * deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json]
- *                [--tokens-in N] [--tokens-out N]
+ *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]]
+ * deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json] [--tokens-out N]
  * ```
  *
  * `SPEC` is a JSON file or a TypeScript module whose default export is the
  * spec. `--out` defaults to `runs/<name>` (`runs/<name>/shard-<i>-of-<n>` with
  * `--shard`). Running the same command again resumes. Ctrl-C stops starting
  * episodes and lets those in flight finish; a second Ctrl-C abandons them.
- * Either way the command prints how to resume. `--dry-run` lists the cells and
- * episodes (with seeds) and estimates calls, and for LLM agents tokens and,
- * with `--models` (model configs with prices), cost.
+ * Either way the command prints how to resume.
  *
- * Exit codes: 0 done, 1 some episodes failed, 2 bad arguments or spec, 130
- * interrupted.
+ * A spec naming models runs with `--models` (model configurations, see
+ * `loadModelConfigs`): its LLM agents share one runtime, with the response
+ * cache in `--cache` (default none), checked by preflight before any episode
+ * starts (unless `--no-preflight`), and no new episode starts once the
+ * billed tokens reach `--max-tokens` or the estimated cost `--max-cost`.
+ *
+ * `--dry-run` lists the cells and episodes (with seeds) and plays every
+ * episode with rule-based stand-ins to count calls and, for LLM agents,
+ * prompt tokens (`estimateUsage`); completion tokens are assumed
+ * (`--tokens-out` per call, default 500), and with `--models` the
+ * completion caps and costs are added.
+ *
+ * Exit codes: 0 done, 1 some episodes failed, 2 bad arguments, spec or
+ * models, 130 interrupted or stopped by the budget.
  *
  * A Slurm job array runs one shard per task, each in its own folder:
  *
@@ -37,6 +47,8 @@
  */
 import { parseArgs } from "node:util";
 import { loadModelConfigs } from "../agents/llm/model_config.ts";
+import { LlmPreflightError } from "../agents/llm/preflight.ts";
+import { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
 import { formatPlan, planGrid } from "../grid/plan.ts";
 import { runGrid } from "../grid/run_grid.ts";
@@ -44,8 +56,9 @@ import { readGridSpec } from "../grid/spec_file.ts";
 
 const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
          [--concurrency K] [--no-progress] [--redo-failed]
+         [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]]
        deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json]
-         [--tokens-in N] [--tokens-out N]`;
+         [--tokens-out N]`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -58,6 +71,13 @@ function int(name: string, text: string | undefined, min: number): number | unde
   if (!Number.isSafeInteger(n) || n < min) {
     fail(`--${name} must be an integer >= ${min}, got "${text}"`);
   }
+  return n;
+}
+
+function positive(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!(n > 0) || !Number.isFinite(n)) fail(`--${name} must be a number > 0, got "${text}"`);
   return n;
 }
 
@@ -78,7 +98,10 @@ async function main(): Promise<number> {
         "no-progress": { type: "boolean" },
         "redo-failed": { type: "boolean" },
         models: { type: "string" },
-        "tokens-in": { type: "string" },
+        cache: { type: "string" },
+        "max-tokens": { type: "string" },
+        "max-cost": { type: "string" },
+        "no-preflight": { type: "boolean" },
         "tokens-out": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -95,27 +118,19 @@ async function main(): Promise<number> {
   if (!values.spec) fail("--spec is required");
   const workers = int("workers", values.workers, 0);
   const concurrency = int("concurrency", values.concurrency, 1);
-  const tokensIn = int("tokens-in", values["tokens-in"], 0) ?? 2000;
   const tokensOut = int("tokens-out", values["tokens-out"], 0) ?? 500;
+  const maxTokens = int("max-tokens", values["max-tokens"], 1);
+  const maxCost = positive("max-cost", values["max-cost"]);
   try {
     const spec = await readGridSpec(values.spec);
+    const models = values.models ? await loadModelConfigs(values.models) : undefined;
     if (values["dry-run"]) {
       const plan = planGrid(spec, { shard: values.shard });
-      const prices = values.models
-        ? Object.fromEntries(
-          (await loadModelConfigs(values.models)).filter((m) => m.price).map((
-            m,
-          ) => [m.id, m.price!]),
-        )
-        : undefined;
-      const usage = await estimateUsage(plan.cells, {
-        tokensInPerCall: tokensIn,
-        tokensOutPerCall: tokensOut,
-        prices,
-      });
-      console.log(formatPlan(plan, { usage, assumed: { tokensIn, tokensOut } }));
+      const usage = await estimateUsage(plan.episodes, { models, tokensOutPerCall: tokensOut });
+      console.log(formatPlan(plan, { usage }));
       return 0;
     }
+    const runtime = models ? new LlmRuntime({ models, cacheDir: values.cache ?? null }) : undefined;
     const signal = new AbortController();
     const abandon = new AbortController();
     const onInterrupt = () => {
@@ -141,6 +156,11 @@ async function main(): Promise<number> {
         signal: signal.signal,
         abandon: abandon.signal,
         redoFailed: values["redo-failed"] ?? false,
+        runtime,
+        preflight: !values["no-preflight"],
+        budget: maxTokens !== undefined || maxCost !== undefined
+          ? { maxTokens, maxCost }
+          : undefined,
       });
     } finally {
       Deno.removeSignalListener("SIGINT", onInterrupt);
@@ -154,6 +174,13 @@ async function main(): Promise<number> {
           : "") +
         `) in ${(r.elapsedMs / 1000).toFixed(1)} s`,
     );
+    if (r.usage.calls > 0) {
+      console.log(
+        `Model calls: ${r.usage.calls} (${r.usage.cacheHits} from the cache), ` +
+          `${r.usage.billedTokens} billed tokens, estimated cost ${r.usage.cost.toFixed(4)}`,
+      );
+    }
+    if (r.stopped) console.log(`Stopped: ${r.stopped}`);
     for (const f of r.failed.slice(0, 10)) console.log(`  failed: ${f.id}: ${f.error}`);
     if (r.failed.length > 10) console.log(`  ... and ${r.failed.length - 10} more`);
     if (r.interrupted || r.remaining > 0) {
@@ -162,7 +189,10 @@ async function main(): Promise<number> {
     }
     return r.interrupted ? 130 : r.failed.length ? 1 : 0;
   } catch (err) {
-    if (err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError) {
+    if (
+      err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError ||
+      err instanceof LlmPreflightError
+    ) {
       console.error(err.message);
       return 2;
     }

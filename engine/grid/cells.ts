@@ -22,8 +22,8 @@ import type { EnvId, MechanismId } from "../frail/types.ts";
 import type { RegimeId } from "../frail/params.ts";
 import { stagHuntGrid } from "../staghunt/grid.ts";
 import type { HeterogeneityId } from "../staghunt/heterogeneity.ts";
-import { type CorruptionMode, parseStagHuntParams } from "../staghunt/params.ts";
-import { DEFAULT_PAYOFFS, type StagHuntPayoffs } from "../staghunt/payoffs.ts";
+import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
+import { DEFAULT_PAYOFFS } from "../staghunt/payoffs.ts";
 import { agentsLabel, safePart, shortHash } from "./labels.ts";
 import { episodeSeed } from "./seeds.ts";
 import type {
@@ -48,22 +48,10 @@ export interface FrailCondition {
   params: Record<string, unknown>;
 }
 
-/** What a Stag Hunt cell plays, besides its agents. */
-export interface StagHuntCondition {
+/** What a Stag Hunt cell plays, besides its agents: the game's parameters and a heterogeneity. */
+export interface StagHuntCondition extends StagHuntParams {
   /** `"staghunt"`. */
   game: "staghunt";
-  /** Players. */
-  N: number;
-  /** Threshold. */
-  M: number;
-  /** Rounds. */
-  T: number;
-  /** Corrupted players. */
-  F: number;
-  /** Payoffs. */
-  payoffs: StagHuntPayoffs;
-  /** Corruption mode. */
-  corruption: CorruptionMode;
   /** Heterogeneity (implemented by the cell's agents). */
   heterogeneity: HeterogeneityId;
 }
@@ -203,14 +191,8 @@ function frailCells(block: FrailBlock): CellDraft[] {
   return out;
 }
 
-interface Point {
-  N: number;
-  M: number;
-  T: number;
-  F: number;
-  corruption: CorruptionMode;
-  heterogeneity: HeterogeneityId;
-}
+/** A point of a Stag Hunt block: its condition but for the block's payoffs. */
+type Point = Omit<StagHuntCondition, "game" | "payoffs">;
 
 function heterogeneityOf(a: StagHuntAgentsSpec): HeterogeneityId {
   return a.kind === "models" ? a.models.kind : "h1";

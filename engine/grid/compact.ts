@@ -4,24 +4,22 @@
  * loaders read directly (`loadRuns` / `loadRunsLazy` on the output folder).
  *
  * Tables (`<out>/<table>.parquet`):
- * - the loader's frames, built by the loader itself so both paths agree:
- *   `episodes`, `rounds`, `decisions`, `mechanisms`, `corrections`, `calls`;
- *   `rounds` (one row per `disclosure` event: its `metrics`, one column each)
- *   gains `public`, the disclosed snapshot as JSON;
+ * - the loader's frames, built by the loader itself and written by its
+ *   writer (`writeRunsParquet`), so both paths agree: `episodes`, `rounds`,
+ *   `decisions`, `mechanisms`, `corrections`, `calls` and `turns` (one row
+ *   per Stag Hunt `turn` event, empty for FRAIL runs); `rounds` (one row per
+ *   `disclosure` event: its `metrics`, one column each) gains `public`, the
+ *   disclosed snapshot as JSON;
  * - `events`: every event, one row each: `run`, `episode`, `seq`, `round`,
  *   `step`, `type`, `time`, `agent` (or null) and `data` (every other field,
- *   as JSON; checkpoints keep their full state);
- * - `turns`: one row per Stag Hunt `turn` event: `run`, `episode`, `round`,
- *   `seq`, `position`, `agent`, `corrupted`, `original_action`,
- *   `public_action`, `confidence`, `original_justification`,
- *   `public_justification` (empty for FRAIL runs).
+ *   as JSON; checkpoints keep their full state).
  *
  * Choices: malformed lines stop the compaction (strict loading) rather than
  * being skipped; two logs of one (run, episode) are refused (a union of shard
  * folders must be disjoint); the output must lie outside the input (the
  * loader reads a folder recursively, so a compacted set inside it would be
  * read twice); tables are written into a temporary sibling folder that is
- * then renamed, `episodes.parquet` last. Default output: `<dir>-parquet`.
+ * then renamed. Default output: `<dir>-parquet`.
  *
  * @module
  */
@@ -140,20 +138,6 @@ export async function compactRun(
     ["agent", pl.Utf8],
     ["data", pl.Utf8],
   ]);
-  const turns = new Table([
-    ["run", pl.Utf8],
-    ["episode", pl.Utf8],
-    ["round", pl.Int32],
-    ["seq", pl.Int32],
-    ["position", pl.Int32],
-    ["agent", pl.Utf8],
-    ["corrupted", pl.Bool],
-    ["original_action", pl.Utf8],
-    ["public_action", pl.Utf8],
-    ["confidence", pl.Float64],
-    ["original_justification", pl.Utf8],
-    ["public_justification", pl.Utf8],
-  ]);
   const disclosed = new Map<string, string>();
   const owners = new Map<string, string>();
   for (const file of found.ndjson) {
@@ -178,7 +162,6 @@ export async function compactRun(
         agent: typeof agent === "string" ? agent : null,
         data: JSON.stringify(data),
       });
-      if (e.type === "turn") turns.push(e as unknown as Record<string, unknown>);
       if (e.type === "disclosure") {
         disclosed.set(`${e.run}\u0000${e.episode}\u0000${e.round}`, JSON.stringify(e.public));
       }
@@ -192,10 +175,7 @@ export async function compactRun(
   const publicColumn = run.map((r, i) =>
     disclosed.get(`${r}\u0000${episode[i]}\u0000${round[i]}`) ?? null
   );
-  const tables: Record<string, pl.DataFrame> = {
-    events: events.frame(),
-    turns: turns.frame(),
-  };
+  const tables: Record<string, pl.DataFrame> = { events: events.frame() };
   const loaderFrames = {
     ...frames,
     rounds: rounds.withColumn(pl.Series("public", publicColumn, pl.Utf8)),
@@ -205,9 +185,7 @@ export async function compactRun(
   await Deno.mkdir(tmp, { recursive: true });
   try {
     for (const [name, df] of Object.entries(tables)) df.writeParquet(join(tmp, `${name}.parquet`));
-    const { episodes, ...children } = loaderFrames;
-    await writeRunsParquet({ ...children, episodes: undefined as never }, tmp);
-    episodes.writeParquet(join(tmp, "episodes.parquet"));
+    await writeRunsParquet(loaderFrames, tmp);
     let exists = false;
     try {
       exists = (await Deno.stat(out)).isDirectory;

@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { usageFromEvents } from "../agents/llm/accounting.ts";
+import { emptyTotals, usageFromEvents, type UsageTotals } from "../agents/llm/accounting.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { writeEpisodeLog } from "../core/log_file.ts";
 import type { GridEpisode } from "./cells.ts";
-import { episodeRunner, type GridAgentFactory } from "./runners.ts";
+import { type GridAgentFactory, playGridEpisode } from "./runners.ts";
 
 /** What one played episode reports back to the grid. */
 export interface EpisodeSummary {
@@ -22,14 +22,32 @@ export interface EpisodeSummary {
   logged: boolean;
   /** Agent calls (reports). */
   calls: number;
-  /** Prompt tokens of its model calls. */
-  tokensIn: number;
-  /** Completion tokens of its model calls. */
-  tokensOut: number;
-  /** Estimated cost of its model calls with a known price. */
-  cost: number;
+  /** Its model calls, recomputed from its `llm_call` events (zeros for rule-based agents). */
+  usage: UsageTotals;
   /** Wall time in ms. */
   ms: number;
+}
+
+/**
+ * The summary of an episode that could not start (or whose log could not be written).
+ *
+ * @example
+ * ```ts
+ * import { failedSummary } from "./execute.ts";
+ * const s = failedSummary("ep", new Error("no agents"));
+ * if (s.status !== "error" || s.error !== "no agents" || s.logged || s.usage.calls !== 0) throw new Error();
+ * ```
+ */
+export function failedSummary(id: string, err: unknown, ms = 0): EpisodeSummary {
+  return {
+    id,
+    status: "error",
+    error: err instanceof Error ? err.message : String(err),
+    logged: false,
+    calls: 0,
+    usage: emptyTotals(),
+    ms,
+  };
 }
 
 /**
@@ -39,7 +57,7 @@ export interface EpisodeSummary {
  * ```ts
  * import { summarizeEpisode } from "./execute.ts";
  * const s = summarizeEpisode([{ type: "report" }, { type: "episode_end", status: "ok" }] as never);
- * if (s.status !== "ok" || s.calls !== 1 || s.tokensIn !== 0) throw new Error();
+ * if (s.status !== "ok" || s.calls !== 1 || s.usage.tokensIn !== 0) throw new Error();
  * ```
  */
 export function summarizeEpisode(
@@ -47,7 +65,6 @@ export function summarizeEpisode(
 ): Omit<EpisodeSummary, "id" | "logged" | "ms"> {
   const end = events.at(-1);
   const failed = end?.type !== "episode_end" || end.status !== "ok";
-  const usage = usageFromEvents(events);
   return {
     status: failed ? "error" : "ok",
     error: failed
@@ -56,9 +73,7 @@ export function summarizeEpisode(
         : "no episode_end")
       : null,
     calls: events.reduce((n, e) => n + (e.type === "report" ? 1 : 0), 0),
-    tokensIn: usage.tokensIn,
-    tokensOut: usage.tokensOut,
-    cost: usage.cost,
+    usage: usageFromEvents(events),
   };
 }
 
@@ -72,7 +87,7 @@ export interface ExecuteEpisodeOptions {
 
 /**
  * Plays an episode with its game's runner and writes its log atomically.
- * Never throws: a failure is reported in the summary.
+ * Never throws for the episode itself: a failure is reported in the summary.
  *
  * @example
  * ```ts
@@ -87,6 +102,7 @@ export interface ExecuteEpisodeOptions {
  * if (s.status !== "ok" || !s.logged || s.calls !== 12 * 15) throw new Error(JSON.stringify(s));
  * await Deno.stat(`${dir}/ep.ndjson`);
  * ```
+ * @throws Only when the log cannot be written.
  */
 export async function executeEpisode(
   episode: GridEpisode,
@@ -95,19 +111,9 @@ export async function executeEpisode(
   const t0 = performance.now();
   let events: EngineEvent[];
   try {
-    events = await episodeRunner(episode.condition.game).play(episode, { agents: options.agents });
+    events = await playGridEpisode(episode, { agents: options.agents });
   } catch (err) {
-    return {
-      id: episode.id,
-      status: "error",
-      error: err instanceof Error ? err.message : String(err),
-      logged: false,
-      calls: 0,
-      tokensIn: 0,
-      tokensOut: 0,
-      cost: 0,
-      ms: performance.now() - t0,
-    };
+    return failedSummary(episode.id, err, performance.now() - t0);
   }
   await writeEpisodeLog(`${options.dir}/${episode.id}.ndjson`, events);
   return {

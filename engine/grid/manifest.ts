@@ -63,8 +63,10 @@ export interface GridSession extends RuntimeInfo {
   played: number;
   /** Played episodes that failed (crashed, or could not start). */
   failed: number;
-  /** Whether the session was interrupted before it finished. */
+  /** Whether the session was interrupted (or stopped) before it finished. */
   interrupted: boolean;
+  /** Why the session stopped starting episodes (a budget, an unusable model), or `null`. */
+  stopped?: string | null;
 }
 
 /** The manifest of a run folder. */

@@ -1,6 +1,8 @@
 /**
- * The grid runner: experiment specs, deterministic cells and seeds, shards,
- * resumable runs with a manifest, Web Workers, progress, and Parquet compaction.
+ * The grid runner, for rule-based and LLM agents alike: experiment specs,
+ * deterministic cells and seeds, shards, resumable runs with a manifest, Web
+ * Workers, LLM runs with budgets and preflight, progress, dry-run estimates
+ * (`estimateUsage`), and Parquet compaction.
  *
  * @module
  */
@@ -10,6 +12,7 @@ export * from "./estimate.ts";
 export * from "./execute.ts";
 export * from "./frail_runner.ts";
 export * from "./labels.ts";
+export * from "./llm_agents.ts";
 export * from "./manifest.ts";
 export * from "./plan.ts";
 export * from "./progress.ts";

@@ -1,16 +1,17 @@
 /**
  * Planning a grid: validate the spec, expand it, check every cell can run in
- * this build, and select a shard. A dry run prints the plan.
+ * this build, and select a shard. A dry run prints the plan with the
+ * estimate of `estimateUsage`.
  *
  * @module
  */
 import { formatTable } from "../cli/format_table.ts";
 import { expandGrid, type GridCell, type GridEpisode } from "./cells.ts";
+import { formatCost } from "../core/progress.ts";
 import type { UsageEstimate } from "./estimate.ts";
-import { modelsOf } from "./estimate.ts";
 import { episodeRunner } from "./runners.ts";
 import { parseShard, type Shard, shardOf } from "./shard.ts";
-import { type GridSpec, parseGridSpec, specHash } from "./spec.ts";
+import { type GridSpec, modelsOf, parseGridSpec, specHash } from "./spec.ts";
 
 /** Options of {@linkcode planGrid}. */
 export interface PlanGridOptions {
@@ -91,8 +92,6 @@ export interface FormatPlanOptions {
   usage?: UsageEstimate;
   /** List every episode with its seed. Default `true`. */
   episodes?: boolean;
-  /** Average tokens per call the estimate assumed, to print beside it. Default none. */
-  assumed?: { tokensIn: number; tokensOut: number };
 }
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -143,18 +142,22 @@ export function formatPlan(plan: GridPlan, options: FormatPlanOptions = {}): str
   if (usage) {
     lines.push("", `Estimated agent calls: ${int(usage.calls)}`);
     if (usage.llmEpisodes > 0) {
-      const assumed = options.assumed
-        ? ` (assuming ${int(options.assumed.tokensIn)} in / ${
-          int(options.assumed.tokensOut)
-        } out per call)`
-        : "";
-      let llm = `LLM: ${s(usage.llmEpisodes, "episode")}, ${s(usage.llmCalls, "call")}, ` +
-        `~${int(usage.tokensIn)} prompt and ~${int(usage.tokensOut)} completion tokens${assumed}`;
+      const perCall = int(usage.llmCalls ? usage.tokensOut / usage.llmCalls : 0);
+      const caps = usage.maxTokensOut === null ? "" : `; ${int(usage.maxTokensOut)} at the caps`;
+      lines.push(
+        `LLM: ${s(usage.llmEpisodes, "episode")}, ${s(usage.llmCalls, "call")}, ` +
+          `${int(usage.tokensIn)} prompt tokens, ~${int(usage.tokensOut)} completion tokens ` +
+          `(assuming ${perCall} per call${caps})`,
+      );
       if (usage.cost !== null) {
-        llm += `, estimated cost ${usage.cost.toFixed(2)}`;
-        if (usage.unpriced.length) llm += ` (no price for ${usage.unpriced.join(", ")})`;
+        lines.push(
+          `Estimated cost ${formatCost(usage.cost)} (prompts alone ${
+            formatCost(usage.minCost!)
+          }, ` +
+            `every completion at its cap ${formatCost(usage.maxCost!)})` +
+            (usage.unpriced.length ? `; no price for ${usage.unpriced.join(", ")}` : ""),
+        );
       }
-      lines.push(llm);
     }
   }
   if (options.episodes ?? true) {

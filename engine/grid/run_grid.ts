@@ -1,27 +1,60 @@
 /**
  * `runGrid`: runs a spec's episodes into a run folder, resumably, with
- * progress, in Web Workers (mock agents) or concurrently in-process (LLM
- * agents, or a custom agents factory).
+ * progress, in Web Workers (rule-based agents) or concurrently in-process
+ * (LLM agents, or a custom agents factory). It is the one grid runner, for
+ * rule-based and LLM agents alike.
  *
  * The run folder holds `manifest.json` and one `<episode id>.ndjson` per
  * finished episode, written atomically. Starting the same spec (and shard) on
- * the same folder resumes it: finished episodes are skipped, temporary files
- * of a killed run are removed and their episodes played again, so nothing is
- * duplicated. A different spec or shard on the same folder is refused.
+ * the same folder resumes it: finished episodes are skipped (their logs are
+ * kept, so nothing is paid twice), temporary files of a killed run are
+ * removed and their episodes played again, so nothing is duplicated; with a
+ * response cache, a replayed episode's calls are answered from the cache. A
+ * different spec or shard on the same folder is refused.
+ *
+ * LLM agents: given an `LlmRuntime` (`runtime`), `runGrid` builds the agents
+ * of every episode whose entry names models (see `gridLlmAgents`); all
+ * episodes share the runtime, so provider limits, cache and ledger hold
+ * across them. Before any episode starts (and before any file is written)
+ * every model must be configured, every game must have a template for each
+ * call, and (unless `preflight: false`) every model must pass `preflight`,
+ * so a missing key, an unreachable base URL or an unknown model is one
+ * `LlmPreflightError`. Progress then also shows tokens, estimated cost,
+ * calls, and what calls are waiting on (a provider slot, a rate-limit
+ * window, a retry).
+ *
+ * Budget and stops: before starting each episode the model calls of this
+ * invocation (billed tokens and estimated cost; cache hits are free) are
+ * checked against `budget`; once it is reached, or once the runtime reports
+ * a model that cannot be used (a bad key or unknown model discovered
+ * mid-run), no new episode starts, those in flight finish, and the result
+ * (`stopped`), the progress line and the manifest say why. Running the same
+ * spec again resumes, with a fresh budget.
  *
  * Choices: an episode that crashed keeps its log (ending in `episode_end`
  * with status `"error"`) and counts as finished on resume unless
  * `redoFailed`; an episode that could not start leaves no log and is played
- * again on resume. Workers are used when there is no `agents` factory (a
- * function cannot cross into a worker); their number defaults to the cores.
- * One process per run folder: two processes on one folder at once are not
- * detected.
+ * again on resume. Workers are used when there is neither an `agents`
+ * factory nor an LLM episode to play with `runtime` (a function cannot cross
+ * into a worker); their number defaults to the cores. Usage comes from the
+ * runtime's ledger when there is one (live, calls in flight included), else
+ * from the logs of the episodes played. One process per run folder: two
+ * processes on one folder at once are not detected.
  *
  * @module
  */
+import {
+  addTotals,
+  type Budget,
+  budgetExhausted,
+  emptyTotals,
+  totalsSince,
+  type UsageTotals,
+} from "../agents/llm/accounting.ts";
+import type { LlmRuntime } from "../agents/llm/runtime.ts";
 import type { GridEpisode } from "./cells.ts";
-import { modelsOf } from "./estimate.ts";
-import { type EpisodeSummary, executeEpisode } from "./execute.ts";
+import { type EpisodeSummary, executeEpisode, failedSummary } from "./execute.ts";
+import { checkLlmEpisodes, gridLlmAgents } from "./llm_agents.ts";
 import {
   assertSameRun,
   type GridManifest,
@@ -34,8 +67,9 @@ import {
 import { planGrid } from "./plan.ts";
 import { type GridProgress, type ProgressOption, progressSink } from "./progress.ts";
 import { scanRunFolder } from "./resume.ts";
-import type { GridAgentFactory } from "./runners.ts";
+import { type GridAgentFactory, noLlmAgentsError } from "./runners.ts";
 import { type Shard, shardFolderName } from "./shard.ts";
+import { modelsOf } from "./spec.ts";
 import { WorkerPool } from "./worker_pool.ts";
 
 /** Options of {@linkcode runGrid}. */
@@ -49,9 +83,19 @@ export interface RunGridOptions {
   /** Episodes in flight at once when playing in-process. Default 8. */
   concurrency?: number;
   /**
-   * Builds the agents of an episode (e.g. LLM agents sharing one provider
-   * limiter); return `undefined` for the episode's mock agents. Episodes then
-   * run in-process. Required when the spec names models. Default none.
+   * The LLM runtime that the episodes naming models share: `runGrid` builds
+   * their agents and checks them before any episode starts. Such episodes run
+   * in-process. Default none.
+   */
+  runtime?: LlmRuntime;
+  /** Check keys, base URLs and models over the network before any episode starts. Default `true`. */
+  preflight?: boolean;
+  /** Stop starting episodes once this invocation's model calls reach it. Default: no limit. */
+  budget?: Budget;
+  /**
+   * Builds the agents of an episode (custom agents); return `undefined` for
+   * the episode's LLM agents (with `runtime`) or rule-based agents. Episodes
+   * then run in-process. Default none.
    */
   agents?: (episode: GridEpisode) => GridAgentFactory | undefined;
   /** Progress display. Default `true` (notebook, terminal bar, or log lines, whichever fits). */
@@ -88,8 +132,10 @@ export interface GridResult {
   failed: { id: string; error: string }[];
   /** Episodes without a finished log at the end. */
   remaining: number;
-  /** Whether the run stopped early (signal or abandon). */
+  /** Whether the run stopped early (signal, abandon, budget, or an unusable model). */
   interrupted: boolean;
+  /** Why new episodes stopped starting (a budget, an unusable model), or `null`. */
+  stopped: string | null;
   /** Temporary files of an earlier, killed run that were removed. */
   removedTemporary: number;
   /** Unfinished logs that were removed and played again. */
@@ -98,12 +144,8 @@ export interface GridResult {
   mode: "workers" | "in-process";
   /** Wall time in ms. */
   elapsedMs: number;
-  /** Prompt tokens of model calls. */
-  tokensIn: number;
-  /** Completion tokens of model calls. */
-  tokensOut: number;
-  /** Estimated cost of model calls. */
-  cost: number;
+  /** Model calls of this invocation: calls, cache hits, tokens, estimated cost. */
+  usage: UsageTotals;
 }
 
 /**
@@ -153,20 +195,36 @@ function intAtLeast(name: string, v: number, min: number): number {
  * const again = await runGrid(spec, { out, workers: 0, progress: false });
  * if (again.skipped !== 6 || again.played !== 0) throw new Error();
  * ```
- * @throws {RangeError} For a bad spec or option, or a folder holding another run.
- * @throws {TypeError} When the spec names models and no `agents` factory is given.
+ *
+ * @example LLM agents through the local OpenAI-compatible server
+ * ```ts
+ * import { LlmRuntime } from "../agents/llm/runtime.ts";
+ * import { serveLocalModel } from "../agents/llm/server/local_server.ts";
+ * import { runGrid } from "./run_grid.ts";
+ * const server = serveLocalModel();
+ * try {
+ *   const runtime = new LlmRuntime({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }] });
+ *   const r = await runGrid({ episodes: 1, blocks: [
+ *     { game: "frail", envs: ["bank_run"], mechanisms: ["M0"], agents: [{ model: "local" }] },
+ *   ] }, { out: await Deno.makeTempDir(), runtime, progress: false });
+ *   // M0: 15 withdrawal calls a round for 12 rounds.
+ *   if (r.played !== 1 || r.usage.calls !== 180 || r.usage.calls !== server.stats().chat) throw new Error();
+ * } finally {
+ *   await server.close();
+ * }
+ * ```
+ * @throws {RangeError} For a bad spec or option, a folder holding another run, or a model id the runtime lacks.
+ * @throws {TypeError} When the spec names models and there is neither `runtime` nor `agents`, or a game lacks a template.
+ * @throws {LlmPreflightError} When a model cannot be used (before any episode starts).
  */
 export async function runGrid(spec: unknown, options: RunGridOptions = {}): Promise<GridResult> {
   const t0 = performance.now();
   const plan = planGrid(spec, { shard: options.shard });
   const workers = intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);
   const concurrency = intAtLeast("concurrency", options.concurrency ?? 8, 1);
-  if (plan.llm && !options.agents) {
-    const ep = plan.episodes.find((e) => modelsOf(e.agents).length > 0)!;
-    throw new TypeError(
-      `Episode "${ep.id}" names LLM agents: pass an agents factory (RunGridOptions.agents) ` +
-        `to build them`,
-    );
+  const runtime = options.runtime;
+  if (plan.llm && !options.agents && !runtime) {
+    throw noLlmAgentsError(plan.episodes.find((e) => modelsOf(e.agents).length > 0)!.id);
   }
   const dir = options.out ?? defaultRunFolder(plan.spec.name, plan.shard);
   const existing = await readManifest(dir);
@@ -183,6 +241,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     const s = scan.finished.get(e.id);
     return s === undefined || (s === "error" && options.redoFailed);
   });
+  if (runtime) await checkLlmEpisodes(todo, runtime, { preflight: options.preflight });
   const info = await runtimeInfo();
   const session: GridSession = {
     ...info,
@@ -192,6 +251,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     played: 0,
     failed: 0,
     interrupted: false,
+    stopped: null,
   };
   const manifest: GridManifest = existing
     ? { ...existing, status: "running", sessions: [...existing.sessions, session] }
@@ -216,11 +276,13 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     done: 0,
     running: 0,
     failed: [] as { id: string; error: string }[],
-    tokensIn: 0,
-    tokensOut: 0,
-    cost: 0,
+    usage: emptyTotals(),
     logged: 0,
+    stopped: null as string | null,
   };
+  const ledgerStart = runtime?.ledger.run();
+  const usage = (): UsageTotals =>
+    runtime ? totalsSince(runtime.ledger.run(), ledgerStart!) : { ...state.usage };
   const progress = (): GridProgress => ({
     run: plan.spec.name,
     total: plan.episodes.length,
@@ -229,52 +291,58 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     failed: state.failed.length,
     running: state.running,
     elapsedMs: performance.now() - t0,
-    tokens: plan.llm ? state.tokensIn + state.tokensOut : null,
-    cost: plan.llm ? state.cost : null,
+    usage: plan.llm ? usage() : null,
+    runtime: runtime && plan.llm ? runtime.status() : null,
+    stopped: state.stopped,
   });
+  const redact = (text: string) => runtime?.redact(text) ?? text;
   const record = (s: EpisodeSummary) => {
     state.done++;
     if (s.logged) state.logged++;
-    if (s.status === "error") state.failed.push({ id: s.id, error: s.error ?? "failed" });
-    state.tokensIn += s.tokensIn;
-    state.tokensOut += s.tokensOut;
-    state.cost += s.cost;
+    if (s.status === "error") {
+      state.failed.push({ id: s.id, error: redact(s.error ?? "failed") });
+    }
+    addTotals(state.usage, s.usage);
     options.onEpisode?.(s);
     sink?.update(progress());
   };
+  /** Whether new episodes must not start: the budget is reached or a model cannot be used. */
+  const mustStop = (): boolean => {
+    if (state.stopped === null) {
+      const fatal = runtime?.status().fatal;
+      state.stopped = (options.budget ? budgetExhausted(usage(), options.budget) : null) ??
+        (fatal ? `A model cannot be used: ${fatal}` : null);
+      if (state.stopped !== null) sink?.update(progress());
+    }
+    return state.stopped !== null;
+  };
 
-  const useWorkers = !options.agents && workers > 0 && todo.length > 0;
+  const llmInProcess = runtime !== undefined && plan.llm;
+  const useWorkers = !options.agents && !llmInProcess && workers > 0 && todo.length > 0;
   const pool = useWorkers
     ? new WorkerPool({ size: Math.min(workers, todo.length), modules: options.runnerModules })
     : null;
   const parallel = pool ? pool.size * pool.depth : concurrency;
   const execute = async (ep: GridEpisode): Promise<EpisodeSummary> => {
     if (pool) return await pool.run(ep, dir);
-    return await executeEpisode(ep, { dir, agents: options.agents?.(ep) });
+    const agents = options.agents?.(ep) ?? (runtime ? gridLlmAgents(ep, runtime) : undefined);
+    return await executeEpisode(ep, { dir, agents });
   };
   const tick = sink ? setInterval(() => sink.update(progress()), 1000) : undefined;
+  const unwatch = runtime && sink && plan.llm
+    ? runtime.watch(() => sink.update(progress()))
+    : undefined;
   let next = 0;
-  const stopped = () => options.signal?.aborted || options.abandon?.aborted;
+  const interruptedBySignal = () => options.signal?.aborted || options.abandon?.aborted;
   const lane = async () => {
-    while (next < todo.length && !stopped()) {
+    while (next < todo.length && !interruptedBySignal() && !mustStop()) {
       const ep = todo[next++];
       state.running++;
       let s: EpisodeSummary;
       try {
         s = await execute(ep);
       } catch (err) {
-        const error = err instanceof Error ? err.message : String(err);
-        s = {
-          id: ep.id,
-          status: "error",
-          error,
-          logged: false,
-          calls: 0,
-          tokensIn: 0,
-          tokensOut: 0,
-          cost: 0,
-          ms: 0,
-        };
+        s = failedSummary(ep.id, err);
       }
       state.running--;
       if (!options.abandon?.aborted) record(s);
@@ -295,6 +363,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     await (abandoned ? Promise.race([lanes, abandoned]) : lanes);
   } finally {
     if (tick !== undefined) clearInterval(tick);
+    unwatch?.();
     if (onAbandon) options.abandon?.removeEventListener("abort", onAbandon);
     pool?.close();
   }
@@ -307,19 +376,24 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
   session.played = state.done;
   session.failed = state.failed.length;
   session.interrupted = interrupted;
+  session.stopped = state.stopped;
   manifest.status = interrupted ? "interrupted" : remaining === 0 ? "complete" : "incomplete";
   if (manifest.status === "complete") manifest.ended = ended;
   await writeManifest(dir, manifest);
 
   const finished = plan.episodes.length - remaining;
-  const message = interrupted
-    ? `Interrupted: ${finished} of ${plan.episodes.length} episodes finished in ${dir}; ` +
-      `run the same spec on the same folder to resume.`
+  const resume = `${finished} of ${plan.episodes.length} episodes finished in ${dir}; ` +
+    `run the same spec on the same folder to resume.`;
+  const message = state.stopped !== null && interrupted
+    ? `Stopped: ${state.stopped}. ${resume}`
+    : interrupted
+    ? `Interrupted: ${resume}`
     : remaining > 0
     ? `${remaining} episodes could not start (see the failures); run again to retry them.`
     : `Done: ${plan.episodes.length} episodes in ${dir}` +
       (state.failed.length ? ` (${state.failed.length} ended with an error).` : ".");
   sink?.finish(progress(), message);
+  await sink?.flush?.();
   return {
     dir,
     run: plan.spec.name,
@@ -331,12 +405,11 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     failed: state.failed,
     remaining,
     interrupted,
+    stopped: state.stopped,
     removedTemporary: scan.removedTemporary.length,
     removedPartial: scan.removedPartial.length,
     mode: pool ? "workers" : "in-process",
     elapsedMs: performance.now() - t0,
-    tokensIn: state.tokensIn,
-    tokensOut: state.tokensOut,
-    cost: state.cost,
+    usage: usage(),
   };
 }

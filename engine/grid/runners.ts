@@ -3,15 +3,17 @@
  * FRAIL (`runEpisode`) and the Stag Hunt (`runStagHuntEpisode`) are
  * registered when this module loads; a runner registered at run time is seen
  * by in-process runs, and by worker runs when the module that registers it is
- * listed in `RunGridOptions.runnerModules`.
+ * listed in `RunGridOptions.runnerModules`. {@linkcode playGridEpisode} is
+ * the one place that picks an episode's agents and turns a crash into its log.
  *
  * @module
  */
 import type { Agent } from "../agents/agent.ts";
+import { EpisodeError } from "../core/episode.ts";
 import type { EngineEvent } from "../core/events.ts";
 import type { GridCell, GridEpisode } from "./cells.ts";
 import { frailRunner } from "./frail_runner.ts";
-import type { GameId } from "./spec.ts";
+import { type GameId, modelsOf } from "./spec.ts";
 import { stagHuntRunner } from "./staghunt_runner.ts";
 
 /** What an agent factory of a grid is told about a player (`index` and `model` for the Stag Hunt). */
@@ -29,22 +31,79 @@ export interface GridPlayer {
 /** Builds the agent of a player; works for both games. */
 export type GridAgentFactory = (player: GridPlayer) => Agent;
 
-/** Options of {@linkcode EpisodeRunner.play}. */
-export interface EpisodeRunnerOptions {
-  /** Agents. Default: the rule-based agents of the episode's `mock` entry. */
-  agents?: GridAgentFactory;
-}
-
 /** Plays one game's episodes for a grid. */
 export interface EpisodeRunner {
   /** Throws a `RangeError` when the cell cannot run in this build (unknown environment, bad parameters). */
   check(cell: Pick<GridCell, "condition" | "agents">): void;
   /**
-   * Plays one episode and returns its complete log, ending in `episode_end`
-   * (of status `"error"` when the episode crashed). Throws only for a config
-   * it could not start.
+   * The rule-based agents of an episode, seeded with its seed: those of its
+   * `mock` entry, or the game's defaults for an entry that names models (the
+   * stand-ins of a dry run).
    */
-  play(episode: GridEpisode, options?: EpisodeRunnerOptions): Promise<EngineEvent[]>;
+  mockAgents(episode: GridEpisode): GridAgentFactory;
+  /**
+   * Plays one episode with these agents and returns its log; throws an
+   * `EpisodeError` (carrying the log) when the episode crashed, any other
+   * error for a config it could not start.
+   */
+  play(episode: GridEpisode, agents: GridAgentFactory): Promise<EngineEvent[]>;
+}
+
+/**
+ * The error for an episode that names LLM agents when nothing can build them.
+ *
+ * @example
+ * ```ts
+ * import { noLlmAgentsError } from "./runners.ts";
+ * if (!noLlmAgentsError("ep").message.startsWith('Episode "ep" names LLM agents: pass an LLM runtime')) throw new Error();
+ * ```
+ */
+export function noLlmAgentsError(episodeId: string): TypeError {
+  return new TypeError(
+    `Episode "${episodeId}" names LLM agents: pass an LLM runtime (RunGridOptions.runtime) ` +
+      `or an agents factory (RunGridOptions.agents) to build them`,
+  );
+}
+
+/** Options of {@linkcode playGridEpisode}. */
+export interface PlayGridEpisodeOptions {
+  /** Agents. Default: the runner's `mockAgents`, for an episode whose entry names no model. */
+  agents?: GridAgentFactory;
+}
+
+/**
+ * Plays one episode of a grid with its game's runner and returns its complete
+ * log, ending in `episode_end` (of status `"error"` when the episode crashed).
+ *
+ * @example
+ * ```ts
+ * import { playGridEpisode } from "./runners.ts";
+ * const events = await playGridEpisode({
+ *   id: "ep", index: 0, run: "demo", cell: "c", replicate: 0, seed: 1,
+ *   condition: { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} },
+ *   agents: { kind: "mock", mock: { depositors: "always_stay" } },
+ * });
+ * // M0: 15 withdrawal calls a round for 12 rounds.
+ * if (events.filter((e) => e.type === "report").length !== 12 * 15) throw new Error();
+ * ```
+ * @throws {TypeError} When the episode names LLM agents and no agents are given; any error of a config that could not start.
+ */
+export async function playGridEpisode(
+  episode: GridEpisode,
+  options: PlayGridEpisodeOptions = {},
+): Promise<EngineEvent[]> {
+  const runner = episodeRunner(episode.condition.game);
+  let agents = options.agents;
+  if (!agents) {
+    if (modelsOf(episode.agents).length > 0) throw noLlmAgentsError(episode.id);
+    agents = runner.mockAgents(episode);
+  }
+  try {
+    return await runner.play(episode, agents);
+  } catch (err) {
+    if (err instanceof EpisodeError) return err.events;
+    throw err;
+  }
 }
 
 const RUNNERS = new Map<string, EpisodeRunner>([

@@ -34,7 +34,7 @@
 import { z } from "zod";
 import { canonicalJson } from "../core/canonical_json.ts";
 import { sha256Hex } from "../core/hash.ts";
-import type { ModelAssignment } from "../agents/llm/model_assignment.ts";
+import { assignedModels, type ModelAssignment } from "../agents/llm/model_assignment.ts";
 import type { RegimeId } from "../frail/params.ts";
 import type { EnvId, MechanismId } from "../frail/types.ts";
 import { type ModelPolicy, ModelPolicySchema } from "../staghunt/heterogeneity.ts";
@@ -365,4 +365,32 @@ export function parseGridSpec(input: unknown): GridSpec {
  */
 export function specHash(spec: GridSpec): string {
   return sha256Hex(canonicalJson(spec));
+}
+
+/**
+ * The model ids an agents entry names (none for mock agents).
+ *
+ * @example
+ * ```ts
+ * import { modelsOf } from "./spec.ts";
+ * if (modelsOf({ kind: "models", models: { kind: "h3", strong: "a", weak: "b" } }).join() !== "a,b") throw new Error();
+ * if (modelsOf({ kind: "mock", mock: {} }).length !== 0) throw new Error();
+ * ```
+ */
+export function modelsOf(agents: AgentsSpec): string[] {
+  switch (agents.kind) {
+    case "mock":
+      return [];
+    case "model":
+      return assignedModels(agents.model);
+    case "models": {
+      if (agents.mock) return [];
+      const m = agents.models;
+      return m.kind === "h1"
+        ? [m.model]
+        : m.kind === "h2"
+        ? [...new Set(m.pool)]
+        : [m.strong, m.weak];
+    }
+  }
 }

@@ -1,23 +1,27 @@
 /**
  * The Stag Hunt episode runner of a grid: `runStagHuntEpisode` with the
- * cell's N, M, T, F, payoffs and corruption mode, the heterogeneity policy of
- * its agents entry (`{ model }` is h1 with that model, `{ models }` its
- * policy), and either the agents factory given to the grid or rule-based
- * players built from the entry's `mock` options.
+ * cell's N, M, T, F, payoffs and corruption mode and the heterogeneity policy
+ * of its agents entry (`{ model }` is h1 with that model, `{ models }` its
+ * policy). Its rule-based players are `mockStagHuntPlayers` seeded with the
+ * episode seed, with the entry's `mock` options (the defaults for an entry
+ * without them).
  *
  * @module
  */
-import type { MockStagHuntOptions, ThresholdPlayerOptions } from "../agents/mock/staghunt.ts";
-import { EpisodeError } from "../core/episode.ts";
+import {
+  type MockStagHuntOptions,
+  mockStagHuntPlayers,
+  type ThresholdPlayerOptions,
+} from "../agents/mock/staghunt.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { carryoverRule } from "../staghunt/beliefs/carryover.ts";
 import { naiveRule } from "../staghunt/beliefs/naive.ts";
 import { outcomeAlignmentRule } from "../staghunt/beliefs/outcome_alignment.ts";
 import type { BeliefRule } from "../staghunt/beliefs/rule.ts";
 import type { ModelPolicy } from "../staghunt/heterogeneity.ts";
-import { parseStagHuntParams } from "../staghunt/params.ts";
+import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
 import { runStagHuntEpisode } from "../staghunt/run.ts";
-import type { GridEpisode, StagHuntCondition } from "./cells.ts";
+import type { StagHuntCondition } from "./cells.ts";
 import type { EpisodeRunner } from "./runners.ts";
 import type { StagHuntAgentsSpec, StagHuntMockSpec } from "./spec.ts";
 
@@ -51,6 +55,14 @@ export function stagHuntMockOptions(mock: StagHuntMockSpec): MockStagHuntOptions
   return out;
 }
 
+/**
+ * The game's parameters of a condition, picked by name (a cell of the
+ * paper's grid also carries that grid's `id`, `condition` and `point`).
+ */
+function gameParams({ N, M, T, F, payoffs, corruption }: StagHuntCondition): StagHuntParams {
+  return { N, M, T, F, payoffs, corruption };
+}
+
 function modelPolicy(agents: StagHuntAgentsSpec): ModelPolicy | undefined {
   if (agents.kind === "model") return { kind: "h1", model: agents.model };
   if (agents.kind === "models") return agents.models;
@@ -63,55 +75,35 @@ function modelPolicy(agents: StagHuntAgentsSpec): ModelPolicy | undefined {
  * @example
  * ```ts
  * import { stagHuntRunner } from "./staghunt_runner.ts";
- * const events = await stagHuntRunner.play({
+ * const episode = {
  *   id: "ep", index: 0, run: "demo", cell: "c", replicate: 0, seed: 3,
  *   condition: { game: "staghunt", N: 3, M: 2, T: 2, F: 1, corruption: "base", heterogeneity: "h1",
  *     payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 } },
  *   agents: { kind: "mock", mock: { players: "always_stag" } },
- * });
+ * } as const;
+ * const events = await stagHuntRunner.play(episode, stagHuntRunner.mockAgents(episode));
  * if (events.filter((e) => e.type === "turn").length !== 6) throw new Error();
  * ```
  */
 export const stagHuntRunner: EpisodeRunner = {
   check({ condition }) {
-    const c = condition as StagHuntCondition;
-    parseStagHuntParams({
-      N: c.N,
-      M: c.M,
-      T: c.T,
-      F: c.F,
-      payoffs: c.payoffs,
-      corruption: c.corruption,
-    });
+    parseStagHuntParams(gameParams(condition as StagHuntCondition));
   },
-  async play(ep: GridEpisode, options = {}): Promise<EngineEvent[]> {
-    const c = ep.condition as StagHuntCondition;
+  mockAgents(ep) {
     const a = ep.agents as StagHuntAgentsSpec;
-    const mock = a.kind === "mock" ? a.mock : a.kind === "models" ? a.mock : undefined;
-    if (!options.agents && !mock) {
-      throw new TypeError(
-        `Episode "${ep.id}" names LLM agents: pass an agents factory (RunGridOptions.agents)`,
-      );
-    }
-    const models = modelPolicy(a);
-    try {
-      const r = await runStagHuntEpisode({
-        N: c.N,
-        M: c.M,
-        T: c.T,
-        F: c.F,
-        payoffs: c.payoffs,
-        corruption: c.corruption,
-        seed: ep.seed,
-        ...(models ? { models } : {}),
-        agents: options.agents ?? stagHuntMockOptions(mock!),
-        run: ep.run,
-        episode: ep.id,
-      });
-      return r.events;
-    } catch (err) {
-      if (err instanceof EpisodeError) return err.events;
-      throw err;
-    }
+    const mock = a.kind === "model" ? undefined : a.mock;
+    return mockStagHuntPlayers({ seed: ep.seed, ...stagHuntMockOptions(mock ?? {}) });
+  },
+  async play(ep, agents): Promise<EngineEvent[]> {
+    const models = modelPolicy(ep.agents as StagHuntAgentsSpec);
+    const r = await runStagHuntEpisode({
+      ...gameParams(ep.condition as StagHuntCondition),
+      seed: ep.seed,
+      ...(models ? { models } : {}),
+      agents,
+      run: ep.run,
+      episode: ep.id,
+    });
+    return r.events;
   },
 };

@@ -11,7 +11,7 @@
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
-import { executeEpisode } from "./execute.ts";
+import { executeEpisode, failedSummary } from "./execute.ts";
 import type { WorkerRequest, WorkerResponse } from "./worker_pool.ts";
 
 const post = (m: WorkerResponse) => self.postMessage(m);
@@ -27,16 +27,11 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     }
     return;
   }
-  const summary = await executeEpisode(m.episode, { dir: m.dir }).catch((err) => ({
-    id: m.episode.id,
-    status: "error" as const,
-    error: `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`,
-    logged: false,
-    calls: 0,
-    tokensIn: 0,
-    tokensOut: 0,
-    cost: 0,
-    ms: 0,
-  }));
+  const summary = await executeEpisode(m.episode, { dir: m.dir }).catch((err) =>
+    failedSummary(
+      m.episode.id,
+      `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`,
+    )
+  );
   post({ type: "done", job: m.job, summary });
 };

@@ -13,6 +13,8 @@
 //   E7 alpha M0 never launches (3 rounds): pool 4, 5, 5; W~ 0.7; founder 0
 
 import type { EngineEvent } from "../../engine/core/events.ts";
+import { loadRuns, type RunFrames } from "../../analysis/mod.ts";
+import { tempDirRunner } from "./_temp_dir.ts";
 
 interface DecisionSpec {
   agent: string;
@@ -293,4 +295,13 @@ export async function writeFixture(dir: string): Promise<string> {
     await Deno.writeTextFile(`${dir}/hand/${spec.episode}.ndjson`, ndjson(episodeEvents(spec)));
   }
   return dir;
+}
+
+/** Loads the fixture's frames (written to a temporary folder `<prefix>...`, removed after). */
+export async function loadFixture(prefix: string): Promise<RunFrames> {
+  let frames: RunFrames | undefined;
+  await tempDirRunner(prefix)(async (dir) => {
+    frames = await loadRuns(await writeFixture(dir));
+  });
+  return frames!;
 }

@@ -14,6 +14,7 @@ import {
   type VegaLiteSpec,
 } from "../../analysis/mod.ts";
 import { countDarkPixels, decodePng, hasPngSignature, pngSize } from "./_png.ts";
+import { tempDirRunner } from "./_temp_dir.ts";
 
 const CHART_KEYS = ["application/vnd.vegalite.v5+json", "image/png", "text/plain"];
 
@@ -200,14 +201,7 @@ Deno.test("displayTable() sends the raw bundle to Deno.jupyter.display inside Ju
 
 // ---- saveChart --------------------------------------------------------------
 
-async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab_display_test_" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+const inTempDir = tempDirRunner("coordlab_display_test_");
 
 Deno.test("saveChart() writes an SVG file for .svg", async () => {
   await inTempDir(async (dir) => {

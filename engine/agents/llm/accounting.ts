@@ -83,6 +83,38 @@ export function callCost(
 }
 
 /**
+ * Adds totals to totals (in place) and returns them.
+ *
+ * @example
+ * ```ts
+ * import { addTotals, emptyTotals } from "./accounting.ts";
+ * const t = addTotals(emptyTotals(), { ...emptyTotals(), calls: 2, cost: 0.5 });
+ * addTotals(t, { ...emptyTotals(), calls: 1, cost: 0.25 });
+ * if (t.calls !== 3 || t.cost !== 0.75) throw new Error();
+ * ```
+ */
+export function addTotals(totals: UsageTotals, more: UsageTotals): UsageTotals {
+  for (const k of Object.keys(totals) as (keyof UsageTotals)[]) totals[k] += more[k];
+  return totals;
+}
+
+/**
+ * What was added to totals since an earlier reading of them.
+ *
+ * @example
+ * ```ts
+ * import { emptyTotals, totalsSince } from "./accounting.ts";
+ * const d = totalsSince({ ...emptyTotals(), calls: 5 }, { ...emptyTotals(), calls: 2 });
+ * if (d.calls !== 3) throw new Error();
+ * ```
+ */
+export function totalsSince(now: UsageTotals, before: UsageTotals): UsageTotals {
+  const out = { ...now };
+  for (const k of Object.keys(out) as (keyof UsageTotals)[]) out[k] = now[k] - before[k];
+  return out;
+}
+
+/**
  * Adds one call record to totals (in place) and returns them.
  *
  * @example

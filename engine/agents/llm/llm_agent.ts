@@ -18,8 +18,47 @@ import { AgentReply } from "../../core/episode.ts";
 import type { Agent, AgentFactory } from "../agent.ts";
 import { type ModelAssignment, modelFor } from "./model_assignment.ts";
 import { promptSet } from "./prompts/registry.ts";
-import { findTemplate, type PromptSet } from "./prompts/template.ts";
+import { type ChatMessage, findTemplate, type PromptSet } from "./prompts/template.ts";
 import type { LlmRuntime } from "./runtime.ts";
+
+/** Options of {@linkcode renderCall}. */
+export interface RenderCallOptions {
+  /** Environment id (names the prompt set, and the environment in errors). */
+  env: string;
+  /** Templates. Default: the environment's set from the prompt registry. */
+  prompts?: PromptSet;
+}
+
+/**
+ * The messages of a call: its template rendered from the request's
+ * authorized view (and nothing else). LLM agents send them; a dry run counts
+ * their tokens.
+ *
+ * @example
+ * ```ts
+ * import { renderCall } from "./llm_agent.ts";
+ * import { bankRun } from "../../frail/bank_run/environment.ts";
+ * import { playEpisode } from "../../core/episode.ts";
+ * let first: string | undefined;
+ * await playEpisode(bankRun, { params: bankRun.parseParams({ horizon: 1 }), mechanism: "M0", regime: "stable", seed: 1,
+ *   agents: () => ({ policy: "t", decide: (req) => {
+ *     first ??= renderCall(req, { env: "bank_run" }).at(-1)?.content;
+ *     return Promise.resolve({ withdraw_probability: 0 });
+ *   } }) });
+ * if (!first) throw new Error();
+ * ```
+ * @throws {TypeError} When the set has no template for the call.
+ */
+export function renderCall(request: CallRequest, options: RenderCallOptions): ChatMessage[] {
+  const prompts = options.prompts ?? promptSet(options.env);
+  const template = findTemplate(prompts, request.role, request.call);
+  if (!template) {
+    throw new TypeError(
+      `No prompt template for ${options.env} role "${request.role}" and call "${request.call}"`,
+    );
+  }
+  return template.render(request.view as never);
+}
 
 /** Options of {@linkcode llmAgent}. */
 export interface LlmAgentOptions {
@@ -58,13 +97,7 @@ export function llmAgent(options: LlmAgentOptions): Agent {
   return {
     policy: `llm:${model}`,
     async decide(request: CallRequest) {
-      const template = findTemplate(prompts, request.role, request.call);
-      if (!template) {
-        throw new TypeError(
-          `No prompt template for ${env} role "${request.role}" and call "${request.call}"`,
-        );
-      }
-      const messages = template.render(request.view as never);
+      const messages = renderCall(request, { env, prompts });
       const text = messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001");
       const n = seen.get(text) ?? 0;
       seen.set(text, n + 1);
@@ -118,9 +151,7 @@ export function llmPopulation(options: LlmPopulationOptions): AgentFactory {
   return (player) =>
     llmAgent({
       runtime: options.runtime,
-      // A runner that assigns models itself (the Stag Hunt's heterogeneity
-      // policies) passes the player's model; it wins over the assignment.
-      model: (player as { model?: string }).model ?? modelFor(options.models, player),
+      model: modelFor(options.models, player),
       env: options.env,
       prompts,
       sample: options.sample,

@@ -1,18 +1,22 @@
 /**
  * LLM agents through OpenAI-compatible APIs: model configuration, prompt
  * templates per (environment, role, call), the runtime (SDK clients,
- * per-provider limits, retries, response cache, accounting), preflight
- * checks, grid runs with budgets and progress, dry runs, and a local
- * OpenAI-compatible server with rule-based policies and fault injection.
+ * per-provider limits, retries, response cache, accounting and budgets),
+ * preflight checks, and a local OpenAI-compatible server with rule-based
+ * policies and fault injection. Grids of LLM episodes (budgets, preflight,
+ * resume, progress, dry runs) run with the grid runner: `runGrid(spec, {
+ * runtime })` and `estimateUsage`.
  *
  * @example
  * ```ts
- * import { LlmRuntime, runLlmGrid, serveLocalModel } from "./mod.ts";
+ * import { LlmRuntime, llmPopulation, serveLocalModel } from "./mod.ts";
+ * import { runEpisode } from "../../run_episode.ts";
  * const server = serveLocalModel();
  * try {
  *   const runtime = new LlmRuntime({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }] });
- *   const r = await runLlmGrid([{ env: "bank_run", mechanism: "M3", seed: 1 }], { runtime, models: "local" });
- *   if (!r.episodes[0].outcome?.success) throw new Error();
+ *   const r = await runEpisode({ env: "bank_run", mechanism: "M3", seed: 1,
+ *     agents: llmPopulation({ runtime, env: "bank_run", models: "local", sample: 1 }) });
+ *   if (!r.outcome.success || runtime.ledger.run().calls !== server.stats().chat) throw new Error();
  * } finally {
  *   await server.close();
  * }
@@ -22,10 +26,12 @@
  */
 export {
   addCall,
+  addTotals,
   type Budget,
   budgetExhausted,
   callCost,
   emptyTotals,
+  totalsSince,
   usageFromEvents,
   UsageLedger,
   type UsageTotals,
@@ -39,18 +45,14 @@ export {
   promptHash,
   ResponseCache,
 } from "./cache.ts";
-export {
-  dryRunGrid,
-  type DryRunModelCounts,
-  type DryRunOptions,
-  type DryRunPlan,
-} from "./dry_run.ts";
 export { Limiter, type LimiterOptions, limitersByProvider, type LimiterStatus } from "./limiter.ts";
 export {
   llmAgent,
   type LlmAgentOptions,
   llmPopulation,
   type LlmPopulationOptions,
+  renderCall,
+  type RenderCallOptions,
 } from "./llm_agent.ts";
 export { assignedModels, type ModelAssignment, modelFor } from "./model_assignment.ts";
 export {
@@ -69,7 +71,6 @@ export {
   type PreflightOptions,
   type PreflightProblem,
 } from "./preflight.ts";
-export { formatProgress, type GridProgress } from "./progress.ts";
 export { missingTemplates, promptEnvironments, promptSet } from "./prompts/registry.ts";
 export {
   type ChatMessage,
@@ -87,14 +88,6 @@ export {
   retryAfter,
   retryDelay,
 } from "./retry.ts";
-export {
-  gridEpisodeId,
-  type GridEpisodeResult,
-  type GridEpisodeSpec,
-  type LlmGridOptions,
-  type LlmGridResult,
-  runLlmGrid,
-} from "./run_grid.ts";
 export type { LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
 export {
   type CompleteOptions,

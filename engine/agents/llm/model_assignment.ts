@@ -17,7 +17,9 @@ export type ModelAssignment = string | {
 };
 
 /**
- * The model id that plays a player.
+ * The model id that plays a player. A runner that assigns models itself (the
+ * Stag Hunt's heterogeneity policies) passes the player's `model`; it wins
+ * over the assignment.
  *
  * @example
  * ```ts
@@ -26,12 +28,14 @@ export type ModelAssignment = string | {
  * if (modelFor(a, { id: "bank", role: "bank" }) !== "glm") throw new Error();
  * if (modelFor(a, { id: "dep_02", role: "depositor" }) !== "qwen") throw new Error();
  * if (modelFor("gpt", { id: "dep_01", role: "depositor" }) !== "gpt") throw new Error();
+ * if (modelFor("gpt", { id: "p01", role: "player", model: "qwen" }) !== "qwen") throw new Error();
  * ```
  */
 export function modelFor(
   assignment: ModelAssignment,
-  player: { id: string; role: string },
+  player: { id: string; role: string; model?: string },
 ): string {
+  if (player.model !== undefined) return player.model;
   if (typeof assignment === "string") return assignment;
   return assignment.agents?.[player.id] ?? assignment.roles?.[player.role] ?? assignment.default;
 }

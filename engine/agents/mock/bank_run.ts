@@ -19,7 +19,12 @@
 import type { CallRequest } from "../../core/environment.ts";
 import type { BankView, DepositorView } from "../../frail/bank_run/views.ts";
 import type { Agent } from "../agent.ts";
+import { largestCertifiedTotal } from "./_certified_total.ts";
+import { centralPlayer, mechanismActions } from "./_mechanism_replies.ts";
 import { trait } from "./traits.ts";
+
+// The paid offer among a depositor's proposals (M1); the other kind is the M2 agreement.
+const OFFER = "retention_offer";
 
 /** Depositor policy names. */
 export type DepositorPolicy = "defensive" | "always_stay" | "always_run";
@@ -41,16 +46,10 @@ export type BankPolicy = "active" | "passive";
  */
 export function visibleCommittedShare(v: DepositorView): number {
   const total = v.parameters.totalDeposits;
-  let committed = v.coalition?.total ?? 0;
-  for (const m of v.announcements) {
-    if (m.kind === "aggregate_committed" || m.kind === "coalition_total") {
-      committed = Math.max(committed, m.content.total as number);
-    }
-    if (m.kind === "accepted_terms") {
-      const n = (m.content.terms as unknown[]).length;
-      committed = Math.max(committed, (n * total) / v.parameters.depositors);
-    }
-  }
+  const committed = largestCertifiedTotal(v.announcements, v.coalition?.total ?? 0, {
+    totalKinds: ["aggregate_committed", "coalition_total"],
+    acceptedTermsValue: (n) => (n * total) / v.parameters.depositors,
+  });
   return Math.min(1, committed / total);
 }
 
@@ -95,46 +94,28 @@ function withdrawal(policy: DepositorPolicy, t: number, v: DepositorView) {
 }
 
 function respond(policy: DepositorPolicy, t: number, v: DepositorView) {
-  const actions: Record<string, unknown>[] = [];
   if (policy !== "defensive") {
     // Always-stay depositors commit to everything; always-run ones to nothing.
-    for (const p of v.proposals) {
-      actions.push({
-        action: policy === "always_stay"
-          ? (p.kind === "retention_offer" ? "accept" : "sign")
-          : "decline",
-        proposal_id: p.id,
-      });
-    }
-    if (policy === "always_stay" && v.canJoin) actions.push({ action: "join" });
+    const yes = policy === "always_stay";
+    const actions = mechanismActions(v, {
+      offerKind: OFFER,
+      accept: () => yes,
+      sign: yes,
+      join: yes,
+    });
     return { proposal_actions: actions, reasoning: `Policy ${policy}.` };
   }
   const share = visibleCommittedShare(v);
   const stressed = v.fractionRedeemedLastRound > 0.3;
   const willing = t < 0.6 || share >= 0.3;
-  for (const p of v.proposals) {
-    if (p.kind === "retention_offer") {
-      const accept = (p.amount ?? 0) >= 0.015 + 0.04 * t;
-      actions.push({ action: accept ? "accept" : "decline", proposal_id: p.id });
-    } else if (p.kind === "protection_agreement") {
-      actions.push({ action: willing && !stressed ? "sign" : "decline", proposal_id: p.id });
-    }
-  }
-  if (v.commitment?.kind === "protection_agreement" && !v.commitment.exitDeclared && stressed) {
-    actions.push({ action: "exit" });
-  }
-  if (v.canJoin && willing && !stressed) actions.push({ action: "join" });
-  if (v.coalition) {
-    const c = v.coalition;
-    const lowest = [...c.members.map((m) => m.id)].sort()[0];
-    if (v.id === lowest && c.pendingVotes.length === 0 && c.members.length > 1) {
-      actions.push({ action: "propose_announcement_vote", announce_to: "all" });
-    }
-    for (const vote of c.pendingVotes) {
-      if (vote.proposer !== v.id) actions.push({ action: "vote", vote_id: vote.id, support: true });
-    }
-    if (stressed && !(c.exitRitual?.list.includes(v.id))) actions.push({ action: "exit_request" });
-  }
+  const actions = mechanismActions(v, {
+    offerKind: OFFER,
+    accept: (p) => (p.amount ?? 0) >= 0.015 + 0.04 * t,
+    sign: willing && !stressed,
+    exit: v.commitment?.kind === "protection_agreement" && !v.commitment.exitDeclared && stressed,
+    join: willing && !stressed,
+    member: v.coalition && { coalition: v.coalition, self: v.id, wantsExit: stressed },
+  });
   return { proposal_actions: actions, reasoning: `Committed share visible ${share.toFixed(3)}.` };
 }
 
@@ -153,30 +134,20 @@ function respond(policy: DepositorPolicy, t: number, v: DepositorView) {
  * ```
  */
 export function mockBank(policy: BankPolicy): Agent {
+  return centralPlayer(policy, {
+    role: "bank",
+    offerCall: "retention_offer",
+    offers,
+    whom: "everyone",
+  });
+}
+
+function offers(v: BankView) {
+  const open = v.depositors.filter((d) => !d.committed);
+  const amount = v.round === 1 ? 0.03 : v.institution.fractionRedeemed > 0 ? 0.04 : 0;
   return {
-    policy: `mock:${policy}_bank`,
-    decide(req: CallRequest) {
-      const v = req.view as BankView;
-      if (req.call === "retention_offer") {
-        if (policy === "passive") return Promise.resolve({ offers: [], reasoning: "No offers." });
-        const open = v.depositors.filter((d) => !d.committed);
-        const amount = v.round === 1 ? 0.03 : v.institution.fractionRedeemed > 0 ? 0.04 : 0;
-        return Promise.resolve({
-          offers: amount > 0
-            ? open.map((d) => ({ target: d.id, amount, lock_until: v.round + 11 }))
-            : [],
-          disclose_terms_to: "all",
-          reasoning: `Offering ${amount} to ${open.length} depositors.`,
-        });
-      }
-      if (policy === "passive") {
-        return Promise.resolve({ solicit: [], disclose_aggregate: false, reasoning: "Nothing." });
-      }
-      return Promise.resolve({
-        solicit: ["all"],
-        disclose_aggregate: true,
-        reasoning: "Soliciting everyone and disclosing the aggregate.",
-      });
-    },
+    offers: amount > 0 ? open.map((d) => ({ target: d.id, amount, lock_until: v.round + 11 })) : [],
+    disclose_terms_to: "all",
+    reasoning: `Offering ${amount} to ${open.length} depositors.`,
   };
 }

@@ -32,7 +32,13 @@
 import type { CallRequest } from "../../core/environment.ts";
 import type { BackerView, FounderView } from "../../frail/crowdfunding/views.ts";
 import type { Agent, AgentFactory } from "../agent.ts";
+import { largestCertifiedTotal } from "./_certified_total.ts";
+import { mechanismActions, solicitationReply } from "./_mechanism_replies.ts";
+import { agentsByRole } from "./_roles.ts";
 import { trait } from "./traits.ts";
+
+// The paid offer among a backer's proposals (M1); the other kind is the M2 letter of intent.
+const OFFER = "paid_pledge";
 
 /** Backer policy names. */
 export type BackerPolicy = "hesitant" | "always_pledge" | "never_pledge";
@@ -63,15 +69,11 @@ export interface CrowdfundingMockOptions {
  * ```
  */
 export function visibleGoalShare(v: BackerView): number {
-  let raised = Math.max(v.campaign.pool, v.coalition?.lockedTotal ?? 0);
-  for (const m of v.announcements) {
-    if (m.kind === "aggregate_committed" || m.kind === "coalition_locked_total") {
-      raised = Math.max(raised, m.content.total as number);
-    }
-    if (m.kind === "accepted_terms") {
-      raised = Math.max(raised, (m.content.terms as unknown[]).length * v.parameters.unitPledge);
-    }
-  }
+  const known = Math.max(v.campaign.pool, v.coalition?.lockedTotal ?? 0);
+  const raised = largestCertifiedTotal(v.announcements, known, {
+    totalKinds: ["aggregate_committed", "coalition_locked_total"],
+    acceptedTermsValue: (n) => n * v.parameters.unitPledge,
+  });
   return Math.min(1, raised / v.parameters.goal);
 }
 
@@ -150,31 +152,18 @@ function withdrawal(policy: BackerPolicy, t: number, v: BackerView) {
 }
 
 function respond(policy: BackerPolicy, t: number, v: BackerView) {
-  const actions: Record<string, unknown>[] = [];
   if (policy !== "hesitant") {
-    for (const p of v.proposals) {
-      actions.push({
-        action: policy === "always_pledge"
-          ? (p.kind === "paid_pledge" ? "accept" : "sign")
-          : "decline",
-        proposal_id: p.id,
-      });
-    }
+    const yes = policy === "always_pledge";
+    const actions = mechanismActions(v, { offerKind: OFFER, accept: () => yes, sign: yes });
     return { proposal_actions: actions, reasoning: `Policy ${policy}.` };
   }
   const s = visibleGoalShare(v);
-  const willing = t < 0.6 || s >= 0.3;
-  for (const p of v.proposals) {
-    if (p.kind === "paid_pledge") {
-      const accept = (p.bonus ?? 0) >= 0.01 + 0.04 * t;
-      actions.push({ action: accept ? "accept" : "decline", proposal_id: p.id });
-    } else {
-      actions.push({ action: willing ? "sign" : "decline", proposal_id: p.id });
-    }
-  }
-  if (v.commitment?.kind === "letter_of_intent" && !v.commitment.exitDeclared && wantsOut(t, v)) {
-    actions.push({ action: "exit" });
-  }
+  const actions = mechanismActions(v, {
+    offerKind: OFFER,
+    accept: (p) => (p.bonus ?? 0) >= 0.01 + 0.04 * t,
+    sign: t < 0.6 || s >= 0.3,
+    exit: v.commitment?.kind === "letter_of_intent" && !v.commitment.exitDeclared && wantsOut(t, v),
+  });
   return {
     proposal_actions: actions,
     reasoning: `The pool looks ${(s * 100).toFixed(0)}% funded.`,
@@ -249,15 +238,7 @@ export function mockFounder(policy: FounderPolicy): Agent {
           });
         }
         case "intent_solicitation":
-          return Promise.resolve(
-            policy === "passive"
-              ? { solicit: [], disclose_aggregate: false, reasoning: "Nothing." }
-              : {
-                solicit: ["all"],
-                disclose_aggregate: true,
-                reasoning: "Soliciting everyone and disclosing the aggregate.",
-              },
-          );
+          return Promise.resolve(solicitationReply(policy, "everyone"));
         default:
           return Promise.reject(new RangeError(`No mock founder reply for call "${req.call}"`));
       }
@@ -281,14 +262,8 @@ export function crowdfundingMockPopulation(options: CrowdfundingMockOptions = {}
   const seed = options.seed ?? 0;
   const backers = options.backers ?? "hesitant";
   const founder = options.founder ?? "active";
-  return ({ id, role }) => {
-    switch (role) {
-      case "backer":
-        return mockBacker(backers, { seed, id });
-      case "founder":
-        return mockFounder(founder);
-      default:
-        throw new RangeError(`No crowdfunding mock policy for role "${role}"`);
-    }
-  };
+  return agentsByRole("crowdfunding mock policy", {
+    backer: ({ id }) => mockBacker(backers, { seed, id }),
+    founder: () => mockFounder(founder),
+  });
 }

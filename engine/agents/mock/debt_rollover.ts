@@ -30,7 +30,13 @@
 import type { CallRequest } from "../../core/environment.ts";
 import type { BorrowerView, CreditorView } from "../../frail/debt_rollover/views.ts";
 import type { Agent, AgentFactory } from "../agent.ts";
+import { largestCertifiedTotal } from "./_certified_total.ts";
+import { centralPlayer, mechanismActions } from "./_mechanism_replies.ts";
+import { agentsByRole } from "./_roles.ts";
 import { trait } from "./traits.ts";
+
+// The paid offer among a creditor's proposals (M1); the other kind is the M2 agreement.
+const OFFER = "rollover_offer";
 
 /** Creditor policy names. */
 export type CreditorPolicy = "defensive" | "always_roll" | "always_redeem";
@@ -61,16 +67,10 @@ export interface DebtRolloverMockOptions {
  */
 export function debtRolloverMockPopulation(options: DebtRolloverMockOptions = {}): AgentFactory {
   const seed = options.seed ?? 0;
-  return ({ id, role }) => {
-    switch (role) {
-      case "creditor":
-        return mockCreditor(options.creditors ?? "defensive", { seed, id });
-      case "borrower":
-        return mockBorrower(options.borrower ?? "active");
-      default:
-        throw new RangeError(`No debt-rollover mock policy for role "${role}"`);
-    }
-  };
+  return agentsByRole("debt-rollover mock policy", {
+    creditor: ({ id }) => mockCreditor(options.creditors ?? "defensive", { seed, id }),
+    borrower: () => mockBorrower(options.borrower ?? "active"),
+  });
 }
 
 /**
@@ -89,15 +89,10 @@ export function debtRolloverMockPopulation(options: DebtRolloverMockOptions = {}
 export function visibleCommittedShare(v: CreditorView): number {
   const claim = v.position.claim;
   const total = v.parameters.creditors * claim;
-  let committed = v.committee?.total ?? 0;
-  for (const m of v.announcements) {
-    if (m.kind === "aggregate_committed" || m.kind === "coalition_total") {
-      committed = Math.max(committed, m.content.total as number);
-    }
-    if (m.kind === "accepted_terms") {
-      committed = Math.max(committed, (m.content.terms as unknown[]).length * claim);
-    }
-  }
+  const committed = largestCertifiedTotal(v.announcements, v.committee?.total ?? 0, {
+    totalKinds: ["aggregate_committed", "coalition_total"],
+    acceptedTermsValue: (n) => n * claim,
+  });
   return total > 0 ? Math.min(1, committed / total) : 0;
 }
 
@@ -148,44 +143,27 @@ function redemptionsDisclosed(v: CreditorView): boolean {
 }
 
 function respond(policy: CreditorPolicy, t: number, v: CreditorView) {
-  const actions: Record<string, unknown>[] = [];
   if (policy !== "defensive") {
     const yes = policy === "always_roll";
-    for (const p of v.proposals) {
-      actions.push({
-        action: yes ? (p.kind === "rollover_offer" ? "accept" : "sign") : "decline",
-        proposal_id: p.id,
-      });
-    }
-    if (yes && v.canJoin) actions.push({ action: "join" });
+    const actions = mechanismActions(v, {
+      offerKind: OFFER,
+      accept: () => yes,
+      sign: yes,
+      join: yes,
+    });
     return { proposal_actions: actions, reasoning: `Policy ${policy}.` };
   }
   const share = visibleCommittedShare(v);
   const stressed = redemptionsDisclosed(v);
   const willing = (t < 0.7 || share >= 0.25) && !stressed;
-  for (const p of v.proposals) {
-    if (p.kind === "rollover_offer") {
-      const accept = (p.amount ?? 0) >= 0.02 + 0.06 * t;
-      actions.push({ action: accept ? "accept" : "decline", proposal_id: p.id });
-    } else if (p.kind === "standstill_agreement") {
-      actions.push({ action: willing ? "sign" : "decline", proposal_id: p.id });
-    }
-  }
-  if (v.commitment?.kind === "standstill_agreement" && !v.commitment.exitDeclared && stressed) {
-    actions.push({ action: "exit" });
-  }
-  if (v.canJoin && willing) actions.push({ action: "join" });
-  if (v.committee) {
-    const c = v.committee;
-    const lowest = c.members.map((m) => m.id).sort()[0];
-    if (v.id === lowest && c.pendingVotes.length === 0 && c.members.length > 1) {
-      actions.push({ action: "propose_announcement_vote", announce_to: "all" });
-    }
-    for (const vote of c.pendingVotes) {
-      if (vote.proposer !== v.id) actions.push({ action: "vote", vote_id: vote.id, support: true });
-    }
-    if (stressed && !(c.exitRitual?.list.includes(v.id))) actions.push({ action: "exit_request" });
-  }
+  const actions = mechanismActions(v, {
+    offerKind: OFFER,
+    accept: (p) => (p.amount ?? 0) >= 0.02 + 0.06 * t,
+    sign: willing,
+    exit: v.commitment?.kind === "standstill_agreement" && !v.commitment.exitDeclared && stressed,
+    join: willing,
+    member: v.committee && { coalition: v.committee, self: v.id, wantsExit: stressed },
+  });
   return { proposal_actions: actions, reasoning: `Committed share visible ${share.toFixed(3)}.` };
 }
 
@@ -201,24 +179,12 @@ function respond(policy: CreditorPolicy, t: number, v: CreditorView) {
  * ```
  */
 export function mockBorrower(policy: BorrowerPolicy): Agent {
-  return {
-    policy: `mock:${policy}_borrower`,
-    decide(req: CallRequest) {
-      const v = req.view as BorrowerView;
-      if (req.call === "rollover_offer") {
-        if (policy === "passive") return Promise.resolve({ offers: [], reasoning: "No offers." });
-        return Promise.resolve(offers(v));
-      }
-      if (policy === "passive") {
-        return Promise.resolve({ solicit: [], disclose_aggregate: false, reasoning: "Nothing." });
-      }
-      return Promise.resolve({
-        solicit: ["all"],
-        disclose_aggregate: true,
-        reasoning: "Soliciting every creditor and disclosing the aggregate.",
-      });
-    },
-  };
+  return centralPlayer(policy, {
+    role: "borrower",
+    offerCall: "rollover_offer",
+    offers,
+    whom: "every creditor",
+  });
 }
 
 function offers(v: BorrowerView) {

@@ -6,6 +6,7 @@
  * @module
  */
 import type { AgentFactory } from "../agent.ts";
+import { agentsByRole } from "./_roles.ts";
 import { type BankPolicy, type DepositorPolicy, mockBank, mockDepositor } from "./bank_run.ts";
 import { type CrowdfundingMockOptions, crowdfundingMockPopulation } from "./crowdfunding.ts";
 import { type DebtRolloverMockOptions, debtRolloverMockPopulation } from "./debt_rollover.ts";
@@ -39,26 +40,15 @@ export function mockPopulation(options: MockPopulationOptions = {}): AgentFactor
   const policy = options.depositors ?? "defensive";
   const debt = debtRolloverMockPopulation({ ...options, seed });
   const crowd = crowdfundingMockPopulation({ ...options, seed });
-  return (player) => {
-    const { id, role } = player;
-    switch (role) {
-      case "depositor": {
-        const index = Number(id.replace(/^\D+/, "")) - 1;
-        return mockDepositor(typeof policy === "function" ? policy(id, index) : policy, {
-          seed,
-          id,
-        });
-      }
-      case "bank":
-        return mockBank(options.bank ?? "active");
-      case "creditor":
-      case "borrower":
-        return debt(player);
-      case "backer":
-      case "founder":
-        return crowd(player);
-      default:
-        throw new RangeError(`No mock policy for role "${role}"`);
-    }
-  };
+  return agentsByRole("mock policy", {
+    depositor: ({ id }) => {
+      const index = Number(id.replace(/^\D+/, "")) - 1;
+      return mockDepositor(typeof policy === "function" ? policy(id, index) : policy, { seed, id });
+    },
+    bank: () => mockBank(options.bank ?? "active"),
+    creditor: debt,
+    borrower: debt,
+    backer: crowd,
+    founder: crowd,
+  });
 }

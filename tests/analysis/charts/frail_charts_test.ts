@@ -8,7 +8,6 @@ import {
   earlyCommitment,
   earlyCommitmentBins,
   earlyCommitmentChart,
-  loadRuns,
   regimeChart,
   regimeTable,
   renderSvg,
@@ -25,12 +24,10 @@ import {
   welfareHeatmapChart,
   welfareTable,
 } from "../../../analysis/mod.ts";
-import { writeFixture } from "../_fixture.ts";
+import { loadFixture } from "../_fixture.ts";
 import { countDarkPixels, decodePng } from "../_png.ts";
 
-const dir = await Deno.makeTempDir({ prefix: "coordlab_charts_" });
-const frames: RunFrames = await loadRuns(await writeFixture(dir));
-await Deno.remove(dir, { recursive: true });
+const frames: RunFrames = await loadFixture("coordlab_charts_");
 const { episodes } = frames;
 const rounds = frames.rounds!;
 const decisions = frames.decisions!;

@@ -8,7 +8,6 @@ import {
   earlyCommitmentBins,
   earlyCommitmentContrast,
   episodeActionMeasures,
-  loadRuns,
   regimeTable,
   type RunFrames,
   scorecard,
@@ -19,11 +18,9 @@ import {
   welfareTable,
   welfareTableDisplay,
 } from "../../../analysis/mod.ts";
-import { writeFixture } from "../_fixture.ts";
+import { loadFixture } from "../_fixture.ts";
 
-const dir = await Deno.makeTempDir({ prefix: "coordlab_tables_" });
-const frames: RunFrames = await loadRuns(await writeFixture(dir));
-await Deno.remove(dir, { recursive: true });
+const frames: RunFrames = await loadFixture("coordlab_tables_");
 const { episodes } = frames;
 const rounds = frames.rounds!;
 const decisions = frames.decisions!;

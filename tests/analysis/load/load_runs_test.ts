@@ -3,15 +3,9 @@ import pl from "nodejs-polars";
 import { runEpisode } from "../../../engine/run_episode.ts";
 import { loadRuns, loadRunsLazy, writeRunsParquet } from "../../../analysis/mod.ts";
 import { BANK_CENTRAL_BEST, episodeEvents, EPISODES, ndjson, writeFixture } from "../_fixture.ts";
+import { tempDirRunner } from "../_temp_dir.ts";
 
-async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab_load_" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+const withTempDir = tempDirRunner("coordlab_load_");
 
 Deno.test("loadRuns() builds one episode row per log with model, central player and outcome", async () => {
   await withTempDir(async (dir) => {

@@ -5,9 +5,6 @@ import { episodeRunner, registerEpisodeRunner } from "../../../engine/grid/runne
 
 const frail = episodeRunner("frail");
 registerEpisodeRunner("frail", {
-  check: frail.check,
-  play: (episode) =>
-    frail.play(episode, {
-      agents: mockPopulation({ seed: episode.seed, depositors: "always_stay" }),
-    }),
+  ...frail,
+  mockAgents: (episode) => mockPopulation({ seed: episode.seed, depositors: "always_stay" }),
 });

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertThrows } from "../../_assert.ts";
-import { estimateCalls, estimateUsage } from "../../../engine/grid/estimate.ts";
+import { estimateUsage } from "../../../engine/grid/estimate.ts";
 import { formatPlan, planGrid } from "../../../engine/grid/plan.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
@@ -26,27 +26,33 @@ Deno.test("planGrid() refuses a cell this build cannot run, naming the block, ce
   );
 });
 
-Deno.test("estimateCalls() counts T (N + F) Stag Hunt calls under base and T (N + F/2) under b3", async () => {
-  const c = {
-    game: "staghunt",
-    N: 5,
-    M: 3,
-    T: 4,
-    F: 3,
-    heterogeneity: "h1",
-    payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 },
-  } as const;
-  assertEquals(await estimateCalls({ ...c, corruption: "base" }), 32);
-  assertEquals(await estimateCalls({ ...c, corruption: "b3" }), 26);
+Deno.test("estimateUsage() counts T (N + F) Stag Hunt calls under base, and the seeded draws under b3", async () => {
+  const block = { game: "staghunt", N: [5], M: [3], T: [4], F: [3], corruption: ["base", "b3"] };
+  const plan = planGrid({ seed: 1, episodes: 3, blocks: [block] });
+  const u = await estimateUsage(plan.episodes);
+  const [base, b3] = plan.cells.map((c) => u.callsPerEpisode[c.id]);
+  // Every corrupted turn needs a re-justification under base: 4 x (5 + 3).
+  assertEquals(base, 32);
+  // Under b3 only the turns whose drawn action differs do (T (N + F/2) = 26 in expectation).
+  assertEquals(b3 * 3, 76);
+  assertEquals([u.calls, u.llmCalls, u.tokensIn, u.cost], [3 * 32 + 76, 0, 0, null]);
 });
 
-Deno.test("estimateCalls() counts a neutral FRAIL episode's calls: 15 a round under M0, 31 under M1", async () => {
-  const c = { game: "frail", env: "bank_run", regime: "stable", params: {} } as const;
-  assertEquals(await estimateCalls({ ...c, mechanism: "M0" }), 12 * 15);
-  assertEquals(await estimateCalls({ ...c, mechanism: "M1" }), 12 * 31);
+Deno.test("estimateUsage() counts a FRAIL episode's calls: 15 a round under M0, 31 under M1 when nobody withdraws", async () => {
+  const plan = planGrid({
+    episodes: 1,
+    blocks: [{
+      game: "frail",
+      envs: ["bank_run"],
+      mechanisms: ["M0", "M1"],
+      agents: [{ mock: { depositors: "always_stay" } }],
+    }],
+  });
+  const u = await estimateUsage(plan.episodes);
+  assertEquals(Object.values(u.callsPerEpisode), [12 * 15, 12 * 31]);
 });
 
-Deno.test("estimateUsage() prices LLM cells at their models' mean price and leaves mock cells out", async () => {
+Deno.test("estimateUsage() prices each player's calls at the model that plays it and leaves mock cells out", async () => {
   const plan = planGrid({
     episodes: 5,
     blocks: [{
@@ -57,17 +63,33 @@ Deno.test("estimateUsage() prices LLM cells at their models' mean price and leav
       heterogeneity: ["h1", "h2"],
     }],
   });
-  const u = await estimateUsage(plan.cells, {
-    tokensInPerCall: 1000,
+  const u = await estimateUsage(plan.episodes, {
+    models: [
+      {
+        id: "a",
+        baseURL: "http://127.0.0.1:9/v1",
+        model: "a",
+        maxTokens: 300,
+        price: { inputPerMillion: 2, outputPerMillion: 10 },
+      },
+      { id: "b", baseURL: "http://127.0.0.1:9/v1", model: "b", maxTokens: 700 },
+    ],
     tokensOutPerCall: 100,
-    prices: { a: { inputPerMillion: 2, outputPerMillion: 10 } },
+    countTokens: () => 1000,
   });
-  // 28 calls an episode, 5 episodes, 3 cells; two of them LLM.
+  // 4 x (5 + 2) = 28 calls an episode, 5 episodes, 3 cells; two of them LLM.
   assertEquals([u.calls, u.llmEpisodes, u.llmCalls], [420, 10, 280]);
   assertEquals([u.tokensIn, u.tokensOut], [280_000, 28_000]);
-  // a: 1000 x 2 + 100 x 10 = 3000 per million calls; b has no price, so the h2 cell is priced at a's.
-  assertEquals(u.cost, 280 * 3000 / 1e6);
-  assertEquals(u.unpriced, ["b"]);
+  const { a, b } = u.byModel;
+  // h1 plays a for everyone; h2 alternates a, b, a, b, a over the speaking order.
+  assertEquals(a.calls + b.calls, 280);
+  assert(a.calls > 140 && b.calls > 0);
+  assertEquals(u.maxTokensOut, a.calls * 300 + b.calls * 700);
+  // Only a has a price: 1000 in at 2/M and 100 out at 10/M per call.
+  assertEquals(u.cost, a.calls * (1000 * 2 + 100 * 10) / 1e6);
+  assertEquals(u.minCost, a.calls * 1000 * 2 / 1e6);
+  assertEquals(u.maxCost, a.calls * (1000 * 2 + 300 * 10) / 1e6);
+  assertEquals([b.cost, u.unpriced], [null, ["b"]]);
 });
 
 Deno.test("formatPlan() lists cells with their shard counts and every episode with its seed", () => {
@@ -131,10 +153,23 @@ Deno.test("the grid command's --dry-run lists cells, episodes and LLM estimates"
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
   assert(text.startsWith('Grid "dry": 1 cell, 2 episodes, base seed 0'), text);
   assert(text.includes("staghunt_N3_M2_T2_F1_base_h1_x  staghunt  x       2         8"), text);
-  // 8 calls x 2 episodes; 2000 in at 1/M and 500 out at 2/M: 16 x 0.003 = 0.048.
+  // 8 calls x 2 episodes; prompt tokens counted, 500 completion tokens a call assumed, caps 8192.
+  const u = await estimateUsage(
+    planGrid(JSON.parse(await Deno.readTextFile(`${dir}/spec.json`))).episodes,
+  );
+  const tokens = u.tokensIn.toLocaleString("en-US");
   assert(
     text.includes(
-      "LLM: 2 episodes, 16 calls, ~32,000 prompt and ~8,000 completion tokens (assuming 2,000 in / 500 out per call), estimated cost 0.05",
+      `LLM: 2 episodes, 16 calls, ${tokens} prompt tokens, ~8,000 completion tokens (assuming 500 per call; 131,072 at the caps)`,
+    ),
+    text,
+  );
+  const cost = (n: number) => n.toFixed(4);
+  assert(
+    text.includes(
+      `Estimated cost ${cost((u.tokensIn + 2 * 8000) / 1e6)} (prompts alone ${
+        cost(u.tokensIn / 1e6)
+      }, every completion at its cap ${cost((u.tokensIn + 2 * 131_072) / 1e6)})`,
     ),
     text,
   );
@@ -160,8 +195,10 @@ Deno.test("planGrid() expands the paper's stable-regime grid to 84 cells and 420
     }],
   });
   assertEquals([plan.cells.length, plan.total, plan.llm], [84, 420, true]);
-  const u = await estimateUsage(plan.cells);
+  const u = await estimateUsage(plan.episodes);
   assertEquals([u.llmEpisodes, u.llmCalls === u.calls], [420, true]);
+  // Paired seeds: the seven models of a condition play the same calls.
+  assertEquals(new Set(Object.values(u.byModel).map((m) => m.calls)).size, 1);
   // Five paired seeds per condition: the seven models of a cell share them.
   assertEquals(new Set(plan.episodes.map((e) => e.seed)).size, 12 * 5);
 });

@@ -83,14 +83,14 @@ Deno.test("runGrid() plays the same logs in workers as in-process", async () => 
   assertEquals(await digestFolder(b), await digestFolder(a));
 });
 
-Deno.test("runGrid() refuses model agents without an agents factory", async () => {
+Deno.test("runGrid() refuses model agents without an LLM runtime or an agents factory", async () => {
   await assertRejects(
     () =>
       runGrid({
         blocks: [{ game: "frail", envs: ["bank_run"], agents: [{ model: "gpt-5.2" }] }],
       }, { out: "/nonexistent/never", ...quiet }),
     TypeError,
-    'Episode "bank_run_M0_stable_gpt-5.2_e0" names LLM agents: pass an agents factory',
+    'Episode "bank_run_M0_stable_gpt-5.2_e0" names LLM agents: pass an LLM runtime (RunGridOptions.runtime) or an agents factory',
   );
 });
 
@@ -227,7 +227,7 @@ Deno.test("runGrid() stops starting episodes on abort, reports progress, and res
     },
   });
   assertEquals([r.interrupted, r.played, r.remaining], [true, 3, 3]);
-  assertEquals(updates.slice(0, 3).map((p) => [p.done, p.total, p.tokens]), [[1, 6, null], [
+  assertEquals(updates.slice(0, 3).map((p) => [p.done, p.total, p.usage]), [[1, 6, null], [
     2,
     6,
     null,
@@ -320,7 +320,12 @@ Deno.test({
       }
     }
     assert(tokens > 0);
-    assertEquals([r.tokensIn + r.tokensOut, last?.tokens], [tokens, tokens]);
+    const shown = last!.usage!;
+    assertEquals([r.usage.tokensIn + r.usage.tokensOut, shown.tokensIn + shown.tokensOut], [
+      tokens,
+      tokens,
+    ]);
+    assertEquals([r.usage.calls, r.stopped, last!.runtime], [server.stats().chat, null, null]);
   } finally {
     await server.close();
   }

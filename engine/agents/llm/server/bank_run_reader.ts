@@ -9,6 +9,7 @@
  */
 import type { BankView, CommitmentView, DepositorView } from "../../../frail/bank_run/views.ts";
 import type { MechanismId, Message } from "../../../frail/types.ts";
+import { ids, type MessageWords, num, readMessage } from "./_prompt_text.ts";
 
 /** Which bank-run call a prompt is, or `null` for a prompt of another game. */
 export type BankRunCall =
@@ -47,13 +48,16 @@ function mechanismOf(system: string): MechanismId {
   return "M0";
 }
 
-function num(text: string, re: RegExp, fallback = 0): number {
-  const m = text.match(re);
-  return m ? Number(m[1]) : fallback;
-}
-
-function ids(list: string): string[] {
-  return [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+/** The institution's balance sheet at the end of last round, as both roles' prompts show it. */
+function institutionOf(user: string): DepositorView["institution"] {
+  return {
+    cash: num(user, /- Liquid reserves \(as of the end of last round\): (\d+(?:\.\d+)?)/),
+    assets: num(user, /- Long-term assets \(as of the end of last round\): (\d+(?:\.\d+)?)/),
+    depositsRemaining: num(
+      user,
+      /- Total deposits remaining \(as of the end of last round\): (\d+(?:\.\d+)?)/,
+    ),
+  };
 }
 
 /** The indented lines that follow a `- Heading:` line. */
@@ -110,14 +114,7 @@ export function readDepositorView(system: string, user: string): DepositorView {
       }))
       : [],
     commitment: commitmentOf(status),
-    institution: {
-      cash: num(user, /- Liquid reserves \(as of the end of last round\): (\d+(?:\.\d+)?)/),
-      assets: num(user, /- Long-term assets \(as of the end of last round\): (\d+(?:\.\d+)?)/),
-      depositsRemaining: num(
-        user,
-        /- Total deposits remaining \(as of the end of last round\): (\d+(?:\.\d+)?)/,
-      ),
-    },
+    institution: institutionOf(user),
     fractionRedeemedLastRound: num(
       user,
       /Fraction of deposits redeemed last round: (\d+(?:\.\d+)?)/,
@@ -183,46 +180,31 @@ function commitmentOf(status: string): CommitmentView | null {
   return null;
 }
 
-function messageOf(line: string): Message {
-  const from = line.startsWith("from the institution") ? "bank" : "coalition";
-  if (line.includes("total outstanding promised compensation")) {
-    return {
-      from,
-      kind: "outstanding_compensation",
-      content: { total: num(line, /compensation (\d+(?:\.\d+)?)/) },
-    };
-  }
-  if (line.includes("accepted retention terms:")) {
-    const terms = [...line.matchAll(/(\S+) compensation (\d+(?:\.\d+)?) \((\d+) rounds? left\)/g)]
-      .map((m) => ({
-        depositor: m[1],
-        amount: Number(m[2]),
-        lock_rounds_remaining: Number(m[3]),
-      }));
-    return { from, kind: "accepted_terms", content: { terms } };
-  }
-  if (line.includes("committed under the protection agreement")) {
-    return {
-      from,
-      kind: "aggregate_committed",
-      content: {
-        total: num(line, /agreement (\d+(?:\.\d+)?)/),
-        signers: num(line, /\((\d+) signers\)/),
-      },
-    };
-  }
-  if (line.includes("group committed total")) {
-    return {
-      from,
-      kind: "coalition_total",
-      content: {
-        total: num(line, /group committed total (\d+(?:\.\d+)?)/),
-        members: num(line, /\((\d+) members\)/),
-      },
-    };
-  }
-  return { from, kind: "unknown", content: { text: line } };
-}
+const WORDS: MessageWords = {
+  principal: { prefix: "from the institution", id: "bank" },
+  outstanding: {
+    marker: "total outstanding promised compensation",
+    kind: "outstanding_compensation",
+    total: /compensation (\d+(?:\.\d+)?)/,
+  },
+  terms: {
+    marker: "accepted retention terms:",
+    party: "depositor",
+    each: /(\S+) compensation (\d+(?:\.\d+)?) \((\d+) rounds? left\)/g,
+  },
+  agreement: {
+    marker: "committed under the protection agreement",
+    total: /agreement (\d+(?:\.\d+)?)/,
+  },
+  coalition: {
+    marker: "group committed total",
+    kind: "coalition_total",
+    total: /group committed total (\d+(?:\.\d+)?)/,
+    members: true,
+  },
+};
+
+const messageOf = (line: string): Message => readMessage(line, WORDS);
 
 /**
  * Reads the bank's view from its prompt.
@@ -242,12 +224,7 @@ export function readBankView(system: string, user: string): BankView {
     round: num(user, /- This is round (\d+)\./),
     parameters: readDepositorView(system, "").parameters,
     institution: {
-      cash: num(user, /- Liquid reserves \(as of the end of last round\): (\d+(?:\.\d+)?)/),
-      assets: num(user, /- Long-term assets \(as of the end of last round\): (\d+(?:\.\d+)?)/),
-      depositsRemaining: num(
-        user,
-        /- Total deposits remaining \(as of the end of last round\): (\d+(?:\.\d+)?)/,
-      ),
+      ...institutionOf(user),
       fractionRedeemed: num(user, /Fraction of deposits redeemed last round: (\d+(?:\.\d+)?)/),
       outstandingCompensation: num(
         user,

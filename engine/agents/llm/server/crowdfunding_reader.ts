@@ -12,6 +12,7 @@ import type {
   FounderView,
 } from "../../../frail/crowdfunding/views.ts";
 import type { MechanismId, Message } from "../../../frail/types.ts";
+import { block, type MessageWords, NUM, num, readMessage } from "./_prompt_text.ts";
 
 /** Which crowdfunding call a prompt is, or `null` for a prompt of another game. */
 export type CrowdfundingCall =
@@ -25,26 +26,6 @@ export type CrowdfundingCall =
       | "exit_confirmation";
   }
   | { role: "founder"; call: "pledge_offer" | "intent_solicitation" | "launch_decision" };
-
-const NUM = "(-?\\d+(?:\\.\\d+)?)";
-
-function num(text: string, re: string, fallback = 0): number {
-  const m = text.match(new RegExp(re));
-  return m ? Number(m[1]) : fallback;
-}
-
-/** The lines of a `[HEADER]` block, up to the next header. */
-function block(text: string, header: string): string[] {
-  const lines = text.split("\n");
-  const i = lines.findIndex((l) => l.startsWith(`[${header}`));
-  if (i < 0) return [];
-  const out: string[] = [];
-  for (const l of lines.slice(i + 1)) {
-    if (l.startsWith("[")) break;
-    out.push(l);
-  }
-  return out;
-}
 
 /**
  * Recognises a crowdfunding prompt by its [ROLE] and [OUTPUT].
@@ -188,37 +169,27 @@ function commitmentOf(status: string): BackerCommitmentView | null {
   return null;
 }
 
-function messageOf(line: string): Message {
-  const from = line.startsWith("- from the founder") ? "founder" : "coalition";
-  if (line.includes("total outstanding bonuses")) {
-    return { from, kind: "outstanding_bonuses", content: { total: num(line, `bonuses ${NUM}`) } };
-  }
-  if (line.includes("accepted pledge terms:")) {
-    const terms = [...line.matchAll(/(\S+) bonus (\d+(?:\.\d+)?) \((\d+) rounds left\)/g)].map((
-      m,
-    ) => ({
-      backer: m[1],
-      amount: Number(m[2]),
-      lock_rounds_remaining: Number(m[3]),
-    }));
-    return { from, kind: "accepted_terms", content: { terms } };
-  }
-  if (line.includes("committed under the letter of intent")) {
-    return {
-      from,
-      kind: "aggregate_committed",
-      content: { total: num(line, `intent ${NUM}`), signers: num(line, "\\((\\d+) signers\\)") },
-    };
-  }
-  if (line.includes("coalition locked total")) {
-    return {
-      from,
-      kind: "coalition_locked_total",
-      content: { total: num(line, `locked total ${NUM}`) },
-    };
-  }
-  return { from, kind: "unknown", content: { text: line } };
-}
+const WORDS: MessageWords = {
+  principal: { prefix: "- from the founder", id: "founder" },
+  outstanding: {
+    marker: "total outstanding bonuses",
+    kind: "outstanding_bonuses",
+    total: `bonuses ${NUM}`,
+  },
+  terms: {
+    marker: "accepted pledge terms:",
+    party: "backer",
+    each: /(\S+) bonus (\d+(?:\.\d+)?) \((\d+) rounds left\)/g,
+  },
+  agreement: { marker: "committed under the letter of intent", total: `intent ${NUM}` },
+  coalition: {
+    marker: "coalition locked total",
+    kind: "coalition_locked_total",
+    total: `locked total ${NUM}`,
+  },
+};
+
+const messageOf = (line: string): Message => readMessage(line, WORDS);
 
 /**
  * Reads the founder's view from its prompt.

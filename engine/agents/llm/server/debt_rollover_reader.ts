@@ -12,35 +12,16 @@ import type {
   CreditorView,
 } from "../../../frail/debt_rollover/views.ts";
 import type { MechanismId, Message } from "../../../frail/types.ts";
+import { block, ids, type MessageWords, NUM, num, readMessage } from "./_prompt_text.ts";
 
 /** Which debt-rollover call a prompt is, or `null` for a prompt of another game. */
 export type DebtRolloverCall =
   | { role: "creditor"; call: "redeem_or_roll" | "mechanism_response" }
   | { role: "borrower"; call: "rollover_offer" | "standstill_solicitation" };
 
-const NUM = "(-?\\d+(?:\\.\\d+)?)";
-
-function num(text: string, re: string, fallback = 0): number {
-  const m = text.match(new RegExp(re));
-  return m ? Number(m[1]) : fallback;
-}
-
 /** The text with wrapped lines joined again. */
 function unwrap(text: string): string {
   return text.replace(/\n {2}(?=\S)/g, " ");
-}
-
-/** The lines of a `[HEADER]` block, up to the next header. */
-function block(text: string, header: string): string[] {
-  const lines = text.split("\n");
-  const i = lines.findIndex((l) => l.startsWith(`[${header}`));
-  if (i < 0) return [];
-  const out: string[] = [];
-  for (const l of lines.slice(i + 1)) {
-    if (l.startsWith("[")) break;
-    out.push(l);
-  }
-  return out;
 }
 
 /**
@@ -83,10 +64,6 @@ function assets(system: string): { round: number; face: number }[] {
     round: Number(m[1]),
     face: Number(m[2]),
   }));
-}
-
-function ids(list: string): string[] {
-  return [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]);
 }
 
 /**
@@ -213,40 +190,28 @@ function commitmentOf(status: string): CreditorCommitmentView | null {
   return null;
 }
 
-function messageOf(line: string): Message {
-  const from = line.startsWith("- from the borrower") ? "borrower" : "coalition";
-  if (line.includes("total outstanding premiums")) {
-    return { from, kind: "outstanding_premiums", content: { total: num(line, `premiums ${NUM}`) } };
-  }
-  if (line.includes("accepted rollover terms:")) {
-    const terms = [...line.matchAll(/(\S+) premium (\d+(?:\.\d+)?) \((\d+) rounds left\)/g)].map((
-      m,
-    ) => ({
-      creditor: m[1],
-      amount: Number(m[2]),
-      lock_rounds_remaining: Number(m[3]),
-    }));
-    return { from, kind: "accepted_terms", content: { terms } };
-  }
-  if (line.includes("committed under the standstill agreement")) {
-    return {
-      from,
-      kind: "aggregate_committed",
-      content: { total: num(line, `agreement ${NUM}`), signers: num(line, "\\((\\d+) signers\\)") },
-    };
-  }
-  if (line.includes("committee total")) {
-    return {
-      from,
-      kind: "coalition_total",
-      content: {
-        total: num(line, `committee total ${NUM}`),
-        members: num(line, "\\((\\d+) members\\)"),
-      },
-    };
-  }
-  return { from, kind: "unknown", content: { text: line } };
-}
+const WORDS: MessageWords = {
+  principal: { prefix: "- from the borrower", id: "borrower" },
+  outstanding: {
+    marker: "total outstanding premiums",
+    kind: "outstanding_premiums",
+    total: `premiums ${NUM}`,
+  },
+  terms: {
+    marker: "accepted rollover terms:",
+    party: "creditor",
+    each: /(\S+) premium (\d+(?:\.\d+)?) \((\d+) rounds left\)/g,
+  },
+  agreement: { marker: "committed under the standstill agreement", total: `agreement ${NUM}` },
+  coalition: {
+    marker: "committee total",
+    kind: "coalition_total",
+    total: `committee total ${NUM}`,
+    members: true,
+  },
+};
+
+const messageOf = (line: string): Message => readMessage(line, WORDS);
 
 /**
  * Reads the borrower's view from its prompt.

@@ -1,15 +1,15 @@
 /**
  * A run in a child process, for the kill-and-resume and permission tests:
- * `deno run <narrow flags> _grid_child.ts <baseURL> <runDir> <cacheDir> <keyVar> <episodes>`.
- * Prints one line per finished episode.
+ * `deno run <narrow flags> _grid_child.ts <baseURL> <runDir> <cacheDir> <keyVar> <perMechanism>`.
+ * Runs `childSpec(perMechanism)` into `<runDir>/child` with log-line progress.
  *
  * @module
  */
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
-import { runLlmGrid } from "../../../../engine/agents/llm/run_grid.ts";
-import { childGrid } from "./_helpers.ts";
+import { runGrid } from "../../../../engine/grid/run_grid.ts";
+import { childSpec } from "./_helpers.ts";
 
-const [baseURL, runDir, cacheDir, keyVar, episodes] = Deno.args;
+const [baseURL, runDir, cacheDir, keyVar, perMechanism] = Deno.args;
 const runtime = new LlmRuntime({
   models: [{
     id: "local",
@@ -20,12 +20,10 @@ const runtime = new LlmRuntime({
   }],
   cacheDir,
 });
-const result = await runLlmGrid(childGrid(Number(episodes)), {
+const result = await runGrid(childSpec(Number(perMechanism)), {
+  out: `${runDir}/child`,
   runtime,
-  models: "local",
-  run: "child",
-  outDir: runDir,
-  episodeConcurrency: 1,
-  onProgress: () => {},
+  concurrency: 1,
+  progress: "log",
 });
-for (const e of result.episodes) console.log(`${e.episode} ${e.status}`);
+console.log(`${result.played} played, ${result.failed.length} failed`);

@@ -3,17 +3,21 @@
  *
  * @module
  */
-import type { GridEpisodeSpec } from "../../../../engine/agents/llm/run_grid.ts";
-import type { MechanismId } from "../../../../engine/frail/types.ts";
-
-/** The child process's grid: bank-run episodes cycling M0-M3, seeds 0.. */
-export function childGrid(n: number): GridEpisodeSpec[] {
-  const mechanisms: MechanismId[] = ["M0", "M1", "M2", "M3"];
-  return Array.from({ length: n }, (_, i) => ({
-    env: "bank_run" as const,
-    mechanism: mechanisms[i % 4],
-    seed: i,
-  }));
+/**
+ * The child process's grid spec: bank-run episodes of the model `"local"`
+ * under M0-M3, `perMechanism` of each (grid order cycles M0-M3).
+ */
+export function childSpec(perMechanism: number): Record<string, unknown> {
+  return {
+    name: "child",
+    episodes: perMechanism,
+    blocks: [{
+      game: "frail",
+      envs: ["bank_run"],
+      mechanisms: ["M0", "M1", "M2", "M3"],
+      agents: [{ model: "local" }],
+    }],
+  };
 }
 
 /** Every file under a folder, recursively. */

@@ -1,16 +1,29 @@
 import { assert, assertEquals } from "../../../_assert.ts";
 import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
-import { runLlmGrid } from "../../../../engine/agents/llm/run_grid.ts";
-import { dryRunGrid } from "../../../../engine/agents/llm/dry_run.ts";
-import { formatProgress } from "../../../../engine/agents/llm/progress.ts";
+import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
+import { mockStagHuntPlayers } from "../../../../engine/agents/mock/staghunt.ts";
 import { readEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
-import { childGrid } from "./_helpers.ts";
+import { estimateUsage } from "../../../../engine/grid/estimate.ts";
+import { readManifest } from "../../../../engine/grid/manifest.ts";
+import { planGrid } from "../../../../engine/grid/plan.ts";
+import { formatProgress, type GridProgress } from "../../../../engine/grid/progress.ts";
+import { runGrid } from "../../../../engine/grid/run_grid.ts";
+import { childSpec, filesUnder } from "./_helpers.ts";
 
-Deno.test("runLlmGrid() completes a 20-episode grid under 20% injected faults with every fault a retry or a correction", async () => {
+/** Every event of the logs in a run folder, by file. */
+async function logsIn(dir: string): Promise<Map<string, EngineEvent[]>> {
+  const out = new Map<string, EngineEvent[]>();
+  for (const f of (await filesUnder(dir)).filter((f) => f.endsWith(".ndjson")).sort()) {
+    out.set(f, await readEpisodeLog(f));
+  }
+  return out;
+}
+
+Deno.test("runGrid() completes a 20-episode LLM grid under 20% injected faults with every fault a retry or a correction", async () => {
   const server = serveLocalModel({
     seed: 1,
     faults: { rateLimit: 0.07, serverError: 0.06, timeout: 0.01, malformed: 0.03, truncated: 0.03 },
@@ -30,20 +43,26 @@ Deno.test("runLlmGrid() completes a 20-episode grid under 20% injected faults wi
         maxRetries: 8,
       }],
     });
-    const outDir = await Deno.makeTempDir();
-    const result = await runLlmGrid(childGrid(20), {
+    const out = await Deno.makeTempDir();
+    const result = await runGrid(childSpec(5), {
+      out,
       runtime,
-      models: "local",
-      outDir,
-      run: "faults",
-      episodeConcurrency: 10,
+      concurrency: 10,
+      progress: false,
     });
-    assertEquals(result.stopped, null);
-    assertEquals(result.episodes.map((e) => e.status), Array(20).fill("ok"));
+    assertEquals([result.stopped, result.played, result.failed, result.remaining], [
+      null,
+      20,
+      [],
+      0,
+    ]);
     const events: EngineEvent[] = [];
-    for (const e of result.episodes) {
-      const log = await readEpisodeLog(e.logPath!);
-      assertEquals((await replayWith(bankRun, log)).ok, true, e.episode);
+    const logs = await logsIn(out);
+    assertEquals(logs.size, 20);
+    for (const [file, log] of logs) {
+      assertEquals((await replayWith(bankRun, log)).ok, true, file);
+      const end = log.at(-1);
+      assertEquals(end?.type === "episode_end" && end.status, "ok", file);
       events.push(...log);
     }
     const calls = events.filter((e) => e.type === "llm_call");
@@ -65,6 +84,7 @@ Deno.test("runLlmGrid() completes a 20-episode grid under 20% injected faults wi
     // Calls that failed after their last retry are agent errors with neutral defaults; none here.
     assertEquals(events.filter((e) => e.type === "agent_error").length, result.usage.failedCalls);
     assertEquals(server.stats().chat, calls.length + failures.length);
+    assertEquals(result.usage.calls, calls.length);
     assert(
       f.rate_limit > 0 && f.server_error > 0 && f.timeout > 0 && f.malformed + f.truncated > 0,
       JSON.stringify(f),
@@ -77,35 +97,48 @@ Deno.test("runLlmGrid() completes a 20-episode grid under 20% injected faults wi
   }
 });
 
-Deno.test("runLlmGrid() stops starting episodes once the token budget is reached, and says so", async () => {
+Deno.test("runGrid() stops starting episodes once the token budget is reached, says so, and resumes", async () => {
   const server = serveLocalModel();
   try {
     const runtime = new LlmRuntime({
       models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }],
     });
+    const out = await Deno.makeTempDir();
     const lines: string[] = [];
-    const result = await runLlmGrid(childGrid(4), {
+    let closing: string | undefined;
+    const result = await runGrid(childSpec(1), {
+      out,
       runtime,
-      models: "local",
-      episodeConcurrency: 1,
+      concurrency: 1,
       budget: { maxTokens: 10_000 },
-      onProgress: (p) => lines.push(formatProgress(p)),
+      progress: {
+        update: (p) => lines.push(formatProgress(p)),
+        finish: (p, m) => (lines.push(formatProgress(p)), closing = m),
+      },
     });
-    assertEquals(result.episodes.map((e) => e.status), [
-      "ok",
-      "not_started",
-      "not_started",
-      "not_started",
-    ]);
+    assertEquals([result.played, result.remaining, result.interrupted], [1, 3, true]);
     assert(result.stopped!.startsWith("Token budget reached: "), result.stopped!);
+    assert(result.usage.billedTokens >= 10_000);
     assert(lines.at(-1)!.includes("STOPPED: Token budget reached"), lines.at(-1)!);
+    assert(closing!.startsWith(`Stopped: Token budget reached: `), closing);
+    assert(
+      closing!.endsWith(
+        `1 of 4 episodes finished in ${out}; run the same spec on the same folder to resume.`,
+      ),
+    );
     assertEquals(result.usage.calls, server.stats().chat);
+    const manifest = (await readManifest(out))!;
+    assertEquals([manifest.status, manifest.sessions[0].stopped], ["interrupted", result.stopped]);
+    // Run again without a budget: the finished episode is kept, the rest is played.
+    const rest = await runGrid(childSpec(1), { out, runtime, progress: false });
+    assertEquals([rest.skipped, rest.played, rest.stopped, rest.remaining], [1, 3, null, 0]);
+    assertEquals((await readManifest(out))!.status, "complete");
   } finally {
     await server.close();
   }
 });
 
-Deno.test("runLlmGrid() progress says when calls wait on a rate limit or for a retry", async () => {
+Deno.test("runGrid() progress says when LLM calls wait on a rate limit or for a retry", async () => {
   const server = serveLocalModel({ faults: { rateLimit: 0.3 }, retryAfterMs: 1 });
   try {
     const runtime = new LlmRuntime({
@@ -114,20 +147,34 @@ Deno.test("runLlmGrid() progress says when calls wait on a rate limit or for a r
       sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 2))),
     });
     const lines = new Set<string>();
-    await runLlmGrid([{ env: "bank_run", mechanism: "M0", seed: 0, params: { horizon: 2 } }], {
+    const seen: GridProgress[] = [];
+    await runGrid({
+      episodes: 1,
+      blocks: [{
+        game: "frail",
+        envs: ["bank_run"],
+        mechanisms: ["M0"],
+        params: [{ horizon: 2 }],
+        agents: [{ model: "local" }],
+      }],
+    }, {
+      out: await Deno.makeTempDir(),
       runtime,
-      models: "local",
-      onProgress: (p) => lines.add(formatProgress(p)),
+      progress: {
+        update: (p) => (lines.add(formatProgress(p)), seen.push(p)),
+        finish: (p) => lines.add(formatProgress(p)),
+      },
     });
     const all = [...lines].join("\n");
     assert(all.includes("waiting on rate limit: "), all);
     assert(/retrying: \d+ \(last: 429 from "local"/.test(all), all);
+    assert(seen.some((p) => p.running === 1 && p.runtime !== null && p.runtime.inFlight > 0));
   } finally {
     await server.close();
   }
 });
 
-Deno.test("dryRunGrid() counts the same calls and prompt tokens the real run sends, with no request", async () => {
+Deno.test("estimateUsage() counts the same calls and prompt tokens a real run sends, with no request", async () => {
   const server = serveLocalModel({ seed: 6 });
   try {
     const models = [{
@@ -137,19 +184,42 @@ Deno.test("dryRunGrid() counts the same calls and prompt tokens the real run sen
       maxTokens: 1000,
       price: { inputPerMillion: 2, outputPerMillion: 8 },
     }];
-    const grid = [
-      { env: "bank_run" as const, mechanism: "M1" as const, seed: 6 },
-      { env: "bank_run" as const, mechanism: "M3" as const, seed: 6 },
-    ];
-    const plan = await dryRunGrid(grid, { models, assignment: "local" });
+    const spec = {
+      name: "dry",
+      seed: 6,
+      episodes: 1,
+      blocks: [
+        {
+          game: "frail",
+          envs: ["bank_run", "crowdfunding"],
+          mechanisms: ["M1", "M3"],
+          agents: [{ model: "local" }],
+        },
+        { game: "staghunt", N: [5], M: [3], T: [2], F: [2], agents: [{ model: "local" }] },
+      ],
+    };
+    // The served model plays the mock rules with the server's seed (6); so do the stand-ins.
+    const plan = await estimateUsage(planGrid(spec).episodes, {
+      models,
+      standIn: (ep) =>
+        ep.condition.game === "frail"
+          ? mockPopulation({ seed: 6 })
+          : mockStagHuntPlayers({ seed: 6 }),
+    });
     assertEquals(server.stats().requests, 0);
     const runtime = new LlmRuntime({ models });
-    const real = await runLlmGrid(grid, { runtime, models: "local", preflight: false });
-    assertEquals(plan.calls, real.usage.calls);
-    assertEquals(plan.promptTokens, real.usage.tokensIn);
-    assertEquals(plan.maxCompletionTokens, plan.calls * 1000);
-    assertEquals(plan.minCost, plan.promptTokens * 2 / 1e6);
-    assertEquals(plan.maxCost, (plan.promptTokens * 2 + plan.calls * 1000 * 8) / 1e6);
+    const real = await runGrid(spec, {
+      out: await Deno.makeTempDir(),
+      runtime,
+      preflight: false,
+      progress: false,
+    });
+    assertEquals([plan.llmEpisodes, real.played, real.failed.length], [5, 5, 0]);
+    assertEquals(plan.llmCalls, real.usage.calls);
+    assertEquals(plan.tokensIn, real.usage.tokensIn);
+    assertEquals(plan.maxTokensOut, plan.llmCalls * 1000);
+    assertEquals(plan.minCost, plan.tokensIn * 2 / 1e6);
+    assertEquals(plan.maxCost, (plan.tokensIn * 2 + plan.llmCalls * 1000 * 8) / 1e6);
     assert(real.usage.cost > plan.minCost! && real.usage.cost < plan.maxCost!);
   } finally {
     await server.close();

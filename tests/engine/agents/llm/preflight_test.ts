@@ -2,7 +2,7 @@ import { assert, assertEquals, assertRejects } from "../../../_assert.ts";
 import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import { LlmPreflightError, preflight } from "../../../../engine/agents/llm/preflight.ts";
-import { runLlmGrid } from "../../../../engine/agents/llm/run_grid.ts";
+import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { filesUnder } from "./_helpers.ts";
 
 async function closedPort(): Promise<number> {
@@ -69,7 +69,7 @@ Deno.test("preflight() names a missing key, an unreachable base URL, an unknown 
   }
 });
 
-Deno.test("runLlmGrid() fails before any episode starts when preflight finds a problem", async () => {
+Deno.test("runGrid() fails before any episode starts, or any file is written, when preflight finds a problem", async () => {
   const server = serveLocalModel();
   try {
     const runtime = new LlmRuntime({
@@ -77,7 +77,16 @@ Deno.test("runLlmGrid() fails before any episode starts when preflight finds a p
     });
     const outDir = await Deno.makeTempDir();
     await assertRejects(
-      () => runLlmGrid([{ env: "bank_run", seed: 0 }], { runtime, models: "x", outDir }),
+      () =>
+        runGrid({
+          episodes: 1,
+          blocks: [{
+            game: "frail",
+            envs: ["bank_run"],
+            mechanisms: ["M0"],
+            agents: [{ model: "x" }],
+          }],
+        }, { out: outDir, runtime, progress: false }),
       LlmPreflightError,
       'does not serve "gpt-nope"',
     );

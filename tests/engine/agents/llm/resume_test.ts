@@ -1,13 +1,13 @@
 import { assert, assertEquals } from "../../../_assert.ts";
 import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
-import { runLlmGrid } from "../../../../engine/agents/llm/run_grid.ts";
+import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { parseModelConfig } from "../../../../engine/agents/llm/model_config.ts";
 import { denoPermissionFlags } from "../../../../engine/agents/llm/permissions.ts";
 import { readEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
 import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
-import { childGrid, filesUnder, here } from "./_helpers.ts";
+import { childSpec, filesUnder, here } from "./_helpers.ts";
 
 const KEY_VAR = "COORDLAB_TEST_KEY";
 
@@ -27,7 +27,7 @@ Deno.test("a run killed mid-way and started again makes no new call for its cach
     });
     const flags = denoPermissionFlags([model], { runDir: dir, cacheDir });
     const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", ...flags, here("_grid_child.ts"), server.url, runDir, cacheDir, KEY_VAR, "4"],
+      args: ["run", ...flags, here("_grid_child.ts"), server.url, runDir, cacheDir, KEY_VAR, "1"],
       env: { [KEY_VAR]: key, NO_COLOR: "1" },
       stdout: "piped",
       stderr: "piped",
@@ -60,31 +60,35 @@ Deno.test("a run killed mid-way and started again makes no new call for its cach
       cacheDir,
       readEnv: (name) => (name === KEY_VAR ? key : undefined),
     });
-    const result = await runLlmGrid(childGrid(4), {
+    // The episodes the killed run finished: their logs stay, so they are not played again.
+    const finished = (await filesUnder(`${runDir}/child`)).filter((f) => f.endsWith(".ndjson"));
+    let finishedCalls = 0;
+    for (const f of finished) {
+      finishedCalls += (await readEpisodeLog(f)).filter((e) => e.type === "llm_call").length;
+    }
+    const result = await runGrid(childSpec(1), {
+      out: `${runDir}/child`,
       runtime,
-      models: "local",
-      run: "child",
-      outDir: runDir,
-      episodeConcurrency: 1,
+      concurrency: 1,
+      progress: false,
     });
-    const resumed = result.episodes.filter((e) => e.status === "resumed");
-    assert(
-      resumed.length >= 1 &&
-        result.episodes.every((e) => e.status === "ok" || e.status === "resumed"),
-    );
-    const resumedCalls = resumed.reduce((s, e) => s + e.usage!.calls, 0);
+    assert(finished.length >= 1, "the killed run finished an episode");
+    assertEquals([result.skipped, result.played, result.failed, result.remaining], [
+      finished.length,
+      4 - finished.length,
+      [],
+      0,
+    ]);
     const stats = runtime.cache!.stats();
-    // Every response cached by the killed run is reused exactly once (or sits in a resumed episode's log) ...
-    assertEquals(stats.hits + resumedCalls, cached);
+    // Every response cached by the killed run is reused exactly once (or sits in a finished episode's log) ...
+    assertEquals(stats.hits + finishedCalls, cached);
     // ... and the network sees exactly the calls the cache could not answer.
     assertEquals(server.stats().chat, stats.misses);
     assertEquals(result.usage.cacheHits, stats.hits);
-    for (const e of result.episodes) {
-      assertEquals(
-        (await replayWith(bankRun, await readEpisodeLog(e.logPath!))).ok,
-        true,
-        e.episode,
-      );
+    const logs = (await filesUnder(`${runDir}/child`)).filter((f) => f.endsWith(".ndjson"));
+    assertEquals(logs.length, 4);
+    for (const f of logs) {
+      assertEquals((await replayWith(bankRun, await readEpisodeLog(f))).ok, true, f);
     }
 
     // 3. No file either run wrote, and nothing the child printed, holds the key.

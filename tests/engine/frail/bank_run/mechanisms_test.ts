@@ -3,7 +3,7 @@ import { runEpisode } from "../../../../engine/run_episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { insolvencyBoundary } from "../../../../engine/frail/bank_run/settlement.ts";
 import { parseBankRunParams } from "../../../../engine/frail/bank_run/params.ts";
-import { idx, scripted } from "../../_scripted.ts";
+import { idx, scripted } from "./_agents.ts";
 
 type Ev<T extends EngineEvent["type"]> = Extract<EngineEvent, { type: T }>;
 const of = <T extends EngineEvent["type"]>(events: EngineEvent[], type: T) =>

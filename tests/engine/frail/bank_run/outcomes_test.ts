@@ -7,7 +7,7 @@ import { settleWithdrawals } from "../../../../engine/frail/bank_run/settlement.
 import { initialBankRunState } from "../../../../engine/frail/bank_run/state.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
-import { idx, scripted } from "../../_scripted.ts";
+import { idx, scripted } from "./_agents.ts";
 
 const of = <T extends EngineEvent["type"]>(events: EngineEvent[], type: T) =>
   events.filter((e) => e.type === type) as Extract<EngineEvent, { type: T }>[];

@@ -5,6 +5,7 @@ import { readEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { MECHANISMS } from "../../../../engine/frail/types.ts";
 import type { Agent } from "../../../../engine/agents/agent.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
+import { withFlippedDecision } from "../_scripted.ts";
 
 /** W must equal initial cash plus what the assets realized (sold early at h, or at maturity at R). */
 function assertAccountingCloses(events: EngineEvent[]) {
@@ -55,12 +56,7 @@ async function sample() {
 
 Deno.test("replayEpisode() names the round and field of a tampered decision", async () => {
   const r = await sample();
-  const events = structuredClone(r.events);
-  const target = events.find((e) => e.type === "decision" && e.round === 2)! as {
-    realized: boolean;
-  };
-  target.realized = !target.realized;
-  const check = await replayEpisode(events);
+  const check = await replayEpisode(withFlippedDecision(r.events, 2));
   assertEquals(check.ok, false);
   assertEquals(check.mismatch!.round, 2);
   assertEquals(check.mismatch!.kind, "events");

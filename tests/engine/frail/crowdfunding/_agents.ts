@@ -1,14 +1,13 @@
 // Test helpers: scripted crowdfunding agents and a one-call episode runner.
-import type { Agent, AgentFactory } from "../../../../engine/agents/agent.ts";
-import type { CallRequest } from "../../../../engine/core/environment.ts";
-import { type PlayedEpisode, playEpisode } from "../../../../engine/core/episode.ts";
+import type { PlayedEpisode } from "../../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { crowdfunding } from "../../../../engine/frail/crowdfunding/environment.ts";
 import type { CrowdfundingParams } from "../../../../engine/frail/crowdfunding/params.ts";
 import type { CrowdfundingState } from "../../../../engine/frail/crowdfunding/state.ts";
+import type { AgentFactory } from "../../../../engine/agents/agent.ts";
+import { playFixed, type Script, scriptedWith } from "../_scripted.ts";
 
-/** A reply function: `undefined` falls back to the neutral reply for the call. */
-export type Script = (req: CallRequest) => unknown;
+export { idx, type Script } from "../_scripted.ts";
 
 /** What an agent says when the script has nothing to say (never acts, always launches). */
 export const NEUTRAL: Record<string, unknown> = {
@@ -23,17 +22,7 @@ export const NEUTRAL: Record<string, unknown> = {
 };
 
 /** Agents that all follow one script. */
-export function scripted(script: Script): AgentFactory {
-  return (): Agent => ({
-    policy: "test:scripted",
-    decide: (req) => Promise.resolve(script(req) ?? NEUTRAL[req.call]),
-  });
-}
-
-/** The backer's index (bkr_01 -> 1). */
-export function idx(id: string): number {
-  return Number(id.replace(/^\D+/, ""));
-}
+export const scripted: (script: Script) => AgentFactory = scriptedWith(NEUTRAL);
 
 /** Options of {@linkcode play}. */
 export interface PlayOptions {
@@ -47,13 +36,11 @@ export function play(
   script: Script,
   options: PlayOptions = {},
 ): Promise<PlayedEpisode<CrowdfundingState>> {
-  return playEpisode(crowdfunding, {
+  return playFixed(crowdfunding, {
     params: crowdfunding.parseParams(options.params ?? {}),
-    mechanism: options.mechanism ?? "M0",
-    regime: "stable",
-    seed: options.seed ?? 1,
     agents: scripted(script),
-    clock: () => "t",
+    mechanism: options.mechanism,
+    seed: options.seed,
   });
 }
 

@@ -1,6 +1,5 @@
 import { assert, assertAlmostEquals, assertEquals } from "../../../_assert.ts";
 import { crowdfundingMockPopulation } from "../../../../engine/agents/mock/crowdfunding.ts";
-import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
 import { crowdfunding } from "../../../../engine/frail/crowdfunding/environment.ts";
@@ -11,6 +10,7 @@ import {
 } from "../../../../engine/frail/crowdfunding/state.ts";
 import { type RegimeId, REGIMES } from "../../../../engine/frail/params.ts";
 import { MECHANISMS } from "../../../../engine/frail/types.ts";
+import { playFixed, withFlippedDecision } from "../_scripted.ts";
 
 function run(
   options: {
@@ -20,13 +20,12 @@ function run(
     backers?: "hesitant" | "always_pledge" | "never_pledge";
   },
 ) {
-  return playEpisode(crowdfunding, {
+  return playFixed(crowdfunding, {
     params: crowdfunding.parseParams(CROWDFUNDING_REGIMES[options.regime]),
+    agents: crowdfundingMockPopulation({ seed: options.seed, backers: options.backers }),
     mechanism: options.mechanism,
     regime: options.regime,
     seed: options.seed,
-    agents: crowdfundingMockPopulation({ seed: options.seed, backers: options.backers }),
-    clock: () => "t",
   });
 }
 
@@ -108,12 +107,7 @@ Deno.test("always-pledge mock backers reach W_best and never-pledge ones keep ev
 
 Deno.test("replayWith() names the round and field of a tampered pledge draw", async () => {
   const r = await run({ mechanism: "M0", regime: "stable", seed: 2 });
-  const events = structuredClone(r.events);
-  const target = events.find((e) => e.type === "decision" && e.round === 2)! as {
-    realized: boolean;
-  };
-  target.realized = !target.realized;
-  const check = await replayWith(crowdfunding, events);
+  const check = await replayWith(crowdfunding, withFlippedDecision(r.events, 2));
   assertEquals(check.ok, false);
   assertEquals(check.mismatch!.round, 2);
   assertEquals(check.mismatch!.kind, "events");

@@ -1,7 +1,6 @@
 // Test helpers for debt rollover: scripted agents, one-call episodes, and the accounting identity.
-import type { Agent, AgentFactory } from "../../../../engine/agents/agent.ts";
-import type { CallRequest } from "../../../../engine/core/environment.ts";
-import { type PlayedEpisode, playEpisode } from "../../../../engine/core/episode.ts";
+import type { AgentFactory } from "../../../../engine/agents/agent.ts";
+import type { PlayedEpisode } from "../../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { debtRollover } from "../../../../engine/frail/debt_rollover/environment.ts";
 import {
@@ -11,9 +10,9 @@ import {
 import type { DebtRolloverState } from "../../../../engine/frail/debt_rollover/state.ts";
 import type { RegimeId } from "../../../../engine/frail/params.ts";
 import { assertAlmostEquals } from "../../../_assert.ts";
+import { playFixed, type Script, scriptedWith } from "../_scripted.ts";
 
-/** A reply function: `undefined` falls back to the neutral reply for the call. */
-export type Script = (req: CallRequest) => unknown;
+export { idx, type Script } from "../_scripted.ts";
 
 const NEUTRAL: Record<string, unknown> = {
   redeem_or_roll: { withdraw_probability: 0, reasoning: "" },
@@ -23,12 +22,7 @@ const NEUTRAL: Record<string, unknown> = {
 };
 
 /** Agents that all follow one script. */
-export function scripted(script: Script): AgentFactory {
-  return (): Agent => ({
-    policy: "test:scripted",
-    decide: (req) => Promise.resolve(script(req) ?? NEUTRAL[req.call]),
-  });
-}
+export const scripted: (script: Script) => AgentFactory = scriptedWith(NEUTRAL);
 
 /** A redeem-or-roll reply. */
 export function redeem(probability: number): { withdraw_probability: number; reasoning: string } {
@@ -54,13 +48,12 @@ export function play(
   options: PlayTestOptions = {},
 ): Promise<PlayedEpisode<DebtRolloverState>> {
   const regime = options.regime ?? "stable";
-  return playEpisode(debtRollover, {
+  return playFixed(debtRollover, {
     params: debtRollover.parseParams({ ...DEBT_ROLLOVER_REGIMES[regime], ...options.params }),
-    mechanism: options.mechanism ?? "M0",
-    regime,
-    seed: options.seed ?? 1,
     agents,
-    clock: () => "t",
+    mechanism: options.mechanism,
+    regime,
+    seed: options.seed,
   });
 }
 
@@ -105,9 +98,4 @@ export function assertAccountingCloses(played: PlayedEpisode<DebtRolloverState>)
   for (const [id, v] of Object.entries(played.outcome.payoffs)) {
     if (v < -1e-9) throw new Error(`${id} ends with a negative payoff ${v}`);
   }
-}
-
-/** The creditor's index (crd_03 -> 3). */
-export function idx(id: string): number {
-  return Number(id.replace(/^\D+/, ""));
 }

@@ -4,6 +4,7 @@ import { replayWith } from "../../../../engine/core/replay.ts";
 import { debtRollover } from "../../../../engine/frail/debt_rollover/environment.ts";
 import { REGIMES } from "../../../../engine/frail/params.ts";
 import { MECHANISMS } from "../../../../engine/frail/types.ts";
+import { withFlippedDecision } from "../_scripted.ts";
 import { assertAccountingCloses, play } from "./_helpers.ts";
 
 Deno.test("1,000 seeded mock episodes across M0-M3 and the three regimes replay to identical hashes and close their accounts", async () => {
@@ -32,12 +33,7 @@ Deno.test("1,000 seeded mock episodes across M0-M3 and the three regimes replay 
 
 Deno.test("replayWith() names the round and field of a tampered redeem decision", async () => {
   const played = await play(debtRolloverMockPopulation({ seed: 3 }), { seed: 3 });
-  const events = structuredClone(played.events);
-  const target = events.find((e) => e.type === "decision" && e.round === 1)! as {
-    realized: boolean;
-  };
-  target.realized = !target.realized;
-  const check = await replayWith(debtRollover, events);
+  const check = await replayWith(debtRollover, withFlippedDecision(played.events, 1));
   assertEquals(check.ok, false);
   assertEquals(check.mismatch!.round, 1);
   assertEquals(check.mismatch!.kind, "events");

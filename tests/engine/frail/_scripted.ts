@@ -1,0 +1,63 @@
+// Test helpers shared by the FRAIL environments' tests: scripted agents,
+// episodes with a fixed clock, and tampered logs for the replay tests.
+import type { Agent, AgentFactory } from "../../../engine/agents/agent.ts";
+import type { CallRequest, Environment } from "../../../engine/core/environment.ts";
+import { type PlayedEpisode, playEpisode } from "../../../engine/core/episode.ts";
+import type { EngineEvent } from "../../../engine/core/events.ts";
+
+/** A reply function: `undefined` falls back to the neutral reply for the call. */
+export type Script = (req: CallRequest) => unknown;
+
+/** Agents that all follow one script, falling back to `neutral` (one reply per call name). */
+export function scriptedWith(
+  neutral: Readonly<Record<string, unknown>>,
+): (script: Script) => AgentFactory {
+  return (script) => (): Agent => ({
+    policy: "test:scripted",
+    decide: (req) => Promise.resolve(script(req) ?? neutral[req.call]),
+  });
+}
+
+/** A participant's index (dep_01 -> 1, crd_03 -> 3). */
+export function idx(id: string): number {
+  return Number(id.replace(/^\D+/, ""));
+}
+
+/** Options of {@linkcode playFixed}. */
+export interface FixedEpisodeOptions<P> {
+  /** Validated parameters. */
+  params: P;
+  /** The agents. */
+  agents: AgentFactory;
+  /** Default `"M0"`. */
+  mechanism?: string;
+  /** Recorded regime. Default `"stable"`. */
+  regime?: string;
+  /** Default 1. */
+  seed?: number;
+}
+
+/** Plays one episode with a fixed clock (`"t"`). */
+export function playFixed<P, S>(
+  env: Environment<P, S>,
+  options: FixedEpisodeOptions<P>,
+): Promise<PlayedEpisode<S>> {
+  return playEpisode(env, {
+    params: options.params,
+    mechanism: options.mechanism ?? "M0",
+    regime: options.regime ?? "stable",
+    seed: options.seed ?? 1,
+    agents: options.agents,
+    clock: () => "t",
+  });
+}
+
+/** A copy of `events` in which the first decision of `round` has its outcome flipped. */
+export function withFlippedDecision(events: readonly EngineEvent[], round: number): EngineEvent[] {
+  const copy = structuredClone(events) as EngineEvent[];
+  const target = copy.find((e) => e.type === "decision" && e.round === round)! as {
+    realized: boolean;
+  };
+  target.realized = !target.realized;
+  return copy;
+}
