@@ -199,7 +199,8 @@ export type {
   StagHuntState,
   TurnEntry,
 } from "./engine/staghunt/state.ts";
-export type { ModelPolicy } from "./engine/staghunt/heterogeneity.ts";
+export type { HeterogeneityId, ModelPolicy } from "./engine/staghunt/heterogeneity.ts";
+export type { CalibrationOptions } from "./engine/staghunt/metrics/calibration.ts";
 export type { StagHuntAgentFactory, StagHuntPlayer } from "./engine/staghunt/players.ts";
 export type {
   AlwaysPlayerOptions,
