@@ -8,6 +8,12 @@
  */
 import type { BankView } from "../../../../frail/bank_run/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
+import {
+  DISCLOSE_AGGREGATE_FIELD,
+  outputContractBlock,
+  REASONING_SENTENCES,
+  solicitField,
+} from "../_shared_blocks.ts";
 import { BANK_ROLE, bankMechanismRules, bankState, gameParameters } from "./blocks.ts";
 
 /**
@@ -41,12 +47,10 @@ export const bankProtectionSolicitationPrompt: PromptTemplate<BankView> = define
 2. Decide whether to disclose the certified committed total to non-signers
    this round (true or false).
 3. Give 1-2 sentences of reasoning.`,
-    `[OUTPUT CONTRACT]
-Reply with a single JSON object and nothing else:
-{
-  "solicit": ["<depositor id>", ...] | ["all"],
-  "disclose_aggregate": true | false,
-  "reasoning": "<1-2 sentences>"
-}`,
+    outputContractBlock([
+      solicitField("depositor"),
+      DISCLOSE_AGGREGATE_FIELD,
+      REASONING_SENTENCES,
+    ]),
   ],
 });

@@ -8,6 +8,12 @@
  */
 import type { BankView } from "../../../../frail/bank_run/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
+import {
+  discloseTermsField,
+  offersField,
+  outputContractBlock,
+  REASONING_SENTENCES,
+} from "../_shared_blocks.ts";
 import { BANK_ROLE, bankMechanismRules, bankState, gameParameters } from "./blocks.ts";
 
 /**
@@ -41,12 +47,10 @@ export const bankRetentionOfferPrompt: PromptTemplate<BankView> = definePrompt<B
 2. Decide to whom to disclose the certified accepted terms: "none", "all", or
    a list of depositor ids.
 3. Give 1-2 sentences of reasoning.`,
-    `[OUTPUT CONTRACT]
-Reply with a single JSON object and nothing else:
-{
-  "offers": [{"target": "<depositor id>", "amount": <number>, "lock_until": <round>}],
-  "disclose_terms_to": "none" | "all" | ["<depositor id>", ...],
-  "reasoning": "<1-2 sentences>"
-}`,
+    outputContractBlock([
+      offersField("depositor", "number"),
+      discloseTermsField("depositor"),
+      REASONING_SENTENCES,
+    ]),
   ],
 });

@@ -24,7 +24,17 @@ import type {
   DepositorParameters,
   DepositorView,
 } from "../../../../frail/bank_run/views.ts";
-import { idList, num3 } from "../template.ts";
+import { num3 } from "../template.ts";
+import {
+  acceptedOffersList,
+  acceptedTermsList,
+  committedText,
+  exitRitualText,
+  joinEligibility,
+  pendingVotesList,
+  signersList,
+  unknownMessageLine,
+} from "../_shared_blocks.ts";
 
 /**
  * The depositor's [ROLE] block (G.2).
@@ -252,6 +262,17 @@ function rounds(n: number): string {
   return `${n} round${n === 1 ? "" : "s"}`;
 }
 
+function institutionLines(
+  i: { cash: number; assets: number; depositsRemaining: number },
+): string[] {
+  return [
+    "[INSTITUTION STATE]",
+    `- Liquid reserves (as of the end of last round): ${num3(i.cash)}`,
+    `- Long-term assets (as of the end of last round): ${num3(i.assets)}`,
+    `- Total deposits remaining (as of the end of last round): ${num3(i.depositsRemaining)}`,
+  ];
+}
+
 /**
  * The [INSTITUTION STATE] block as a depositor sees it (G.2), with the public
  * outstanding compensation under M1.
@@ -265,14 +286,7 @@ function rounds(n: number): string {
  * ```
  */
 export function depositorInstitutionState(v: DepositorView): string {
-  const lines = [
-    "[INSTITUTION STATE]",
-    `- Liquid reserves (as of the end of last round): ${num3(v.institution.cash)}`,
-    `- Long-term assets (as of the end of last round): ${num3(v.institution.assets)}`,
-    `- Total deposits remaining (as of the end of last round): ${
-      num3(v.institution.depositsRemaining)
-    }`,
-  ];
+  const lines = institutionLines(v.institution);
   if (v.outstandingCompensation !== null) {
     lines.push(
       `- Outstanding promised compensation (as of the end of last round): ${
@@ -308,6 +322,49 @@ export function lastRoundActivity(fractionRedeemed: number): string {
  */
 export const INTERPRETATION_REMINDERS: string = `[INTERPRETATION REMINDERS]
 - Heavy redemptions in previous rounds may indicate elevated risk.`;
+
+/**
+ * A depositor's system prompt: [ROLE], [GAME PARAMETERS], [COMMITMENT
+ * SEMANTICS] and (M1-M3) [MECHANISM RULES].
+ *
+ * @example
+ * ```ts
+ * import { depositorSystem } from "./blocks.ts";
+ * const blocks = depositorSystem({ mechanism: "M0", parameters: { depositors: 15, totalDeposits: 15,
+ *   depositYield: 1.114, assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75 } } as never);
+ * if (blocks.length !== 4 || blocks[3] !== null || !blocks[2]!.includes("a promise, not a lock")) throw new Error();
+ * ```
+ */
+export function depositorSystem(v: DepositorView): (string | null)[] {
+  return [
+    DEPOSITOR_ROLE,
+    gameParameters(v.parameters),
+    commitmentSemantics(v.mechanism),
+    depositorMechanismRules(v.mechanism),
+  ];
+}
+
+/**
+ * A depositor's state blocks (G.2): [PROFILE], [INSTITUTION STATE], [LAST
+ * ROUND ACTIVITY] and [INTERPRETATION REMINDERS].
+ *
+ * @example
+ * ```ts
+ * import { depositorState } from "./blocks.ts";
+ * const blocks = depositorState({ id: "dep_01", balance: 1, previousDecisions: [], commitment: null,
+ *   institution: { cash: 1.125, assets: 15.075, depositsRemaining: 15 }, outstandingCompensation: null,
+ *   fractionRedeemedLastRound: 0 } as never);
+ * if (blocks.length !== 4 || !blocks[3].startsWith("[INTERPRETATION REMINDERS]")) throw new Error();
+ * ```
+ */
+export function depositorState(v: DepositorView): string[] {
+  return [
+    profile(v),
+    depositorInstitutionState(v),
+    lastRoundActivity(v.fractionRedeemedLastRound),
+    INTERPRETATION_REMINDERS,
+  ];
+}
 
 /** Options of {@linkcode thisRoundProposals}. */
 export interface ProposalsBlockOptions {
@@ -385,21 +442,10 @@ export function announcementLine(m: Message): string {
   switch (m.kind) {
     case "outstanding_compensation":
       return `${from}: total outstanding promised compensation ${num3(c.total as number)}`;
-    case "accepted_terms": {
-      const terms = c.terms as {
-        depositor: string;
-        amount: number;
-        lock_rounds_remaining: number;
-      }[];
-      return `${from}: accepted retention terms: ` +
-        (terms.length === 0
-          ? "none"
-          : terms.map((t) =>
-            `${t.depositor} compensation ${num3(t.amount)} (${
-              rounds(t.lock_rounds_remaining)
-            } left)`
-          ).join(", "));
-    }
+    case "accepted_terms":
+      return `${from}: accepted retention terms: ${
+        acceptedTermsList(c, { party: "depositor", unit: "compensation", rounds })
+      }`;
     case "aggregate_committed":
       return `${from}: deposits committed under the protection agreement ${
         num3(c.total as number)
@@ -408,7 +454,7 @@ export function announcementLine(m: Message): string {
       return `${from} (after a member vote): group committed total ${num3(c.total as number)} ` +
         `(${c.members} members)`;
     default:
-      return `${from}: ${m.kind} ${JSON.stringify(c)}`;
+      return unknownMessageLine(from, m);
   }
 }
 
@@ -417,27 +463,18 @@ function memberOnly(v: DepositorView): string[] {
   if (c === null) {
     return [
       `- Member-only information: not available (you are not a member; ${
-        v.canJoin ? "you may join this round" : "having left, you may never rejoin"
+        joinEligibility(v.canJoin)
       })`,
     ];
   }
-  const ritual = c.exitRitual === null
-    ? "none"
-    : `wave ${c.exitRitual.wave} of 3, exit list ${idList(c.exitRitual.list)}` +
-      (c.exitRitual.list.includes(v.id) ? " (you are on the exit list)" : "");
-  const votes = c.pendingVotes.length === 0
-    ? "none"
-    : c.pendingVotes.map((x) =>
-      `${x.id} (proposed by ${x.proposer}, announce to ${
-        x.announceTo === "all" ? "all" : idList(x.announceTo)
-      })`
-    ).join(", ");
+  const ritual = exitRitualText(c.exitRitual) +
+    (c.exitRitual?.list.includes(v.id) ? " (you are on the exit list)" : "");
   return [
     "- Member-only information:",
     `  members and balances: ${c.members.map((m) => `${m.id}=${num3(m.balance)}`).join(", ")}`,
     `  group committed total: ${num3(c.total)}`,
     `  exit ritual: ${ritual}`,
-    `  pending announcement votes: ${votes}`,
+    `  pending announcement votes: ${pendingVotesList(c.pendingVotes)}`,
   ];
 }
 
@@ -457,14 +494,7 @@ function memberOnly(v: DepositorView): string[] {
  * ```
  */
 export function bankState(v: BankView): string[] {
-  const institution = [
-    "[INSTITUTION STATE]",
-    `- Liquid reserves (as of the end of last round): ${num3(v.institution.cash)}`,
-    `- Long-term assets (as of the end of last round): ${num3(v.institution.assets)}`,
-    `- Total deposits remaining (as of the end of last round): ${
-      num3(v.institution.depositsRemaining)
-    }`,
-  ];
+  const institution = institutionLines(v.institution);
   if (v.mechanism === "M1") {
     institution.push(
       `- Outstanding promised compensation (now): ${num3(v.outstandingCompensation)}`,
@@ -474,23 +504,16 @@ export function bankState(v: BankView): string[] {
   const depositors = [
     "[DEPOSITORS]",
     ...v.depositors.map((d) =>
-      `- ${d.id}: balance ${num3(d.balance)}, ${d.committed ? "committed" : "not committed"}`
+      `- ${d.id}: balance ${num3(d.balance)}, ${committedText(d.committed)}`
     ),
   ];
   const commitments = ["[COMMITMENTS]"];
   if (v.mechanism === "M1") {
     commitments.push(
-      v.acceptedOffers.length === 0
-        ? "- Accepted retention offers: none"
-        : "- Accepted retention offers: " + v.acceptedOffers.map((o) =>
-          `${o.target} compensation ${num3(o.amount)} through round ${o.lockUntil}`
-        ).join(", "),
+      `- Accepted retention offers: ${acceptedOffersList(v.acceptedOffers, "compensation")}`,
     );
   } else {
-    commitments.push(
-      v.signers.length === 0 ? "- Signers: none" : "- Signers: " +
-        v.signers.map((s) => s.exitDeclared ? `${s.id} (exit declared)` : s.id).join(", "),
-    );
+    commitments.push(`- Signers: ${signersList(v.signers)}`);
   }
   return [
     `[ROUND]\n- This is round ${v.round}.`,

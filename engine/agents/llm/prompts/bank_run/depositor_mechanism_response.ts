@@ -12,29 +12,22 @@
 import type { DepositorView } from "../../../../frail/bank_run/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
 import {
-  commitmentSemantics,
-  DEPOSITOR_ROLE,
-  depositorInstitutionState,
-  depositorMechanismRules,
-  gameParameters,
-  INTERPRETATION_REMINDERS,
-  lastRoundActivity,
-  profile,
-  thisRoundProposals,
-} from "./blocks.ts";
+  coalitionActionsReply,
+  EMPTY_ARRAY_NOTE,
+  proposalActions,
+  REASONING_SENTENCES,
+} from "../_shared_blocks.ts";
+import { depositorState, depositorSystem, thisRoundProposals } from "./blocks.ts";
+
+const answer = (action: string) => `{"action": "${action}", "proposal_id": "..."}`;
 
 const ACTIONS: Record<string, string> = {
-  M1: `{"proposal_actions": [{"action": "accept", "proposal_id": "..."},
-                      {"action": "decline", "proposal_id": "..."}],
- "reasoning": "<1-2 sentences>"}`,
-  M2: `{"proposal_actions": [{"action": "sign", "proposal_id": "..."},
-                      {"action": "decline", "proposal_id": "..."},
-                      {"action": "exit"}],
- "reasoning": "<1-2 sentences>"}`,
-  M3: `{"proposal_actions": [{"action": "join"}, {"action": "exit_request"},
-                      {"action": "propose_announcement_vote", "announce_to": "all"},
-                      {"action": "vote", "vote_id": "...", "support": true}],
- "reasoning": "<1-2 sentences>"}`,
+  M1: proposalActions([answer("accept"), answer("decline")], REASONING_SENTENCES),
+  M2: proposalActions(
+    [answer("sign"), answer("decline"), '{"action": "exit"}'],
+    REASONING_SENTENCES,
+  ),
+  M3: coalitionActionsReply(REASONING_SENTENCES),
 };
 
 /**
@@ -59,17 +52,9 @@ export const depositorMechanismResponsePrompt: PromptTemplate<DepositorView> = d
   env: "bank_run",
   role: "depositor",
   call: "mechanism_response",
-  system: (v) => [
-    DEPOSITOR_ROLE,
-    gameParameters(v.parameters),
-    commitmentSemantics(v.mechanism),
-    depositorMechanismRules(v.mechanism),
-  ],
+  system: depositorSystem,
   user: (v) => [
-    profile(v),
-    depositorInstitutionState(v),
-    lastRoundActivity(v.fractionRedeemedLastRound),
-    INTERPRETATION_REMINDERS,
+    ...depositorState(v),
     `[TASK]
 1. Decide your mechanism actions for this round (see MECHANISM RULES and the
    proposals below). Your redemption decision is asked for separately.
@@ -77,6 +62,6 @@ export const depositorMechanismResponsePrompt: PromptTemplate<DepositorView> = d
     thisRoundProposals(v),
     `[OUTPUT CONTRACT]
 ${ACTIONS[v.mechanism] ?? ACTIONS.M3}
-Use an empty array when no action applies.`,
+${EMPTY_ARRAY_NOTE}`,
   ],
 });

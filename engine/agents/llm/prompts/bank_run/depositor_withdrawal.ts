@@ -10,17 +10,8 @@
  */
 import type { DepositorView } from "../../../../frail/bank_run/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
-import {
-  commitmentSemantics,
-  DEPOSITOR_ROLE,
-  depositorInstitutionState,
-  depositorMechanismRules,
-  gameParameters,
-  INTERPRETATION_REMINDERS,
-  lastRoundActivity,
-  profile,
-  thisRoundProposals,
-} from "./blocks.ts";
+import { outputContractBlock, REASONING_SENTENCES } from "../_shared_blocks.ts";
+import { depositorState, depositorSystem, thisRoundProposals } from "./blocks.ts";
 
 /**
  * The depositor's withdrawal-call template.
@@ -45,29 +36,16 @@ export const depositorWithdrawalPrompt: PromptTemplate<DepositorView> = definePr
     env: "bank_run",
     role: "depositor",
     call: "withdrawal",
-    system: (v) => [
-      DEPOSITOR_ROLE,
-      gameParameters(v.parameters),
-      commitmentSemantics(v.mechanism),
-      depositorMechanismRules(v.mechanism),
-    ],
+    system: depositorSystem,
     user: (v) => [
-      profile(v),
-      depositorInstitutionState(v),
-      lastRoundActivity(v.fractionRedeemedLastRound),
-      INTERPRETATION_REMINDERS,
+      ...depositorState(v),
       thisRoundProposals(v, { awaiting: false }),
       `[TASK]
 1. Decide your redemption probability for this round (integer 0-100;
    0 = definitely keep deposited, 100 = definitely redeem). The system samples
    your actual action server-side from this probability.
 2. Give 1-2 sentences of reasoning.`,
-      `[OUTPUT CONTRACT]
-Reply with a single JSON object and nothing else:
-{
-  "withdraw_probability": <int 0-100>,
-  "reasoning": "<1-2 sentences>"
-}`,
+      outputContractBlock(['"withdraw_probability": <int 0-100>', REASONING_SENTENCES]),
     ],
   },
 );

@@ -7,14 +7,8 @@
  */
 import type { BackerView } from "../../../../frail/crowdfunding/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
-import {
-  backerRole,
-  coalition,
-  endOfLastRound,
-  gameParameters,
-  mechanismPosition,
-  messages,
-} from "./blocks.ts";
+import { compactJson, outputBlock, REASONING_40_WORDS } from "../_shared_blocks.ts";
+import { backerLastRound, backerSystem, coalition, mechanismPosition, messages } from "./blocks.ts";
 
 /**
  * The backer's M3 coalition-response template.
@@ -36,16 +30,20 @@ export const backerCoalitionResponsePrompt: PromptTemplate<BackerView> = defineP
   role: "backer",
   call: "coalition_response",
   separator: "\n",
-  system: (v) => [backerRole(v.parameters), gameParameters(v.parameters, v.mechanism)],
+  system: backerSystem,
   user: (v) => [
-    endOfLastRound(v.campaign, v.outstandingBonuses),
+    backerLastRound(v),
     messages(v),
     mechanismPosition(v),
     coalition(v),
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"join": true or false, "exit_request": false, "vote": null,
- "reasoning": "<at most 40 words>"}
+    outputBlock(
+      `${
+        compactJson([
+          '"join": true or false, "exit_request": false, "vote": null',
+          REASONING_40_WORDS,
+        ])
+      }
 To vote use "vote": {"announce_to": "all"} or a list of ids.`,
+    ),
   ],
 });

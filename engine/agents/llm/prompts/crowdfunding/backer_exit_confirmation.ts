@@ -7,13 +7,8 @@
  */
 import type { BackerView } from "../../../../frail/crowdfunding/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
-import {
-  backerRole,
-  coalition,
-  endOfLastRound,
-  gameParameters,
-  mechanismPosition,
-} from "./blocks.ts";
+import { KEEP_REASONING_SHORT, outputBlock, REASONING_40_WORDS } from "../_shared_blocks.ts";
+import { backerLastRound, backerSystem, coalition, mechanismPosition } from "./blocks.ts";
 
 /**
  * The backer's exit-confirmation template.
@@ -35,9 +30,9 @@ export const backerExitConfirmationPrompt: PromptTemplate<BackerView> = definePr
   role: "backer",
   call: "exit_confirmation",
   separator: "\n",
-  system: (v) => [backerRole(v.parameters), gameParameters(v.parameters, v.mechanism)],
+  system: backerSystem,
   user: (v) => [
-    endOfLastRound(v.campaign, v.outstandingBonuses),
+    backerLastRound(v),
     mechanismPosition(v),
     coalition(v),
     `[EXIT CONFIRMATION]
@@ -47,9 +42,7 @@ You requested to exit the coalition this round. This is confirmation hand ${
 Confirming every hand completes your exit at the end of this round (you stay
 locked this round, may withdraw from next round, and cannot rejoin); a single
 false cancels the exit.`,
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"confirm": true or false, "reasoning": "<at most 40 words>"}
-Keep reasoning short so the JSON object is complete.`,
+    outputBlock(`{"confirm": true or false, ${REASONING_40_WORDS}}
+${KEEP_REASONING_SHORT}`),
   ],
 });

@@ -8,23 +8,12 @@
 import type { BackerView } from "../../../../frail/crowdfunding/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
 import {
-  backerRole,
-  endOfLastRound,
-  gameParameters,
-  mechanismPosition,
-  messages,
-  proposals,
-} from "./blocks.ts";
-
-const OUTPUT: Record<string, string> = {
-  M1: `{"proposal_actions": [{"action": "accept"|"decline", "proposal_id": "..."}],
- "reasoning": "<at most 40 words>"}
-If you have an offer, include accept or decline in proposal_actions.`,
-  M2: `{"proposal_actions": [{"action": "sign"|"decline", "proposal_id": "..."},
-                      {"action": "exit"}],
- "reasoning": "<at most 40 words>"}
-If you have a letter to answer, include sign or decline in proposal_actions.`,
-};
+  answerActionsReply,
+  EMPTY_ARRAY_NOTE,
+  KEEP_REASONING_SHORT,
+  outputBlock,
+} from "../_shared_blocks.ts";
+import { backerLastRound, backerSystem, mechanismPosition, messages, proposals } from "./blocks.ts";
 
 /**
  * The backer's M1-M2 mechanism-response template.
@@ -46,16 +35,16 @@ export const backerMechanismResponsePrompt: PromptTemplate<BackerView> = defineP
   role: "backer",
   call: "mechanism_response",
   separator: "\n",
-  system: (v) => [backerRole(v.parameters), gameParameters(v.parameters, v.mechanism)],
+  system: backerSystem,
   user: (v) => [
-    endOfLastRound(v.campaign, v.outstandingBonuses),
+    backerLastRound(v),
     mechanismPosition(v),
     proposals(v),
     messages(v),
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-${OUTPUT[v.mechanism] ?? OUTPUT.M2}
-Use an empty array when no action applies.
-Keep reasoning short so the JSON object is complete.`,
+    outputBlock(
+      `${answerActionsReply(v.mechanism === "M1" ? "M1" : "M2", { agreement: "a letter" })}
+${EMPTY_ARRAY_NOTE}
+${KEEP_REASONING_SHORT}`,
+    ),
   ],
 });

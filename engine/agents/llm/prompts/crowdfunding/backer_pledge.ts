@@ -8,14 +8,8 @@
  */
 import type { BackerView } from "../../../../frail/crowdfunding/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
-import {
-  backerPosition,
-  backerRole,
-  coalition,
-  endOfLastRound,
-  gameParameters,
-  messages,
-} from "./blocks.ts";
+import { outputBlock, probabilityReply } from "../_shared_blocks.ts";
+import { backerDecisionState, backerSystem } from "./blocks.ts";
 
 /**
  * The backer's pledge-call template.
@@ -37,15 +31,10 @@ export const backerPledgePrompt: PromptTemplate<BackerView> = definePrompt<Backe
   role: "backer",
   call: "pledge",
   separator: "\n",
-  system: (v) => [backerRole(v.parameters), gameParameters(v.parameters, v.mechanism)],
+  system: backerSystem,
   user: (v) => [
-    endOfLastRound(v.campaign, v.outstandingBonuses),
-    backerPosition(v),
-    messages(v),
-    coalition(v),
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"pledge_probability": <integer 0 to 100>, "reasoning": "<at most 40 words>"}
-0 means wait (keep cash in the bank). Keep reasoning short.`,
+    ...backerDecisionState(v),
+    outputBlock(`${probabilityReply("pledge_probability")}
+0 means wait (keep cash in the bank). Keep reasoning short.`),
   ],
 });

@@ -6,14 +6,8 @@
  */
 import type { BackerView } from "../../../../frail/crowdfunding/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
-import {
-  backerPosition,
-  backerRole,
-  coalition,
-  endOfLastRound,
-  gameParameters,
-  messages,
-} from "./blocks.ts";
+import { outputBlock, probabilityReply } from "../_shared_blocks.ts";
+import { backerDecisionState, backerSystem } from "./blocks.ts";
 
 /**
  * The backer's withdrawal-call template.
@@ -35,16 +29,11 @@ export const backerWithdrawalPrompt: PromptTemplate<BackerView> = definePrompt<B
   role: "backer",
   call: "withdrawal",
   separator: "\n",
-  system: (v) => [backerRole(v.parameters), gameParameters(v.parameters, v.mechanism)],
+  system: backerSystem,
   user: (v) => [
-    endOfLastRound(v.campaign, v.outstandingBonuses),
-    backerPosition(v),
-    messages(v),
-    coalition(v),
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"withdraw_probability": <integer 0 to 100>, "reasoning": "<at most 40 words>"}
+    ...backerDecisionState(v),
+    outputBlock(`${probabilityReply("withdraw_probability")}
 withdraw_probability is the probability you withdraw your pledge this round.
-0 means keep it pledged. Keep reasoning short.`,
+0 means keep it pledged. Keep reasoning short.`),
   ],
 });

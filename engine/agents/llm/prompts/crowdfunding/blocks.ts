@@ -27,6 +27,16 @@ import type {
   FounderView,
 } from "../../../../frail/crowdfunding/views.ts";
 import { num3 } from "../template.ts";
+import {
+  acceptedOffersList,
+  acceptedTermsList,
+  committedText,
+  joinEligibility,
+  messagesBlock,
+  proposalsBlock,
+  signersList,
+  unknownMessageLine,
+} from "../_shared_blocks.ts";
 
 const py = (b: boolean) => (b ? "True" : "False");
 
@@ -150,6 +160,38 @@ export function endOfLastRound(
   return lines.join("\n");
 }
 
+/**
+ * A backer's system prompt: [ROLE] and [GAME PARAMETERS] with its mechanism's bullet.
+ *
+ * @example
+ * ```ts
+ * import { backerSystem } from "./blocks.ts";
+ * import { backerView } from "../../../../frail/crowdfunding/views.ts";
+ * import { initialCrowdfundingState } from "../../../../frail/crowdfunding/state.ts";
+ * import { parseCrowdfundingParams } from "../../../../frail/crowdfunding/params.ts";
+ * const [role, params] = backerSystem(backerView(initialCrowdfundingState(parseCrowdfundingParams({}), "M0"), "bkr_01"));
+ * if (!role.startsWith("[ROLE]") || !params.startsWith("[GAME PARAMETERS]")) throw new Error();
+ * ```
+ */
+export function backerSystem(v: BackerView): string[] {
+  return [backerRole(v.parameters), gameParameters(v.parameters, v.mechanism)];
+}
+
+/**
+ * A backer's [AS OF THE END OF LAST ROUND] block, with the public outstanding bonuses (M1).
+ *
+ * @example
+ * ```ts
+ * import { backerLastRound } from "./blocks.ts";
+ * const b = backerLastRound({ campaign: { pool: 0, newPledges: 0, withdrawals: 0, open: true, launched: false },
+ *   outstandingBonuses: 0.5 } as never);
+ * if (!b.endsWith("Outstanding bonuses (all backers): 0.500.")) throw new Error(b);
+ * ```
+ */
+export function backerLastRound(v: BackerView): string {
+  return endOfLastRound(v.campaign, v.outstandingBonuses);
+}
+
 function decisions(v: BackerView): string {
   if (v.previousDecisions.length === 0) return "none yet";
   return v.previousDecisions.map((d) =>
@@ -247,15 +289,10 @@ export function messageLine(m: Message): string {
   switch (m.kind) {
     case "outstanding_bonuses":
       return `${from}: total outstanding bonuses ${num3(c.total as number)}`;
-    case "accepted_terms": {
-      const terms = c.terms as { backer: string; amount: number; lock_rounds_remaining: number }[];
-      return `${from}: accepted pledge terms: ` +
-        (terms.length === 0
-          ? "none"
-          : terms.map((t) =>
-            `${t.backer} bonus ${num3(t.amount)} (${t.lock_rounds_remaining} rounds left)`
-          ).join(", "));
-    }
+    case "accepted_terms":
+      return `${from}: accepted pledge terms: ${
+        acceptedTermsList(c, { party: "backer", unit: "bonus" })
+      }`;
     case "aggregate_committed":
       return `${from}: pledges committed under the letter of intent ${
         num3(c.total as number)
@@ -263,7 +300,7 @@ export function messageLine(m: Message): string {
     case "coalition_locked_total":
       return `${from} (after a member vote): coalition locked total ${num3(c.total as number)}`;
     default:
-      return `${from}: ${m.kind} ${JSON.stringify(c)}`;
+      return unknownMessageLine(from, m);
   }
 }
 
@@ -277,11 +314,7 @@ export function messageLine(m: Message): string {
  * ```
  */
 export function messages(v: BackerView): string | null {
-  if (v.mechanism === "M0") return null;
-  return [
-    "[MESSAGES]",
-    ...(v.announcements.length ? v.announcements.map(messageLine) : ["None this round."]),
-  ].join("\n");
+  return messagesBlock(v, messageLine);
 }
 
 /**
@@ -299,9 +332,7 @@ export function coalition(v: BackerView): string | null {
   if (v.mechanism !== "M3") return null;
   const c = v.coalition;
   if (c === null) {
-    return `[COALITION]\nYou are not a member; ${
-      v.canJoin ? "you may join this round." : "having left, you may never rejoin."
-    }`;
+    return `[COALITION]\nYou are not a member; ${joinEligibility(v.canJoin)}.`;
   }
   const lines = [
     "[COALITION -- members only]",
@@ -330,24 +361,18 @@ export function coalition(v: BackerView): string | null {
  */
 export function proposals(v: BackerView): string | null {
   if (v.mechanism === "M1") {
-    const offers = v.proposals.filter((p) => p.kind === "paid_pledge");
-    return [
+    return proposalsBlock(
       "[OFFER]",
-      ...(offers.length
-        ? offers.map((o) => `- ${o.id}: bonus ${num3(o.bonus ?? 0)}, lock_until ${o.lockUntil}`)
-        : ["- none"]),
-    ].join("\n");
+      v.proposals.filter((p) => p.kind === "paid_pledge"),
+      (o) => `- ${o.id}: bonus ${num3(o.bonus ?? 0)}, lock_until ${o.lockUntil}`,
+    );
   }
   if (v.mechanism === "M2") {
-    const asks = v.proposals.filter((p) => p.kind === "letter_of_intent");
-    return [
+    return proposalsBlock(
       "[LETTER OF INTENT]",
-      ...(asks.length
-        ? asks.map((a) =>
-          `- ${a.id}: letter of intent (no bonus); signing locks a pledge from this round`
-        )
-        : ["- none"]),
-    ].join("\n");
+      v.proposals.filter((p) => p.kind === "letter_of_intent"),
+      (a) => `- ${a.id}: letter of intent (no bonus); signing locks a pledge from this round`,
+    );
   }
   return null;
 }
@@ -423,21 +448,10 @@ export function founderState(v: FounderView): string[] {
   const commitments = ["[COMMITMENTS]"];
   if (v.mechanism === "M1") {
     commitments.push(
-      "Accepted pledge agreements: " + (v.acceptedOffers.length
-        ? v.acceptedOffers.map((o) =>
-          `${o.target} bonus ${num3(o.amount)} through round ${o.lockUntil}`
-        )
-          .join(", ")
-        : "none") +
-        ".",
+      `Accepted pledge agreements: ${acceptedOffersList(v.acceptedOffers, "bonus")}.`,
     );
   } else if (v.mechanism === "M2") {
-    commitments.push(
-      "Signers: " + (v.signers.length
-        ? v.signers.map((s) => (s.exitDeclared ? `${s.id} (exit declared)` : s.id)).join(", ")
-        : "none") +
-        ".",
-    );
+    commitments.push(`Signers: ${signersList(v.signers)}.`);
   }
   commitments.push(`Committed pledges: ${num3(v.committedTotal)}.`);
   return [
@@ -446,9 +460,28 @@ export function founderState(v: FounderView): string[] {
     [
       "[BACKERS]",
       ...v.backers.map((b) =>
-        `- ${b.id}: pledged ${num3(b.pledged)}, ${b.committed ? "committed" : "not committed"}`
+        `- ${b.id}: pledged ${num3(b.pledged)}, ${committedText(b.committed)}`
       ),
     ].join("\n"),
     ...(v.mechanism === "M0" || v.mechanism === "M3" ? [] : [commitments.join("\n")]),
   ];
+}
+
+/**
+ * The user-prompt blocks a backer's pledge and withdrawal calls share, in
+ * order: last round, [YOUR POSITION], (M1-M3) [MESSAGES] and (M3) the coalition.
+ *
+ * @example
+ * ```ts
+ * import { backerDecisionState } from "./blocks.ts";
+ * import { backerView } from "../../../../frail/crowdfunding/views.ts";
+ * import { initialCrowdfundingState } from "../../../../frail/crowdfunding/state.ts";
+ * import { parseCrowdfundingParams } from "../../../../frail/crowdfunding/params.ts";
+ * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M0");
+ * const blocks = backerDecisionState(backerView(s, "bkr_01"));
+ * if (blocks.length !== 4 || blocks[2] !== null || !blocks[1]!.startsWith("[YOUR POSITION]")) throw new Error();
+ * ```
+ */
+export function backerDecisionState(v: BackerView): (string | null)[] {
+  return [backerLastRound(v), backerPosition(v), messages(v), coalition(v)];
 }

@@ -9,6 +9,7 @@
  */
 import type { FounderView } from "../../../../frail/crowdfunding/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
+import { KEEP_REASONING_SHORT, outputBlock, solicitationReply } from "../_shared_blocks.ts";
 import { founderParameters, founderRole, founderState } from "./blocks.ts";
 
 /**
@@ -36,11 +37,8 @@ export const founderIntentSolicitationPrompt: PromptTemplate<FounderView> = defi
   system: (v) => [founderRole(v.parameters), founderParameters(v.parameters, "M2")],
   user: (v) => [
     ...founderState(v),
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"solicit": ["<backer id>", ...] | ["all"], "disclose_aggregate": true | false,
- "reasoning": "<at most 40 words>"}
+    outputBlock(`${solicitationReply("backer")}
 ["all"] asks every backer not yet locked; [] asks nobody this round.
-Keep reasoning short so the JSON object is complete.`,
+${KEEP_REASONING_SHORT}`),
   ],
 });

@@ -7,6 +7,7 @@
  */
 import type { FounderView } from "../../../../frail/crowdfunding/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
+import { outputBlock, REASONING_40_WORDS } from "../_shared_blocks.ts";
 import { founderParameters, founderRole, founderState } from "./blocks.ts";
 
 /**
@@ -32,10 +33,10 @@ export const founderLaunchDecisionPrompt: PromptTemplate<FounderView> = definePr
   system: (v) => [founderRole(v.parameters), founderParameters(v.parameters, v.mechanism)],
   user: (v) => [
     ...founderState(v),
-    `[OUTPUT]
-This round's pledges and withdrawals are processed. Decide whether to launch now.
-Reply with a single JSON object, no other text:
-{"launch": true or false, "reasoning": "<at most 40 words>"}
+    outputBlock(
+      `{"launch": true or false, ${REASONING_40_WORDS}}
 Launching settles the pool and ends the campaign. Keep reasoning short.`,
+      { lead: "This round's pledges and withdrawals are processed. Decide whether to launch now." },
+    ),
   ],
 });

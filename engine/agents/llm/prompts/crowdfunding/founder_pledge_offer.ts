@@ -8,6 +8,7 @@
  */
 import type { FounderView } from "../../../../frail/crowdfunding/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
+import { offerReply, outputBlock } from "../_shared_blocks.ts";
 import { founderParameters, founderRole, founderState } from "./blocks.ts";
 
 /**
@@ -33,12 +34,6 @@ export const founderPledgeOfferPrompt: PromptTemplate<FounderView> = definePromp
   system: (v) => [founderRole(v.parameters), founderParameters(v.parameters, "M1")],
   user: (v) => [
     ...founderState(v),
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"offers": [{"target": "<backer id>", "amount": <bonus>, "lock_until": <round>}],
- "disclose_terms_to": "none" | "all" | ["<backer id>", ...],
- "reasoning": "<at most 40 words>"}
-An empty offers list makes no offers this round.
-Keep reasoning short so the JSON object is complete.`,
+    outputBlock(offerReply({ party: "backer", amount: "bonus" })),
   ],
 });

@@ -24,7 +24,19 @@ import type {
   CreditorView,
   RolloverParameters,
 } from "../../../../frail/debt_rollover/views.ts";
-import { countWord, idList, num3, wrap } from "../template.ts";
+import { countWord, num3, wrap } from "../template.ts";
+import {
+  acceptedOffersList,
+  acceptedTermsList,
+  committedText,
+  exitRitualText,
+  joinEligibility,
+  messagesBlock,
+  pendingVotesList,
+  proposalsBlock,
+  signersList,
+  unknownMessageLine,
+} from "../_shared_blocks.ts";
 
 /** The creditor's [ROLE] block (G.2). */
 export const CREDITOR_ROLE: string = `[ROLE]
@@ -238,6 +250,39 @@ export function endOfLastRound(
 }
 
 /**
+ * A creditor's system prompt: [ROLE], [GAME PARAMETERS] and (M1-M3) [MECHANISM RULES].
+ *
+ * @example
+ * ```ts
+ * import { creditorSystem } from "./blocks.ts";
+ * import { creditorView } from "../../../../frail/debt_rollover/views.ts";
+ * import { initialDebtRolloverState } from "../../../../frail/debt_rollover/state.ts";
+ * import { parseDebtRolloverParams } from "../../../../frail/debt_rollover/params.ts";
+ * const s = initialDebtRolloverState(parseDebtRolloverParams({}), "M0");
+ * const blocks = creditorSystem(creditorView(s, "crd_01"));
+ * if (!blocks[0]!.startsWith("[ROLE]") || blocks[2] !== null) throw new Error();
+ * ```
+ */
+export function creditorSystem(v: CreditorView): (string | null)[] {
+  return [CREDITOR_ROLE, gameParameters(v.parameters), creditorMechanismRules(v.mechanism)];
+}
+
+/**
+ * A creditor's [AS OF THE END OF LAST ROUND] block, with the public outstanding premiums (M1).
+ *
+ * @example
+ * ```ts
+ * import { creditorLastRound } from "./blocks.ts";
+ * const b = creditorLastRound({ borrower: { cash: 0.2, assets: [] }, outstandingPremiums: null,
+ *   lastRound: { due: 0, rolled: 0, redeemed: 0, paid: 0, deferred: 0, suspended: 0, faceSold: 0 } } as never);
+ * if (!b.startsWith("[AS OF THE END OF LAST ROUND]\nCash L = 0.200.")) throw new Error(b);
+ * ```
+ */
+export function creditorLastRound(v: CreditorView): string {
+  return endOfLastRound(v.borrower, v.lastRound, v.outstandingPremiums);
+}
+
+/**
  * The creditor's [YOUR POSITION] block (G.2), with its commitment under M1-M3.
  *
  * @example
@@ -307,19 +352,10 @@ export function messageLine(m: Message): string {
   switch (m.kind) {
     case "outstanding_premiums":
       return `${from}: total outstanding premiums ${num3(c.total as number)}`;
-    case "accepted_terms": {
-      const terms = c.terms as {
-        creditor: string;
-        amount: number;
-        lock_rounds_remaining: number;
-      }[];
-      return `${from}: accepted rollover terms: ` +
-        (terms.length === 0
-          ? "none"
-          : terms.map((t) =>
-            `${t.creditor} premium ${num3(t.amount)} (${t.lock_rounds_remaining} rounds left)`
-          ).join(", "));
-    }
+    case "accepted_terms":
+      return `${from}: accepted rollover terms: ${
+        acceptedTermsList(c, { party: "creditor", unit: "premium" })
+      }`;
     case "aggregate_committed":
       return `${from}: claims committed under the standstill agreement ${
         num3(c.total as number)
@@ -329,7 +365,7 @@ export function messageLine(m: Message): string {
         num3(c.total as number)
       } (${c.members} members)`;
     default:
-      return `${from}: ${m.kind} ${JSON.stringify(c)}`;
+      return unknownMessageLine(from, m);
   }
 }
 
@@ -343,12 +379,7 @@ export function messageLine(m: Message): string {
  * ```
  */
 export function messages(v: CreditorView): string | null {
-  if (v.mechanism === "M0") return null;
-  return [
-    "[MESSAGES]",
-    ...(v.announcements.length ? v.announcements.map(messageLine) : ["None this round."]),
-  ]
-    .join("\n");
+  return messagesBlock(v, messageLine);
 }
 
 /**
@@ -366,26 +397,14 @@ export function committee(v: CreditorView): string | null {
   if (v.mechanism !== "M3") return null;
   const c = v.committee;
   if (c === null) {
-    return `[COMMITTEE]\nYou are not a member; ${
-      v.canJoin ? "you may join this round." : "having left, you may never rejoin."
-    }`;
+    return `[COMMITTEE]\nYou are not a member; ${joinEligibility(v.canJoin)}.`;
   }
-  const ritual = c.exitRitual === null
-    ? "none"
-    : `wave ${c.exitRitual.wave} of 3, exit list ${idList(c.exitRitual.list)}`;
-  const votes = c.pendingVotes.length === 0
-    ? "none"
-    : c.pendingVotes.map((x) =>
-      `${x.id} (proposed by ${x.proposer}, announce to ${
-        x.announceTo === "all" ? "all" : idList(x.announceTo)
-      })`
-    ).join(", ");
   return [
     "[COMMITTEE -- members only]",
     ...c.members.map((m) => `- id=${m.id}. claim=${num3(m.claim)}. wave=${m.wave}.`),
     `Committee total = ${num3(c.total)}.`,
-    `Exit ritual: ${ritual}.`,
-    `Pending announcement votes: ${votes}.`,
+    `Exit ritual: ${exitRitualText(c.exitRitual)}.`,
+    `Pending announcement votes: ${pendingVotesList(c.pendingVotes)}.`,
   ].join("\n");
 }
 
@@ -401,24 +420,18 @@ export function committee(v: CreditorView): string | null {
  */
 export function proposals(v: CreditorView): string | null {
   if (v.mechanism === "M1") {
-    const offers = v.proposals.filter((p) => p.kind === "rollover_offer");
-    return [
+    return proposalsBlock(
       "[OFFER]",
-      ...(offers.length
-        ? offers.map((o) => `- ${o.id}: amount ${num3(o.amount ?? 0)}, lock_until ${o.lockUntil}`)
-        : ["- none"]),
-    ].join("\n");
+      v.proposals.filter((p) => p.kind === "rollover_offer"),
+      (o) => `- ${o.id}: amount ${num3(o.amount ?? 0)}, lock_until ${o.lockUntil}`,
+    );
   }
   if (v.mechanism === "M2") {
-    const asks = v.proposals.filter((p) => p.kind === "standstill_agreement");
-    return [
+    return proposalsBlock(
       "[AGREEMENT]",
-      ...(asks.length
-        ? asks.map((a) =>
-          `- ${a.id}: standstill agreement (no premium); signing binds you from this round`
-        )
-        : ["- none"]),
-    ].join("\n");
+      v.proposals.filter((p) => p.kind === "standstill_agreement"),
+      (a) => `- ${a.id}: standstill agreement (no premium); signing binds you from this round`,
+    );
   }
   return null;
 }
@@ -447,20 +460,10 @@ export function borrowerState(v: BorrowerView): string[] {
   const commitments = ["[COMMITMENTS]"];
   if (v.mechanism === "M1") {
     commitments.push(
-      "Accepted rollover agreements: " + (v.acceptedOffers.length
-        ? v.acceptedOffers.map((o) =>
-          `${o.target} premium ${num3(o.amount)} through round ${o.lockUntil}`
-        ).join(", ")
-        : "none") +
-        ".",
+      `Accepted rollover agreements: ${acceptedOffersList(v.acceptedOffers, "premium")}.`,
     );
   } else {
-    commitments.push(
-      "Signers: " + (v.signers.length
-        ? v.signers.map((s) => (s.exitDeclared ? `${s.id} (exit declared)` : s.id)).join(", ")
-        : "none") +
-        ".",
-    );
+    commitments.push(`Signers: ${signersList(v.signers)}.`);
   }
   commitments.push(`Committed claims: ${num3(v.committedTotal)}.`);
   return [
@@ -471,7 +474,7 @@ export function borrowerState(v: BorrowerView): string[] {
       ...v.creditors.map((c) =>
         `- ${c.id}: wave ${c.wave}, claim ${num3(c.claim)}, ${
           c.due ? "due this round" : "not due"
-        }, ${c.committed ? "committed" : "not committed"}`
+        }, ${committedText(c.committed)}`
       ),
     ].join("\n"),
     commitments.join("\n"),

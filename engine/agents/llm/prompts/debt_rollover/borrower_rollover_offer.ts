@@ -8,6 +8,7 @@
  */
 import type { BorrowerView } from "../../../../frail/debt_rollover/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
+import { offerReply, outputBlock } from "../_shared_blocks.ts";
 import { BORROWER_ROLE, borrowerMechanismRules, borrowerState, gameParameters } from "./blocks.ts";
 
 /**
@@ -34,13 +35,7 @@ export const borrowerRolloverOfferPrompt: PromptTemplate<BorrowerView> = defineP
     system: (v) => [BORROWER_ROLE, gameParameters(v.parameters), borrowerMechanismRules("M1")],
     user: (v) => [
       ...borrowerState(v),
-      `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"offers": [{"target": "<creditor id>", "amount": <premium>, "lock_until": <round>}],
- "disclose_terms_to": "none" | "all" | ["<creditor id>", ...],
- "reasoning": "<at most 40 words>"}
-An empty offers list makes no offers this round.
-Keep reasoning short so the JSON object is complete.`,
+      outputBlock(offerReply({ party: "creditor", amount: "premium" })),
     ],
   },
 );

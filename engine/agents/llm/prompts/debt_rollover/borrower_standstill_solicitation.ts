@@ -9,6 +9,7 @@
  */
 import type { BorrowerView } from "../../../../frail/debt_rollover/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
+import { KEEP_REASONING_SHORT, outputBlock, solicitationReply } from "../_shared_blocks.ts";
 import { BORROWER_ROLE, borrowerMechanismRules, borrowerState, gameParameters } from "./blocks.ts";
 
 /**
@@ -36,11 +37,8 @@ export const borrowerStandstillSolicitationPrompt: PromptTemplate<BorrowerView> 
   system: (v) => [BORROWER_ROLE, gameParameters(v.parameters), borrowerMechanismRules("M2")],
   user: (v) => [
     ...borrowerState(v),
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"solicit": ["<creditor id>", ...] | ["all"], "disclose_aggregate": true | false,
- "reasoning": "<at most 40 words>"}
+    outputBlock(`${solicitationReply("creditor")}
 ["all"] asks every uncommitted creditor; [] asks nobody this round.
-Keep reasoning short so the JSON object is complete.`,
+${KEEP_REASONING_SHORT}`),
   ],
 });

@@ -10,29 +10,26 @@
 import type { CreditorView } from "../../../../frail/debt_rollover/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
 import {
+  answerActionsReply,
+  coalitionActionsReply,
+  EMPTY_ARRAY_NOTE,
+  KEEP_REASONING_SHORT,
+  outputBlock,
+  REASONING_40_WORDS,
+} from "../_shared_blocks.ts";
+import {
   committee,
-  CREDITOR_ROLE,
-  creditorMechanismRules,
+  creditorLastRound,
   creditorPosition,
-  endOfLastRound,
-  gameParameters,
+  creditorSystem,
   messages,
   proposals,
 } from "./blocks.ts";
 
-const OUTPUT: Record<string, string> = {
-  M1: `{"proposal_actions": [{"action": "accept"|"decline", "proposal_id": "..."}],
- "reasoning": "<at most 40 words>"}
-If you have an offer, include accept or decline in proposal_actions.`,
-  M2: `{"proposal_actions": [{"action": "sign"|"decline", "proposal_id": "..."},
-                      {"action": "exit"}],
- "reasoning": "<at most 40 words>"}
-If you have an agreement to answer, include sign or decline in proposal_actions.`,
-  M3: `{"proposal_actions": [{"action": "join"}, {"action": "exit_request"},
-                      {"action": "propose_announcement_vote", "announce_to": "all"},
-                      {"action": "vote", "vote_id": "...", "support": true}],
- "reasoning": "<at most 40 words>"}`,
-};
+const reply = (mechanism: string) =>
+  mechanism === "M1" || mechanism === "M2"
+    ? answerActionsReply(mechanism, { agreement: "an agreement" })
+    : coalitionActionsReply(REASONING_40_WORDS);
 
 /**
  * The creditor's mechanism-response template.
@@ -56,19 +53,16 @@ export const creditorMechanismResponsePrompt: PromptTemplate<CreditorView> = def
   role: "creditor",
   call: "mechanism_response",
   separator: "\n",
-  system: (v) => [CREDITOR_ROLE, gameParameters(v.parameters), creditorMechanismRules(v.mechanism)],
+  system: creditorSystem,
   user: (v) => [
-    endOfLastRound(v.borrower, v.lastRound, v.outstandingPremiums),
+    creditorLastRound(v),
     creditorPosition(v),
     proposals(v),
     messages(v),
     committee(v),
-    `[OUTPUT]
-This is the mechanism step of round ${v.round} of ${v.horizon}; your redeem-or-roll
-decision, if you are due, is asked for separately.
-Reply with a single JSON object, no other text:
-${OUTPUT[v.mechanism] ?? OUTPUT.M3}
-Use an empty array when no action applies.
-Keep reasoning short so the JSON object is complete.`,
+    outputBlock(`${reply(v.mechanism)}\n${EMPTY_ARRAY_NOTE}\n${KEEP_REASONING_SHORT}`, {
+      lead: `This is the mechanism step of round ${v.round} of ${v.horizon}; your redeem-or-roll
+decision, if you are due, is asked for separately.`,
+    }),
   ],
 });

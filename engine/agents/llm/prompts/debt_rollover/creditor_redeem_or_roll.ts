@@ -8,13 +8,12 @@
  */
 import type { CreditorView } from "../../../../frail/debt_rollover/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
+import { KEEP_REASONING_SHORT, outputBlock, probabilityReply } from "../_shared_blocks.ts";
 import {
   committee,
-  CREDITOR_ROLE,
-  creditorMechanismRules,
+  creditorLastRound,
   creditorPosition,
-  endOfLastRound,
-  gameParameters,
+  creditorSystem,
   messages,
 } from "./blocks.ts";
 
@@ -38,17 +37,15 @@ export const creditorRedeemOrRollPrompt: PromptTemplate<CreditorView> = definePr
   role: "creditor",
   call: "redeem_or_roll",
   separator: "\n",
-  system: (v) => [CREDITOR_ROLE, gameParameters(v.parameters), creditorMechanismRules(v.mechanism)],
+  system: creditorSystem,
   user: (v) => [
-    endOfLastRound(v.borrower, v.lastRound, v.outstandingPremiums),
+    creditorLastRound(v),
     creditorPosition(v),
     messages(v),
     committee(v),
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"withdraw_probability": <integer 0 to 100>, "reasoning": "<at most 40 words>"}
+    outputBlock(`${probabilityReply("withdraw_probability")}
 withdraw_probability is the probability you redeem this round. 0 means roll.
 You are due this round; rolling defers the next decision to the next round.
-Keep reasoning short so the JSON object is complete.`,
+${KEEP_REASONING_SHORT}`),
   ],
 });

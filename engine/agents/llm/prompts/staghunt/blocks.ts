@@ -83,3 +83,16 @@ function roundLines(r: PublicRound, N: number): string[] {
 export function transcript(v: StagHuntView): string {
   return ["[PUBLIC TRANSCRIPT]", ...v.transcript.flatMap((r) => roundLines(r, v.N))].join("\n");
 }
+
+/**
+ * Where the player speaks this round: `Round r: you are speaker k of N.`
+ *
+ * @example
+ * ```ts
+ * import { speakerLine } from "./blocks.ts";
+ * if (speakerLine({ round: 2, position: 1, N: 5 }) !== "Round 2: you are speaker 1 of 5.") throw new Error();
+ * ```
+ */
+export function speakerLine(v: Pick<StagHuntView, "round" | "position" | "N">): string {
+  return `Round ${v.round}: you are speaker ${v.position} of ${v.N}.`;
+}

@@ -7,7 +7,8 @@
  */
 import type { RejustifyView } from "../../../../staghunt/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
-import { system, transcript } from "./blocks.ts";
+import { outputBlock } from "../_shared_blocks.ts";
+import { speakerLine, system, transcript } from "./blocks.ts";
 
 /**
  * The player's re-justification template.
@@ -30,12 +31,10 @@ export const playerRejustifyPrompt: PromptTemplate<RejustifyView> = definePrompt
   user: (v) => [
     transcript(v),
     `[YOUR REPORT]
-Round ${v.round}: you are speaker ${v.position} of ${v.N}. Your report this round is ${v.justify.action} with confidence ${
+${speakerLine(v)} Your report this round is ${v.justify.action} with confidence ${
       String(Math.round(v.justify.confidence * 1000) / 1000)
     }.
 Write the one-sentence justification that will be published with it.`,
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"justification": "<one sentence>"}`,
+    outputBlock('{"justification": "<one sentence>"}'),
   ],
 });

@@ -7,7 +7,8 @@
  */
 import type { StagHuntView } from "../../../../staghunt/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
-import { system, transcript } from "./blocks.ts";
+import { outputBlock } from "../_shared_blocks.ts";
+import { speakerLine, system, transcript } from "./blocks.ts";
 
 /**
  * The player's turn template.
@@ -29,9 +30,9 @@ export const playerTurnPrompt: PromptTemplate<StagHuntView> = definePrompt<StagH
   user: (v) => [
     transcript(v),
     `[YOUR TURN]
-Round ${v.round}: you are speaker ${v.position} of ${v.N}. Choose your action for this round.`,
-    `[OUTPUT]
-Reply with a single JSON object, no other text:
-{"action": "Stag" | "Hare", "confidence": <number from 0 to 1>, "justification": "<one sentence>"}`,
+${speakerLine(v)} Choose your action for this round.`,
+    outputBlock(
+      '{"action": "Stag" | "Hare", "confidence": <number from 0 to 1>, "justification": "<one sentence>"}',
+    ),
   ],
 });
