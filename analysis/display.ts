@@ -11,7 +11,7 @@
 
 import { Buffer } from "node:buffer";
 import { extname } from "node:path";
-import type pl from "nodejs-polars";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { jupyterDisplay } from "../engine/core/jupyter.ts";
 import { cellText, escapeHtml, scriptJson } from "./_html.ts";
 import { renderPng, type RenderPngOptions, renderSvg } from "./charts/render.ts";
@@ -166,7 +166,7 @@ export async function displayChart(
  * @example Untrusted text is escaped
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { tableBundle } from "./display.ts";
  *
  * const df = pl.DataFrame({ agent: [0, 1], reason: ["<b>run</b>", "stay"] });
@@ -222,7 +222,7 @@ export function tableBundle(df: pl.DataFrame, options: TableBundleOptions = {}):
  * @example Outside Jupyter the bundle comes back
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { displayTable } from "./display.ts";
  *
  * const bundle = await displayTable(pl.DataFrame({ round: [1, 2, 3] }), { maxRows: 2 });

@@ -14,7 +14,7 @@
  * @example Welfare table of two episodes, compared with FRAIL Table 2
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import {
  *   compareWithReference,
  *   loadReference,

@@ -7,7 +7,7 @@
  */
 
 import { fileURLToPath } from "node:url";
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { requireColumns } from "./stats.ts";
 
 /** Names of the reference tables in `data/reference/`. */
@@ -63,7 +63,7 @@ const INTEGER = new Set(["successes", "episodes"]);
  * @example FRAIL Table 2, bank run, M3 average
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { loadReference } from "./reference.ts";
  *
  * const average = loadReference("frail_table2_average");
@@ -125,7 +125,7 @@ export interface CompareWithReferenceOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { compareWithReference } from "./reference.ts";
  *
  * const run = pl.DataFrame({ mechanism: ["M0", "M3"], mean: [0.2149, 0.75] });

@@ -16,7 +16,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 
 /**
  * The two-sided 95% normal quantile used by default.
@@ -215,7 +215,7 @@ export interface AcrossModelMeansOptions {
  * @example Two models, two episodes each
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { acrossModelMeans } from "./stats.ts";
  *
  * const episodes = pl.DataFrame({
@@ -257,7 +257,7 @@ export function acrossModelMeans(df: pl.DataFrame, options: AcrossModelMeansOpti
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { ciAggregations } from "./stats.ts";
  *
  * const df = pl.DataFrame({ g: ["a", "a", "a", "a"], x: [1, 2, 3, 4] });
@@ -291,7 +291,7 @@ export function ciAggregations(column: string, options: MeanCiOptions = {}): pl.
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { requireColumns } from "./stats.ts";
  *
  * assert.throws(

@@ -24,7 +24,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import {
   loadRuns,
   loadRunsLazy,

@@ -3,7 +3,7 @@
 
 // This import only keeps the font package in the module graph, so that
 // `deno install`, `deno cache` and the lockfile always include it.
-import fontPackage from "dejavu-fonts-ttf/package.json" with { type: "json" };
+import fontPackage from "npm:dejavu-fonts-ttf@2.37.3/package.json" with { type: "json" };
 import { fileURLToPath } from "node:url";
 
 /**
@@ -25,7 +25,7 @@ let cached: string[] | undefined;
 export function chartFontFiles(): string[] {
   if (cached === undefined) {
     cached = FONT_FILES.map((name) => {
-      const url = import.meta.resolve(`dejavu-fonts-ttf/ttf/${name}`);
+      const url = import.meta.resolve(`npm:dejavu-fonts-ttf@2.37.3/ttf/${name}`);
       if (!url.startsWith("file:")) {
         throw new Error(
           `Cannot locate font file ${name} of dejavu-fonts-ttf@${fontPackage.version}: ` +

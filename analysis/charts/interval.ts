@@ -7,7 +7,7 @@
  * @module
  */
 
-import type pl from "nodejs-polars";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
 /** Rows of a chart: a Polars frame or plain records. */
@@ -229,7 +229,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { chartValues } from "./interval.ts";
  *
  * assert.deepEqual(chartValues(pl.DataFrame({ a: [1], b: ["x"] })), [{ a: 1, b: "x" }]);

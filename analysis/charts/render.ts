@@ -8,9 +8,9 @@
  * @module
  */
 
-import { Resvg } from "@resvg/resvg-js";
-import * as vega from "vega";
-import { compile } from "vega-lite";
+import { Resvg } from "npm:@resvg/resvg-js@2.6.2";
+import * as vega from "npm:vega@5.33.1";
+import { compile } from "npm:vega-lite@5.23.0";
 import { CHART_FONT_FAMILY, chartFontFiles } from "./_font.ts";
 import type { VegaLiteSpec } from "./spec.ts";
 

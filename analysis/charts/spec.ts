@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { TopLevelSpec } from "vega-lite";
+import type { TopLevelSpec } from "npm:vega-lite@5.23.0";
 
 /**
  * A complete (top-level) Vega-Lite v5 specification, as returned by every

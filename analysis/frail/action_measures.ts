@@ -13,7 +13,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { acrossModelMeans, requireColumns } from "../stats.ts";
 import { ENV_PROFILES } from "./env_profiles.ts";
 import { EPISODE_ID, finalMetric, launchRounds } from "./episode_measures.ts";
@@ -48,7 +48,7 @@ export const ACTION_MEASURES: Readonly<Record<string, string>> = {
  * @example A bank run where 6 of 15 deposits were withdrawn
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { episodeActionMeasures } from "./action_measures.ts";
  *
  * const episodes = pl.DataFrame({
@@ -113,7 +113,7 @@ export function episodeActionMeasures(
  * @example Two models' withdrawal rates 0.4 and 0.6
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { actionMeasuresTable } from "./action_measures.ts";
  *
  * const episodes = pl.DataFrame({

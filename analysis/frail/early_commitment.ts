@@ -20,7 +20,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { ciAggregations, type MeanCiOptions, requireColumns, wilson } from "../stats.ts";
 import { ENV_PROFILES } from "./env_profiles.ts";
 import { committedShares, EPISODE_ID, launchRounds } from "./episode_measures.ts";
@@ -65,7 +65,7 @@ export interface EarlyCommitmentOptions {
  * @example An M3 bank run that commits 6 of 15 units by round 2
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { earlyCommitment } from "./early_commitment.ts";
  *
  * const episodes = pl.DataFrame([{
@@ -163,7 +163,7 @@ export interface EarlyCommitmentBinsOptions extends MeanCiOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { earlyCommitmentBins } from "./early_commitment.ts";
  *
  * const perEpisode = pl.DataFrame({
@@ -229,7 +229,7 @@ export interface EarlyCommitmentContrastOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { earlyCommitmentContrast } from "./early_commitment.ts";
  *
  * const perEpisode = pl.DataFrame({

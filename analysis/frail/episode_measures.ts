@@ -16,7 +16,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { requireColumns } from "../stats.ts";
 
 /**
@@ -44,7 +44,7 @@ export const EPISODE_ID: readonly string[] = ["run", "episode"];
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { finalMetric } from "./episode_measures.ts";
  *
  * const rounds = pl.DataFrame({
@@ -77,7 +77,7 @@ export function finalMetric(rounds: pl.DataFrame, metric: string): pl.DataFrame 
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { launchRounds } from "./episode_measures.ts";
  *
  * const rounds = pl.DataFrame({
@@ -115,7 +115,7 @@ export function launchRounds(rounds: pl.DataFrame, metric = "launched"): pl.Data
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { committedShares } from "./episode_measures.ts";
  *
  * const rounds = pl.DataFrame({

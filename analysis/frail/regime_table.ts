@@ -7,7 +7,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { welfareAverage, welfareTable, type WelfareTableOptions } from "./welfare_table.ts";
 import { ENV_ORDER } from "./env_profiles.ts";
 
@@ -39,7 +39,7 @@ export type RegimeTableOptions = WelfareTableOptions;
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { regimeTable } from "./regime_table.ts";
  *
  * const episodes = pl.DataFrame({

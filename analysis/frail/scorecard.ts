@@ -22,7 +22,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { requireColumns } from "../stats.ts";
 import { committedShares, EPISODE_ID } from "./episode_measures.ts";
 
@@ -78,7 +78,7 @@ export const SCORECARD_LABELS: Readonly<Record<string, string>> = {
  * @example Committed 3 then 9 of 15 units
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { earlyParticipation } from "./scorecard.ts";
  *
  * const episodes = pl.DataFrame({ run: ["r"], episode: ["a"], funding: [15] });
@@ -114,7 +114,7 @@ export function earlyParticipation(episodes: pl.DataFrame, rounds: pl.DataFrame)
  * @example Two environments, one model, M0 only
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { scorecard } from "./scorecard.ts";
  *
  * const episodes = pl.DataFrame({

@@ -7,7 +7,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { requireColumns, wilson, type WilsonOptions } from "../stats.ts";
 import { sortCells } from "./welfare_table.ts";
 
@@ -27,7 +27,7 @@ export type SuccessTableOptions = WilsonOptions;
  * @example Two of five episodes succeed: 0.40 [0.12, 0.77]
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { successTable } from "./success_table.ts";
  *
  * const episodes = pl.DataFrame({

@@ -25,7 +25,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { ciAggregations, type MeanCiOptions, requireColumns } from "../stats.ts";
 import { ENV_PROFILES, envProfile } from "./env_profiles.ts";
 import { EPISODE_ID } from "./episode_measures.ts";
@@ -88,7 +88,7 @@ export interface TrajectoryReference {
  * @example A bank run that fails in round 1 is carried forward to round 2
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { trajectories } from "./trajectories.ts";
  *
  * const key = { env: "bank_run", regime: "stable", mechanism: "M0", model: "m" };
@@ -228,7 +228,7 @@ export function trajectories(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { trajectoryReferences } from "./trajectories.ts";
  *
  * const episodes = pl.DataFrame({ env: ["crowdfunding", "bank_run"], params: ["{}", "{}"] });

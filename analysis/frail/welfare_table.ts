@@ -14,7 +14,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { acrossModelMeans, requireColumns } from "../stats.ts";
 import { ENV_LABELS, ENV_ORDER, MECHANISM_LABELS } from "./env_profiles.ts";
 
@@ -63,7 +63,7 @@ export interface WelfareTableOptions {
  * @example Two M0 and two M1 episodes of one model
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { welfareTable } from "./welfare_table.ts";
  *
  * const episodes = pl.DataFrame({
@@ -134,7 +134,7 @@ export interface WithMarksOptions {
  * @example Table 2, DeepSeek, bank run: 0.997 under M2 against 1.000 under M0
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { withMarks } from "./welfare_table.ts";
  *
  * const cells = pl.DataFrame({
@@ -185,7 +185,7 @@ export function withMarks(cells: pl.DataFrame, options: WithMarksOptions): pl.Da
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { welfareAverage } from "./welfare_table.ts";
  *
  * const cells = pl.DataFrame({
@@ -227,7 +227,7 @@ export interface WelfareTableDisplayOptions {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { welfareTable, welfareTableDisplay } from "./welfare_table.ts";
  *
  * const episodes = pl.DataFrame({
@@ -294,7 +294,7 @@ export function welfareTableDisplay(
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { sortCells } from "./welfare_table.ts";
  *
  * const df = pl.DataFrame({ env: ["crowdfunding", "bank_run"], mechanism: ["M0", "M1"] });

@@ -2,7 +2,7 @@
 // episodes frame from the start and end events, and each child frame from
 // its columns, with the episode's keys repeated on every row.
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { ENV_PROFILES } from "../frail/env_profiles.ts";
 import {
   CHILD_COLUMNS,

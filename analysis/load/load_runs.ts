@@ -55,7 +55,7 @@
  */
 
 import { join } from "node:path";
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import {
   type FrameName,
   type MalformedLine,
@@ -244,7 +244,7 @@ export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Prom
  * @example Scan a compacted run
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { runEpisode } from "../../engine/run_episode.ts";
  * import { loadRuns, loadRunsLazy, writeRunsParquet } from "./load_runs.ts";
  *

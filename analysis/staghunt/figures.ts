@@ -25,7 +25,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import type { BeliefRule } from "../../engine/staghunt/beliefs/rule.ts";
 import { benchmarkRows } from "../../engine/staghunt/metrics/benchmarks.ts";
 import {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import type { StagHuntParams } from "../../engine/staghunt/params.ts";
 import type { StagHuntAction } from "../../engine/staghunt/payoffs.ts";
 import type { StagHuntTurn } from "../../engine/staghunt/turns.ts";
@@ -32,7 +32,7 @@ export interface ModelTurn extends StagHuntTurn {
  * @example
  * ```ts
  * import assert from "node:assert/strict";
- * import pl from "nodejs-polars";
+ * import pl from "npm:nodejs-polars@0.25.2";
  * import { stagHuntTurnRecords } from "./turn_records.ts";
  *
  * const episodes = pl.DataFrame({

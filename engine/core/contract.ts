@@ -20,7 +20,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 import { extractJsonObject } from "./reply_json.ts";
 
 /** One repaired field of one report. */

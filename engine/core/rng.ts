@@ -5,7 +5,7 @@
  *
  * @module
  */
-import prand from "pure-rand";
+import prand from "npm:pure-rand@7.0.1";
 import { sha256Hex } from "./hash.ts";
 
 /** Identifies one independent random stream. */

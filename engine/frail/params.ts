@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 
 /** Regime ids of Table 5. */
 export type RegimeId = "expansion" | "stable" | "contraction";
@@ -26,7 +26,7 @@ export const REGIMES: readonly RegimeId[] = ["expansion", "stable", "contraction
  *
  * @example
  * ```ts
- * import { z } from "zod";
+ * import { z } from "npm:zod@4.6.7";
  * import { parseWith } from "./params.ts";
  * const schema = z.object({ capacity: z.number().positive() }).strict();
  * try {

@@ -1,6 +1,6 @@
 // One zod issue of a grid spec as one sentence naming the field and, where
 // there is a list of them, the allowed values.
-import type { z } from "zod";
+import type { z } from "npm:zod@4.6.7";
 
 const SPEC_KEYS: Readonly<Record<string, readonly string[]>> = {
   spec: ["name", "seed", "episodes", "pairSeeds", "blocks"],

@@ -24,7 +24,7 @@
  * @module
  */
 import { basename, dirname, join, relative, resolve } from "node:path";
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { loadRuns, writeRunsParquet } from "../../analysis/load/load_runs.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { parseEpisodeLog } from "../core/log_file.ts";

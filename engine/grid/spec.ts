@@ -31,7 +31,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { canonicalJson } from "../core/canonical_json.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { assignedModels, type ModelAssignment } from "../agents/llm/model_assignment.ts";

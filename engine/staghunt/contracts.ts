@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { type Contract, defineContract } from "../core/contract.ts";
 import type { StagHuntAction } from "./payoffs.ts";
 

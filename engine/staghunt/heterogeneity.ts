@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { corruptedPlayers } from "./corruption.ts";
 import { playerIds } from "./players.ts";
 

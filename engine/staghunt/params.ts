@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { parseWith } from "../frail/params.ts";
 import {
   DEFAULT_PAYOFFS,

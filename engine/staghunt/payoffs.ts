@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 
 /** A Stag Hunt action. */
 export type StagHuntAction = "Stag" | "Hare";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { type MockStagHuntOptions, mockStagHuntPlayers } from "../agents/mock/staghunt.ts";
 import { playEpisode } from "../core/episode.ts";
 import type { EngineEvent, EpisodeOutcome } from "../core/events.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import {
   type ChartBundle,
   chartBundle,

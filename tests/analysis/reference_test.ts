@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import {
   acrossModelMeans,
   compareWithReference,

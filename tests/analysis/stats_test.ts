@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { acrossModelMeans, ciAggregations, meanCi, meanSe, wilson } from "../../analysis/mod.ts";
 
 Deno.test("wilson() gives the FRAIL Table 8 brackets for k of five episodes", () => {

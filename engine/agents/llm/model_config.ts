@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { parseWith } from "../../frail/params.ts";
 
 /** Price of a model in currency units per million tokens. */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { APIError } from "openai";
+import { APIError } from "npm:openai@7.59.0";
 import { classifyFailure } from "./retry.ts";
 import type { LlmRuntime } from "./runtime.ts";
 

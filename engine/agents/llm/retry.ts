@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from "npm:openai@7.59.0";
 import type { LlmAttemptFailure } from "../../core/events.ts";
 
 /** How one failed attempt is classified. */
@@ -31,7 +31,7 @@ export interface FailureInfo {
  * @example
  * ```ts
  * import { classifyFailure } from "./retry.ts";
- * import { RateLimitError } from "openai";
+ * import { RateLimitError } from "npm:openai@7.59.0";
  * const err = new RateLimitError(429, {}, "slow down", new Headers({ "retry-after": "2" }));
  * const f = classifyFailure(err);
  * if (f.kind !== "rate_limit" || !f.retryable || f.retryAfterMs !== 2000) throw new Error();

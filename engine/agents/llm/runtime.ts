@@ -12,7 +12,7 @@
  *
  * @module
  */
-import OpenAI from "openai";
+import OpenAI from "npm:openai@7.59.0";
 import type { LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
 import { callCost, UsageLedger } from "./accounting.ts";
 import { type CachedResponse, cacheKeyOf, promptHash, ResponseCache } from "./cache.ts";

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { type Contract, defineContract } from "../../core/contract.ts";
 import { probabilityContract } from "../financial_decision.ts";
 import {

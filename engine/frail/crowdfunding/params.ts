@@ -14,7 +14,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { parseWith, type RegimeId } from "../params.ts";
 
 const positive = (): z.ZodNumber => z.number().positive();

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { parseWith, type RegimeId } from "../params.ts";
 
 /** One asset tranche: face value maturing (paying its face in cash) at a round. */

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { type Contract, defineContract } from "../../core/contract.ts";
 import type { OfferProposal } from "./paid_offers.ts";
 import type { TermsRecipients } from "./profile.ts";

@@ -1,7 +1,7 @@
 // Every FRAIL table and figure function on the hand-built fixture of
 // ../_fixture.ts, against values computed by hand there.
 import assert from "node:assert/strict";
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import {
   actionMeasuresTable,
   earlyCommitment,

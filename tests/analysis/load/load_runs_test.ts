@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { runEpisode } from "../../../engine/run_episode.ts";
 import { loadRuns, loadRunsLazy, writeRunsParquet } from "../../../analysis/mod.ts";
 import { BANK_CENTRAL_BEST, episodeEvents, EPISODES, ndjson, writeFixture } from "../_fixture.ts";

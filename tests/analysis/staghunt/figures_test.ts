@@ -10,7 +10,7 @@
 //   round 1: p1 Stag->Hare (0.5), p2 Stag (0.8), p3 Stag (0.9) -> pre-flip 3, public 2: both succeed
 //   round 2: p1 Stag->Hare (0.5), p2 Hare (0.6), p3 Stag (0.3) -> pre-flip 2 succeeds, public 1 fails
 import assert from "node:assert/strict";
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { naiveRule } from "../../../engine/staghunt/beliefs/naive.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
 import {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "npm:zod@4.6.7";
 import { assertEquals } from "../../_assert.ts";
 import { defineContract } from "../../../engine/core/contract.ts";
 import { extractJsonObject } from "../../../engine/core/reply_json.ts";

@@ -1,4 +1,4 @@
-import pl from "nodejs-polars";
+import pl from "npm:nodejs-polars@0.25.2";
 import { assert, assertEquals, assertRejects } from "../../_assert.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";

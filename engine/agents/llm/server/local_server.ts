@@ -114,7 +114,7 @@ const tokens = (text: string) => Math.ceil(text.length / 4);
  * @example
  * ```ts
  * import { serveLocalModel } from "./local_server.ts";
- * import OpenAI from "openai";
+ * import OpenAI from "npm:openai@7.59.0";
  * const server = serveLocalModel();
  * try {
  *   const client = new OpenAI({ baseURL: server.url, apiKey: "none" });

@@ -5,7 +5,7 @@ import {
   InternalServerError,
   NotFoundError,
   RateLimitError,
-} from "openai";
+} from "npm:openai@7.59.0";
 import { assertEquals } from "../../../_assert.ts";
 import { classifyFailure, retryAfter, retryDelay } from "../../../../engine/agents/llm/retry.ts";
 

@@ -1,4 +1,4 @@
-import OpenAI, { AuthenticationError, NotFoundError } from "openai";
+import OpenAI, { AuthenticationError, NotFoundError } from "npm:openai@7.59.0";
 import { assert, assertEquals, assertRejects } from "../../../_assert.ts";
 import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
 import { answerPrompt, LOCAL_MODELS } from "../../../../engine/agents/llm/server/policies.ts";
