@@ -28,8 +28,36 @@ export {
   resolveParams,
   welfareBounds,
 } from "./engine/frail/registry.ts";
-export { type EnvId, type MechanismId, MECHANISMS, type Message } from "./engine/frail/types.ts";
-export { type RegimeId, REGIMES } from "./engine/frail/params.ts";
+export {
+  type EnvId,
+  MECHANISM_INFO,
+  type MechanismId,
+  MECHANISMS,
+  type Message,
+} from "./engine/frail/types.ts";
+export { REGIME_INFO, type RegimeId, REGIMES } from "./engine/frail/params.ts";
+export { FRAIL_ENV_IDS, FRAIL_GAMES, frailGame } from "./engine/frail/registry.ts";
+export {
+  FRAIL_CONDITION_KEYS,
+  type FrailConditionInput,
+  type FrailDerived,
+  type FrailGameDescriptor,
+  type FrailSetup,
+  frailSetup,
+  overridesId,
+  type ReferenceLine,
+} from "./engine/frail/descriptor.ts";
+export { bankRunGame } from "./engine/frail/bank_run/descriptor.ts";
+export { debtRolloverGame } from "./engine/frail/debt_rollover/descriptor.ts";
+export { crowdfundingGame } from "./engine/frail/crowdfunding/descriptor.ts";
+export { gameDescriptor, GAMES } from "./engine/games.ts";
+export type {
+  DerivedQuantities,
+  EpisodeCondition,
+  GameDescriptor,
+  MockPolicyInfo,
+  RoleInfo,
+} from "./engine/core/game.ts";
 export {
   BANK_RUN_REGIMES,
   bankRunBounds,

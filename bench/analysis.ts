@@ -24,6 +24,7 @@
  * @module
  */
 
+import { MECHANISMS } from "../engine/frail/types.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import {
   loadRuns,
@@ -59,7 +60,7 @@ async function generate(): Promise<{ episodes: number; decisions: number; bytes:
   // Imported here so that a rerun on kept data does not load the engine.
   const { runEpisode } = await import("../engine/run_episode.ts");
   const templates: { lines: string[]; episode: string; decisions: number }[] = [];
-  for (const mechanism of ["M0", "M1", "M2", "M3"] as const) {
+  for (const mechanism of MECHANISMS) {
     for (let seed = 0; seed < 5; seed++) {
       const result = await runEpisode({ env: "bank_run", mechanism, seed, run: "template" });
       templates.push({

@@ -11,9 +11,13 @@ import { type PlayedEpisode, playEpisode } from "./core/episode.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
 import { writeEpisodeLog } from "./core/log_file.ts";
 import { type ReplayResult, replayWith } from "./core/replay.ts";
-import { environment, resolveParams } from "./frail/registry.ts";
-import type { RegimeId } from "./frail/params.ts";
-import type { EnvId, MechanismId } from "./frail/types.ts";
+import { describeInputIssue, strictObject } from "./core/strict_input.ts";
+import { frailSetup } from "./frail/descriptor.ts";
+import { FRAIL_ENV_IDS, frailGame } from "./frail/registry.ts";
+import { type RegimeId, REGIMES } from "./frail/params.ts";
+import { type EnvId, type MechanismId, MECHANISMS } from "./frail/types.ts";
+import { stagHuntGame, stagHuntSetup } from "./staghunt/descriptor.ts";
+import type { HeterogeneityId } from "./staghunt/heterogeneity.ts";
 
 /** Configuration of one episode. */
 export interface EpisodeConfig {
@@ -51,16 +55,20 @@ export interface EpisodeResult {
   logPath?: string;
 }
 
-const ConfigSchema = z.object({
-  env: z.string(),
-  mechanism: z.enum(["M0", "M1", "M2", "M3"]).default("M0"),
-  regime: z.enum(["expansion", "stable", "contraction"]).default("stable"),
+const id = () => z.string().regex(/^[\w.-]+$/, "use letters, digits, '_', '-' or '.'");
+
+const ConfigSchema = strictObject({
+  env: z.enum(FRAIL_ENV_IDS),
+  mechanism: z.enum(MECHANISMS).default("M0"),
+  regime: z.enum(REGIMES).default("stable"),
   params: z.record(z.string(), z.unknown()).default({}),
   seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  run: z.string().regex(/^[\w.-]+$/, "use letters, digits, '_', '-' or '.'").default("adhoc"),
-  episode: z.string().regex(/^[\w.-]+$/, "use letters, digits, '_', '-' or '.'").optional(),
+  agents: z.union([z.function(), z.record(z.string(), z.unknown())]).optional(),
+  run: id().default("adhoc"),
+  episode: id().optional(),
   outDir: z.string().optional(),
-}).passthrough();
+  clock: z.function().optional(),
+});
 
 /**
  * Runs one episode. Everything is validated before anything is written: a bad
@@ -76,12 +84,11 @@ const ConfigSchema = z.object({
 export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> {
   const parsed = ConfigSchema.safeParse(config);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new RangeError(`Invalid episode config "${issue.path.join(".")}": ${issue.message}`);
+    throw new RangeError(describeInputIssue(parsed.error.issues[0], config, "episode config"));
   }
   const c = parsed.data;
-  const env = environment(c.env);
-  const params = resolveParams(c.env, c.regime, c.params);
+  const game = frailGame(c.env);
+  const setup = frailSetup(game, { mechanism: c.mechanism, regime: c.regime, overrides: c.params });
   const agents = typeof config.agents === "function"
     ? config.agents
     : mockPopulation({ seed: c.seed, ...(config.agents ?? {}) });
@@ -89,10 +96,8 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
   let played: PlayedEpisode<unknown>;
   const logPath = c.outDir ? `${c.outDir}/${c.run}/${episode}.ndjson` : undefined;
   try {
-    played = await playEpisode(env, {
-      params,
-      mechanism: c.mechanism,
-      regime: c.regime,
+    played = await playEpisode(game.environment, {
+      ...setup,
       seed: c.seed,
       agents,
       run: c.run,
@@ -109,7 +114,13 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
 }
 
 /**
- * Replays an episode log through the engine (environment taken from the log).
+ * Replays an episode log through the engine: the game is taken from the log,
+ * and its parameters are resolved again from the recorded condition (FRAIL:
+ * environment, mechanism, regime and overrides; Stag Hunt: N, M, T, F,
+ * payoffs, corruption and heterogeneity), so recorded parameters, derived
+ * quantities or a condition id that the condition does not resolve to are
+ * reported as a `"condition"` mismatch, and an edited player or policy as an
+ * `"events"` mismatch in round 1.
  *
  * @example
  * ```ts
@@ -118,11 +129,33 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
  * const check = await replayEpisode(r.events);
  * if (!check.ok) throw new Error(JSON.stringify(check.mismatch));
  * ```
+ * @throws {TypeError} When the log has no `episode_start`, or names a game this build does not provide.
  */
 export function replayEpisode(events: readonly EngineEvent[]): Promise<ReplayResult> {
   const start = events.find((e) => e.type === "episode_start");
   if (!start || start.type !== "episode_start") {
     return Promise.reject(new TypeError("Cannot replay: the log has no episode_start event"));
   }
-  return replayWith(environment(start.env), events);
+  const c = start.condition ?? {};
+  if (start.game === "frail") {
+    const game = frailGame(start.env);
+    return replayWith(game.environment, events, {
+      setup: () =>
+        frailSetup(game, {
+          mechanism: c.mechanism as MechanismId,
+          regime: c.regime as RegimeId,
+          overrides: (c.overrides ?? {}) as Record<string, unknown>,
+        }),
+    });
+  }
+  if (start.game === "staghunt") {
+    const { N, M, T, F, corruption, payoffs } = c;
+    return replayWith(stagHuntGame.environment, events, {
+      setup: () =>
+        stagHuntSetup({ N, M, T, F, corruption, payoffs }, c.heterogeneity as HeterogeneityId),
+    });
+  }
+  return Promise.reject(
+    new TypeError(`Cannot replay: unknown game "${start.game}" (expected "frail" or "staghunt")`),
+  );
 }

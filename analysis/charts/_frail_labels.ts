@@ -5,18 +5,9 @@
  * @module
  */
 
-import { ENV_LABELS, ENV_ORDER } from "../frail/env_profiles.ts";
+import { ENV_LABELS, ENV_ORDER, MECHANISM_ORDER } from "../frail/env_profiles.ts";
 
-/**
- * The mechanisms in the order the charts show them.
- *
- * @example
- * ```ts
- * import { MECHANISM_ORDER } from "./_frail_labels.ts";
- * if (MECHANISM_ORDER.join() !== "M0,M1,M2,M3") throw new Error();
- * ```
- */
-export const MECHANISM_ORDER: readonly string[] = ["M0", "M1", "M2", "M3"];
+export { MECHANISM_ORDER };
 
 /**
  * The environments' display names, in the paper's order.

@@ -11,6 +11,7 @@
 
 import { SCORECARD_DIMENSIONS, SCORECARD_LABELS } from "../frail/scorecard.ts";
 import { ENV_NAMES, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
+import { REGIME_ORDER } from "../frail/env_profiles.ts";
 import {
   type ChartRows,
   chartValues,
@@ -207,7 +208,7 @@ export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): 
     x: "regime",
     color: "mechanism",
     column: "env",
-    sort: { x: ["expansion", "stable", "contraction"], color: MECHANISM_ORDER, column: ENV_NAMES },
+    sort: { x: [...REGIME_ORDER], color: MECHANISM_ORDER, column: ENV_NAMES },
     title: options.title ?? "Welfare realization across economic regimes",
     xTitle: "Regime",
     yTitle: "Welfare realization W~",

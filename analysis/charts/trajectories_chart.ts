@@ -8,7 +8,6 @@
  * @module
  */
 
-import { ENV_ORDER, ENV_PROFILES } from "../frail/env_profiles.ts";
 import type { TrajectoryReference } from "../frail/trajectories.ts";
 import { envFacet, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
 import { referenceLayers } from "./_reference.ts";
@@ -20,9 +19,10 @@ export interface TrajectoriesChartOptions {
   /** Chart title. @default {"Round-by-round dynamics"} */
   title?: string;
   /**
-   * Reference lines, one per environment (see `trajectoryReferences()`).
+   * Reference lines, one per environment and condition, as logged by the
+   * engine (pass `trajectoryReferences(episodes)`).
    *
-   * @default {the paper's stable-regime boundaries for the environments present}
+   * @default {none}
    */
   references?: readonly TrajectoryReference[];
   /** Width of one panel in pixels. @default {220} */
@@ -63,7 +63,10 @@ const ROW_ORDER = ["Financial state", "Committed amount", "Defensive intent / no
  *     mean: round * 2, lower: round, upper: round * 3,
  *   }))
  * );
- * const svg = await renderSvg(trajectoriesChart(rows));
+ * const svg = await renderSvg(trajectoriesChart(rows, {
+ *   references: [{ env: "bank_run", regime: "stable", overrides_id: "none", axis: "y",
+ *     value: 8.48, label: "insolvency boundary" }],
+ * }));
  * assert.equal(svg.match(/aria-roledescription="line mark"/g)?.length, 2);
  * assert.equal(svg.match(/aria-roledescription="area mark"/g)?.length, 2);
  * assert.ok(svg.includes(">insolvency boundary</text>"));
@@ -83,17 +86,7 @@ export function trajectoriesChart(
     layer: ROW_LABELS[String(row.panel)] ?? String(row.panel),
     band: row.panel === "financial" || row.panel === "committed",
   }));
-  const envs = new Set(chartValues(rows).map((row) => String(row.env)));
-  const references = options.references ??
-    ENV_ORDER.filter((env) => envs.has(env)).map((env) => {
-      const profile = ENV_PROFILES[env];
-      return {
-        env,
-        axis: profile.referenceAxis,
-        value: profile.reference({}),
-        label: profile.referenceLabel,
-      };
-    });
+  const references = options.references ?? [];
   // A horizontal boundary belongs to the financial state; a round boundary
   // is drawn in every row of its environment, labelled in the top one.
   const referenceRows = references.flatMap((reference) =>

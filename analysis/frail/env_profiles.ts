@@ -1,34 +1,36 @@
 /**
- * What the analysis needs to know about each FRAIL environment: who the
- * central player is, the initial funding that shares are taken of, which
- * disclosure metric is the financial state of Figure 4 and where its
- * critical boundary lies, and the central player's best-case payoff.
+ * What the analysis knows about each FRAIL environment without looking at a
+ * log: who the central player is, which disclosure metrics the figures draw
+ * and how the paper names things. All of it comes from the environments'
+ * descriptors (`engine/frail/registry.ts`); nothing is spelled out here.
  *
- * Everything is read from an episode's logged `params` and `bounds`; names
- * are tried in order and the paper's stable-regime values (Table 4) are the
- * last resort, so the analysis keeps working while environments evolve.
+ * Quantities that depend on parameters (bounds, the insolvency boundary, the
+ * goal, the first maturity round, total funding, the central player's best
+ * payoff) are never computed here: the engine logs them in each episode's
+ * `episode_start.derived`, and the loaders put them in the `episodes` frame
+ * (`funding`, `central_best`, `reference`, `worst`, `best`).
  *
- * Choices where the paper leaves a detail open:
+ * Choices where the paper leaves a detail open (see each descriptor):
  * - Shares (withdrawal and redemption rates, committed shares of Figures 3b
- *   and 6) are of the total initial funding: total deposits (15) in the bank
- *   run, total face value of the claims (8) in debt rollover and the
- *   backers' total unit pledges (15) in crowdfunding.
+ *   and 6) are of the total initial funding: total deposits in the bank
+ *   run, total face value of the claims in debt rollover and the backers'
+ *   total unit pledges in crowdfunding.
  * - The central player's normalized payoff (Figure 3b) is its payoff divided
- *   by its payoff in the best case of Appendix D.3, with 0 (failure: the bank
- *   or borrower is wiped out, the founder earns no margin) as the worst case;
- *   like the paper's role-level payoffs it is not truncated. Best cases: the
- *   bank keeps W_best minus the deposits paid with yield
- *   (L0 + R·A0 - D·y); the borrower keeps W_best minus the claims compounded
- *   to the horizon (the enumerated profit pi*); the founder keeps the margin
- *   share m / (v + m) of W_best.
+ *   by its payoff in the best case of Appendix D.3, with 0 (failure) as the
+ *   worst case; like the paper's role-level payoffs it is not truncated.
  *
  * @module
  */
+import { FRAIL_ENV_IDS, FRAIL_GAMES } from "../../engine/frail/registry.ts";
+import { REGIME_INFO } from "../../engine/frail/params.ts";
+import { MECHANISM_INFO } from "../../engine/frail/types.ts";
 
-/** The analysis view of one environment. */
+/** The analysis view of one environment (static facts of its descriptor). */
 export interface EnvProfile {
   /** Environment id, e.g. `"bank_run"`. */
   env: string;
+  /** Display name, as in the paper's tables. */
+  label: string;
   /** Role of the central player: `"bank"`, `"borrower"` or `"founder"`. */
   centralRole: string;
   /** Role of the other players: `"depositor"`, `"creditor"` or `"backer"`. */
@@ -43,94 +45,12 @@ export interface EnvProfile {
   launchMetric: string | null;
   /** Whether Figure 4's reference line is vertical (a round) or horizontal (a level). */
   referenceAxis: "x" | "y";
-  /** Label of Figure 4's reference line. */
+  /** Label of Figure 4's reference line (its position is logged per episode). */
   referenceLabel: string;
-  /** Position of Figure 4's reference line for an episode's params. */
-  reference(params: unknown): number;
-  /** Total initial funding for an episode's params. */
-  funding(params: unknown): number;
-  /** The central player's best-case payoff, from params and W_best. */
-  centralBest(params: unknown, best: number): number;
 }
-
-/** The round of the first asset tranche to mature (`params.assets[].round`), if logged. */
-function firstMaturity(params: unknown): number | undefined {
-  const assets = (params as { assets?: { round?: unknown }[] } | null)?.assets;
-  if (!Array.isArray(assets)) return undefined;
-  const rounds = assets.map((a) => a?.round).filter((r): r is number => typeof r === "number");
-  return rounds.length === 0 ? undefined : Math.min(...rounds);
-}
-
-/** Numeric field of `params` under the first of `names` present, else `fallback`. */
-function field(params: unknown, names: readonly string[], fallback: number): number {
-  if (typeof params === "object" && params !== null) {
-    const record = params as Record<string, unknown>;
-    for (const name of names) {
-      const value = record[name];
-      if (typeof value === "number" && Number.isFinite(value)) return value;
-    }
-  }
-  return fallback;
-}
-
-const BANK_RUN: EnvProfile = {
-  env: "bank_run",
-  centralRole: "bank",
-  participantRole: "depositor",
-  financialMetric: "cumulative_withdrawn",
-  financialLabel: "Cumulative withdrawals",
-  exitMetric: "cumulative_withdrawn",
-  launchMetric: null,
-  referenceAxis: "y",
-  referenceLabel: "insolvency boundary",
-  // Appendix H.4: the bank fails once cumulative withdrawals exceed 8.48 units (stable regime).
-  reference: (params) => field(params, ["insolvencyBoundary"], 8.48),
-  funding: (params) => field(params, ["totalDeposits"], 15),
-  centralBest: (params, best) =>
-    best - field(params, ["totalDeposits"], 15) * field(params, ["depositYield"], 1.114),
-};
-
-const DEBT_ROLLOVER: EnvProfile = {
-  env: "debt_rollover",
-  centralRole: "borrower",
-  participantRole: "creditor",
-  financialMetric: "cumulative_redeemed",
-  financialLabel: "Cumulative redemptions",
-  exitMetric: "cumulative_redeemed",
-  launchMetric: null,
-  referenceAxis: "x",
-  referenceLabel: "first asset tranche matures",
-  reference: (params) => firstMaturity(params) ?? 4,
-  funding: (params) => field(params, ["creditors"], 8) * field(params, ["faceValue", "face"], 1),
-  centralBest: (params, best) => {
-    const claims = field(params, ["creditors"], 8) * field(params, ["faceValue", "face"], 1) *
-      (1 + field(params, ["claimAccrual", "claimRate", "accrual"], 0.02)) **
-        field(params, ["horizon"], 7);
-    return best - claims;
-  },
-};
-
-const CROWDFUNDING: EnvProfile = {
-  env: "crowdfunding",
-  centralRole: "founder",
-  participantRole: "backer",
-  financialMetric: "pool",
-  financialLabel: "Pledged pool",
-  exitMetric: null,
-  launchMetric: "launched",
-  referenceAxis: "y",
-  referenceLabel: "goal",
-  reference: (params) => field(params, ["goal"], 14),
-  funding: (params) =>
-    field(params, ["backers", "investors"], 15) * field(params, ["unitPledge", "pledge"], 1),
-  centralBest: (params, best) => {
-    const margin = field(params, ["founderMargin", "margin"], 0.05);
-    return best * margin / (field(params, ["reward"], 1.15) + margin);
-  },
-};
 
 /**
- * The profiles of the three FRAIL environments, by id.
+ * The profiles of the FRAIL environments, by id.
  *
  * @example
  * ```ts
@@ -138,13 +58,23 @@ const CROWDFUNDING: EnvProfile = {
  * import { ENV_PROFILES } from "./env_profiles.ts";
  *
  * assert.equal(ENV_PROFILES.crowdfunding.centralRole, "founder");
+ * assert.equal(ENV_PROFILES.bank_run.financialMetric, "cumulative_withdrawn");
  * ```
  */
-export const ENV_PROFILES: Readonly<Record<string, EnvProfile>> = {
-  bank_run: BANK_RUN,
-  debt_rollover: DEBT_ROLLOVER,
-  crowdfunding: CROWDFUNDING,
-};
+export const ENV_PROFILES: Readonly<Record<string, EnvProfile>> = Object.fromEntries(
+  FRAIL_GAMES.map((g) => [g.id, {
+    env: g.id,
+    label: g.label,
+    centralRole: g.roles.central!.id,
+    participantRole: g.roles.participant.id,
+    financialMetric: g.metrics.financial.id,
+    financialLabel: g.metrics.financial.label,
+    exitMetric: g.metrics.exit,
+    launchMetric: g.metrics.launch,
+    referenceAxis: g.referenceLine.axis,
+    referenceLabel: g.referenceLine.label,
+  }]),
+);
 
 /**
  * Environment ids in the paper's order.
@@ -157,7 +87,7 @@ export const ENV_PROFILES: Readonly<Record<string, EnvProfile>> = {
  * assert.deepEqual(ENV_ORDER, ["bank_run", "debt_rollover", "crowdfunding"]);
  * ```
  */
-export const ENV_ORDER: readonly string[] = ["bank_run", "debt_rollover", "crowdfunding"];
+export const ENV_ORDER: readonly string[] = FRAIL_ENV_IDS;
 
 /**
  * Display names of the environments, as in the paper's tables.
@@ -170,11 +100,9 @@ export const ENV_ORDER: readonly string[] = ["bank_run", "debt_rollover", "crowd
  * assert.equal(ENV_LABELS.crowdfunding, "Reward crowdfunding");
  * ```
  */
-export const ENV_LABELS: Readonly<Record<string, string>> = {
-  bank_run: "Bank run",
-  debt_rollover: "Debt rollover",
-  crowdfunding: "Reward crowdfunding",
-};
+export const ENV_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  FRAIL_GAMES.map((g) => [g.id, g.label]),
+);
 
 /**
  * Display names of the mechanisms, as in the paper's tables.
@@ -187,12 +115,44 @@ export const ENV_LABELS: Readonly<Record<string, string>> = {
  * assert.equal(MECHANISM_LABELS.M2, "M2: agreement");
  * ```
  */
-export const MECHANISM_LABELS: Readonly<Record<string, string>> = {
-  M0: "M0: baseline",
-  M1: "M1: compensated",
-  M2: "M2: agreement",
-  M3: "M3: coalition",
-};
+export const MECHANISM_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  MECHANISM_INFO.map((m) => [m.id, m.label]),
+);
+
+/**
+ * Mechanism ids in the paper's order.
+ *
+ * @example
+ * ```ts
+ * import { MECHANISM_ORDER } from "./env_profiles.ts";
+ * if (MECHANISM_ORDER.join() !== "M0,M1,M2,M3") throw new Error();
+ * ```
+ */
+export const MECHANISM_ORDER: readonly string[] = MECHANISM_INFO.map((m) => m.id);
+
+/**
+ * Regime ids in the paper's order (Table 5).
+ *
+ * @example
+ * ```ts
+ * import { REGIME_ORDER } from "./env_profiles.ts";
+ * if (REGIME_ORDER.join() !== "expansion,stable,contraction") throw new Error();
+ * ```
+ */
+export const REGIME_ORDER: readonly string[] = REGIME_INFO.map((r) => r.id);
+
+/**
+ * Display names of the regimes.
+ *
+ * @example
+ * ```ts
+ * import { REGIME_LABELS } from "./env_profiles.ts";
+ * if (REGIME_LABELS.contraction !== "Contraction") throw new Error();
+ * ```
+ */
+export const REGIME_LABELS: Readonly<Record<string, string>> = Object.fromEntries(
+  REGIME_INFO.map((r) => [r.id, r.label]),
+);
 
 /**
  * The profile of an environment.
@@ -201,16 +161,12 @@ export const MECHANISM_LABELS: Readonly<Record<string, string>> = {
  * @returns Its profile.
  * @throws {RangeError} For an id that is not a FRAIL environment.
  *
- * @example Stable-regime values of the bank run
+ * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { envProfile } from "./env_profiles.ts";
  *
- * const bank = envProfile("bank_run");
- * const params = { totalDeposits: 15, depositYield: 1.114 };
- * assert.equal(bank.funding(params), 15);
- * assert.equal(bank.centralBest(params, 18.174825).toFixed(4), "1.4648");
- * assert.equal(envProfile("crowdfunding").reference({}), 14);
+ * assert.equal(envProfile("debt_rollover").participantRole, "creditor");
  * ```
  */
 export function envProfile(env: string): EnvProfile {

@@ -9,20 +9,7 @@
 
 import pl from "npm:nodejs-polars@0.25.2";
 import { welfareAverage, welfareTable, type WelfareTableOptions } from "./welfare_table.ts";
-import { ENV_ORDER } from "./env_profiles.ts";
-
-/**
- * Regimes in the paper's column order.
- *
- * @example
- * ```ts
- * import assert from "node:assert/strict";
- * import { REGIME_ORDER } from "./regime_table.ts";
- *
- * assert.deepEqual(REGIME_ORDER, ["expansion", "stable", "contraction"]);
- * ```
- */
-export const REGIME_ORDER: readonly string[] = ["expansion", "stable", "contraction"];
+import { ENV_ORDER, REGIME_ORDER } from "./env_profiles.ts";
 
 /** Options for {@linkcode regimeTable}. */
 export type RegimeTableOptions = WelfareTableOptions;

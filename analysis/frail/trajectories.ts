@@ -27,7 +27,7 @@
 
 import pl from "npm:nodejs-polars@0.25.2";
 import { ciAggregations, type MeanCiOptions, requireColumns } from "../stats.ts";
-import { ENV_PROFILES, envProfile } from "./env_profiles.ts";
+import { ENV_ORDER, ENV_PROFILES, envProfile } from "./env_profiles.ts";
 import { EPISODE_ID } from "./episode_measures.ts";
 import { sortCells } from "./welfare_table.ts";
 
@@ -65,6 +65,10 @@ export type TrajectoriesOptions = MeanCiOptions;
 export interface TrajectoryReference {
   /** Environment id. */
   env: string;
+  /** Regime of the episodes it belongs to. */
+  regime: string;
+  /** Parameter overrides id of the episodes it belongs to (`"none"` without overrides). */
+  overrides_id: string;
   /** `"y"` for a horizontal level, `"x"` for a vertical round. */
   axis: "x" | "y";
   /** Position on that axis. */
@@ -217,13 +221,18 @@ export function trajectories(
 }
 
 /**
- * The critical-boundary reference lines of Figure 4 for the environments
- * present: the insolvency boundary (8.48 units of cumulative withdrawals),
- * the first maturity (round 4) and the crowdfunding goal (14 units), read
- * from the episodes' params where available.
+ * The critical-boundary reference lines of Figure 4, one per environment
+ * and condition present (regime, parameter overrides): the bank's
+ * insolvency boundary (cumulative withdrawals), the first asset maturity
+ * (a round) and the crowdfunding goal (the pledged pool). Each is read from
+ * the episodes' logged `derived.reference` (the `reference` column of the
+ * episodes frame), never from a paper constant: under contraction the
+ * bank's boundary is 3.65, under expansion 11.53, stable 8.48.
  *
- * @param episodes The `episodes` frame (uses `env` and `params`).
- * @returns One reference line per environment, in the paper's order.
+ * @param episodes The `episodes` frame (uses `env`, `regime`, `overrides_id` and `reference`).
+ * @returns One reference line per environment and condition, in the paper's order; none for a
+ * condition whose parameters put the line out of range (a null `reference`).
+ * @throws {RangeError} When a column is missing, or when episodes of one condition disagree on it.
  *
  * @example
  * ```ts
@@ -231,32 +240,47 @@ export function trajectories(
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { trajectoryReferences } from "./trajectories.ts";
  *
- * const episodes = pl.DataFrame({ env: ["crowdfunding", "bank_run"], params: ["{}", "{}"] });
- * assert.deepEqual(trajectoryReferences(episodes).map((r) => [r.env, r.axis, r.value]), [
- *   ["bank_run", "y", 8.48],
- *   ["crowdfunding", "y", 14],
+ * const episodes = pl.DataFrame({
+ *   env: ["crowdfunding", "bank_run", "bank_run"],
+ *   regime: ["stable", "contraction", "stable"],
+ *   overrides_id: ["none", "none", "none"],
+ *   reference: [14, 3.653, 8.479],
+ * });
+ * assert.deepEqual(trajectoryReferences(episodes).map((r) => [r.env, r.regime, r.axis, r.value]), [
+ *   ["bank_run", "stable", "y", 8.479],
+ *   ["bank_run", "contraction", "y", 3.653],
+ *   ["crowdfunding", "stable", "y", 14],
  * ]);
  * ```
  */
 export function trajectoryReferences(episodes: pl.DataFrame): TrajectoryReference[] {
-  const seen = new Map<string, unknown>();
-  const hasParams = episodes.columns.includes("params");
-  for (const row of episodes.toRecords()) {
-    const env = String(row.env);
-    if (seen.has(env) || !(env in ENV_PROFILES)) continue;
-    seen.set(env, hasParams && typeof row.params === "string" ? JSON.parse(row.params) : {});
-  }
-  return sortCells(pl.DataFrame({ env: [...seen.keys()] })).getColumn("env").toArray().map(
-    (env) => {
-      const profile = envProfile(env as string);
-      return {
-        env: profile.env,
-        axis: profile.referenceAxis,
-        value: profile.reference(seen.get(profile.env)),
-        label: profile.referenceLabel,
-      };
-    },
+  const keys = ["env", "regime", "overrides_id"];
+  requireColumns(episodes, [...keys, "reference"], "trajectoryReferences()");
+  const frail = episodes.filter(pl.col("env").isIn(ENV_ORDER as string[]));
+  const cells = frail.groupBy(keys).agg(
+    pl.col("reference").min().alias("value"),
+    pl.col("reference").max().alias("__max"),
   );
+  const out: TrajectoryReference[] = [];
+  for (const row of sortCells(cells).toRecords()) {
+    if (row.value !== row.__max) {
+      throw new RangeError(
+        `trajectoryReferences(): episodes of ${row.env} / ${row.regime} / ${row.overrides_id} ` +
+          `log different reference values (${row.value} and ${row.__max})`,
+      );
+    }
+    if (row.value === null || row.value === undefined) continue;
+    const profile = envProfile(String(row.env));
+    out.push({
+      env: profile.env,
+      regime: String(row.regime),
+      overrides_id: String(row.overrides_id),
+      axis: profile.referenceAxis,
+      value: Number(row.value),
+      label: profile.referenceLabel,
+    });
+  }
+  return out;
 }
 
 function panelRank(): pl.Expr {

@@ -16,7 +16,7 @@
 
 import pl from "npm:nodejs-polars@0.25.2";
 import { acrossModelMeans, requireColumns } from "../stats.ts";
-import { ENV_LABELS, ENV_ORDER, MECHANISM_LABELS } from "./env_profiles.ts";
+import { ENV_LABELS, ENV_ORDER, MECHANISM_LABELS, REGIME_ORDER } from "./env_profiles.ts";
 
 /**
  * Columns that identify a cell of the welfare table.
@@ -285,8 +285,8 @@ export function welfareTableDisplay(
 }
 
 /**
- * Sorts rows by environment (paper order), then regime, mechanism and
- * model where present.
+ * Sorts rows by environment and regime (paper order), then parameter
+ * overrides, mechanism and model where present.
  *
  * @param df Rows with at least `env`.
  * @returns The sorted frame.
@@ -302,14 +302,23 @@ export function welfareTableDisplay(
  * ```
  */
 export function sortCells(df: pl.DataFrame): pl.DataFrame {
-  let rank: pl.Expr = pl.lit(ENV_ORDER.length);
-  for (let i = ENV_ORDER.length - 1; i >= 0; i--) {
-    rank = pl.when(pl.col("env").eq(pl.lit(ENV_ORDER[i]))).then(pl.lit(i)).otherwise(rank);
+  const ranks = [rankOf("env", ENV_ORDER).alias("__rank")];
+  const hasRegime = df.columns.includes("regime");
+  if (hasRegime) ranks.push(rankOf("regime", REGIME_ORDER).alias("__regime_rank"));
+  const others = ["overrides_id", "mechanism", "model"].filter((name) => df.columns.includes(name));
+  const by = ["__rank", "env", ...(hasRegime ? ["__regime_rank", "regime"] : []), ...others];
+  return df.withColumns(...ranks).sort(by).drop(
+    ...["__rank", ...(hasRegime ? ["__regime_rank"] : [])],
+  );
+}
+
+/** The position of a column's value in an ordered list; values not in it sort last. */
+function rankOf(column: string, order: readonly string[]): pl.Expr {
+  let rank: pl.Expr = pl.lit(order.length);
+  for (let i = order.length - 1; i >= 0; i--) {
+    rank = pl.when(pl.col(column).eq(pl.lit(order[i]))).then(pl.lit(i)).otherwise(rank);
   }
-  const others = ["regime", "mechanism", "model"].filter((name) => df.columns.includes(name));
-  return df.withColumns(rank.alias("__rank"))
-    .sort(["__rank", "env", ...others])
-    .drop("__rank");
+  return rank;
 }
 
 function fixed(value: unknown): string {

@@ -5,6 +5,9 @@
 // Only the lines of the frames asked for are parsed; the rest (checkpoints,
 // messages, ...) are checked for shape only.
 
+import { EVENT_SCHEMA_VERSION } from "../../engine/core/events.ts";
+import { unsupportedSchemaMessage } from "../../engine/core/log_file.ts";
+
 /** Names of the frames a load can produce. */
 export type FrameName =
   | "episodes"
@@ -137,7 +140,7 @@ export interface ScanResult {
   malformed: MalformedLine[];
 }
 
-const SUPPORTED_SCHEMA = 1;
+const SUPPORTED_SCHEMA = EVENT_SCHEMA_VERSION;
 const FAST_PREFIX = `{"schema":${SUPPORTED_SCHEMA},`;
 const TYPE_KEY = `"type":"`;
 const NULL = 2;
@@ -507,13 +510,12 @@ export class EventScanner {
       return;
     }
     if (record.schema !== SUPPORTED_SCHEMA) {
-      this.fail(
-        file,
-        line,
-        `event schema ${
-          JSON.stringify(record.schema)
-        } is not supported (expected ${SUPPORTED_SCHEMA})`,
-      );
+      // A log of another version is not a malformed line to skip: its
+      // episodes would be missing from every table without a word.
+      if (typeof record.schema === "number") {
+        throw new RangeError(`${file}:${line}: ${unsupportedSchemaMessage(record.schema)}`);
+      }
+      this.fail(file, line, unsupportedSchemaMessage(record.schema));
       return;
     }
     if (this.needs(record.type)) this.addEvent(record, record.type, file, line);

@@ -1,9 +1,10 @@
 // Builds Polars frames from a scan result (see _event_scan.ts): the
 // episodes frame from the start and end events, and each child frame from
-// its columns, with the episode's keys repeated on every row.
+// its columns, with the episode's keys (run, episode, game, env, the
+// condition keys of the games present, model) repeated on every row.
 
 import pl from "npm:nodejs-polars@0.25.2";
-import { ENV_PROFILES } from "../frail/env_profiles.ts";
+import { gameDescriptor, GAMES } from "../../engine/games.ts";
 import {
   CHILD_COLUMNS,
   type ChildFrame,
@@ -14,15 +15,32 @@ import {
   type TableData,
 } from "./_event_scan.ts";
 
-/** Episode columns repeated on every row of the child frames. */
-export const EPISODE_KEYS: readonly string[] = [
-  "run",
-  "episode",
-  "env",
-  "mechanism",
-  "regime",
-  "model",
+/** Columns that identify an episode, first on every frame. */
+const BASE_KEYS: readonly string[] = ["run", "episode", "game", "env"];
+
+/** Condition keys that are integers (the Stag Hunt's N, M, T, F); every other key is a string. */
+const INTEGER_KEYS: ReadonlySet<string> = new Set(["N", "M", "T", "F"]);
+
+/**
+ * Every condition key of every game, in registry order without repeats
+ * (`env` is a base key).
+ */
+const ALL_CONDITION_KEYS: readonly string[] = [
+  ...new Set(GAMES.flatMap((g) => g.conditionKeys).filter((k) => !BASE_KEYS.includes(k))),
 ];
+
+/**
+ * The key columns of a frame set: run, episode, game, env, the condition keys
+ * of the games whose columns the episodes frame has, and model.
+ */
+export function keyColumns(episodes: pl.DataFrame): string[] {
+  const present = new Set(episodes.columns);
+  return [
+    ...BASE_KEYS,
+    ...ALL_CONDITION_KEYS.filter((k) => present.has(k)),
+    "model",
+  ].filter((k) => present.has(k));
+}
 
 /** Builds the frames asked for from a scan result. */
 export function buildFrames(
@@ -30,8 +48,9 @@ export function buildFrames(
   frames: readonly FrameName[],
 ): Partial<Record<FrameName, pl.DataFrame>> {
   const episodes = episodeFrame(result.episodes);
+  const keys = keyColumns(episodes);
   const out: Partial<Record<FrameName, pl.DataFrame>> = { episodes };
-  const keyFrame = episodes.select(...EPISODE_KEYS.map((name) => pl.col(name))).withColumn(
+  const keyFrame = episodes.select(...keys.map((name) => pl.col(name))).withColumn(
     pl.Series(
       "__episode",
       Uint32Array.from({ length: episodes.height }, (_, i) => i) as unknown as number[],
@@ -42,12 +61,12 @@ export function buildFrames(
     if (name === "episodes") continue;
     const parts = (result.tables[name] ?? []).filter((table) => table.episode.length > 0);
     const built = (parts.length === 0 ? [emptyTable(name)] : parts).map((table) =>
-      childFrame(table, name, keyFrame)
+      childFrame(table, name, keyFrame, keys)
     );
     let frame = built.length === 1 ? built[0] : pl.concat(built, { how: "diagonal" });
     if (name === "rounds" && built.length > 1) {
-      const metrics = frame.columns.filter((c) => !EPISODE_KEYS.includes(c) && c !== "round");
-      frame = frame.select(...[...EPISODE_KEYS, "round", ...metrics.sort()].map((c) => pl.col(c)));
+      const metrics = frame.columns.filter((c) => !keys.includes(c) && c !== "round");
+      frame = frame.select(...[...keys, "round", ...metrics.sort()].map((c) => pl.col(c)));
     }
     out[name] = frame;
   }
@@ -68,7 +87,12 @@ function emptyTable(name: ChildFrame): TableData {
   return { episode: new Uint32Array(0), columns };
 }
 
-function childFrame(table: TableData, name: ChildFrame, keyFrame: pl.DataFrame): pl.DataFrame {
+function childFrame(
+  table: TableData,
+  name: ChildFrame,
+  keyFrame: pl.DataFrame,
+  keys: readonly string[],
+): pl.DataFrame {
   const fixed = CHILD_COLUMNS[name].map(([column]) => column);
   const metrics = Object.keys(table.columns).filter((c) => !fixed.includes(c)).sort();
   const order = [...fixed, ...metrics];
@@ -123,20 +147,32 @@ function childFrame(table: TableData, name: ChildFrame, keyFrame: pl.DataFrame):
     ...nanToNull.map((column) => pl.col(column).fillNan(null).alias(column)),
   ];
   if (converted.length > 0) df = df.withColumns(...converted);
-  return df.select(...[...EPISODE_KEYS, ...order].map((column) => pl.col(column)));
+  return df.select(...[...keys, ...order].map((column) => pl.col(column)));
 }
 
 function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
   const rows = metas.map(episodeRow);
   const column = <K extends keyof EpisodeRow>(name: K, dtype: pl.DataType) =>
     pl.Series(name, rows.map((row) => row[name]), dtype);
+  const games = new Set(rows.map((row) => row.env).filter((env) => env !== null));
+  const conditionKeys = ALL_CONDITION_KEYS.filter((key) =>
+    [...games].some((env) => gameDescriptor(env!).conditionKeys.includes(key))
+  );
+  const conditionColumns = conditionKeys.map((key) =>
+    pl.Series(
+      key,
+      rows.map((row) => row.condition[key] ?? null),
+      INTEGER_KEYS.has(key) ? pl.Int32 : pl.Utf8,
+    )
+  );
   return pl.DataFrame([
     column("run", pl.Utf8),
     column("episode", pl.Utf8),
+    column("game", pl.Utf8),
     column("env", pl.Utf8),
-    column("mechanism", pl.Utf8),
-    column("regime", pl.Utf8),
+    ...conditionColumns,
     column("model", pl.Utf8),
+    column("condition_id", pl.Utf8),
     column("seed", pl.Float64),
     column("file", pl.Utf8),
     column("status", pl.Utf8),
@@ -154,7 +190,12 @@ function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
     column("participant_payoff", pl.Float64),
     column("participants", pl.Int32),
     column("funding", pl.Float64),
+    column("central_best", pl.Float64),
+    column("reference", pl.Float64),
+    column("q_star", pl.Float64),
+    column("overrides", pl.Utf8),
     column("params", pl.Utf8),
+    column("derived", pl.Utf8),
     column("agents", pl.Utf8),
     column("error", pl.Utf8),
   ]);
@@ -163,10 +204,11 @@ function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
 interface EpisodeRow {
   run: string;
   episode: string;
+  game: string | null;
   env: string | null;
-  mechanism: string | null;
-  regime: string | null;
+  condition: Record<string, string | number | null>;
   model: string | null;
+  condition_id: string | null;
   seed: number | null;
   file: string;
   status: string;
@@ -184,7 +226,12 @@ interface EpisodeRow {
   participant_payoff: number | null;
   participants: number | null;
   funding: number | null;
+  central_best: number | null;
+  reference: number | null;
+  q_star: number | null;
+  overrides: string | null;
   params: string | null;
+  derived: string | null;
   agents: string | null;
   error: string | null;
 }
@@ -195,17 +242,64 @@ interface AgentInfo {
   policy: string;
 }
 
+/** Derived quantities every log of a family must carry, by family. */
+const REQUIRED_DERIVED: Readonly<Record<string, readonly string[]>> = {
+  frail: ["bounds", "funding", "central_best", "reference"],
+  staghunt: ["bounds", "q_star"],
+};
+
+/** A field the log must have: its absence is an error naming the log and the field. */
+function required(
+  meta: EpisodeMeta,
+  record: Record<string, unknown>,
+  field: string,
+  where: string,
+) {
+  if (!(field in record)) {
+    throw new RangeError(
+      `${meta.file}: episode "${meta.episode}" has no ${where}field "${field}" in episode_start; ` +
+        `the log is incomplete or was not written by this version of coordlab`,
+    );
+  }
+  return record[field];
+}
+
+/** A condition value as a key column holds it: numbers and strings as they are, objects as their values joined by `-`. */
+function keyValue(value: unknown): string | number | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number" || typeof value === "string") return value;
+  if (typeof value === "object") return Object.values(value).join("-");
+  return String(value);
+}
+
 function episodeRow(meta: EpisodeMeta): EpisodeRow {
   const start = meta.start ?? {};
   const end = meta.end;
+  const hasStart = meta.start !== undefined;
   const env = typeof start.env === "string" ? start.env : null;
-  const profile = env === null ? undefined : ENV_PROFILES[env];
+  const game = typeof start.game === "string" ? start.game : null;
+  const condition: Record<string, string | number | null> = {};
+  let derived: Record<string, unknown> = {};
+  if (hasStart) {
+    const descriptor = gameDescriptor(String(required(meta, start, "env", "")));
+    const fields = required(meta, start, "condition", "") as Record<string, unknown>;
+    for (const key of descriptor.conditionKeys) {
+      if (key !== "env") condition[key] = keyValue(required(meta, fields, key, "condition "));
+    }
+    derived = required(meta, start, "derived", "") as Record<string, unknown>;
+    for (const field of REQUIRED_DERIVED[String(start.game)] ?? ["bounds"]) {
+      required(meta, derived, field, "derived ");
+    }
+    required(meta, start, "model", "");
+    required(meta, start, "central_role", "");
+  }
   const agents = Array.isArray(start.agents) ? (start.agents as AgentInfo[]) : [];
-  const centralRole = profile?.centralRole;
-  const central = agents.find((agent) => agent.role === centralRole);
-  const centralId = central?.id ?? centralRole ?? null;
+  const centralRole = typeof start.central_role === "string" ? start.central_role : null;
+  const central = centralRole === null
+    ? undefined
+    : agents.find((agent) => agent.role === centralRole);
+  const centralId = central?.id ?? null;
   const participants = agents.filter((agent) => agent.id !== centralId);
-  const policies = [...new Set(participants.map((agent) => String(agent.policy)))].sort();
   const outcome = (end?.outcome ?? null) as Record<string, unknown> | null;
   const payoffs = (outcome?.payoffs ?? null) as Record<string, number> | null;
   const startBounds = (start.bounds ?? null) as { worst?: number; best?: number } | null;
@@ -219,19 +313,22 @@ function episodeRow(meta: EpisodeMeta): EpisodeRow {
       if (id !== centralId && typeof value === "number") participantPayoff += value;
     }
   }
-  const centralBest = profile && best !== null ? profile.centralBest(start.params, best) : null;
+  const centralBest = numberOrNull(derived.central_best);
+  const reference = (derived.reference ?? null) as { value?: unknown } | null;
   const status = end === undefined
     ? "incomplete"
     : typeof end.status === "string"
     ? end.status
     : "ok";
+  const fields = (start.condition ?? {}) as Record<string, unknown>;
   return {
     run: meta.run,
     episode: meta.episode,
+    game,
     env,
-    mechanism: stringOrNull(start.mechanism),
-    regime: stringOrNull(start.regime),
-    model: policies.length === 0 ? null : policies.join("+"),
+    condition,
+    model: stringOrNull(start.model),
+    condition_id: stringOrNull(start.condition_id),
     seed: numberOrNull(start.seed),
     file: meta.file,
     status,
@@ -250,8 +347,13 @@ function episodeRow(meta: EpisodeMeta): EpisodeRow {
       : null,
     participant_payoff: participantPayoff,
     participants: agents.length === 0 ? null : participants.length,
-    funding: profile ? profile.funding(start.params) : null,
+    funding: numberOrNull(derived.funding),
+    central_best: centralBest,
+    reference: numberOrNull(reference?.value),
+    q_star: numberOrNull(derived.q_star),
+    overrides: "overrides" in fields ? JSON.stringify(fields.overrides) : null,
     params: start.params === undefined ? null : JSON.stringify(start.params),
+    derived: hasStart ? JSON.stringify(derived) : null,
     agents: agents.length === 0 ? null : JSON.stringify(agents),
     error: end && typeof end.error === "string" ? end.error : null,
   };

@@ -6,15 +6,25 @@
  * other frames as `<frame>.parquet`, as written by
  * {@linkcode writeRunsParquet}. Both are read and concatenated.
  *
- * The frames (every child frame repeats the episode's `run`, `episode`,
- * `env`, `mechanism`, `regime` and `model`):
- * - `episodes`: one row per episode: seed, `status` (`ok`, `error`, or
- *   `incomplete` when the log has no `episode_end`), `success`, `failure`,
- *   `rounds`, `welfare` (W), `welfare_realization` (W~), the bounds, the
- *   central player (`central_id`, `central_policy`, `central_payoff`,
- *   `central_payoff_normalized`), `participant_payoff` (sum over the other
- *   players), `participants`, `funding` (total initial funding, the
- *   denominator of shares), `params` (JSON) and `file`.
+ * Every frame starts with the episode's key columns, read from its
+ * `episode_start`: `run`, `episode`, `game` (`frail` or `staghunt`), `env`,
+ * the condition keys of the games loaded (FRAIL: `mechanism`, `regime`,
+ * `overrides_id`; Stag Hunt: `N`, `M`, `T`, `F`, `corruption`,
+ * `heterogeneity`, `payoffs` as `RS-HS-RF-HF`; see `FRAIL_CONDITION_KEYS`
+ * and `STAGHUNT_CONDITION_KEYS`) and `model` (the participants' policy).
+ * The frames:
+ * - `episodes`: one row per episode: `condition_id`, seed, `status` (`ok`,
+ *   `degraded`, `error`, or `incomplete` when the log has no `episode_end`),
+ *   `success`, `failure`, `rounds`, `welfare` (W), `welfare_realization`
+ *   (W~), the bounds, the central player (`central_id`, `central_policy`,
+ *   `central_payoff`, `central_payoff_normalized`: its payoff over the logged
+ *   `derived.central_best`), `participant_payoff` (sum over the other
+ *   players), `participants`, and from the logged derived quantities
+ *   `funding` (total initial funding, the denominator of shares),
+ *   `central_best`, `reference` (Figure 4's line) and `q_star`; then
+ *   `overrides`, `params` and `derived` (JSON) and `file`. A log whose
+ *   `episode_start` lacks a condition or derived field is an error naming
+ *   the file and the field; a log of event schema 1 is refused by name.
  * - `rounds`: one row per episode and round, from the `disclosure` events:
  *   `round` and one Float64 column per engine metric (`committed`, `cash`,
  *   `cumulative_withdrawn`, `pool`, `launched`, ...; null where an
@@ -63,7 +73,7 @@ import {
   scanFiles,
   type ScanResult,
 } from "./_event_scan.ts";
-import { buildFrames, EPISODE_KEYS } from "./_frames.ts";
+import { buildFrames, keyColumns } from "./_frames.ts";
 
 export type { FrameName, MalformedLine };
 
@@ -364,6 +374,7 @@ async function scanNdjson(
   for (const result of results) {
     if ("error" in result) {
       if (result.error.name === "SyntaxError") throw new SyntaxError(result.error.message);
+      if (result.error.name === "RangeError") throw new RangeError(result.error.message);
       throw new Error(result.error.message);
     }
   }
@@ -468,17 +479,18 @@ function readParquetSet(
 
 /** Adds the episode key columns a child frame written by another tool lacks. */
 function withEpisodeKeys(df: pl.DataFrame, episodes: pl.DataFrame): pl.DataFrame {
-  const missing = EPISODE_KEYS.filter((key) => !df.columns.includes(key));
+  const keys = keyColumns(episodes);
+  const missing = keys.filter((key) => !df.columns.includes(key));
   if (missing.length === 0 || !df.columns.includes("run") || !df.columns.includes("episode")) {
     return df;
   }
-  const keys = episodes.select(
+  const keyFrame = episodes.select(
     pl.col("run"),
     pl.col("episode"),
     ...missing.map((key) => pl.col(key)),
   );
-  const joined = df.join(keys, { on: ["run", "episode"], how: "left" });
-  const order = [...EPISODE_KEYS, ...df.columns.filter((c) => !EPISODE_KEYS.includes(c))];
+  const joined = df.join(keyFrame, { on: ["run", "episode"], how: "left" });
+  const order = [...keys, ...df.columns.filter((c) => !keys.includes(c))];
   return joined.select(...order.map((c) => pl.col(c)));
 }
 

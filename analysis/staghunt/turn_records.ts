@@ -25,7 +25,7 @@ export interface ModelTurn extends StagHuntTurn {
  * @param turns The `turns` frame of `loadRuns()`.
  * @param episodes The `episodes` frame of `loadRuns()` (with `params` and
  * `agents`).
- * @returns One record per turn of a `stag_hunt` episode; turns of other
+ * @returns One record per turn of a `staghunt` episode; turns of other
  * episodes are left out.
  * @throws {RangeError} If a needed column is missing.
  *
@@ -36,7 +36,7 @@ export interface ModelTurn extends StagHuntTurn {
  * import { stagHuntTurnRecords } from "./turn_records.ts";
  *
  * const episodes = pl.DataFrame({
- *   run: ["r"], episode: ["e"], env: ["stag_hunt"],
+ *   run: ["r"], episode: ["e"], env: ["staghunt"],
  *   params: [JSON.stringify({ N: 1, M: 1, T: 1, F: 0, corruption: "base",
  *     payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 } })],
  *   agents: [JSON.stringify([{ id: "p01", role: "player", policy: "model-a" }])],
@@ -69,7 +69,7 @@ export function stagHuntTurnRecords(turns: pl.DataFrame, episodes: pl.DataFrame)
   );
   requireColumns(episodes, ["run", "episode", "env", "params", "agents"], "stagHuntTurnRecords()");
   const games = new Map<string, { params: StagHuntParams; models: Map<string, string> }>();
-  for (const row of episodes.filter(pl.col("env").eq(pl.lit("stag_hunt"))).toRecords()) {
+  for (const row of episodes.filter(pl.col("env").eq(pl.lit("staghunt"))).toRecords()) {
     const agents = JSON.parse(String(row.agents ?? "[]")) as { id: string; policy: string }[];
     games.set(`${row.run}\u0000${row.episode}`, {
       params: JSON.parse(String(row.params)) as StagHuntParams,

@@ -8,30 +8,33 @@
  *
  * @module
  */
+import { parseArgs } from "node:util";
+import { FRAIL_GAMES } from "../frail/registry.ts";
+import { MECHANISMS } from "../frail/types.ts";
 import { runEpisode } from "../run_episode.ts";
-import { type EnvId, MECHANISMS } from "../frail/types.ts";
 import { formatTable } from "./format_table.ts";
 
-function flag(name: string, fallback: string): string {
-  const i = Deno.args.indexOf(`--${name}`);
-  return i >= 0 && Deno.args[i + 1] ? Deno.args[i + 1] : fallback;
-}
-
-const episodes = Number(flag("episodes", "20"));
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    episodes: { type: "string", default: "20" },
+    out: { type: "string", default: "runs" },
+  },
+});
+const episodes = Number(values.episodes);
 if (!Number.isInteger(episodes) || episodes < 1) {
-  console.error(`--episodes must be a positive integer, got "${flag("episodes", "")}"`);
+  console.error(`--episodes must be a positive integer, got "${values.episodes}"`);
   Deno.exit(2);
 }
-const out = flag("out", "runs");
-const ENVS: EnvId[] = ["bank_run", "debt_rollover", "crowdfunding"];
+const out = values.out;
 const rows: string[][] = [];
 for (const mechanism of MECHANISMS) {
   const row: string[] = [mechanism];
-  for (const env of ENVS) {
+  for (const game of FRAIL_GAMES) {
     let successes = 0;
     let realization = 0;
     for (let seed = 0; seed < episodes; seed++) {
-      const r = await runEpisode({ env, mechanism, seed, run: "demo", outDir: out });
+      const r = await runEpisode({ env: game.id, mechanism, seed, run: "demo", outDir: out });
       successes += r.outcome.success ? 1 : 0;
       realization += r.outcome.welfareRealization;
     }
@@ -44,5 +47,7 @@ for (const mechanism of MECHANISMS) {
 console.log(
   `FRAIL, stable regime, rule-based mock agents, ${episodes} episodes per cell (successes, mean W~)`,
 );
-console.log(formatTable(["mechanism", "bank run", "debt rollover", "crowdfunding"], rows));
+console.log(
+  formatTable(["mechanism", ...FRAIL_GAMES.map((g) => g.label.toLowerCase())], rows),
+);
 console.log(`Event logs: ${out}/demo/*.ndjson`);

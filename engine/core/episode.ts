@@ -8,7 +8,8 @@
 import type { Agent, AgentFactory } from "../agents/agent.ts";
 import type { Correction } from "./contract.ts";
 import type { CallRequest, Environment } from "./environment.ts";
-import type { EngineEvent, EpisodeOutcome, EventBody, LlmCallRecord } from "./events.ts";
+import type { EpisodeCondition } from "./game.ts";
+import type { AgentInfo, EngineEvent, EpisodeOutcome, EventBody, LlmCallRecord } from "./events.ts";
 import { EVENT_SCHEMA_VERSION } from "./events.ts";
 import { sha256Hex, stateHash } from "./hash.ts";
 import { canonicalJson } from "./canonical_json.ts";
@@ -86,10 +87,8 @@ export const UNHASHED_EVENT_TYPES: ReadonlySet<string> = new Set([
 export interface PlayOptions<P> {
   /** Validated parameters. */
   params: P;
-  /** Mechanism id. */
-  mechanism: string;
-  /** Regime id (recorded only; the parameters already carry it). */
-  regime: string;
+  /** The condition, as a game's set-up function builds it (`frailSetup`, `stagHuntSetup`); recorded in `episode_start`. */
+  condition: EpisodeCondition;
   /** Episode seed. */
   seed: number;
   /** Agents, by factory. */
@@ -145,11 +144,12 @@ export class EpisodeError extends Error {
  * @example
  * ```ts
  * import { playEpisode } from "./episode.ts";
- * import { bankRun } from "../frail/bank_run/environment.ts";
+ * import { bankRunGame } from "../frail/bank_run/descriptor.ts";
+ * import { frailSetup } from "../frail/descriptor.ts";
  * import { mockPopulation } from "../agents/mock/population.ts";
- * const params = bankRun.parseParams({});
- * const played = await playEpisode(bankRun, {
- *   params, mechanism: "M0", regime: "stable", seed: 1,
+ * const setup = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" });
+ * const played = await playEpisode(bankRunGame.environment, {
+ *   ...setup, seed: 1,
  *   agents: mockPopulation({ depositors: "always_stay" }),
  * });
  * if (!played.outcome.success) throw new Error("all-stay should succeed");
@@ -159,7 +159,7 @@ export async function playEpisode<P, S>(
   env: Environment<P, S>,
   options: PlayOptions<P>,
 ): Promise<PlayedEpisode<S>> {
-  const { params, mechanism, seed } = options;
+  const { params, condition, seed } = options;
   const clock = options.clock ?? (() => new Date().toISOString());
   const events: EngineEvent[] = [];
   let gameEvents = 0;
@@ -185,18 +185,23 @@ export async function playEpisode<P, S>(
     openStream({ seed, round: r, agent, purpose });
   const hashes: string[] = [];
   try {
-    let state = env.init(params, { mechanism, seed, stream: stream(0) });
+    let state = env.init(params, { mechanism: condition.mechanism, seed, stream: stream(0) });
     const roster = env.roster(state);
     const agents = new Map<string, Agent>(roster.map((p) => [p.id, options.agents(p)]));
     const bounds = env.bounds(params);
+    const players = roster.map((p) => ({ ...p, policy: agents.get(p.id)!.policy }));
     emit({
       type: "episode_start",
+      game: condition.game,
       env: env.id,
-      mechanism,
-      regime: options.regime,
+      condition: { ...condition.fields },
+      condition_id: condition.id,
       seed,
       params,
-      agents: roster.map((p) => ({ ...p, policy: agents.get(p.id)!.policy })),
+      derived: { ...condition.derived },
+      central_role: condition.centralRole,
+      agents: players,
+      model: participantModel(players, condition.centralRole),
       bounds,
       toolkit: TOOLKIT_VERSION,
     });
@@ -204,7 +209,9 @@ export async function playEpisode<P, S>(
     let played = 0;
     for (round = 1; round <= horizon && !env.isDone(state); round++) {
       played = round;
-      roundStart = events.length;
+      // Round 1's events hash also covers the set-up events (the condition,
+      // parameters and players of episode_start), so an edited start is caught.
+      roundStart = round === 1 ? 0 : events.length;
       step = "start";
       const started = env.startRound(clone(state), round);
       state = started.state;
@@ -251,6 +258,29 @@ export async function playEpisode<P, S>(
       cause: err,
     });
   }
+}
+
+/**
+ * The participants' policy or model: the policy of every player but the
+ * central one; distinct policies sorted and joined by `+`.
+ *
+ * @example
+ * ```ts
+ * import { participantModel } from "./episode.ts";
+ * const players = [
+ *   { id: "bank", role: "bank", policy: "mock:active" },
+ *   { id: "dep_01", role: "depositor", policy: "gpt" },
+ *   { id: "dep_02", role: "depositor", policy: "claude" },
+ * ];
+ * if (participantModel(players, "bank") !== "claude+gpt") throw new Error();
+ * ```
+ */
+export function participantModel(
+  players: readonly AgentInfo[],
+  centralRole: string | null,
+): string {
+  const policies = new Set(players.filter((p) => p.role !== centralRole).map((p) => p.policy));
+  return [...policies].sort().join("+");
 }
 
 async function collect<P, S>(
@@ -321,11 +351,27 @@ async function collect<P, S>(
  * ```
  */
 export function eventsHash(events: readonly EngineEvent[]): string {
-  return sha256Hex(
-    canonicalJson(
-      events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type)).map(({ time: _t, ...rest }) => rest),
-    ),
-  );
+  return sha256Hex(canonicalJson(hashedEvents(events)));
+}
+
+/**
+ * The events as {@linkcode eventsHash} covers them: game events only,
+ * without their wall-clock `time` and without the `toolkit` version of
+ * `episode_start` (metadata that a replay by a newer build cannot reproduce).
+ *
+ * @example
+ * ```ts
+ * import { hashedEvents } from "./episode.ts";
+ * const got = hashedEvents([{ type: "round_start", time: "t", seq: 0 }] as never);
+ * if (JSON.stringify(got) !== '[{"type":"round_start","seq":0}]') throw new Error();
+ * ```
+ */
+export function hashedEvents(events: readonly EngineEvent[]): Record<string, unknown>[] {
+  return events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type)).map((e) => {
+    const { time: _t, ...rest } = e as EngineEvent & { toolkit?: string };
+    if (rest.type === "episode_start") delete (rest as { toolkit?: string }).toolkit;
+    return rest;
+  });
 }
 
 const clone = cloneJson;

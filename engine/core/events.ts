@@ -7,15 +7,19 @@
  */
 
 /**
- * Version of the event schema written in every event.
+ * Version of the event schema written in every event. Version 2 records the
+ * full condition in `episode_start` (`game`, `condition`, `condition_id`,
+ * `derived`, `model`); version 1 logs (coordlab 0.1) stored the Stag Hunt's
+ * corruption mode in `mechanism` and its heterogeneity in `regime`, did not
+ * record parameter overrides or derived quantities, and are refused by name.
  *
  * @example
  * ```ts
  * import { EVENT_SCHEMA_VERSION } from "./events.ts";
- * if (EVENT_SCHEMA_VERSION !== 1) throw new Error();
+ * if (EVENT_SCHEMA_VERSION !== 2) throw new Error();
  * ```
  */
-export const EVENT_SCHEMA_VERSION = 1;
+export const EVENT_SCHEMA_VERSION = 2;
 
 /** Fields every event carries. */
 export interface EventBase {
@@ -43,13 +47,29 @@ export interface EventBase {
 export type EventBody =
   | {
     type: "episode_start";
+    /** Family of games: `"frail"` or `"staghunt"`. */
+    game: string;
+    /** Game id (`"bank_run"`, ..., `"staghunt"`). */
     env: string;
-    mechanism: string;
-    regime: string;
+    /** The full condition as explicit fields (FRAIL: env, mechanism, regime, overrides, overrides_id; Stag Hunt: N, M, T, F, corruption, heterogeneity, payoffs). */
+    condition: Record<string, unknown>;
+    /** A short stable label of the condition. */
+    condition_id: string;
+    /** Episode seed. */
     seed: number;
+    /** The resolved parameters. */
     params: unknown;
+    /** Quantities that follow from the parameters (bounds, boundaries, funding, q*, ...). */
+    derived: Record<string, unknown>;
+    /** Role of the central player (bank, borrower, founder), or `null` in a game of peers. */
+    central_role: string | null;
+    /** Every player, its role and the policy or model behind it. */
     agents: AgentInfo[];
+    /** The participants' policy or model (every player but the central one); distinct ones sorted and joined by `+`. */
+    model: string;
+    /** Closed-form welfare bounds. */
     bounds: { worst: number; best: number };
+    /** Toolkit version that wrote the log. */
     toolkit: string;
   }
   | { type: "round_start" }

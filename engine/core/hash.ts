@@ -31,3 +31,17 @@ export function sha256Hex(text: string): string {
 export function stateHash(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
+
+/**
+ * The first 8 hex digits of the SHA-256 of a value's canonical JSON: a short,
+ * stable label of an object (key order does not matter).
+ *
+ * @example
+ * ```ts
+ * import { shortHash } from "./hash.ts";
+ * if (shortHash({ b: 1, a: 2 }) !== shortHash({ a: 2, b: 1 }) || shortHash({}).length !== 8) throw new Error();
+ * ```
+ */
+export function shortHash(value: unknown): string {
+  return sha256Hex(canonicalJson(value)).slice(0, 8);
+}

@@ -36,7 +36,7 @@ export async function writeEpisodeLog(path: string, events: readonly EngineEvent
  * ```ts
  * import { parseEpisodeLog } from "./log_file.ts";
  * try {
- *   parseEpisodeLog('{"schema":1,"type":"round_start"}\nnot json\n', "ep.ndjson");
+ *   parseEpisodeLog('{"schema":2,"type":"round_start"}\nnot json\n', "ep.ndjson");
  *   throw new Error("should fail");
  * } catch (e) {
  *   if (!(e instanceof SyntaxError) || !e.message.includes("ep.ndjson:2")) throw e;
@@ -62,15 +62,31 @@ export function parseEpisodeLog(text: string, source = "log"): EngineEvent[] {
       throw new SyntaxError(`${source}:${i + 1}: an event must be an object with a "type"`);
     }
     if (ev.schema !== EVENT_SCHEMA_VERSION) {
-      throw new RangeError(
-        `${source}:${
-          i + 1
-        }: event schema ${ev.schema} is not supported (expected ${EVENT_SCHEMA_VERSION})`,
-      );
+      throw new RangeError(`${source}:${i + 1}: ${unsupportedSchemaMessage(ev.schema)}`);
     }
     out.push(value as EngineEvent);
   }
   return out;
+}
+
+/**
+ * Why a log of another schema version cannot be read, naming the version.
+ *
+ * @example
+ * ```ts
+ * import { unsupportedSchemaMessage } from "./log_file.ts";
+ * if (!unsupportedSchemaMessage(1).startsWith("event schema 1 is not supported")) throw new Error();
+ * ```
+ */
+export function unsupportedSchemaMessage(version: unknown): string {
+  const old = version === 1
+    ? "; schema 1 logs (coordlab 0.1) do not record the full condition (parameter overrides, " +
+      "derived quantities, the Stag Hunt's corruption and heterogeneity as fields of their own): " +
+      "run the episodes again with this version (a grid resumes, so only what is missing runs)"
+    : "";
+  return `event schema ${
+    JSON.stringify(version)
+  } is not supported (this build reads ${EVENT_SCHEMA_VERSION})${old}`;
 }
 
 /**

@@ -8,16 +8,24 @@
 import type { Agent } from "../agents/agent.ts";
 import { firstDifference } from "./diff.ts";
 import type { Environment } from "./environment.ts";
-import { eventsHash, playEpisode, UNHASHED_EVENT_TYPES } from "./episode.ts";
-import type { EngineEvent, EventBody } from "./events.ts";
+import { eventsHash, hashedEvents, playEpisode } from "./episode.ts";
+import type { EngineEvent } from "./events.ts";
+import type { EpisodeCondition } from "./game.ts";
 import { stateHash } from "./hash.ts";
 
 /** Where a replay first disagreed with its log. */
 export interface ReplayMismatch {
-  /** Round of the first difference. */
+  /** Round of the first difference (0 for the condition). */
   round: number;
-  /** What differs: `"state"`, `"events"`, `"hash"` (a checkpoint whose hash does not match its own state), `"rounds"` or `"outcome"`. */
-  kind: "state" | "events" | "hash" | "rounds" | "outcome";
+  /**
+   * What differs: `"condition"` (the recorded parameters, derived quantities
+   * or condition id are not what the recorded condition resolves to),
+   * `"state"`, `"events"` (round 1's events include `episode_start`, so an
+   * edited player, policy or condition label shows here), `"hash"` (a
+   * checkpoint whose hash does not match its own state), `"rounds"` or
+   * `"outcome"`.
+   */
+  kind: "condition" | "state" | "events" | "hash" | "rounds" | "outcome";
   /** Path of the first differing field (e.g. `depositors[2].balance`, or `events[17].realized`). */
   field: string;
   /** Value in the log. */
@@ -38,7 +46,54 @@ export interface ReplayResult {
   mismatch?: ReplayMismatch;
 }
 
-type Body = Omit<EngineEvent, "time"> & EventBody;
+/** The parameters and condition a replay plays, rebuilt from a log's `episode_start`. */
+export interface ReplaySetup<P> {
+  /** Parameters to play with. */
+  params: P;
+  /** The condition to record. */
+  condition: EpisodeCondition;
+}
+
+/** Options of {@linkcode replayWith}. */
+export interface ReplayOptions<P> {
+  /**
+   * Rebuilds parameters and condition from the recorded `episode_start`
+   * (`replayEpisode` resolves them from the recorded condition through the
+   * game's descriptor, so recorded parameters that the condition does not
+   * resolve to are a `"condition"` mismatch). Default: the recorded ones, as
+   * written (an edit is then caught by round 1's events hash).
+   */
+  setup?: (start: EpisodeStart) => ReplaySetup<P>;
+}
+
+/** The `episode_start` event of a log. */
+export type EpisodeStart = Extract<EngineEvent, { type: "episode_start" }>;
+
+/**
+ * The parameters and condition exactly as a log's `episode_start` records them.
+ *
+ * @example
+ * ```ts
+ * import { recordedSetup } from "./replay.ts";
+ * const s = recordedSetup({ game: "g", condition: { mechanism: "M1" }, condition_id: "c",
+ *   derived: { bounds: { worst: 0, best: 1 } }, central_role: null, params: { x: 1 } } as never);
+ * if (s.condition.mechanism !== "M1" || s.condition.id !== "c") throw new Error();
+ * ```
+ */
+export function recordedSetup(start: EpisodeStart): ReplaySetup<unknown> {
+  const mechanism = start.condition?.mechanism;
+  return {
+    params: start.params,
+    condition: {
+      game: start.game,
+      fields: start.condition,
+      id: start.condition_id,
+      derived: start.derived as EpisodeCondition["derived"],
+      mechanism: typeof mechanism === "string" ? mechanism : "none",
+      centralRole: start.central_role,
+    },
+  };
+}
 
 /**
  * Replays a log through an environment.
@@ -47,18 +102,21 @@ type Body = Omit<EngineEvent, "time"> & EventBody;
  * ```ts
  * import { replayWith } from "./replay.ts";
  * import { playEpisode } from "./episode.ts";
- * import { bankRun } from "../frail/bank_run/environment.ts";
+ * import { bankRunGame } from "../frail/bank_run/descriptor.ts";
+ * import { frailSetup } from "../frail/descriptor.ts";
  * import { mockPopulation } from "../agents/mock/population.ts";
- * const played = await playEpisode(bankRun, {
- *   params: bankRun.parseParams({}), mechanism: "M3", regime: "stable", seed: 5,
+ * const env = bankRunGame.environment;
+ * const played = await playEpisode(env, {
+ *   ...frailSetup(bankRunGame, { mechanism: "M3", regime: "stable" }), seed: 5,
  *   agents: mockPopulation({ seed: 5 }),
  * });
- * if (!(await replayWith(bankRun, played.events)).ok) throw new Error();
+ * if (!(await replayWith(env, played.events)).ok) throw new Error();
  * ```
  */
 export async function replayWith<P, S>(
   env: Environment<P, S>,
   events: readonly EngineEvent[],
+  options: ReplayOptions<P> = {},
 ): Promise<ReplayResult> {
   const start = events.find((e) => e.type === "episode_start");
   if (!start || start.type !== "episode_start") {
@@ -66,6 +124,14 @@ export async function replayWith<P, S>(
   }
   if (start.env !== env.id) {
     throw new TypeError(`Cannot replay a "${start.env}" log with the "${env.id}" environment`);
+  }
+  const setup = options.setup
+    ? options.setup(start)
+    : recordedSetup(start) as ReplaySetup<unknown> as ReplaySetup<P>;
+  const params = env.parseParams(setup.params);
+  const conditionMismatch = compareCondition(start, params, setup.condition);
+  if (conditionMismatch) {
+    return { ok: false, rounds: 0, hashes: [], mismatch: conditionMismatch };
   }
   const reports = new Map<string, Record<string, unknown>>();
   for (const e of events) {
@@ -83,9 +149,8 @@ export async function replayWith<P, S>(
     },
   });
   const replay = await playEpisode(env, {
-    params: env.parseParams(start.params),
-    mechanism: start.mechanism,
-    regime: start.regime,
+    params,
+    condition: setup.condition,
     seed: start.seed,
     agents,
     run: start.run,
@@ -160,16 +225,42 @@ export async function replayWith<P, S>(
   return result();
 }
 
+/** The first field where the recorded start differs from the rebuilt condition. */
+function compareCondition(
+  start: EpisodeStart,
+  params: unknown,
+  condition: EpisodeCondition,
+): ReplayMismatch | undefined {
+  const pairs: [string, unknown, unknown][] = [
+    ["params", start.params, params],
+    ["condition", start.condition, condition.fields],
+    ["condition_id", start.condition_id, condition.id],
+    ["derived", start.derived, condition.derived],
+    ["game", start.game, condition.game],
+  ];
+  for (const [name, recorded, rebuilt] of pairs) {
+    const d = firstDifference(recorded, rebuilt);
+    if (d) {
+      return {
+        round: 0,
+        kind: "condition",
+        field: d.path ? `${name}.${d.path}` : name,
+        recorded: d.left,
+        replayed: d.right,
+      };
+    }
+  }
+  return undefined;
+}
+
 function key(round: number, step: string, agent: string, call: string): string {
   return `${round}|${step}|${agent}|${call}`;
 }
 
-/** Game events without their times: what the events hash covers (see `eventsHash`). */
-function strip(events: readonly EngineEvent[]): Body[] {
-  return events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type))
-    .map(({ time: _t, ...rest }) => rest as Body);
-}
+/** What the events hash covers (see `hashedEvents`). */
+const strip = hashedEvents;
 
+/** Events by round, as the events hash slices them: round 1 includes the set-up events. */
 function byRound(events: readonly EngineEvent[]) {
   const checkpoints: Extract<EngineEvent, { type: "checkpoint" }>[] = [];
   const rounds: EngineEvent[][] = [];
@@ -178,13 +269,14 @@ function byRound(events: readonly EngineEvent[]) {
   for (const e of events) {
     if (e.type === "round_start") {
       started = true;
-      current = [e];
+      if (checkpoints.length > 0) current = [];
+      current.push(e);
     } else if (e.type === "checkpoint") {
       checkpoints.push(e);
       rounds.push(current);
       current = [];
       started = false;
-    } else if (started) current.push(e);
+    } else if (started || checkpoints.length === 0) current.push(e);
   }
   return { checkpoints, rounds };
 }

@@ -5,9 +5,26 @@
  * @module
  */
 import type { z } from "npm:zod@4.6.7";
+import { unknownFieldMessage } from "../core/strict_input.ts";
+
+/**
+ * The economic regimes of Table 5, in the paper's order. This is the one
+ * list of regime ids; each environment's presets are keyed by them.
+ *
+ * @example
+ * ```ts
+ * import { REGIME_INFO } from "./params.ts";
+ * if (REGIME_INFO[0].label !== "Expansion") throw new Error();
+ * ```
+ */
+export const REGIME_INFO = [
+  { id: "expansion", label: "Expansion" },
+  { id: "stable", label: "Stable" },
+  { id: "contraction", label: "Contraction" },
+] as const;
 
 /** Regime ids of Table 5. */
-export type RegimeId = "expansion" | "stable" | "contraction";
+export type RegimeId = typeof REGIME_INFO[number]["id"];
 
 /**
  * All regime ids, in the paper's order.
@@ -15,10 +32,13 @@ export type RegimeId = "expansion" | "stable" | "contraction";
  * @example
  * ```ts
  * import { REGIMES } from "./params.ts";
- * if (REGIMES.length !== 3) throw new Error();
+ * if (REGIMES.join() !== "expansion,stable,contraction") throw new Error();
  * ```
  */
-export const REGIMES: readonly RegimeId[] = ["expansion", "stable", "contraction"];
+export const REGIMES: readonly [RegimeId, ...RegimeId[]] = REGIME_INFO.map((r) => r.id) as [
+  RegimeId,
+  ...RegimeId[],
+];
 
 /**
  * Parses `input` with `schema`; a failure throws a `RangeError` naming the
@@ -43,7 +63,7 @@ export function parseWith<T>(schema: z.ZodType<T>, input: unknown, env: string):
   const issue = r.error.issues[0];
   const field = issue.path.length ? issue.path.join(".") : "(parameters)";
   const detail = issue.code === "unrecognized_keys"
-    ? `unknown field(s) ${(issue as { keys: string[] }).keys.map((k) => `"${k}"`).join(", ")}`
+    ? unknownFieldMessage(String(issue.keys[0]), objectKeys(schema, issue.path))
     : issue.message;
   const got = issue.path.length ? getPath(input, issue.path) : undefined;
   throw new RangeError(
@@ -52,6 +72,35 @@ export function parseWith<T>(schema: z.ZodType<T>, input: unknown, env: string):
     }": ${detail}` +
       (got !== undefined ? ` (got ${JSON.stringify(got)})` : ""),
   );
+}
+
+/** The keys of the object schema at a path, looking through pipes, defaults and wrappers. */
+function objectKeys(schema: unknown, path: readonly PropertyKey[]): string[] {
+  type Def = {
+    type?: string;
+    shape?: Record<string, unknown>;
+    in?: unknown;
+    innerType?: unknown;
+    element?: unknown;
+  };
+  const defOf = (s: unknown) => (s as { _zod?: { def?: Def } })?._zod?.def;
+  let current: unknown = schema;
+  let rest = [...path];
+  for (let guard = 0; guard < 64; guard++) {
+    const def = defOf(current);
+    if (!def) return [];
+    if (def.type === "object") {
+      if (rest.length === 0) return Object.keys(def.shape ?? {});
+      current = def.shape?.[String(rest[0])];
+      rest = rest.slice(1);
+    } else if (def.type === "array" && rest.length > 0) {
+      current = def.element;
+      rest = rest.slice(1);
+    } else {
+      current = def.in ?? def.innerType;
+    }
+  }
+  return [];
 }
 
 function getPath(value: unknown, path: readonly PropertyKey[]): unknown {

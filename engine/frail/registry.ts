@@ -1,27 +1,49 @@
 /**
- * The FRAIL environments by id, their regime presets, and parameter resolution.
+ * The FRAIL environments: one descriptor each, listed once here. Adding an
+ * environment means one new folder (its state machine, parameters and
+ * descriptor) and one line in {@linkcode FRAIL_GAMES}; configs, grid specs,
+ * labels, the demo and the analysis read the list from here.
  *
  * @module
  */
 import type { Environment } from "../core/environment.ts";
-import { bankRun } from "./bank_run/environment.ts";
-import { BANK_RUN_REGIMES } from "./bank_run/params.ts";
-import { crowdfunding } from "./crowdfunding/environment.ts";
-import { CROWDFUNDING_REGIMES } from "./crowdfunding/params.ts";
-import { debtRollover } from "./debt_rollover/environment.ts";
-import { DEBT_ROLLOVER_REGIMES } from "./debt_rollover/params.ts";
-import { assertRegime, type RegimeId } from "./params.ts";
-import type { EnvId } from "./types.ts";
+import { bankRunGame } from "./bank_run/descriptor.ts";
+import { crowdfundingGame } from "./crowdfunding/descriptor.ts";
+import { debtRolloverGame } from "./debt_rollover/descriptor.ts";
+import { type FrailGameDescriptor, frailSetup } from "./descriptor.ts";
+import type { RegimeId } from "./params.ts";
+
+/**
+ * The FRAIL environments' descriptors, in the paper's order.
+ *
+ * @example
+ * ```ts
+ * import { FRAIL_GAMES } from "./registry.ts";
+ * if (FRAIL_GAMES.map((g) => g.id).join() !== "bank_run,debt_rollover,crowdfunding") throw new Error();
+ * ```
+ */
+export const FRAIL_GAMES = [bankRunGame, debtRolloverGame, crowdfundingGame] as const;
+
+/** FRAIL environment ids. */
+export type EnvId = (typeof FRAIL_GAMES)[number]["id"];
+
+/**
+ * FRAIL environment ids, in the paper's order.
+ *
+ * @example
+ * ```ts
+ * import { FRAIL_ENV_IDS } from "./registry.ts";
+ * if (FRAIL_ENV_IDS[0] !== "bank_run") throw new Error();
+ * ```
+ */
+export const FRAIL_ENV_IDS: readonly [EnvId, ...EnvId[]] = FRAIL_GAMES.map((g) => g.id) as [
+  EnvId,
+  ...EnvId[],
+];
 
 /** An environment of any parameter and state types. */
 // deno-lint-ignore no-explicit-any
 export type AnyEnvironment = Environment<any, any>;
-
-const ENVIRONMENTS: Record<EnvId, { env: AnyEnvironment; regimes: Record<RegimeId, object> }> = {
-  bank_run: { env: bankRun, regimes: BANK_RUN_REGIMES },
-  debt_rollover: { env: debtRollover, regimes: DEBT_ROLLOVER_REGIMES },
-  crowdfunding: { env: crowdfunding, regimes: CROWDFUNDING_REGIMES },
-};
 
 /**
  * Environment ids this build provides.
@@ -33,7 +55,29 @@ const ENVIRONMENTS: Record<EnvId, { env: AnyEnvironment; regimes: Record<RegimeI
  * ```
  */
 export function availableEnvironments(): EnvId[] {
-  return Object.keys(ENVIRONMENTS) as EnvId[];
+  return [...FRAIL_ENV_IDS];
+}
+
+/**
+ * The descriptor of a FRAIL environment.
+ *
+ * @example
+ * ```ts
+ * import { frailGame } from "./registry.ts";
+ * if (frailGame("crowdfunding").roles.central?.id !== "founder") throw new Error();
+ * ```
+ * @throws {RangeError} For an id this build does not provide, listing those it does.
+ */
+export function frailGame(id: string): FrailGameDescriptor {
+  const game = FRAIL_GAMES.find((g) => g.id === id);
+  if (!game) {
+    throw new RangeError(
+      `Unknown environment "${id}": this build provides ${
+        FRAIL_ENV_IDS.map((e) => `"${e}"`).join(", ")
+      }`,
+    );
+  }
+  return game as unknown as FrailGameDescriptor;
 }
 
 /**
@@ -47,15 +91,7 @@ export function availableEnvironments(): EnvId[] {
  * @throws {RangeError} For an id this build does not provide, listing those it does.
  */
 export function environment(id: string): AnyEnvironment {
-  const entry = Object.hasOwn(ENVIRONMENTS, id) ? ENVIRONMENTS[id as EnvId] : undefined;
-  if (!entry) {
-    throw new RangeError(
-      `Unknown environment "${id}": this build provides ${
-        availableEnvironments().map((e) => `"${e}"`).join(", ")
-      }`,
-    );
-  }
-  return entry.env;
+  return frailGame(id).environment;
 }
 
 /**
@@ -71,10 +107,11 @@ export function environment(id: string): AnyEnvironment {
  * @throws {RangeError} Naming the bad field, regime or environment.
  */
 export function resolveParams(env: string, regime: string, overrides: object = {}): unknown {
-  const e = environment(env);
-  assertRegime(regime);
-  const preset = ENVIRONMENTS[env as EnvId].regimes[regime];
-  return e.parseParams({ ...preset, ...overrides });
+  return frailSetup(frailGame(env), {
+    mechanism: "M0",
+    regime: regime as RegimeId,
+    overrides: overrides as Record<string, unknown>,
+  }).params;
 }
 
 /**

@@ -4,14 +4,31 @@
  * @module
  */
 
-/** Environment ids. */
-export type EnvId = "bank_run" | "debt_rollover" | "crowdfunding";
-
-/** Mechanism ids: M0 none, M1 paid commitments, M2 centralized agreements, M3 coalitions. */
-export type MechanismId = "M0" | "M1" | "M2" | "M3";
+export type { EnvId } from "./registry.ts";
 
 /**
- * All mechanism ids.
+ * The FRAIL mechanisms (§3.2), in the paper's order, with the names its
+ * tables use. This is the one list of mechanism ids: configs, grid specs,
+ * labels and analysis read it.
+ *
+ * @example
+ * ```ts
+ * import { MECHANISM_INFO } from "./types.ts";
+ * if (MECHANISM_INFO[2].label !== "M2: agreement") throw new Error();
+ * ```
+ */
+export const MECHANISM_INFO = [
+  { id: "M0", label: "M0: baseline", description: "no interaction mechanism" },
+  { id: "M1", label: "M1: compensated", description: "paid commitments" },
+  { id: "M2", label: "M2: agreement", description: "centralized agreements" },
+  { id: "M3", label: "M3: coalition", description: "participant-led coalitions" },
+] as const;
+
+/** Mechanism ids: M0 none, M1 paid commitments, M2 centralized agreements, M3 coalitions. */
+export type MechanismId = typeof MECHANISM_INFO[number]["id"];
+
+/**
+ * All mechanism ids, in the paper's order.
  *
  * @example
  * ```ts
@@ -19,7 +36,9 @@ export type MechanismId = "M0" | "M1" | "M2" | "M3";
  * if (MECHANISMS.join() !== "M0,M1,M2,M3") throw new Error();
  * ```
  */
-export const MECHANISMS: readonly MechanismId[] = ["M0", "M1", "M2", "M3"];
+export const MECHANISMS: readonly [MechanismId, ...MechanismId[]] = MECHANISM_INFO.map((m) =>
+  m.id
+) as [MechanismId, ...MechanismId[]];
 
 /** A certified message delivered by the engine. */
 export interface Message {

@@ -2,29 +2,6 @@
 // there is a list of them, the allowed values.
 import type { z } from "npm:zod@4.6.7";
 
-const SPEC_KEYS: Readonly<Record<string, readonly string[]>> = {
-  spec: ["name", "seed", "episodes", "pairSeeds", "blocks"],
-  frail: ["game", "envs", "mechanisms", "regimes", "params", "agents", "episodes"],
-  staghunt: [
-    "game",
-    "N",
-    "M",
-    "T",
-    "F",
-    "corruption",
-    "heterogeneity",
-    "paper",
-    "payoffs",
-    "agents",
-    "episodes",
-  ],
-  paper: ["seed", "ablationPoints", "include", "N", "T"],
-  frailAgents: ["mock", "model", "label"],
-  staghuntAgents: ["mock", "model", "models", "label"],
-  frailMock: ["depositors", "bank", "creditors", "borrower", "backers", "founder"],
-  staghuntMock: ["players", "rule", "noise", "firstSpeakerPrior", "hare", "confidence"],
-};
-
 /** The allowed forms of the fields that take more than one. */
 const FORMS: Readonly<Record<string, string>> = {
   model: 'a model id, or { "default", "roles", "agents" } naming model ids',
@@ -47,19 +24,6 @@ function valueAt(input: unknown, path: Path): unknown {
   return v;
 }
 
-/** Which object kind of a spec sits at a path (for its allowed keys). */
-function objectKind(input: unknown, path: Path): string | undefined {
-  if (path.length === 0) return "spec";
-  const block = valueAt(input, path.slice(0, 2)) as { game?: unknown } | undefined;
-  const game = block?.game === "staghunt" ? "staghunt" : "frail";
-  if (path[0] !== "blocks") return undefined;
-  if (path.length === 2) return game;
-  if (path.length === 3 && path[2] === "paper") return "paper";
-  if (path[2] === "agents" && path.length === 4) return `${game}Agents`;
-  if (path[2] === "agents" && path.length === 5 && path[4] === "mock") return `${game}Mock`;
-  return undefined;
-}
-
 /** The issue as `Invalid grid spec "<field>": <what is wrong>`. */
 export function describeIssue(issue: Issue, input: unknown): string {
   let path: Path = issue.path;
@@ -68,12 +32,9 @@ export function describeIssue(issue: Issue, input: unknown): string {
     case "invalid_value":
       detail = `expected ${issue.values.length === 1 ? "" : "one of "}${list(issue.values)}`;
       break;
-    case "unrecognized_keys": {
-      const allowed = SPEC_KEYS[objectKind(input, path) ?? ""];
-      path = [...path, issue.keys[0]];
-      detail = `unknown field${allowed ? ` (allowed: ${list(allowed)})` : ""}`;
-      return `Invalid grid spec "${path.join(".")}": ${detail}`;
-    }
+    case "unrecognized_keys":
+      // The message names the key and suggests the closest allowed one (see strictObject).
+      return `Invalid grid spec "${[...path, issue.keys[0]].join(".")}": ${issue.message}`;
     case "invalid_union": {
       const note = issue as unknown as { discriminator?: string; options?: unknown[] };
       if (note.discriminator === "kind" && path.length === 5 && path[2] === "agents") {

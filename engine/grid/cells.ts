@@ -20,11 +20,12 @@
  */
 import type { EnvId, MechanismId } from "../frail/types.ts";
 import type { RegimeId } from "../frail/params.ts";
-import { stagHuntGrid } from "../staghunt/grid.ts";
+import { GRID_CONDITIONS, stagHuntGrid } from "../staghunt/grid.ts";
 import type { HeterogeneityId } from "../staghunt/heterogeneity.ts";
 import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
 import { DEFAULT_PAYOFFS } from "../staghunt/payoffs.ts";
-import { agentsLabel, safePart, shortHash } from "./labels.ts";
+import { agentsLabel, safePart } from "./labels.ts";
+import { overridesId } from "../frail/descriptor.ts";
 import { episodeSeed } from "./seeds.ts";
 import type {
   AgentsSpec,
@@ -176,7 +177,8 @@ function frailCells(block: FrailBlock): CellDraft[] {
     for (const mechanism of block.mechanisms) {
       for (const regime of block.regimes) {
         for (const params of block.params) {
-          const p = Object.keys(params).length ? `_p${shortHash(params)}` : "";
+          const oid = overridesId(params);
+          const p = oid === "none" ? "" : `_${oid}`;
           for (const agents of block.agents) {
             out.push({
               id: `${env}_${mechanism}_${regime}${p}_${agentsLabel(agents, env)}`,
@@ -201,7 +203,7 @@ function heterogeneityOf(a: StagHuntAgentsSpec): HeterogeneityId {
 function stagHuntPoints(block: StagHuntBlock, b: number): { points: Point[]; field: string } {
   if (block.paper) {
     const p = block.paper;
-    const include = new Set(p.include ?? ["base", "b3", "h2", "h3"]);
+    const include = new Set<string>(p.include ?? GRID_CONDITIONS);
     const grid = stagHuntGrid({ seed: p.seed, ablationPoints: p.ablationPoints, N: p.N, T: p.T });
     return {
       points: grid.filter((c) => include.has(c.condition)),

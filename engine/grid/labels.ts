@@ -5,26 +5,13 @@
  *
  * @module
  */
-import { canonicalJson } from "../core/canonical_json.ts";
-import { sha256Hex } from "../core/hash.ts";
+import { shortHash } from "../core/hash.ts";
+import { frailGame } from "../frail/registry.ts";
 import type { EnvId } from "../frail/types.ts";
-import type { AgentsSpec, FrailMockSpec } from "./spec.ts";
+import type { AgentsSpec } from "./spec.ts";
 
 /** Longest label part before it is cut and hashed. */
 const MAX_PART = 48;
-
-/**
- * The first 8 hex digits of the SHA-256 of a value's canonical JSON.
- *
- * @example
- * ```ts
- * import { shortHash } from "./labels.ts";
- * if (shortHash({ b: 1, a: 2 }) !== shortHash({ a: 2, b: 1 }) || shortHash({}).length !== 8) throw new Error();
- * ```
- */
-export function shortHash(value: unknown): string {
-  return sha256Hex(canonicalJson(value)).slice(0, 8);
-}
 
 /**
  * A file-name-safe version of a free-form part: other characters become
@@ -41,13 +28,6 @@ export function safePart(text: string): string {
   const clean = text.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || "x";
   return clean.length <= MAX_PART ? clean : `${clean.slice(0, MAX_PART - 9)}-${shortHash(text)}`;
 }
-
-/** Roles whose mock policy shows in a FRAIL cell's label, by environment. */
-const MOCK_KEYS: Readonly<Record<EnvId, readonly (keyof FrailMockSpec)[]>> = {
-  bank_run: ["depositors", "bank"],
-  debt_rollover: ["creditors", "borrower"],
-  crowdfunding: ["backers", "founder"],
-};
 
 /**
  * The label of an agents entry: its `label`, else `mock` with the policies
@@ -88,7 +68,10 @@ export function agentsLabel(agents: AgentsSpec, env?: EnvId): string {
 
 function mockLabel(mock: Record<string, unknown>, env?: EnvId): string {
   if (env) {
-    const parts = MOCK_KEYS[env].map((k) => mock[k]).filter((v) => v !== undefined);
+    // Only the options of this environment's roles, in its descriptor's order.
+    const parts = frailGame(env).mockPolicies.map((m) => mock[m.option]).filter((v) =>
+      v !== undefined
+    );
     return ["mock", ...parts.map(String)].join("-");
   }
   const { players, ...rest } = mock;

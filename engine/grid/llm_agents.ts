@@ -23,7 +23,7 @@ import type { GridAgentFactory } from "./runners.ts";
 import { type AgentsSpec, modelsOf } from "./spec.ts";
 
 /**
- * The prompt-set id of a condition: its FRAIL environment, or `"stag_hunt"`.
+ * The prompt-set id of a condition: its FRAIL environment, or `"staghunt"`.
  *
  * @example
  * ```ts
@@ -34,7 +34,7 @@ import { type AgentsSpec, modelsOf } from "./spec.ts";
  * ```
  */
 export function promptSetId(condition: CellCondition): string {
-  return condition.game === "frail" ? condition.env : "stag_hunt";
+  return condition.game === "frail" ? condition.env : "staghunt";
 }
 
 /**

@@ -35,39 +35,53 @@ import { z } from "npm:zod@4.6.7";
 import { canonicalJson } from "../core/canonical_json.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { assignedModels, type ModelAssignment } from "../agents/llm/model_assignment.ts";
-import type { RegimeId } from "../frail/params.ts";
-import type { EnvId, MechanismId } from "../frail/types.ts";
-import { type ModelPolicy, ModelPolicySchema } from "../staghunt/heterogeneity.ts";
-import type { HeterogeneityId } from "../staghunt/heterogeneity.ts";
-import type { CorruptionMode } from "../staghunt/params.ts";
+import type { BankPolicy, DepositorPolicy } from "../agents/mock/bank_run.ts";
+import type { BackerPolicy, FounderPolicy } from "../agents/mock/crowdfunding.ts";
+import type { BorrowerPolicy, CreditorPolicy } from "../agents/mock/debt_rollover.ts";
+import type { StagHuntMockPolicy } from "../agents/mock/staghunt.ts";
+import type { GameDescriptor } from "../core/game.ts";
+import { strictObject } from "../core/strict_input.ts";
+import { type RegimeId, REGIMES } from "../frail/params.ts";
+import { FRAIL_ENV_IDS, FRAIL_GAMES } from "../frail/registry.ts";
+import { type EnvId, type MechanismId, MECHANISMS } from "../frail/types.ts";
+import { paperRules } from "../staghunt/beliefs/paper_rules.ts";
+import { stagHuntGame } from "../staghunt/descriptor.ts";
+import { GRID_CONDITIONS, type GridCondition } from "../staghunt/grid.ts";
+import {
+  HETEROGENEITY_IDS,
+  type HeterogeneityId,
+  type ModelPolicy,
+  ModelPolicySchema,
+} from "../staghunt/heterogeneity.ts";
+import { CORRUPTION_MODES, type CorruptionMode } from "../staghunt/params.ts";
 import { type PayoffsInput, PayoffsSchema, type StagHuntPayoffs } from "../staghunt/payoffs.ts";
 import { describeIssue } from "./_issue.ts";
 
 /** Games a grid can run. */
 export type GameId = "frail" | "staghunt";
 
-/** Options of the rule-based FRAIL agents, by role (each environment reads its own). */
+/** Options of the rule-based FRAIL agents, by role (each environment reads its own; the policies are listed in each environment's descriptor). */
 export interface FrailMockSpec {
   /** Bank-run depositors. Default `"defensive"`. */
-  depositors?: "defensive" | "always_stay" | "always_run";
+  depositors?: DepositorPolicy;
   /** Bank-run bank. Default `"active"`. */
-  bank?: "active" | "passive";
+  bank?: BankPolicy;
   /** Debt-rollover creditors. Default `"defensive"`. */
-  creditors?: "defensive" | "always_roll" | "always_redeem";
+  creditors?: CreditorPolicy;
   /** Debt-rollover borrower. Default `"active"`. */
-  borrower?: "active" | "passive";
+  borrower?: BorrowerPolicy;
   /** Crowdfunding backers. Default `"hesitant"`. */
-  backers?: "hesitant" | "always_pledge" | "never_pledge";
+  backers?: BackerPolicy;
   /** Crowdfunding founder. Default `"active"`. */
-  founder?: "active" | "passive";
+  founder?: FounderPolicy;
 }
 
 /** Options of the rule-based Stag Hunt players. */
 export interface StagHuntMockSpec {
   /** Policy of every player. Default `"threshold"`. */
-  players?: "always_stag" | "always_hare" | "threshold";
-  /** Belief rule of threshold players. Default `"naive"`. */
-  rule?: "naive" | "carryover" | "outcome_alignment";
+  players?: StagHuntMockPolicy;
+  /** Belief rule of threshold players, by id (one of the paper's rules). Default `"naive"`. */
+  rule?: string;
   /** Probability a threshold player plays the other action. Default 0. */
   noise?: number;
   /** q-hat where the rule is undefined. Default 0.5. */
@@ -117,7 +131,7 @@ export interface StagHuntPaperSpec {
   /** Base points in the ablation subset. Default 50. */
   ablationPoints?: number;
   /** Conditions to keep. Default all: `["base", "b3", "h2", "h3"]`. */
-  include?: ("base" | "b3" | "h2" | "h3")[];
+  include?: GridCondition[];
   /** Player counts. Default `[2, 3, 5]`. */
   N?: number[];
   /** Horizons. Default `[1, 2, 4]`. */
@@ -187,32 +201,38 @@ const label = () => z.string().regex(ID_PATTERN, ID_HINT).max(60);
 const unit = () => z.number().min(0).max(1);
 const positiveInts = () => z.array(z.number().int().min(1)).min(1);
 
-const FrailMockSchema: z.ZodType<FrailMockSpec> = z.object({
-  depositors: z.enum(["defensive", "always_stay", "always_run"]).optional(),
-  bank: z.enum(["active", "passive"]).optional(),
-  creditors: z.enum(["defensive", "always_roll", "always_redeem"]).optional(),
-  borrower: z.enum(["active", "passive"]).optional(),
-  backers: z.enum(["hesitant", "always_pledge", "never_pledge"]).optional(),
-  founder: z.enum(["active", "passive"]).optional(),
-}).strict();
+/** One optional enum per mock option of the descriptors' roles. */
+function mockOptionsShape(
+  games: readonly GameDescriptor[],
+): Record<string, z.ZodOptional<z.ZodEnum>> {
+  const shape: Record<string, z.ZodOptional<z.ZodEnum>> = {};
+  for (const g of games) {
+    for (const m of g.mockPolicies) shape[m.option] = z.enum(m.policies).optional();
+  }
+  return shape;
+}
 
-const StagHuntMockSchema: z.ZodType<StagHuntMockSpec> = z.object({
-  players: z.enum(["always_stag", "always_hare", "threshold"]).optional(),
-  rule: z.enum(["naive", "carryover", "outcome_alignment"]).optional(),
+const FrailMockSchema = strictObject(
+  mockOptionsShape(FRAIL_GAMES as unknown as GameDescriptor[]),
+) as unknown as z.ZodType<FrailMockSpec>;
+
+const StagHuntMockSchema = strictObject({
+  ...mockOptionsShape([stagHuntGame as GameDescriptor]),
+  rule: z.enum(paperRules().map((r) => r.id) as [string, ...string[]]).optional(),
   noise: unit().optional(),
   firstSpeakerPrior: unit().optional(),
   hare: z.enum(["HF", "HS", "expected"]).optional(),
   confidence: unit().optional(),
-}).strict();
+}) as unknown as z.ZodType<StagHuntMockSpec>;
 
 const modelId = () => z.string().min(1);
 const ModelAssignmentSchema: z.ZodType<ModelAssignment> = z.union([
   modelId(),
-  z.object({
+  strictObject({
     default: modelId(),
     roles: z.record(z.string(), modelId()).optional(),
     agents: z.record(z.string(), modelId()).optional(),
-  }).strict(),
+  }),
 ]);
 
 /** Adds the `kind` of an agents entry from the key it has (`mock`, `model` or `models`). */
@@ -227,52 +247,50 @@ function withKind(input: unknown): unknown {
 const FrailAgentsSchema: z.ZodType<FrailAgentsSpec> = z.preprocess(
   withKind,
   z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("mock"), mock: FrailMockSchema, label: label().optional() })
-      .strict(),
-    z.object({
+    strictObject({ kind: z.literal("mock"), mock: FrailMockSchema, label: label().optional() }),
+    strictObject({
       kind: z.literal("model"),
       model: ModelAssignmentSchema,
       label: label().optional(),
-    }).strict(),
+    }),
   ]),
 );
 
 const StagHuntAgentsSchema: z.ZodType<StagHuntAgentsSpec> = z.preprocess(
   withKind,
   z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("mock"), mock: StagHuntMockSchema, label: label().optional() })
-      .strict(),
-    z.object({ kind: z.literal("model"), model: modelId(), label: label().optional() }).strict(),
-    z.object({
+    strictObject({ kind: z.literal("mock"), mock: StagHuntMockSchema, label: label().optional() }),
+    strictObject({ kind: z.literal("model"), model: modelId(), label: label().optional() }),
+    strictObject({
       kind: z.literal("models"),
       models: ModelPolicySchema,
       mock: StagHuntMockSchema.optional(),
       label: label().optional(),
-    }).strict(),
+    }),
   ]),
 );
 
 const episodes = () => z.number().int().min(1).max(1_000_000);
 
-const FrailBlockSchema = z.object({
+const FrailBlockSchema = strictObject({
   game: z.literal("frail"),
-  envs: z.array(z.enum(["bank_run", "debt_rollover", "crowdfunding"])).min(1),
-  mechanisms: z.array(z.enum(["M0", "M1", "M2", "M3"])).min(1).default(["M0", "M1", "M2", "M3"]),
-  regimes: z.array(z.enum(["expansion", "stable", "contraction"])).min(1).default(["stable"]),
+  envs: z.array(z.enum(FRAIL_ENV_IDS)).min(1),
+  mechanisms: z.array(z.enum(MECHANISMS)).min(1).default([...MECHANISMS]),
+  regimes: z.array(z.enum(REGIMES)).min(1).default(["stable"]),
   params: z.array(z.record(z.string(), z.unknown())).min(1).default([{}]),
   agents: z.array(FrailAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]),
   episodes: episodes().optional(),
-}).strict();
+});
 
-const PaperSchema: z.ZodType<StagHuntPaperSpec> = z.object({
+const PaperSchema: z.ZodType<StagHuntPaperSpec> = strictObject({
   seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   ablationPoints: z.number().int().min(0).optional(),
-  include: z.array(z.enum(["base", "b3", "h2", "h3"])).min(1).optional(),
+  include: z.array(z.enum(GRID_CONDITIONS)).min(1).optional(),
   N: positiveInts().optional(),
   T: positiveInts().optional(),
-}).strict();
+});
 
-const StagHuntBlockSchema = z.object({
+const StagHuntBlockSchema = strictObject({
   game: z.literal("staghunt"),
   N: positiveInts().optional(),
   M: z.union([z.literal("all"), positiveInts()]).optional(),
@@ -284,8 +302,8 @@ const StagHuntBlockSchema = z.object({
       z.array(z.number().int().min(0)).min(1),
     ),
   ]).optional(),
-  corruption: z.array(z.enum(["base", "b3"])).min(1).optional(),
-  heterogeneity: z.array(z.enum(["h1", "h2", "h3"])).min(1).optional(),
+  corruption: z.array(z.enum(CORRUPTION_MODES)).min(1).optional(),
+  heterogeneity: z.array(z.enum(HETEROGENEITY_IDS)).min(1).optional(),
   paper: PaperSchema.optional(),
   payoffs: (PayoffsSchema as z.ZodType<StagHuntPayoffs, PayoffsInput>).default({
     RS: 4,
@@ -295,7 +313,7 @@ const StagHuntBlockSchema = z.object({
   }),
   agents: z.array(StagHuntAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]),
   episodes: episodes().optional(),
-}).strict().superRefine((b, ctx) => {
+}).superRefine((b, ctx) => {
   if (!b.paper) return;
   for (const key of ["N", "M", "T", "F", "corruption", "heterogeneity"] as const) {
     if (b[key] !== undefined) {
@@ -319,13 +337,13 @@ const StagHuntBlockSchema = z.object({
  * if (!GridSpecSchema.safeParse({ blocks: [{ game: "staghunt" }] }).success) throw new Error();
  * ```
  */
-export const GridSpecSchema: z.ZodType<GridSpec> = z.object({
+export const GridSpecSchema: z.ZodType<GridSpec> = strictObject({
   name: z.string().regex(ID_PATTERN, ID_HINT).max(80).default("grid"),
   seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
   episodes: episodes().default(5),
   pairSeeds: z.boolean().default(true),
   blocks: z.array(z.discriminatedUnion("game", [FrailBlockSchema, StagHuntBlockSchema])).min(1),
-}).strict() as z.ZodType<GridSpec>;
+}) as unknown as z.ZodType<GridSpec>;
 
 /**
  * Validates a spec, filling defaults.

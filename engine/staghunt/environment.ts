@@ -19,9 +19,9 @@
  *   pre-flip success (S_int) from the original actions kept for analysis.
  *
  * Every published turn emits a `turn` event with both layers; every settled
- * round a `transition` event of kind `round_outcome`. The mechanism argument
- * of the runner must equal `params.corruption`; the regime records the
- * heterogeneity id.
+ * round a `transition` event of kind `round_outcome`. The game has no
+ * mechanism (the runner passes `"none"`); its condition is recorded by
+ * `stagHuntSetup` in `descriptor.ts`.
  *
  * Episode outcome: `success` is public coordination in every round (failure
  * kind `"coordination"` otherwise); welfare is the sum of realized payoffs;
@@ -196,10 +196,10 @@ function roundSteps(s: StagHuntState): readonly Step<StagHuntState>[] {
  * @example
  * ```ts
  * import { playEpisode } from "../core/episode.ts";
+ * import { stagHuntSetup } from "./descriptor.ts";
  * import { stagHunt } from "./environment.ts";
- * const params = stagHunt.parseParams({ N: 3, M: 2, T: 2, F: 1 });
  * const played = await playEpisode(stagHunt, {
- *   params, mechanism: "base", regime: "h1", seed: 1,
+ *   ...stagHuntSetup({ N: 3, M: 2, T: 2, F: 1 }, "h1"), seed: 1,
  *   agents: () => ({
  *     policy: "test:stag",
  *     decide: (req) => Promise.resolve(req.call === "rejustify"
@@ -212,14 +212,9 @@ function roundSteps(s: StagHuntState): readonly Step<StagHuntState>[] {
  * ```
  */
 export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
-  id: "stag_hunt",
+  id: "staghunt",
   parseParams: parseStagHuntParams,
-  init(params, { mechanism, stream }) {
-    if (mechanism !== params.corruption) {
-      throw new RangeError(
-        `Stag Hunt mechanism "${mechanism}" must equal the corruption mode "${params.corruption}"`,
-      );
-    }
+  init(params, { stream }) {
     return initialStagHuntState(params, stream("engine", CORRUPTED_PURPOSE));
   },
   roster: (s) => s.players.map((id) => ({ id, role: PLAYER_ROLE })),

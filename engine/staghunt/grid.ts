@@ -15,8 +15,20 @@ import { openStream, shuffled } from "../core/rng.ts";
 import type { HeterogeneityId } from "./heterogeneity.ts";
 import type { CorruptionMode } from "./params.ts";
 
+/**
+ * The paper's grid conditions (the one list of them): the base condition and
+ * the ablations b3 (random public actions), h2 and h3 (model heterogeneity).
+ *
+ * @example
+ * ```ts
+ * import { GRID_CONDITIONS } from "./grid.ts";
+ * if (GRID_CONDITIONS.join() !== "base,b3,h2,h3") throw new Error();
+ * ```
+ */
+export const GRID_CONDITIONS = ["base", "b3", "h2", "h3"] as const;
+
 /** Grid conditions: the base condition and the ablations. */
-export type GridCondition = "base" | "b3" | "h2" | "h3";
+export type GridCondition = (typeof GRID_CONDITIONS)[number];
 
 /** One grid point. */
 export interface StagHuntGridCell {
@@ -80,10 +92,14 @@ export function stagHuntGrid(options: StagHuntGridOptions = {}): StagHuntGridCel
   const Ns = options.N ?? [2, 3, 5];
   const Ts = options.T ?? [1, 2, 4];
   const Fs = options.F ?? REALISED_F;
-  const ablations = options.ablations ?? ["b3", "h2", "h3"];
+  const ablations = options.ablations ??
+    (GRID_CONDITIONS.slice(1) as Exclude<GridCondition, "base">[]);
+  const known: readonly string[] = GRID_CONDITIONS.slice(1);
   for (const a of ablations) {
-    if (!["b3", "h2", "h3"].includes(a)) {
-      throw new RangeError(`Unknown ablation "${a}": expected "b3", "h2" or "h3"`);
+    if (!known.includes(a)) {
+      throw new RangeError(
+        `Unknown ablation "${a}": expected one of ${known.map((k) => `"${k}"`).join(", ")}`,
+      );
     }
   }
   const base: StagHuntGridCell[] = [];

@@ -21,8 +21,20 @@ import { z } from "npm:zod@4.6.7";
 import { corruptedPlayers } from "./corruption.ts";
 import { playerIds } from "./players.ts";
 
+/**
+ * Heterogeneity ids (the one list of them): h1 one model, h2 a round-robin
+ * pool, h3 strong and weak models split by role.
+ *
+ * @example
+ * ```ts
+ * import { HETEROGENEITY_IDS } from "./heterogeneity.ts";
+ * if (HETEROGENEITY_IDS.join() !== "h1,h2,h3") throw new Error();
+ * ```
+ */
+export const HETEROGENEITY_IDS = ["h1", "h2", "h3"] as const;
+
 /** Heterogeneity ids. */
-export type HeterogeneityId = "h1" | "h2" | "h3";
+export type HeterogeneityId = (typeof HETEROGENEITY_IDS)[number];
 
 /** How models are assigned to players. */
 export type ModelPolicy =

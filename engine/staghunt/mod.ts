@@ -28,3 +28,4 @@ export * from "./metrics/regression.ts";
 export * from "./grid.ts";
 export * from "./run.ts";
 export * from "../agents/mock/staghunt.ts";
+export * from "./descriptor.ts";

@@ -25,11 +25,20 @@ import {
   type StagHuntPayoffs,
 } from "./payoffs.ts";
 
-/** Corruption modes: `base` inverts a corrupted player's public action; `b3` draws it uniformly at random. */
-export type CorruptionMode = "base" | "b3";
+/**
+ * All corruption modes (the one list of them): `base` inverts a corrupted
+ * player's public action; `b3` draws it uniformly at random.
+ *
+ * @example
+ * ```ts
+ * import { CORRUPTION_MODES } from "./params.ts";
+ * if (CORRUPTION_MODES.join() !== "base,b3") throw new Error();
+ * ```
+ */
+export const CORRUPTION_MODES = ["base", "b3"] as const;
 
-/** All corruption modes. */
-export const CORRUPTION_MODES: readonly CorruptionMode[] = ["base", "b3"];
+/** Corruption modes: `base` inverts a corrupted player's public action; `b3` draws it uniformly at random. */
+export type CorruptionMode = (typeof CORRUPTION_MODES)[number];
 
 /** Validated Stag Hunt parameters. */
 export interface StagHuntParams {
@@ -59,7 +68,7 @@ export const StagHuntParamsSchema: z.ZodType<StagHuntParams, StagHuntParamsInput
   T: z.number().int().min(1).max(1000).default(4),
   F: z.number().int().min(0).default(0),
   payoffs: PayoffsSchema.default({ ...DEFAULT_PAYOFFS }),
-  corruption: z.enum(["base", "b3"]).default("base"),
+  corruption: z.enum(CORRUPTION_MODES).default("base"),
 }).strict().superRefine((p, ctx) => {
   if (p.M > p.N) {
     ctx.addIssue({ code: "custom", path: ["M"], message: `must be in 1..N = 1..${p.N}` });
@@ -94,7 +103,7 @@ export const StagHuntParamsSchema: z.ZodType<StagHuntParams, StagHuntParamsInput
  * @throws {RangeError} Naming the bad field.
  */
 export function parseStagHuntParams(input: unknown): StagHuntParams {
-  return parseWith(StagHuntParamsSchema, input, "stag_hunt");
+  return parseWith(StagHuntParamsSchema, input, "staghunt");
 }
 
 /**

@@ -5,9 +5,9 @@
  * The runner draws the corrupted players from the seed exactly as the
  * environment does, assigns models with the heterogeneity policy (h1 / h2 /
  * h3), and builds each agent from its id, index and model (never its
- * corrupted flag). The mechanism recorded in `episode_start` is the
- * corruption mode and the regime is the heterogeneity id (`"h1"` when no
- * policy is given).
+ * corrupted flag). `episode_start` records the condition (N, M, T, F,
+ * corruption, heterogeneity, payoffs; see `descriptor.ts`), with
+ * heterogeneity `"h1"` when no policy is given.
  *
  * @module
  */
@@ -19,7 +19,9 @@ import { writeEpisodeLog } from "../core/log_file.ts";
 import { corruptedPlayers } from "./corruption.ts";
 import { stagHunt } from "./environment.ts";
 import { assignModel, type ModelPolicy, ModelPolicySchema } from "./heterogeneity.ts";
-import { type CorruptionMode, parseStagHuntParams } from "./params.ts";
+import type { CorruptionMode } from "./params.ts";
+import { stagHuntSetup } from "./descriptor.ts";
+import { describeInputIssue, strictObject } from "../core/strict_input.ts";
 import type { PayoffsInput } from "./payoffs.ts";
 import { playerIndex, type StagHuntAgentFactory } from "./players.ts";
 import { type StagHuntTurn, turnsFromEvents } from "./turns.ts";
@@ -72,7 +74,7 @@ export interface StagHuntRunResult {
 
 const id = () => z.string().regex(/^[\w.-]+$/, "use letters, digits, '_', '-' or '.'");
 
-const ConfigSchema = z.object({
+const ConfigSchema = strictObject({
   N: z.unknown().optional(),
   M: z.unknown().optional(),
   T: z.unknown().optional(),
@@ -86,7 +88,7 @@ const ConfigSchema = z.object({
   episode: id().optional(),
   outDir: z.string().min(1).optional(),
   clock: z.function().optional(),
-}).strict();
+});
 
 /**
  * Runs one Stag Hunt episode. Everything is validated before anything is
@@ -106,26 +108,23 @@ const ConfigSchema = z.object({
 export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<StagHuntRunResult> {
   const parsed = ConfigSchema.safeParse(config);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue.code === "unrecognized_keys"
-      ? (issue as { keys: string[] }).keys[0]
-      : issue.path.join(".");
-    throw new RangeError(`Invalid Stag Hunt config "${field}": ${issue.message}`);
+    throw new RangeError(describeInputIssue(parsed.error.issues[0], config, "Stag Hunt config"));
   }
   const c = parsed.data;
-  const params = parseStagHuntParams(
+  const regime = config.models?.kind ?? "h1";
+  const { params, condition } = stagHuntSetup(
     Object.fromEntries(
       (["N", "M", "T", "F", "payoffs", "corruption"] as const)
         .filter((k) => config[k] !== undefined)
         .map((k) => [k, config[k]]),
     ),
+    regime,
   );
   const corrupted = new Set(corruptedPlayers(params, c.seed));
   const factory: StagHuntAgentFactory = typeof config.agents === "function"
     ? config.agents
     : mockStagHuntPlayers({ seed: c.seed, ...(config.agents ?? {}) });
   const models: Record<string, string> = {};
-  const regime = config.models?.kind ?? "h1";
   const episode = c.episode ??
     `staghunt_N${params.N}_M${params.M}_T${params.T}_F${params.F}_${params.corruption}_${regime}_s${c.seed}`;
   const logPath = c.outDir ? `${c.outDir}/${c.run}/${episode}.ndjson` : undefined;
@@ -133,8 +132,7 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
   try {
     const played = await playEpisode(stagHunt, {
       params,
-      mechanism: params.corruption,
-      regime,
+      condition,
       seed: c.seed,
       agents: ({ id, role }) => {
         const index = playerIndex(id);

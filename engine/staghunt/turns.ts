@@ -70,7 +70,7 @@ export function actionOn(
 /**
  * The turn records of one or more episode logs (events concatenated in any
  * episode order; within an episode, in log order). Episodes without an
- * `episode_start` of the `stag_hunt` environment are skipped.
+ * `episode_start` of the `staghunt` environment are skipped.
  *
  * @example
  * ```ts
@@ -87,7 +87,7 @@ export function turnsFromEvents(events: readonly EngineEvent[]): StagHuntTurn[] 
   for (const e of events) {
     const key = `${e.run}\u0000${e.episode}`;
     if (e.type === "episode_start") {
-      if (e.env === "stag_hunt") games.set(key, e.params as StagHuntParams);
+      if (e.env === "staghunt") games.set(key, e.params as StagHuntParams);
       else games.delete(key);
       continue;
     }

@@ -195,7 +195,7 @@ export function episodeEvents(spec: EpisodeSpec, run = "hand"): EngineEvent[] {
   const events: EngineEvent[] = [];
   let seq = 0;
   const base = (round: number, step: string) => ({
-    schema: 1,
+    schema: 2,
     run,
     episode: spec.episode,
     round,
@@ -203,19 +203,37 @@ export function episodeEvents(spec: EpisodeSpec, run = "hand"): EngineEvent[] {
     seq: seq++,
     time: "2026-01-01T00:00:00.000Z",
   });
+  const bank = spec.env === "bank_run";
   events.push({
     ...base(0, "setup"),
     type: "episode_start",
+    game: "frail",
     env: spec.env,
-    mechanism: spec.mechanism,
-    regime: "stable",
+    condition: {
+      env: spec.env,
+      mechanism: spec.mechanism,
+      regime: "stable",
+      overrides: {},
+      overrides_id: "none",
+    },
+    condition_id: `${spec.env}_${spec.mechanism}_stable`,
     seed: Number(spec.episode.slice(1)),
     params,
+    derived: {
+      bounds,
+      funding: 15,
+      central_best: bank ? BANK_CENTRAL_BEST : CROWD_CENTRAL_BEST,
+      reference: bank
+        ? { axis: "y", metric: "cumulative_withdrawn", label: "insolvency boundary", value: 8.48 }
+        : { axis: "y", metric: "pool", label: "goal", value: 14 },
+    },
+    central_role: central,
     agents: [
       { id: central, role: central, policy: spec.model },
       { id: "dep_01", role: participantRole, policy: spec.model },
       { id: "dep_02", role: participantRole, policy: spec.model },
     ],
+    model: spec.model,
     bounds,
     toolkit: "fixture",
   });

@@ -37,10 +37,12 @@ export interface RenderCallOptions {
  * @example
  * ```ts
  * import { renderCall } from "./llm_agent.ts";
- * import { bankRun } from "../../frail/bank_run/environment.ts";
+ * import { bankRunGame } from "../../frail/bank_run/descriptor.ts";
+ * import { frailSetup } from "../../frail/descriptor.ts";
  * import { playEpisode } from "../../core/episode.ts";
  * let first: string | undefined;
- * await playEpisode(bankRun, { params: bankRun.parseParams({ horizon: 1 }), mechanism: "M0", regime: "stable", seed: 1,
+ * const setup = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable", overrides: { horizon: 1 } });
+ * await playEpisode(bankRunGame.environment, { ...setup, seed: 1,
  *   agents: () => ({ policy: "t", decide: (req) => {
  *     first ??= renderCall(req, { env: "bank_run" }).at(-1)?.content;
  *     return Promise.resolve({ withdraw_probability: 0 });

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import type { BANK_POLICIES, DEPOSITOR_POLICIES } from "../../frail/bank_run/descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BankView, DepositorView } from "../../frail/bank_run/views.ts";
 import type { Agent } from "../agent.ts";
@@ -27,10 +28,10 @@ import { trait } from "./traits.ts";
 const OFFER = "retention_offer";
 
 /** Depositor policy names. */
-export type DepositorPolicy = "defensive" | "always_stay" | "always_run";
+export type DepositorPolicy = (typeof DEPOSITOR_POLICIES)[number];
 
 /** Bank policy names. */
-export type BankPolicy = "active" | "passive";
+export type BankPolicy = (typeof BANK_POLICIES)[number];
 
 /**
  * The committed share a depositor can see: its coalition's total, or the

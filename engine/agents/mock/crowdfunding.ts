@@ -29,6 +29,7 @@
  *
  * @module
  */
+import type { BACKER_POLICIES, FOUNDER_POLICIES } from "../../frail/crowdfunding/descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BackerView, FounderView } from "../../frail/crowdfunding/views.ts";
 import type { Agent, AgentFactory } from "../agent.ts";
@@ -41,10 +42,10 @@ import { trait } from "./traits.ts";
 const OFFER = "paid_pledge";
 
 /** Backer policy names. */
-export type BackerPolicy = "hesitant" | "always_pledge" | "never_pledge";
+export type BackerPolicy = (typeof BACKER_POLICIES)[number];
 
 /** Founder policy names. */
-export type FounderPolicy = "active" | "passive";
+export type FounderPolicy = (typeof FOUNDER_POLICIES)[number];
 
 /** Options of {@linkcode crowdfundingMockPopulation}. */
 export interface CrowdfundingMockOptions {

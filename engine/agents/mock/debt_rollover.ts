@@ -27,6 +27,7 @@
  *
  * @module
  */
+import type { BORROWER_POLICIES, CREDITOR_POLICIES } from "../../frail/debt_rollover/descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BorrowerView, CreditorView } from "../../frail/debt_rollover/views.ts";
 import type { Agent, AgentFactory } from "../agent.ts";
@@ -39,10 +40,10 @@ import { trait } from "./traits.ts";
 const OFFER = "rollover_offer";
 
 /** Creditor policy names. */
-export type CreditorPolicy = "defensive" | "always_roll" | "always_redeem";
+export type CreditorPolicy = (typeof CREDITOR_POLICIES)[number];
 
 /** Borrower policy names. */
-export type BorrowerPolicy = "active" | "passive";
+export type BorrowerPolicy = (typeof BORROWER_POLICIES)[number];
 
 /** Options of {@linkcode debtRolloverMockPopulation}. */
 export interface DebtRolloverMockOptions {

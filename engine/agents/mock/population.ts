@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { checkMockOptions } from "../../frail/descriptor.ts";
+import { FRAIL_GAMES } from "../../frail/registry.ts";
 import type { AgentFactory } from "../agent.ts";
 import { agentsByRole } from "./_roles.ts";
 import { type BankPolicy, type DepositorPolicy, mockBank, mockDepositor } from "./bank_run.ts";
@@ -33,9 +35,11 @@ export interface MockPopulationOptions
  * if (make({ id: "dep_01", role: "depositor" }).policy !== "mock:always_stay") throw new Error();
  * if (make({ id: "crd_01", role: "creditor" }).policy !== "mock:always_roll") throw new Error();
  * ```
- * @throws {RangeError} For a role no mock policy plays (when the factory is called).
+ * @throws {RangeError} For an unknown option or policy (with a suggestion), and for a role no
+ * mock policy plays (when the factory is called).
  */
 export function mockPopulation(options: MockPopulationOptions = {}): AgentFactory {
+  checkMockOptions(options as Record<string, unknown>, FRAIL_GAMES, ["seed"]);
   const seed = options.seed ?? 0;
   const policy = options.depositors ?? "defensive";
   const debt = debtRolloverMockPopulation({ ...options, seed });

@@ -17,6 +17,8 @@
  *
  * @module
  */
+import { PLAYER_POLICIES } from "../../staghunt/descriptor.ts";
+import { assertKnownKeys } from "../../core/strict_input.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import { openStream } from "../../core/rng.ts";
 import { naiveRule } from "../../staghunt/beliefs/naive.ts";
@@ -30,7 +32,7 @@ import type { RejustifyView, StagHuntView } from "../../staghunt/views.ts";
 import type { Agent } from "../agent.ts";
 
 /** Mock Stag Hunt policies. */
-export type StagHuntMockPolicy = "always_stag" | "always_hare" | "threshold";
+export type StagHuntMockPolicy = (typeof PLAYER_POLICIES)[number];
 
 /** Options of the threshold player. */
 export interface ThresholdPlayerOptions {
@@ -175,7 +177,18 @@ export type MockStagHuntFactory = (
  * ```
  */
 export function mockStagHuntPlayers(options: MockStagHuntOptions = {}): MockStagHuntFactory {
-  const choose = options.players ?? "threshold";
+  assertKnownKeys(options, ["players", "threshold", "always", "seed"], "mock Stag Hunt options");
+  if (options.threshold) {
+    assertKnownKeys(
+      options.threshold,
+      ["rule", "noise", "firstSpeakerPrior", "qStar", "seed"],
+      'mock Stag Hunt options "threshold"',
+    );
+  }
+  if (options.always) {
+    assertKnownKeys(options.always, ["confidence"], 'mock Stag Hunt options "always"');
+  }
+  const choose = options.players ?? PLAYER_POLICIES[0];
   return (player) => {
     const index = player.index ?? playerIndex(player.id);
     const policy = typeof choose === "function" ? choose(index, player.id) : choose;
@@ -192,7 +205,9 @@ export function mockStagHuntPlayers(options: MockStagHuntOptions = {}): MockStag
         break;
       default:
         throw new RangeError(
-          `Unknown mock Stag Hunt policy "${policy}": expected "always_stag", "always_hare" or "threshold"`,
+          `Unknown mock Stag Hunt policy "${policy}": expected one of ${
+            PLAYER_POLICIES.map((p) => `"${p}"`).join(", ")
+          }`,
         );
     }
     return player.model ? { ...agent, policy: `${agent.policy}@${player.model}` } : agent;

@@ -125,6 +125,8 @@ Deno.test("trajectoriesChart() repeats a round boundary in every row of its envi
     })),
     {
       references: [{
+        regime: "stable",
+        overrides_id: "none",
         env: "debt_rollover",
         axis: "x",
         value: 4,

@@ -198,8 +198,22 @@ Deno.test("trajectories() follows the conventions of Appendix H.4", () => {
 
 Deno.test("trajectoryReferences() gives the critical boundaries of Figure 4", () => {
   assert.deepEqual(trajectoryReferences(episodes), [
-    { env: "bank_run", axis: "y", value: 8.48, label: "insolvency boundary" },
-    { env: "crowdfunding", axis: "y", value: 14, label: "goal" },
+    {
+      env: "bank_run",
+      regime: "stable",
+      overrides_id: "none",
+      axis: "y",
+      value: 8.48,
+      label: "insolvency boundary",
+    },
+    {
+      env: "crowdfunding",
+      regime: "stable",
+      overrides_id: "none",
+      axis: "y",
+      value: 14,
+      label: "goal",
+    },
   ]);
 });
 

@@ -48,9 +48,11 @@ Deno.test("loadRuns() turns disclosures, decisions, mechanisms and calls into fr
     assert.deepEqual(rounds.columns, [
       "run",
       "episode",
+      "game",
       "env",
       "mechanism",
       "regime",
+      "overrides_id",
       "model",
       "round",
       "cash",
@@ -68,9 +70,11 @@ Deno.test("loadRuns() turns disclosures, decisions, mechanisms and calls into fr
     assert.deepEqual(first, {
       run: "hand",
       episode: "E1",
+      game: "frail",
       env: "bank_run",
       mechanism: "M0",
       regime: "stable",
+      overrides_id: "none",
       model: "alpha",
       round: 1,
       step: "settlement",
@@ -112,7 +116,7 @@ Deno.test("loadRuns() skips malformed lines and reports file and line", async ()
       '{"schema":1,"run":"hand","episode":"E4","round":1,"step":"x","seq":99,"time":"t","type":"decision","agent":"dep_01"',
     );
     lines.splice(7, 0, "");
-    lines.push('{"schema":2,"type":"round_start"}', "[1, 2]");
+    lines.push('{"schema":"2","type":"round_start"}', "[1, 2]");
     await Deno.writeTextFile(`${dir}/E4.ndjson`, lines.join("\r\n") + "\r\n");
     const { episodes, decisions, malformed } = await loadRuns(dir);
     assert.equal(episodes.height, 1);
@@ -125,7 +129,7 @@ Deno.test("loadRuns() skips malformed lines and reports file and line", async ()
     ]);
     assert.match(malformed[0].message, /^malformed event line \(/);
     assert.match(malformed[1].message, /^malformed event line \(/);
-    assert.equal(malformed[2].message, "event schema 2 is not supported (expected 1)");
+    assert.equal(malformed[2].message, 'event schema "2" is not supported (this build reads 2)');
     assert.equal(malformed[3].message, "an event must be a JSON object");
   });
 });
@@ -311,6 +315,35 @@ Deno.test("loadRuns() reads decisions the same whatever the key order of the lin
     assert.deepEqual(
       otherOrder.episodes.drop("file").toRecords(),
       engineOrder.episodes.drop("file").toRecords(),
+    );
+  });
+});
+
+Deno.test("loadRuns() refuses an event log of schema 1 by name, naming the file", async () => {
+  await withTempDir(async (dir) => {
+    const lines = ndjson(episodeEvents(EPISODES[0])).replaceAll('"schema":2', '"schema":1');
+    await Deno.writeTextFile(`${dir}/old.ndjson`, lines);
+    await assert.rejects(
+      () => loadRuns(dir),
+      (e: Error) =>
+        e instanceof RangeError &&
+        e.message.includes("old.ndjson:1: event schema 1 is not supported") &&
+        e.message.includes("coordlab 0.1"),
+    );
+  });
+});
+
+Deno.test("loadRuns() names the log and the field when episode_start lacks a derived quantity", async () => {
+  await withTempDir(async (dir) => {
+    const events = episodeEvents(EPISODES[0]);
+    const start = events[0] as unknown as { derived: Record<string, unknown> };
+    delete start.derived.funding;
+    await Deno.writeTextFile(`${dir}/E1.ndjson`, ndjson(events));
+    await assert.rejects(
+      () => loadRuns(dir),
+      (e: Error) =>
+        e instanceof RangeError && e.message.includes("E1.ndjson") &&
+        e.message.includes('no derived field "funding"'),
     );
   });
 });

@@ -41,7 +41,7 @@ type Turn = [agent: string, original: string, published: string, confidence: num
 function episode(id: string, F: number, models: string[], rounds: Turn[][]): EngineEvent[] {
   let seq = 0;
   const base = (round: number, step: string) => ({
-    schema: 1,
+    schema: 2,
     run: "sh",
     episode: id,
     round,
@@ -52,12 +52,24 @@ function episode(id: string, F: number, models: string[], rounds: Turn[][]): Eng
   const events: EngineEvent[] = [{
     ...base(0, "setup"),
     type: "episode_start",
-    env: "stag_hunt",
-    mechanism: "base",
-    regime: "h1",
+    game: "staghunt",
+    env: "staghunt",
+    condition: {
+      N: 3,
+      M: 2,
+      T: 2,
+      F,
+      corruption: "base",
+      heterogeneity: "h1",
+      payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 },
+    },
+    condition_id: `staghunt_N3_M2_T2_F${F}_base_h1`,
     seed: 1,
     params: { N: 3, M: 2, T: 2, F, payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 }, corruption: "base" },
+    derived: { bounds: { worst: 0, best: 24 }, q_star: 0.5 },
+    central_role: null,
     agents: ["p1", "p2", "p3"].map((p, i) => ({ id: p, role: "player", policy: models[i] })),
+    model: [...new Set(models)].sort().join("+"),
     bounds: { worst: 0, best: 24 },
     toolkit: "fixture",
   }];

@@ -4,6 +4,10 @@ import type { Agent, AgentFactory } from "../../../engine/agents/agent.ts";
 import type { CallRequest, Environment } from "../../../engine/core/environment.ts";
 import { type PlayedEpisode, playEpisode } from "../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
+import { frailSetup } from "../../../engine/frail/descriptor.ts";
+import type { RegimeId } from "../../../engine/frail/params.ts";
+import { frailGame } from "../../../engine/frail/registry.ts";
+import type { MechanismId } from "../../../engine/frail/types.ts";
 
 /** A reply function: `undefined` falls back to the neutral reply for the call. */
 export type Script = (req: CallRequest) => unknown;
@@ -42,10 +46,14 @@ export function playFixed<P, S>(
   env: Environment<P, S>,
   options: FixedEpisodeOptions<P>,
 ): Promise<PlayedEpisode<S>> {
+  const setup = frailSetup(frailGame(env.id), {
+    mechanism: (options.mechanism ?? "M0") as MechanismId,
+    regime: (options.regime ?? "stable") as RegimeId,
+    overrides: options.params as Record<string, unknown>,
+  });
   return playEpisode(env, {
-    params: options.params,
-    mechanism: options.mechanism ?? "M0",
-    regime: options.regime ?? "stable",
+    ...setup,
+    params: setup.params as P,
     seed: options.seed ?? 1,
     agents: options.agents,
     clock: () => "t",

@@ -191,7 +191,7 @@ Deno.test("expandGrid() refuses a heterogeneity without agents and thresholds ab
   assertThrows(
     () => expand({ blocks: [{ game: "staghunt", payoffs: [2, 2, 0, 2] }] }),
     RangeError,
-    'Invalid grid spec "blocks.0.payoffs": Invalid stag_hunt parameter "payoffs"',
+    'Invalid grid spec "blocks.0.payoffs": Invalid staghunt parameter "payoffs"',
   );
 });
 

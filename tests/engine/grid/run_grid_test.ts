@@ -137,8 +137,11 @@ Deno.test("runGrid() builds agents with the factory hook, per episode, and recor
     "staghunt_N3_M2_T1_F1_base_h2_a_b_e0",
   ]);
   const sh = await readEpisodeLog(`${out}/staghunt_N3_M2_T1_F1_base_h2_a_b_e0.ndjson`);
-  const start = sh[0] as unknown as { regime: string; agents: { id: string; policy: string }[] };
-  assertEquals(start.regime, "h2");
+  const start = sh[0] as unknown as {
+    condition: { heterogeneity: string };
+    agents: { id: string; policy: string }[];
+  };
+  assertEquals(start.condition.heterogeneity, "h2");
   assertEquals(start.agents.map((a) => `${a.id}:${a.policy}`), [
     "p01:test:a",
     "p02:test:b",

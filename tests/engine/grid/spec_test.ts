@@ -69,17 +69,17 @@ Deno.test("parseGridSpec() lists the allowed fields when a field is unknown", ()
   assertThrows(
     () => parseGridSpec({ ...frail(), sed: 3 }),
     RangeError,
-    'Invalid grid spec "sed": unknown field (allowed: "name", "seed", "episodes", "pairSeeds", "blocks")',
+    'Invalid grid spec "sed": unknown field "sed"; did you mean "seed"?',
   );
   assertThrows(
     () => parseGridSpec(frail({ mechanism: ["M0"] })),
     RangeError,
-    'Invalid grid spec "blocks.0.mechanism": unknown field (allowed: "game", "envs", "mechanisms", "regimes", "params", "agents", "episodes")',
+    'Invalid grid spec "blocks.0.mechanism": unknown field "mechanism"; did you mean "mechanisms"?',
   );
   assertThrows(
     () => parseGridSpec({ blocks: [{ game: "staghunt", agents: [{ mock: { player: "x" } }] }] }),
     RangeError,
-    'Invalid grid spec "blocks.0.agents.0.mock.player": unknown field (allowed: "players", "rule", "noise", "firstSpeakerPrior", "hare", "confidence")',
+    'Invalid grid spec "blocks.0.agents.0.mock.player": unknown field "player"; did you mean "players"?',
   );
 });
 

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { stagHuntSetup } from "../../../engine/staghunt/descriptor.ts";
 import type { Agent, AgentFactory } from "../../../engine/agents/agent.ts";
 import type { CallRequest } from "../../../engine/core/environment.ts";
 import { playEpisode } from "../../../engine/core/episode.ts";
@@ -32,11 +33,8 @@ async function play(
   reply: (req: CallRequest) => unknown,
   log: CallRequest[] = [],
 ) {
-  const p = stagHunt.parseParams(params);
   return await playEpisode(stagHunt, {
-    params: p,
-    mechanism: p.corruption,
-    regime: "h1",
+    ...stagHuntSetup(params, "h1"),
     seed,
     agents: recording(reply, log),
     clock,
@@ -207,6 +205,18 @@ Deno.test("stagHunt (b3) draws public actions independently of the original and 
   assert.equal(changed, total - stag);
 });
 
+// Seeded exact values: a change to the stream keys or the draw rule changes them.
+const PINNED_B3: string[] = [
+  "1p02H",
+  "1p03S",
+  "2p02S",
+  "2p03S",
+  "3p02H",
+  "3p03S",
+  "4p02H",
+  "4p03H",
+];
+
 Deno.test("stagHunt (b3) draws are pinned by the seed", async () => {
   const played = await play({ N: 5, M: 3, T: 4, F: 2, corruption: "b3" }, 42, stagThenRejustify);
   const publicActions = turnsFromEvents(played.events).filter((t) => t.corrupted)
@@ -235,30 +245,3 @@ Deno.test("stagHunt reads actions case-insensitively and repairs bad replies wit
     "p03:*",
   ]);
 });
-
-Deno.test("stagHunt refuses a mechanism that differs from the corruption mode", async () => {
-  const p = stagHunt.parseParams({ N: 2, M: 1 });
-  await assert.rejects(
-    () =>
-      playEpisode(stagHunt, {
-        params: p,
-        mechanism: "b3",
-        regime: "h1",
-        seed: 1,
-        agents: recording(stagThenRejustify, []),
-      }),
-    /mechanism "b3" must equal the corruption mode "base"/,
-  );
-});
-
-// Seeded exact values: a change to the stream keys or the draw rule changes them.
-const PINNED_B3: string[] = [
-  "1p02H",
-  "1p03S",
-  "2p02S",
-  "2p03S",
-  "3p02H",
-  "3p03S",
-  "4p02H",
-  "4p03H",
-];

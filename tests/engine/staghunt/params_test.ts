@@ -42,7 +42,11 @@ Deno.test("parseStagHuntParams() names the bad field", () => {
     /"payoffs": must satisfy/,
   );
   throwsWith(() => parseStagHuntParams({ corruption: "b2" }), RangeError, /"corruption"/);
-  throwsWith(() => parseStagHuntParams({ rounds: 3 }), RangeError, /unknown field\(s\) "rounds"/);
+  throwsWith(
+    () => parseStagHuntParams({ rounds: 3 }),
+    RangeError,
+    /unknown field "rounds" \(allowed: "N", "M", "T", "F", "payoffs", "corruption"\)/,
+  );
   throwsWith(() => parseStagHuntParams({ T: 0 }), RangeError, /"T"/);
 });
 

@@ -48,7 +48,7 @@ Deno.test("runStagHuntEpisode() validates its config and parameters before writi
   }
 });
 
-Deno.test("runStagHuntEpisode() records mechanism, regime and assigned models in episode_start", async () => {
+Deno.test("runStagHuntEpisode() records corruption, heterogeneity and assigned models in episode_start", async () => {
   const seen: StagHuntPlayer[] = [];
   const factory = (p: StagHuntPlayer): Agent => {
     seen.push(p);
@@ -74,8 +74,10 @@ Deno.test("runStagHuntEpisode() records mechanism, regime and assigned models in
   });
   const start = r.events[0];
   if (start.type !== "episode_start") throw new Error();
-  assert.equal(start.mechanism, "base");
-  assert.equal(start.regime, "h3");
+  assert.equal(start.game, "staghunt");
+  assert.equal(start.condition.corruption, "base");
+  assert.equal(start.condition.heterogeneity, "h3");
+  assert.equal(start.condition_id, "staghunt_N5_M3_T1_F2_base_h3");
   const bad = new Set(corruptedPlayers({ N: 5, F: 2 }, 8));
   for (const a of start.agents) assert.equal(a.policy, bad.has(a.id) ? "llm:big" : "llm:small");
   assert.deepEqual(r.models, assignModels({ N: 5, F: 2 }, { seed: 8, policy }));

@@ -15,7 +15,7 @@ const SETS: Record<string, PromptSet> = {
   bank_run: bankRunPrompts,
   debt_rollover: debtRolloverPrompts,
   crowdfunding: crowdfundingPrompts,
-  stag_hunt: stagHuntPrompts,
+  staghunt: stagHuntPrompts,
 };
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The four games as test cases: environment, parameters, mechanisms and mock agents.
+ * The four games as test cases: environment, conditions and mock agents.
  *
  * @module
  */
@@ -11,6 +11,11 @@ import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
 import { crowdfunding } from "../../../../engine/frail/crowdfunding/environment.ts";
 import { debtRollover } from "../../../../engine/frail/debt_rollover/environment.ts";
 import { stagHunt } from "../../../../engine/staghunt/environment.ts";
+import type { ReplaySetup } from "../../../../engine/core/replay.ts";
+import { frailSetup } from "../../../../engine/frail/descriptor.ts";
+import { frailGame } from "../../../../engine/frail/registry.ts";
+import { MECHANISMS } from "../../../../engine/frail/types.ts";
+import { stagHuntSetup } from "../../../../engine/staghunt/descriptor.ts";
 
 /** One game to play in a test. */
 export interface GameCase {
@@ -18,44 +23,39 @@ export interface GameCase {
   id: string;
   // deno-lint-ignore no-explicit-any
   env: Environment<any, any>;
-  /** Parameter input. */
-  params: Record<string, unknown>;
-  /** Mechanisms (Stag Hunt: corruption modes) to play, with the regime to record. */
-  conditions: { mechanism: string; regime: string }[];
+  /** Conditions to play: parameters and the recorded condition. */
+  setups: ReplaySetup<unknown>[];
   /** Mock agents with the same rules the local server's "coordlab-defensive" model uses. */
   mocks: (seed: number) => AgentFactory;
 }
 
-const FRAIL = ["M0", "M1", "M2", "M3"].map((mechanism) => ({ mechanism, regime: "stable" }));
+const frail = (id: string) =>
+  MECHANISMS.map((mechanism) => frailSetup(frailGame(id), { mechanism, regime: "stable" }));
 
 /** The three FRAIL games under M0-M3 and the Stag Hunt (N = 5, M = 3, F = 2). */
 export const GAMES: readonly GameCase[] = [
   {
     id: "bank_run",
     env: bankRun,
-    params: {},
-    conditions: FRAIL,
+    setups: frail("bank_run"),
     mocks: (seed) => mockPopulation({ seed }),
   },
   {
     id: "debt_rollover",
     env: debtRollover,
-    params: {},
-    conditions: FRAIL,
+    setups: frail("debt_rollover"),
     mocks: (seed) => mockPopulation({ seed }),
   },
   {
     id: "crowdfunding",
     env: crowdfunding,
-    params: {},
-    conditions: FRAIL,
+    setups: frail("crowdfunding"),
     mocks: (seed) => mockPopulation({ seed }),
   },
   {
-    id: "stag_hunt",
+    id: "staghunt",
     env: stagHunt,
-    params: { N: 5, M: 3, T: 4, F: 2 },
-    conditions: [{ mechanism: "base", regime: "h1" }],
+    setups: [stagHuntSetup({ N: 5, M: 3, T: 4, F: 2 }, "h1")],
     mocks: (seed) => mockStagHuntPlayers({ seed }),
   },
 ];

@@ -4,6 +4,8 @@ import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import { llmPopulation } from "../../../../engine/agents/llm/llm_agent.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
+import { bankRunGame } from "../../../../engine/frail/bank_run/descriptor.ts";
+import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
 import { MECHANISMS } from "../../../../engine/frail/types.ts";
@@ -17,7 +19,7 @@ Deno.test("bank-run episodes under M0-M3 through the openai SDK reproduce the mo
       models: [{ id: "local", baseURL: server.url, model: "coordlab-defensive", concurrency: 32 }],
     });
     for (const mechanism of MECHANISMS) {
-      const options = { params: bankRun.parseParams({}), mechanism, regime: "stable", seed };
+      const options = { ...frailSetup(bankRunGame, { mechanism, regime: "stable" }), seed };
       const llm = await playEpisode(bankRun, {
         ...options,
         agents: llmPopulation({ runtime, env: "bank_run", models: "local", sample: seed }),
@@ -57,8 +59,9 @@ Deno.test("debt-rollover and crowdfunding episodes under M0-M3 and a Stag Hunt e
             concurrency: 32,
           }],
         });
-        for (const { mechanism, regime } of game.conditions) {
-          const options = { params: game.env.parseParams(game.params), mechanism, regime, seed };
+        for (const setup of game.setups) {
+          const options = { ...setup, seed };
+          const mechanism = setup.condition.id;
           const llm = await playEpisode(game.env, {
             ...options,
             agents: llmPopulation({ runtime, env: game.id, models: "local", sample: seed }),
@@ -88,9 +91,7 @@ Deno.test("llmPopulation() plays a heterogeneous episode with one model per role
       ],
     });
     const played = await playEpisode(bankRun, {
-      params: bankRun.parseParams({}),
-      mechanism: "M1",
-      regime: "stable",
+      ...frailSetup(bankRunGame, { mechanism: "M1", regime: "stable" }),
       seed: 2,
       agents: llmPopulation({
         runtime,

@@ -1,4 +1,6 @@
 import { assert, assertEquals } from "../../../_assert.ts";
+import { bankRunGame } from "../../../../engine/frail/bank_run/descriptor.ts";
+import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { depositorWithdrawalPrompt } from "../../../../engine/agents/llm/prompts/bank_run/depositor_withdrawal.ts";
 import { depositorMechanismResponsePrompt } from "../../../../engine/agents/llm/prompts/bank_run/depositor_mechanism_response.ts";
 import { bankRetentionOfferPrompt } from "../../../../engine/agents/llm/prompts/bank_run/bank_retention_offer.ts";
@@ -229,9 +231,7 @@ Deno.test("every call of M0-M3 mock episodes renders with its template, with no 
   let rendered = 0;
   for (const mechanism of MECHANISMS) {
     await playEpisode(bankRun, {
-      params: bankRun.parseParams({}),
-      mechanism,
-      regime: "stable",
+      ...frailSetup(bankRunGame, { mechanism, regime: "stable" }),
       seed: 11,
       agents: (p) => {
         const mock = mockPopulation({ seed: 11 })(p);

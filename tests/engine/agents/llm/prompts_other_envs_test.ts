@@ -47,7 +47,7 @@ Deno.test("every environment's contracts have templates, for all three FRAIL gam
     bank_run: bankRun,
     debt_rollover: debtRollover,
     crowdfunding,
-    stag_hunt: stagHunt,
+    staghunt: stagHunt,
   };
   for (const [id, env] of Object.entries(envs)) {
     assertEquals(missingTemplates(env, promptSet(id)), [], id);

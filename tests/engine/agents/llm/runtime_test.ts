@@ -1,4 +1,6 @@
 import { assert, assertEquals } from "../../../_assert.ts";
+import { bankRunGame } from "../../../../engine/frail/bank_run/descriptor.ts";
+import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import { llmAgent } from "../../../../engine/agents/llm/llm_agent.ts";
 import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template.ts";
@@ -184,9 +186,11 @@ Deno.test("an episode whose calls all fail completes with neutral defaults, logg
   try {
     const { runtime } = runtimeFor(server.url, { maxRetries: 1 });
     const played = await playEpisode(bankRun, {
-      params: bankRun.parseParams({ depositors: 3, totalDeposits: 3, horizon: 2 }),
-      mechanism: "M0",
-      regime: "stable",
+      ...frailSetup(bankRunGame, {
+        mechanism: "M0",
+        regime: "stable",
+        overrides: { depositors: 3, totalDeposits: 3, horizon: 2 },
+      }),
       seed: 1,
       agents: (p) => llmAgent({ runtime, model: "m", env: "bank_run", episode: p.id }),
     });

@@ -102,12 +102,10 @@ Deno.test("breakReply() leaves no parseable JSON object in a malformed or trunca
 Deno.test("answerPrompt() reads every prompt of the four games back and answers as the mock agent would on the true view", async () => {
   for (const game of GAMES) {
     let compared = 0;
-    for (const { mechanism, regime } of game.conditions) {
+    for (const setup of game.setups) {
       for (const seed of [5, 6]) {
         await playEpisode(game.env, {
-          params: game.env.parseParams(game.params),
-          mechanism,
-          regime,
+          ...setup,
           seed,
           agents: (p) => {
             const mock = game.mocks(seed)(p);
@@ -126,7 +124,7 @@ Deno.test("answerPrompt() reads every prompt of the four games back and answers 
                 assertEquals(
                   JSON.parse(answer.content),
                   expected,
-                  `${game.id} ${mechanism} ${req.agent} ${req.call} round ${req.round}`,
+                  `${setup.condition.id} ${req.agent} ${req.call} round ${req.round}`,
                 );
                 compared++;
                 return expected;

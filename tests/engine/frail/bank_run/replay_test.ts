@@ -174,7 +174,7 @@ Deno.test("runEpisode() rejects bad parameters by field name and writes nothing"
   await assertRejects(
     () => runEpisode({ env: "bank_run", seed: 1, params: { capacty: 2 }, outDir: dir }),
     RangeError,
-    'unknown field(s) "capacty"',
+    'unknown field "capacty"; did you mean "capacity"?',
   );
   await assertRejects(
     () => runEpisode({ env: "bank_run", seed: 1, regime: "boom" as never, outDir: dir }),
@@ -189,7 +189,7 @@ Deno.test("runEpisode() rejects bad parameters by field name and writes nothing"
   await assertRejects(
     () => runEpisode({ env: "moon_run" as never, seed: 1, outDir: dir }),
     RangeError,
-    'Unknown environment "moon_run"',
+    'Invalid episode config "env": expected one of "bank_run", "debt_rollover", "crowdfunding" (got "moon_run")',
   );
   assertEquals([...Deno.readDirSync(dir)].length, 0);
   await Deno.remove(dir, { recursive: true });
@@ -201,7 +201,7 @@ Deno.test("runEpisode() writes one NDJSON log that reads back to the same events
   assertEquals(r.logPath, `${dir}/t/bank_run_M3_stable_s4.ndjson`);
   const back = await readEpisodeLog(r.logPath!);
   assertEquals(back, r.events);
-  assert(back.every((e) => e.schema === 1 && e.run === "t"));
+  assert(back.every((e) => e.schema === 2 && e.run === "t"));
   assertEquals([...Deno.readDirSync(`${dir}/t`)].map((e) => e.name), [
     "bank_run_M3_stable_s4.ndjson",
   ]);
@@ -232,4 +232,35 @@ Deno.test("an episode with corrections replays, and a tampered report after them
   const check = await replayEpisode(events);
   assertEquals([check.mismatch?.round, check.mismatch?.kind], [1, "events"]);
   assert(check.mismatch!.field.endsWith(".draw"), check.mismatch!.field);
+});
+
+Deno.test("replayEpisode() catches an edited player policy in episode_start (round 1's events hash covers it)", async () => {
+  const r = await runEpisode({ env: "bank_run", mechanism: "M1", seed: 5, clock: () => "t" });
+  const events = structuredClone(r.events);
+  const start = events[0] as EngineEvent & { agents: { policy: string }[] };
+  start.agents[3].policy = "gpt-5";
+  const check = await replayEpisode(events);
+  assertEquals([check.ok, check.mismatch?.round, check.mismatch?.kind], [false, 1, "events"]);
+  // The replay's players are the recorded ones, so the first difference is the
+  // participants' model the start records for them.
+  assertEquals(check.mismatch?.field, "events[0].model");
+  assertEquals([check.mismatch?.recorded, check.mismatch?.replayed], [
+    "mock:defensive",
+    "gpt-5+mock:defensive",
+  ]);
+});
+
+Deno.test("replayEpisode() catches an edited regime label, or parameters the condition does not resolve to", async () => {
+  const r = await runEpisode({ env: "bank_run", mechanism: "M0", seed: 5, clock: () => "t" });
+  const relabelled = structuredClone(r.events);
+  (relabelled[0] as EngineEvent & { condition: { regime: string } }).condition.regime =
+    "contraction";
+  const a = await replayEpisode(relabelled);
+  assertEquals([a.ok, a.mismatch?.round, a.mismatch?.kind], [false, 0, "condition"]);
+  assertEquals(a.mismatch?.field, "params.assetReturn");
+  const edited = structuredClone(r.events);
+  (edited[0] as EngineEvent & { params: { capacity: number } }).params.capacity = 5;
+  const b = await replayEpisode(edited);
+  assertEquals([b.mismatch?.kind, b.mismatch?.field], ["condition", "params.capacity"]);
+  assertEquals([b.mismatch?.recorded, b.mismatch?.replayed], [5, 3.75]);
 });

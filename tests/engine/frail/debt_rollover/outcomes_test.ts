@@ -224,6 +224,10 @@ Deno.test("parseParams() names the bad field in a RangeError", () => {
     '"assets.0.round"',
   );
   assertThrows(() => debtRollover.parseParams({ maturityWaves: [3, 1] }), RangeError, "increase");
-  assertThrows(() => debtRollover.parseParams({ face: 1 }), RangeError, 'unknown field(s) "face"');
+  assertThrows(
+    () => debtRollover.parseParams({ face: 1 }),
+    RangeError,
+    'unknown field "face" (allowed: "creditors"',
+  );
   assertEquals(parseDebtRolloverParams({}).maturityWaves, [1, 3, 5, 7]);
 });

@@ -24,7 +24,7 @@ import { speakerLine, system, transcript } from "./blocks.ts";
  * ```
  */
 export const playerRejustifyPrompt: PromptTemplate<RejustifyView> = definePrompt<RejustifyView>({
-  env: "stag_hunt",
+  env: "staghunt",
   role: "player",
   call: "rejustify",
   system: (v) => [system(v)],

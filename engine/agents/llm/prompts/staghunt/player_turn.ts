@@ -23,7 +23,7 @@ import { speakerLine, system, transcript } from "./blocks.ts";
  * ```
  */
 export const playerTurnPrompt: PromptTemplate<StagHuntView> = definePrompt<StagHuntView>({
-  env: "stag_hunt",
+  env: "staghunt",
   role: "player",
   call: "stag_hunt_turn",
   system: (v) => [system(v)],

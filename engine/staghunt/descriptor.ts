@@ -1,0 +1,120 @@
+/**
+ * The Stag Hunt as a game: roles, mock policies, the fields of its
+ * condition, and the quantities the analysis needs from its parameters.
+ *
+ * The condition of a Stag Hunt episode, as logged in
+ * `episode_start.condition`: `N`, `M`, `T`, `F`, `corruption` (`"base"` or
+ * `"b3"`), `heterogeneity` (`"h1"`, `"h2"` or `"h3"`: how models were
+ * assigned to players) and `payoffs` (`{ RS, HS, RF, HF }`). Its
+ * `condition_id` is `staghunt_N<N>_M<M>_T<T>_F<F>_<corruption>_<heterogeneity>`,
+ * with `_pay<RS>-<HS>-<RF>-<HF>` when the payoffs are not the paper's (4, 2, 0, 2).
+ *
+ * Derived quantities (logged in `episode_start.derived`): `bounds` (see
+ * `stagHuntBounds`) and `q_star`, the Stag cutoff of Section 4.6 with the
+ * paper's comparison H = H_F.
+ *
+ * @module
+ */
+import type { EpisodeCondition, GameDescriptor } from "../core/game.ts";
+import { PLAYER_ROLE, stagHunt } from "./environment.ts";
+import type { HeterogeneityId } from "./heterogeneity.ts";
+import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
+import { DEFAULT_PAYOFFS, type StagHuntPayoffs } from "./payoffs.ts";
+import { qStar } from "./q_star.ts";
+
+/** Rule-based player policies, the default first. */
+export const PLAYER_POLICIES = ["threshold", "always_stag", "always_hare"] as const;
+
+/**
+ * Fields of a Stag Hunt condition that identify it, in display order.
+ *
+ * @example
+ * ```ts
+ * import { STAGHUNT_CONDITION_KEYS } from "./descriptor.ts";
+ * if (STAGHUNT_CONDITION_KEYS.join() !== "N,M,T,F,corruption,heterogeneity,payoffs") throw new Error();
+ * ```
+ */
+export const STAGHUNT_CONDITION_KEYS: readonly string[] = [
+  "N",
+  "M",
+  "T",
+  "F",
+  "corruption",
+  "heterogeneity",
+  "payoffs",
+];
+
+/**
+ * The payoffs as a short label, `<RS>-<HS>-<RF>-<HF>`.
+ *
+ * @example
+ * ```ts
+ * import { payoffsLabel } from "./descriptor.ts";
+ * if (payoffsLabel({ RS: 4, HS: 2, RF: 0, HF: 2 }) !== "4-2-0-2") throw new Error();
+ * ```
+ */
+export function payoffsLabel(p: StagHuntPayoffs): string {
+  return `${p.RS}-${p.HS}-${p.RF}-${p.HF}`;
+}
+
+/**
+ * The Stag Hunt descriptor.
+ *
+ * @example
+ * ```ts
+ * import { stagHuntGame } from "./descriptor.ts";
+ * import { parseStagHuntParams } from "./params.ts";
+ * const d = stagHuntGame.derive(parseStagHuntParams({ N: 5, M: 3, T: 4 }));
+ * if (d.bounds.best !== 80 || (d.q_star as number).toFixed(4) !== "0.3857") throw new Error();
+ * ```
+ */
+export const stagHuntGame: GameDescriptor<StagHuntParams> = {
+  id: "staghunt",
+  game: "staghunt",
+  label: "Stag Hunt",
+  environment: stagHunt,
+  roles: { central: null, participant: { id: PLAYER_ROLE, label: "Player" } },
+  mockPolicies: [{ role: PLAYER_ROLE, option: "players", policies: PLAYER_POLICIES }],
+  conditionKeys: STAGHUNT_CONDITION_KEYS,
+  derive(p) {
+    return { bounds: stagHuntBounds(p), q_star: qStar(p) };
+  },
+};
+
+/** Resolved parameters and the recorded condition of a Stag Hunt episode. */
+export interface StagHuntSetup {
+  /** Validated parameters. */
+  params: StagHuntParams;
+  /** The condition to record. */
+  condition: EpisodeCondition;
+}
+
+/**
+ * Validates Stag Hunt parameters and builds the condition to record.
+ *
+ * @example
+ * ```ts
+ * import { stagHuntSetup } from "./descriptor.ts";
+ * const { condition } = stagHuntSetup({ N: 5, M: 3, T: 4, F: 2, corruption: "b3" }, "h1");
+ * if (condition.id !== "staghunt_N5_M3_T4_F2_b3_h1" || condition.fields.corruption !== "b3") throw new Error();
+ * ```
+ * @throws {RangeError} Naming a bad parameter.
+ */
+export function stagHuntSetup(input: unknown, heterogeneity: HeterogeneityId): StagHuntSetup {
+  const params = parseStagHuntParams(input);
+  const { N, M, T, F, corruption, payoffs } = params;
+  const isDefault = payoffsLabel(payoffs) === payoffsLabel(DEFAULT_PAYOFFS);
+  return {
+    params,
+    condition: {
+      game: "staghunt",
+      fields: { N, M, T, F, corruption, heterogeneity, payoffs: { ...payoffs } },
+      id: `staghunt_N${N}_M${M}_T${T}_F${F}_${corruption}_${heterogeneity}${
+        isDefault ? "" : `_pay${payoffsLabel(payoffs)}`
+      }`,
+      derived: stagHuntGame.derive(params),
+      mechanism: "none",
+      centralRole: null,
+    },
+  };
+}
