@@ -23,10 +23,6 @@ import { VIEWER_CSS } from "./_style.ts";
 export interface SiteNav {
   /** The run index. */
   index: string;
-  /** The previous episode's page, if any. */
-  prev?: string;
-  /** The next episode's page, if any. */
-  next?: string;
 }
 
 /** What goes around the episode itself. */
@@ -132,18 +128,7 @@ function headerHtml(model: EpisodeModel, parts: EpisodeHtmlParts): string {
 }
 
 function navHtml(nav: SiteNav): string {
-  const links = [`<a href="${esc(nav.index)}">← run index</a>`];
-  links.push(
-    nav.prev === undefined
-      ? `<span>‹ previous</span>`
-      : `<a href="${esc(nav.prev)}" rel="prev">‹ previous</a>`,
-  );
-  links.push(
-    nav.next === undefined
-      ? `<span>next ›</span>`
-      : `<a href="${esc(nav.next)}" rel="next">next ›</a>`,
-  );
-  return `<nav class="crumbs">${links.join("")}</nav>`;
+  return `<nav class="crumbs"><a href="${esc(nav.index)}">← run index</a></nav>`;
 }
 
 function statusPills(model: EpisodeModel): string {

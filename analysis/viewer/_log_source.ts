@@ -186,7 +186,15 @@ export async function findEpisode(
   run: string,
   episode: string,
 ): Promise<{ found: LoggedEpisode; malformed: MalformedLine[] }> {
-  const files = await findLogFiles(dir);
+  let files: string[];
+  try {
+    files = await findLogFiles(dir);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    throw new Deno.errors.NotFound(
+      `Cannot look for episode "${episode}": folder "${dir}" does not exist (pass the folder of the run's logs as options.dir)`,
+    );
+  }
   const named = files.filter((file) => file.endsWith(`/${episode}.ndjson`));
   const needle = JSON.stringify(episode);
   for (const file of [...named, ...files.filter((file) => !named.includes(file))]) {

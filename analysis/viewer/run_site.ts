@@ -139,10 +139,10 @@ export async function writeRunSite(
   const results = workers > 1 && files.length >= 16
     ? await inWorkers(files, ctx, workers, options.onProgress)
     : await inThread(files, ctx, options.onProgress);
-  let entries = results.flatMap((r) => r.entries);
+  const byFile = results.map((r) => r.entries);
   const malformed = results.flatMap((r) => r.malformed);
-  const repeated = await renameRepeated(files, results.map((r) => r.entries), ctx);
-  if (repeated > 0) entries = results.flatMap((r) => r.entries);
+  const repeated = await renameRepeated(files, byFile, ctx);
+  const entries = byFile.flat();
   const index = join(out, "index.html");
   await Deno.writeTextFile(
     index,
@@ -243,7 +243,7 @@ function inWorkers(
 
 /**
  * Gives every occurrence of a repeated (run, episode) its own page and
- * updates the entries in place; returns the number of repeated pairs.
+ * replaces their entries in `byFile`; returns the number of repeated pairs.
  */
 async function renameRepeated(
   files: readonly string[],
