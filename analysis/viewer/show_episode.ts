@@ -53,13 +53,16 @@ export interface EpisodeRow {
  *   many: pick one with `options.episode`),
  * - a frame row: `frame.row(i)` of a loader frame (positional, read as
  *   run and episode, the loaders' first two columns), a record such as
- *   `frame.toRecords()[i]`, or a one-row frame such as `frame.slice(i, 1)`.
+ *   `frame.toRecords()[i]` ({@linkcode EpisodeRow}: string `run` and
+ *   `episode`, checked when shown), or a one-row frame such as
+ *   `frame.slice(i, 1)`.
  */
 export type EpisodeSource =
   | string
   | { events: readonly unknown[] }
   | readonly unknown[]
   | EpisodeRow
+  | Readonly<Record<string, unknown>>
   | pl.DataFrame;
 
 /** Options for {@linkcode showEpisode} and {@linkcode episodeBundle}. */
