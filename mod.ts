@@ -252,3 +252,6 @@ export * from "./engine/agents/llm/mod.ts";
 export * from "./engine/grid/mod.ts";
 export * from "./engine/core/progress.ts";
 export * from "./engine/core/jupyter.ts";
+
+// Viewer
+export * from "./analysis/viewer/mod.ts";

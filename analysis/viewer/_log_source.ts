@@ -1,0 +1,212 @@
+// The viewer's one door to event logs on disk. Everything the viewer knows
+// about the NDJSON format lives here, so a format change touches this file
+// (and `_condition.ts` for the `episode_start` fields) only.
+//
+// Choices:
+// - Any NDJSON file is read as a sequence of episodes grouped by the
+//   (run, episode) that every line carries; a file may hold one episode (the
+//   per-episode logs) or many (append-only segment files). Lines of several
+//   episodes may interleave.
+// - A second `episode_start` for a (run, episode) already seen opens a new
+//   block (an episode played again, e.g. after a failure); every block is
+//   kept and numbered, none is dropped.
+// - Lines that are not JSON objects with a string `type`, `run` and
+//   `episode` and a known schema version are not guessed at: they are
+//   listed as malformed with file and line, and the caller shows them.
+// - Folders are searched recursively for `*.ndjson`, in natural name order; the
+//   caller may name folders to skip (the site writer skips its own `view/`).
+
+import { join } from "node:path";
+
+/** File names in natural order (`e2` before `e10`), the same on every machine. */
+const NAME_ORDER = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
+
+/** Event-schema versions the viewer reads (1: today's logs, 2: logs with an explicit condition). */
+export const VIEWER_SCHEMAS: readonly number[] = [1, 2];
+
+/** One event as read from a log: a JSON object with at least these fields. */
+export interface LogEvent {
+  /** Event type, e.g. `"report"`. */
+  type: string;
+  /** Run id. */
+  run: string;
+  /** Episode id. */
+  episode: string;
+  /** Every other field of the event. */
+  [field: string]: unknown;
+}
+
+/** A line that could not be read as an event. */
+export interface MalformedLine {
+  /** The file (or source label) it came from. */
+  file: string;
+  /** Line number, from 1. */
+  line: number;
+  /** What is wrong with it. */
+  message: string;
+}
+
+/** The events of one episode block in one source. */
+export interface LoggedEpisode {
+  /** Run id. */
+  run: string;
+  /** Episode id. */
+  episode: string;
+  /** The file (or source label) the events came from. */
+  source: string;
+  /** Which block of this (run, episode) in the source this is, from 1. */
+  block: number;
+  /** How many blocks of this (run, episode) the source holds. */
+  blocks: number;
+  /** The events, in log order. */
+  events: LogEvent[];
+}
+
+/** What reading one source gives. */
+export interface LogContents {
+  /** Episode blocks in order of their first line. */
+  episodes: LoggedEpisode[];
+  /** Lines that were skipped. */
+  malformed: MalformedLine[];
+}
+
+/**
+ * Checks one parsed value and returns it as an event, or the reason it is
+ * not one.
+ */
+export function checkEvent(value: unknown): LogEvent | string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return "an event must be a JSON object";
+  }
+  const event = value as Record<string, unknown>;
+  if (!VIEWER_SCHEMAS.includes(event.schema as number)) {
+    return `event schema ${JSON.stringify(event.schema)} is not one of ${
+      VIEWER_SCHEMAS.join(", ")
+    }`;
+  }
+  for (const field of ["type", "run", "episode"]) {
+    if (typeof event[field] !== "string") return `the "${field}" field must be a string`;
+  }
+  return event as LogEvent;
+}
+
+/**
+ * Groups events into episode blocks by (run, episode), in order of first
+ * appearance; a repeated `episode_start` opens a new block.
+ */
+export function groupEvents(events: readonly LogEvent[], source: string): LoggedEpisode[] {
+  const blocks: LoggedEpisode[] = [];
+  const open = new Map<string, LoggedEpisode>();
+  const counts = new Map<string, number>();
+  for (const event of events) {
+    const key = `${event.run}\u0000${event.episode}`;
+    let block = open.get(key);
+    if (block === undefined || (event.type === "episode_start" && block.events.length > 0)) {
+      const number = (counts.get(key) ?? 0) + 1;
+      counts.set(key, number);
+      block = {
+        run: event.run,
+        episode: event.episode,
+        source,
+        block: number,
+        blocks: 0,
+        events: [],
+      };
+      open.set(key, block);
+      blocks.push(block);
+    }
+    block.events.push(event);
+  }
+  for (const block of blocks) block.blocks = counts.get(`${block.run}\u0000${block.episode}`)!;
+  return blocks;
+}
+
+/** Parses NDJSON text into episode blocks, listing the lines that are not events. */
+export function parseLogText(text: string, source: string): LogContents {
+  const events: LogEvent[] = [];
+  const malformed: MalformedLine[] = [];
+  let start = 0;
+  let line = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    line++;
+    const raw = text.slice(start, end).trim();
+    start = end + 1;
+    if (raw === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      malformed.push({ file: source, line, message: `not JSON (${(err as Error).message})` });
+      continue;
+    }
+    const checked = checkEvent(value);
+    if (typeof checked === "string") malformed.push({ file: source, line, message: checked });
+    else events.push(checked);
+  }
+  return { episodes: groupEvents(events, source), malformed };
+}
+
+/** Reads one NDJSON log file into episode blocks. */
+export async function readLogFile(path: string): Promise<LogContents> {
+  return parseLogText(await Deno.readTextFile(path), path);
+}
+
+/**
+ * Lists every `*.ndjson` file under a folder, recursively and sorted, skipping
+ * the folders whose path relative to `dir` is in `skip`.
+ */
+export async function findLogFiles(dir: string, skip: readonly string[] = []): Promise<string[]> {
+  const files: string[] = [];
+  const walk = async (folder: string, relative: string) => {
+    const entries: Deno.DirEntry[] = [];
+    for await (const entry of Deno.readDir(folder)) entries.push(entry);
+    entries.sort((a, b) => NAME_ORDER.compare(a.name, b.name));
+    for (const entry of entries) {
+      const rel = relative === "" ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory && !skip.includes(rel)) await walk(join(folder, entry.name), rel);
+      else if (entry.isFile && entry.name.endsWith(".ndjson")) files.push(join(folder, entry.name));
+    }
+  };
+  await walk(dir, "");
+  return files;
+}
+
+/**
+ * Finds the last block of one episode in the logs under a folder. A file
+ * named `<episode>.ndjson` is tried first (today's one-file-per-episode
+ * layout); otherwise every log is read, cheaply skipping those that do not
+ * mention the episode id.
+ *
+ * @throws {Deno.errors.NotFound} If no log under `dir` holds the episode.
+ */
+export async function findEpisode(
+  dir: string,
+  run: string,
+  episode: string,
+): Promise<{ found: LoggedEpisode; malformed: MalformedLine[] }> {
+  let files: string[];
+  try {
+    files = await findLogFiles(dir);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    throw new Deno.errors.NotFound(
+      `Cannot look for episode "${episode}": folder "${dir}" does not exist (pass the folder of the run's logs as options.dir)`,
+    );
+  }
+  const named = files.filter((file) => file.endsWith(`/${episode}.ndjson`));
+  const needle = JSON.stringify(episode);
+  for (const file of [...named, ...files.filter((file) => !named.includes(file))]) {
+    const text = await Deno.readTextFile(file);
+    if (!text.includes(needle)) continue;
+    const contents = parseLogText(text, file);
+    const blocks = contents.episodes.filter((b) => b.run === run && b.episode === episode);
+    if (blocks.length > 0) {
+      return { found: blocks[blocks.length - 1], malformed: contents.malformed };
+    }
+  }
+  throw new Deno.errors.NotFound(
+    `No log under "${dir}" holds episode "${episode}" of run "${run}" (searched ${files.length} .ndjson files)`,
+  );
+}

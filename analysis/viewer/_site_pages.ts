@@ -1,0 +1,181 @@
+// Writes the episode pages of one log file of a run site and returns an index
+// entry per episode block. Used in the calling thread for small runs and by
+// `_site_worker.ts` for large ones.
+//
+// Page paths are `episodes/<run>/<episode>.html` with both ids made
+// file-name safe by `safeName`, which is injective: the characters other than
+// letters, digits, `_`, `-` and `.` (and a leading `.`) become `~` and their
+// UTF-8 bytes in hex, `~` included. Very long ids are cut and suffixed with a
+// hash.
+
+import { relative } from "node:path";
+import { chartSvg } from "./_chart_svg.ts";
+import { episodeChart } from "./_chart.ts";
+import { episodePage } from "./_episode_html.ts";
+import { episodeModel } from "./_episode_model.ts";
+import { valueText } from "./_format.ts";
+import { type LoggedEpisode, type MalformedLine, readLogFile } from "./_log_source.ts";
+
+/** One episode block of the run, as the index lists it. */
+export interface IndexEntry {
+  /** Page path relative to the site folder. */
+  page: string;
+  /** Run id. */
+  run: string;
+  /** Episode id. */
+  episode: string;
+  /** Game id. */
+  game: string | null;
+  /** The condition, each value a number, boolean or text. */
+  condition: Record<string, string | number | boolean | null>;
+  /** Condition label, if logged. */
+  conditionId: string | null;
+  /** Model of the participants. */
+  model: string | null;
+  /** Seed. */
+  seed: number | null;
+  /** Status. */
+  status: string;
+  /** Success. */
+  success: boolean | null;
+  /** Failure kind. */
+  failure: string | null;
+  /** Rounds played. */
+  rounds: number | null;
+  /** W. */
+  welfare: number | null;
+  /** W~. */
+  realization: number | null;
+  /** Stag Hunt flips. */
+  flips: number;
+  /** Corrections. */
+  corrections: number;
+  /** Overrides. */
+  overrides: number;
+  /** Agent errors. */
+  agentErrors: number;
+  /** Model calls. */
+  llmCalls: number;
+  /** Tokens. */
+  tokens: number;
+  /** The log file, relative to the run folder. */
+  file: string;
+  /** Block number of this (run, episode) in the file, from 1. */
+  block: number;
+  /** Blocks of this (run, episode) in the file. */
+  blocks: number;
+}
+
+/** Where and how pages are written. */
+export interface PageContext {
+  /** The run folder (log paths in the index are relative to it). */
+  dir: string;
+  /** The site folder. */
+  out: string;
+  /** Draw trajectory charts. */
+  charts: boolean;
+}
+
+/**
+ * Chooses the page path of a block; the site writer passes a renamer for
+ * (run, episode) pairs that occur more than once, returning `null` for
+ * blocks it does not want rewritten.
+ */
+export type PagePath = (block: LoggedEpisode, base: string) => string | null;
+
+const made = new Set<string>();
+
+/** Reads one log file, writes a page per episode block, returns the index entries. */
+export async function writeFilePages(
+  path: string,
+  ctx: PageContext,
+  pagePath: PagePath = (_block, base) => base,
+): Promise<{ entries: IndexEntry[]; malformed: MalformedLine[] }> {
+  const contents = await readLogFile(path);
+  const entries: IndexEntry[] = [];
+  for (const block of contents.episodes) {
+    const page = pagePath(block, basePage(block.run, block.episode));
+    if (page === null) continue;
+    const model = episodeModel(block.events);
+    const chart = ctx.charts ? episodeChart(model) : null;
+    const notes = block.blocks > 1
+      ? [
+        `This log holds ${block.blocks} blocks of this episode (it was played more than once); this is block ${block.block}.`,
+      ]
+      : [];
+    const html = episodePage(model, {
+      chart: chart === null ? undefined : await chartSvg(chart.spec),
+      chartCaption: chart?.caption,
+      notes,
+      nav: { index: "../../index.html" },
+    });
+    const folder = `${ctx.out}/${page.slice(0, page.lastIndexOf("/"))}`;
+    if (!made.has(folder)) {
+      await Deno.mkdir(folder, { recursive: true });
+      made.add(folder);
+    }
+    await Deno.writeTextFile(`${ctx.out}/${page}`, html);
+    const h = model.header;
+    const o = model.outcome;
+    const condition: IndexEntry["condition"] = {};
+    for (const [key, value] of Object.entries(h?.condition ?? {})) {
+      condition[key] = typeof value === "number" || typeof value === "boolean" || value === null
+        ? value
+        : valueText(value);
+    }
+    entries.push({
+      page,
+      run: block.run,
+      episode: block.episode,
+      game: h?.game ?? null,
+      condition,
+      conditionId: h?.conditionId ?? null,
+      model: h?.model ?? null,
+      seed: h?.seed ?? null,
+      status: model.status,
+      success: o?.success ?? null,
+      failure: o?.failure ?? null,
+      rounds: o?.rounds ?? null,
+      welfare: o?.welfare ?? null,
+      realization: o?.realization ?? null,
+      flips: model.counts.flips,
+      corrections: model.counts.corrections,
+      overrides: model.counts.overrides,
+      agentErrors: model.counts.agentErrors,
+      llmCalls: model.counts.llmCalls,
+      tokens: model.counts.tokens,
+      file: relative(ctx.dir, path),
+      block: block.block,
+      blocks: block.blocks,
+    });
+  }
+  return { entries, malformed: contents.malformed };
+}
+
+/** Forgets which page folders exist (the site writer clears them before a build). */
+export function resetMadeFolders(): void {
+  made.clear();
+}
+
+/** The page path of a (run, episode) pair, before any renaming of duplicates. */
+export function basePage(run: string, episode: string): string {
+  return `episodes/${safeName(run)}/${safeName(episode)}.html`;
+}
+
+/** Makes an id file-name safe, injectively (see the module notes). */
+export function safeName(id: string): string {
+  let out = "";
+  for (const char of id) {
+    if (/[A-Za-z0-9_.-]/.test(char) && !(out === "" && char === ".")) out += char;
+    else {
+      for (const byte of new TextEncoder().encode(char)) {
+        out += `~${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+      }
+    }
+  }
+  if (out === "") return "~";
+  if (out.length <= 150) return out;
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(id)) hash = Math.imul(hash ^ byte, 0x01000193) >>> 0;
+  return `${out.slice(0, 140)}~~${hash.toString(16).padStart(8, "0")}`;
+}

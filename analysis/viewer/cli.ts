@@ -1,0 +1,90 @@
+/**
+ * The viewer's command line: writes the static site of a run.
+ *
+ * ```
+ * deno task view runs/<run> [--out DIR] [--no-charts] [--workers K] [--quiet]
+ * ```
+ *
+ * The site goes to `runs/<run>/view/` unless `--out` says otherwise; open
+ * `view/index.html` in a browser (no server needed). Exit codes: 0 done,
+ * 1 the build failed, 2 bad arguments.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { writeRunSite } from "./run_site.ts";
+
+const USAGE = "Usage: deno task view RUN_DIR [--out DIR] [--no-charts] [--workers K] [--quiet]";
+
+let parsed;
+try {
+  parsed = parseArgs({
+    args: Deno.args,
+    allowPositionals: true,
+    options: {
+      out: { type: "string" },
+      "no-charts": { type: "boolean", default: false },
+      workers: { type: "string" },
+      quiet: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+} catch (err) {
+  console.error(`${(err as Error).message}\n\n${USAGE}`);
+  Deno.exit(2);
+}
+const { values, positionals } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  Deno.exit(0);
+}
+if (positionals.length !== 1) {
+  console.error(
+    `${
+      positionals.length === 0 ? "Missing the run folder" : "Give exactly one run folder"
+    }\n\n${USAGE}`,
+  );
+  Deno.exit(2);
+}
+const workers = values.workers === undefined ? undefined : Number(values.workers);
+if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) {
+  console.error(`--workers must be a positive integer, got "${values.workers}"\n\n${USAGE}`);
+  Deno.exit(2);
+}
+
+const started = performance.now();
+let lastShown = 0;
+try {
+  const site = await writeRunSite(positionals[0], {
+    out: values.out,
+    charts: !values["no-charts"],
+    workers,
+    onProgress: values.quiet ? undefined : (done, total) => {
+      const now = performance.now();
+      if (done === total || now - lastShown > 1000) {
+        lastShown = now;
+        console.error(`  ${done}/${total} log files`);
+      }
+    },
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const perThousand = site.episodes === 0 ? 0 : (seconds / site.episodes) * 1000;
+  console.log(
+    `Wrote ${site.episodes} episode pages from ${site.files} log files in ${
+      seconds.toFixed(1)
+    } s ` +
+      `(${perThousand.toFixed(1)} s per 1,000 episodes)`,
+  );
+  if (site.repeated > 0) {
+    console.log(`${site.repeated} episodes occur more than once; each occurrence has its own page`);
+  }
+  if (site.malformed.length > 0) {
+    console.log(`${site.malformed.length} malformed lines skipped (listed on the index page):`);
+    for (const m of site.malformed.slice(0, 5)) console.log(`  ${m.file}:${m.line}: ${m.message}`);
+  }
+  console.log(`Open ${site.index}`);
+} catch (err) {
+  console.error(`Cannot build the site: ${(err as Error).message}`);
+  Deno.exit(1);
+}

@@ -1,0 +1,263 @@
+// The viewer in a real browser: Debian's chromium driven by puppeteer-core
+// (nothing is downloaded; the browser is the system one). The site is opened
+// from disk, as a user would. Screenshots go to screenshots/viewer/ (git-ignored).
+//
+// Skipped, with a message, only where no browser is installed; set
+// COORDLAB_CHROMIUM to use a browser elsewhere than /usr/bin/chromium.
+
+import puppeteer, { type Browser, type Page } from "npm:puppeteer-core@25.16.0";
+import { episodeBundle } from "../../../analysis/viewer/show_episode.ts";
+import { writeRunSite } from "../../../analysis/viewer/run_site.ts";
+import { runEpisode } from "../../../engine/run_episode.ts";
+import { carryoverRule } from "../../../engine/staghunt/beliefs/carryover.ts";
+import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
+import { assertEquals } from "../../_assert.ts";
+import { tempDirRunner } from "../_temp_dir.ts";
+import { HOSTILE, hostileFrailEpisode, hostileStagHuntEpisode } from "./_fixtures.ts";
+
+const CHROMIUM = Deno.env.get("COORDLAB_CHROMIUM") ?? "/usr/bin/chromium";
+const hasBrowser = await Deno.stat(CHROMIUM).then((s) => s.isFile, () => false);
+if (!hasBrowser) {
+  console.warn(
+    `Skipping the viewer's browser tests: no browser at ${CHROMIUM} (install Debian's chromium, or set COORDLAB_CHROMIUM)`,
+  );
+}
+const SHOTS = new URL("../../../screenshots/viewer/", import.meta.url).pathname;
+const inTempDir = tempDirRunner("viewer_browser_");
+/** Episodes photographed, and the file names of their screenshots. */
+const SHOTS_OF: Record<string, string> = {
+  bank_run_M3_stable_s0: "episode_bank_run_hostile",
+  staghunt_N5_M3_T4_F2_b3_h1_s3: "episode_staghunt_hostile",
+  staghunt_N5_M3_T4_F2_b3_h1_s7: "episode_staghunt",
+  debt_rollover_M0_stable_s1: "episode_debt_rollover",
+};
+
+async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<void> {
+  const profile = await Deno.makeTempDir({ prefix: "viewer_chromium_" });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--user-data-dir=${profile}`,
+    ],
+  });
+  try {
+    await fn(browser);
+  } finally {
+    await browser.close();
+    await Deno.remove(profile, { recursive: true });
+  }
+}
+
+/** A page that records dialogs, console errors, page errors and requests leaving the disk. */
+async function watchedPage(browser: Browser) {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  const trouble: string[] = [];
+  page.on("dialog", async (dialog) => {
+    trouble.push(`dialog: ${dialog.message()}`);
+    await dialog.dismiss();
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") trouble.push(`console error: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => trouble.push(`page error: ${error}`));
+  page.on("request", (request) => {
+    const url = request.url();
+    if (!url.startsWith("file:") && !url.startsWith("data:") && !url.startsWith("about:")) {
+      trouble.push(`network request: ${url}`);
+    }
+  });
+  return { page, trouble };
+}
+
+const textOf = (page: Page, selector: string) =>
+  page.$eval(selector, (element) => element.textContent ?? "");
+
+Deno.test({
+  name: "the run site works in a real browser: index filter and sort, episode pages, hostile text",
+  ignore: !hasBrowser,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await inTempDir(async (dir) => {
+      const run = "browser";
+      const results: (Result & { turns?: { originalAction: string; publicAction: string }[] })[] =
+        [];
+      for (const env of ["bank_run", "debt_rollover", "crowdfunding"] as const) {
+        results.push(await hostileFrailEpisode(env, "M3", 0, { run, outDir: dir }));
+        results.push(await runEpisode({ env, mechanism: "M0", seed: 1, run, outDir: dir }));
+      }
+      results.push(await hostileStagHuntEpisode("b3", 3, { run, outDir: dir }));
+      for (const [corruption, seed] of [["b3", 7], ["base", 5]] as const) {
+        const threshold = { rule: carryoverRule(), noise: 0.1 };
+        const agents = { players: "threshold" as const, threshold, seed };
+        results.push(
+          await runStagHuntEpisode({ F: 2, corruption, seed, agents, run, outDir: dir }),
+        );
+      }
+      const site = await writeRunSite(`${dir}/${run}`);
+      assertEquals(site.episodes, 9);
+      await Deno.mkdir(SHOTS, { recursive: true });
+
+      await withBrowser(async (browser) => {
+        // ---- the index
+        const { page, trouble } = await watchedPage(browser);
+        await page.goto(`file://${site.index}`);
+        await page.waitForSelector("body[data-ready]");
+        assertEquals(await textOf(page, "#summary"), summaryOf(results, () => true));
+        assertEquals(await page.$$eval("#episodes tbody tr", (rows) => rows.length), 9);
+        await page.screenshot({ path: `${SHOTS}index.png`, fullPage: true });
+
+        await page.type("#q", "mechanism:M3");
+        assertEquals(await textOf(page, "#summary"), summaryOf(results, (r) => isFrail(r, "M3")));
+        await page.click("#clear");
+        await page.type("#q", "W~<0.5");
+        assertEquals(
+          await textOf(page, "#summary"),
+          summaryOf(results, (r) => r.outcome.welfareRealization < 0.5),
+        );
+        await page.click("#clear");
+        await page.select(`select[data-col="env"]`, "debt_rollover");
+        assertEquals(await page.$$eval("#episodes tbody tr", (rows) => rows.length), 2);
+        await page.click("#clear");
+
+        // Sort by W~: ascending, then descending; episodes without W~ go last either way.
+        const realizations = results.map((r) => r.outcome.welfareRealization).sort((a, b) => a - b);
+        const column = await page.$$eval(
+          "#episodes th",
+          (ths) => ths.map((th) => th.textContent).indexOf("W~"),
+        );
+        const firstW = () =>
+          page.$eval(
+            `#episodes tbody tr td:nth-child(${column + 1})`,
+            (td) => Number(td.textContent),
+          );
+        await page.click(`#episodes th[data-key="w~"]`);
+        assertEquals(await firstW(), Number(realizations[0].toFixed(3)));
+        assertEquals(
+          await page.$eval(`th[data-key="w~"]`, (th) => th.getAttribute("aria-sort")),
+          "ascending",
+        );
+        await page.click(`#episodes th[data-key="w~"]`);
+        assertEquals(await firstW(), Number(realizations[realizations.length - 1].toFixed(3)));
+        // The sort is kept in the address, so coming back from an episode restores it.
+        assertEquals(new URL(page.url()).hash, "#sort=w%7E&desc=1");
+        assertEquals(trouble, []);
+
+        // ---- every episode page, reached from the index
+        const links = await page.$$eval(
+          "#episodes tbody a",
+          (as) => as.map((a) => a.getAttribute("href")),
+        );
+        assertEquals(links.length, 9);
+        const base = page.url();
+        for (const result of results) {
+          const id = result.events[0].episode;
+          const link = new URL(links.find((href) => href!.endsWith(`/${id}.html`))!, base).href;
+          const { page: episode, trouble: problems } = await watchedPage(browser);
+          await episode.goto(link);
+          const facts = await episode.evaluate(`({
+            rounds: [...document.querySelectorAll("details.round > summary strong")].map((s) => s.textContent),
+            scripts: document.scripts.length,
+            images: document.querySelectorAll("img").length,
+            charts: document.querySelectorAll("figure.chart svg").length,
+            calls: document.querySelectorAll("table.calls > tbody > tr, table.turns > tbody > tr").length,
+            marks: document.querySelectorAll("mark").length,
+            text: document.body.textContent,
+          })`) as PageFacts;
+          const rounds = result.outcome.rounds;
+          assertEquals(
+            facts.rounds.filter((r) => r?.startsWith("Round ")),
+            Array.from({ length: rounds }, (_, i) => `Round ${i + 1}`),
+          );
+          assertEquals([facts.scripts, facts.images, facts.charts], [0, 0, 1]);
+          assertEquals(facts.calls > 0, true);
+          const hostile = result.events.some((e) => e.type === "llm_call");
+          assertEquals(facts.text.includes(`alert("xss-script")`), hostile, id);
+          if (result.turns !== undefined) {
+            const flips = result.turns.filter((t) => t.originalAction !== t.publicAction).length;
+            assertEquals(facts.marks, flips);
+            assertEquals(facts.calls, 20);
+          }
+          // Open every reasoning block: the hostile text inside stays text.
+          await episode.$$eval(
+            "details",
+            (all) => all.forEach((d) => d.setAttribute("open", "")),
+          );
+          assertEquals(await episode.$$eval("img, script, iframe", (found) => found.length), 0);
+          const shot = SHOTS_OF[id];
+          if (shot !== undefined) {
+            await episode.$$eval(
+              "details.why",
+              (all) => all.forEach((d) => d.removeAttribute("open")),
+            );
+            await episode.$$eval(
+              "details.round",
+              (all) =>
+                all.forEach((d, i) =>
+                  i === 0 ? d.setAttribute("open", "") : d.removeAttribute("open")
+                ),
+            );
+            await episode.screenshot({ path: `${SHOTS}${shot}.png` });
+          }
+          assertEquals(problems, [], id);
+          await episode.close();
+        }
+
+        // ---- the notebook HTML of an episode, as a front end would insert it
+        const { page: cell, trouble: cellTrouble } = await watchedPage(browser);
+        const bundle = await episodeBundle(results[6] as { events: unknown[] });
+        await cell.setContent(
+          `<!doctype html><meta charset="utf-8"><body>${bundle["text/html"]}</body>`,
+        );
+        const inserted = await cell.evaluate(`({
+          images: [...document.images].map((img) => img.src.slice(0, 22)),
+          rounds: document.querySelectorAll("details.round").length,
+          hostile: document.body.textContent.includes(\`<img src=x onerror="alert('xss-img')">\`),
+        })`);
+        assertEquals(inserted, { images: ["data:image/png;base64,"], rounds: 5, hostile: true });
+        await cell.screenshot({ path: `${SHOTS}notebook_staghunt.png` });
+        assertEquals(cellTrouble, []);
+        assertEquals(HOSTILE.includes("</details>"), true);
+      });
+    });
+  },
+});
+
+interface PageFacts {
+  rounds: (string | null)[];
+  scripts: number;
+  images: number;
+  charts: number;
+  calls: number;
+  marks: number;
+  text: string;
+}
+
+type Result = {
+  events: { type: string; episode: string }[];
+  outcome: { success: boolean; welfareRealization: number; rounds: number };
+};
+
+function isFrail(result: Result, mechanism: string): boolean {
+  const id = result.events[0].episode;
+  return !id.startsWith("staghunt") && id.includes(`_${mechanism}_`);
+}
+
+/** The index summary line for the episodes that pass `keep`. */
+function summaryOf(results: readonly Result[], keep: (r: Result) => boolean): string {
+  const kept = results.filter(keep);
+  const success = (100 * kept.filter((r) => r.outcome.success).length / kept.length).toFixed(1);
+  const mean = kept.reduce((sum, r) => sum + r.outcome.welfareRealization, 0) / kept.length;
+  return `${kept.length} of ${results.length} episodes · success ${success}% · mean W~ ${
+    mean.toFixed(3)
+  }`;
+}

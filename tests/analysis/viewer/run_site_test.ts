@@ -1,0 +1,201 @@
+import { writeRunSite } from "../../../analysis/viewer/run_site.ts";
+import { safeName } from "../../../analysis/viewer/_site_pages.ts";
+import type { IndexData } from "../../../analysis/viewer/_index_html.ts";
+import { runEpisode } from "../../../engine/run_episode.ts";
+import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
+import { assertEquals } from "../../_assert.ts";
+import { tempDirRunner } from "../_temp_dir.ts";
+
+const inTempDir = tempDirRunner("viewer_site_");
+const CLOCK = () => "2026-01-01T00:00:00.000Z";
+const ndjson = (events: readonly object[]) =>
+  events.map((e) => JSON.stringify(e)).join("\n") + "\n";
+const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
+
+/** The rows embedded in an index page, read back as JSON. */
+function embedded(html: string): IndexData {
+  const match = /<script type="application\/json" id="index-data">([^]*?)<\/script>/.exec(html);
+  if (match === null) throw new Error("no embedded index data");
+  return JSON.parse(match[1]);
+}
+
+Deno.test("writeRunSite() pages per-episode logs and segment files, numbering repeated episodes", async () => {
+  await inTempDir(async (dir) => {
+    const run = `${dir}/mixed`;
+    await runEpisode({
+      env: "bank_run",
+      mechanism: "M1",
+      seed: 1,
+      run: "mixed",
+      outDir: dir,
+      clock: CLOCK,
+    });
+    await runEpisode({
+      env: "crowdfunding",
+      mechanism: "M3",
+      seed: 1,
+      run: "mixed",
+      outDir: dir,
+      clock: CLOCK,
+    });
+    const a = await runStagHuntEpisode({ F: 1, seed: 1, run: "mixed", clock: CLOCK });
+    const b = await runStagHuntEpisode({
+      F: 2,
+      corruption: "b3",
+      seed: 2,
+      run: "mixed",
+      clock: CLOCK,
+    });
+    // A segment holding two episodes, the second played twice, and a torn last line.
+    await Deno.mkdir(`${run}/segments`);
+    await Deno.writeTextFile(
+      `${run}/segments/w0-0001.ndjson`,
+      ndjson([...a.events, ...b.events, ...b.events]) + `{"schema":1,"run":"mixed"`,
+    );
+    const site = await writeRunSite(run, { workers: 1 });
+    assertEquals([site.episodes, site.files, site.repeated], [5, 3, 1]);
+    assertEquals(site.malformed.map((m) => [m.file, m.line]), [[
+      `${run}/segments/w0-0001.ndjson`,
+      a.events.length + 2 * b.events.length + 1,
+    ]]);
+    const index = await Deno.readTextFile(`${run}/view/index.html`);
+    const data = embedded(index);
+    const episodes = data.rows.map((row) =>
+      row[data.columns.findIndex((c) => c.key === "episode") + 1]
+    );
+    assertEquals(episodes, [
+      "bank_run_M1_stable_s1",
+      "crowdfunding_M3_stable_s1",
+      "staghunt_N5_M3_T4_F1_base_h1_s1",
+      "staghunt_N5_M3_T4_F2_b3_h1_s2",
+      "staghunt_N5_M3_T4_F2_b3_h1_s2",
+    ]);
+    const pages = data.rows.map((row) => row[0]);
+    assertEquals(pages.slice(3), [
+      "episodes/mixed/staghunt_N5_M3_T4_F2_b3_h1_s2~1.html",
+      "episodes/mixed/staghunt_N5_M3_T4_F2_b3_h1_s2~2.html",
+    ]);
+    for (const page of pages) assertEquals(await exists(`${run}/view/${page}`), true);
+    assertEquals(
+      await exists(`${run}/view/episodes/mixed/staghunt_N5_M3_T4_F2_b3_h1_s2.html`),
+      false,
+    );
+    // Condition columns of both games, side by side; the log column names the segment block.
+    assertEquals(
+      data.columns.map((c) => c.key),
+      // regime, N, M, T and payoffs are not constant: each is empty for the other game.
+      [
+        ...["episode", "env", "mechanism", "regime", "N", "M", "T", "F", "corruption"],
+        ...["heterogeneity", "payoffs", "model", "seed", "status", "success", "rounds", "w"],
+        ...["w~", "flips", "corrections", "log"],
+      ],
+    );
+    const log = data.columns.findIndex((c) => c.key === "log") + 1;
+    assertEquals(data.rows[4][log], "segments/w0-0001.ndjson #2");
+    assertEquals(
+      index.includes("1 malformed line</b>") || index.includes("1 malformed line skipped"),
+      true,
+    );
+    const second = await Deno.readTextFile(`${run}/view/${pages[4]}`);
+    assertEquals(second.includes("holds 2 blocks of this episode"), true);
+    assertEquals(second.includes(`<a href="../../index.html">← run index</a>`), true);
+    assertEquals(/<script/i.test(second), false);
+    assertEquals(second.includes("<svg"), true);
+  });
+});
+
+Deno.test("writeRunSite() embeds hostile ids so that they cannot close the data element", async () => {
+  await inTempDir(async (dir) => {
+    const result = await runStagHuntEpisode({ F: 2, seed: 4, run: "x", clock: CLOCK });
+    const evil = `</script><script>alert(1)</script>/../<b>`;
+    const events = result.events.map((e) => ({ ...e, episode: evil }));
+    await Deno.mkdir(`${dir}/x`);
+    await Deno.writeTextFile(`${dir}/x/one.ndjson`, ndjson(events));
+    const site = await writeRunSite(`${dir}/x`);
+    const index = await Deno.readTextFile(site.index);
+    assertEquals(index.includes("<script>alert(1)"), false);
+    assertEquals(index.split("<script").length - 1, 2); // the data element and the viewer's script
+    const data = embedded(index);
+    const page = `episodes/x/${safeName(evil)}.html`;
+    assertEquals(data.rows[0][0], page);
+    assertEquals(data.rows[0][1], evil);
+    const text = await Deno.readTextFile(`${dir}/x/view/${page}`);
+    assertEquals(
+      text.includes(`<h1>&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;/../&lt;b&gt;`),
+      true,
+    );
+  });
+});
+
+Deno.test("safeName() keeps safe ids and encodes the rest injectively", () => {
+  assertEquals(safeName("bank_run_M0_stable_s1"), "bank_run_M0_stable_s1");
+  assertEquals(safeName("a/b"), "a~2Fb");
+  assertEquals(safeName("a~2Fb"), "a~7E2Fb");
+  assertEquals(safeName(".."), "~2E.");
+  assertEquals(safeName("é"), "~C3~A9");
+  assertEquals(safeName(""), "~");
+  const long = safeName("x".repeat(400));
+  assertEquals([long.length, long.startsWith("x".repeat(140) + "~~")], [150, true]);
+  assertEquals(safeName("x".repeat(400)) === safeName("x".repeat(401)), false);
+});
+
+Deno.test("writeRunSite() rebuilds its own folder, skips it when reading, and refuses a foreign one", async () => {
+  await inTempDir(async (dir) => {
+    const first = await runStagHuntEpisode({ F: 1, seed: 1, run: "r", outDir: dir, clock: CLOCK });
+    const second = await runStagHuntEpisode({ F: 2, seed: 2, run: "r", outDir: dir, clock: CLOCK });
+    await writeRunSite(`${dir}/r`);
+    // A log copied into the site folder is not part of the run.
+    await Deno.copyFile(first.logPath!, `${dir}/r/view/stray.ndjson`);
+    await Deno.remove(second.logPath!);
+    const site = await writeRunSite(`${dir}/r`);
+    assertEquals([site.episodes, site.files], [1, 1]);
+    const pages = [];
+    for await (const entry of Deno.readDir(`${dir}/r/view/episodes/r`)) pages.push(entry.name);
+    assertEquals(pages, ["staghunt_N5_M3_T4_F1_base_h1_s1.html"]);
+    await Deno.mkdir(`${dir}/mine`);
+    await Deno.writeTextFile(`${dir}/mine/notes.txt`, "keep me");
+    try {
+      await writeRunSite(`${dir}/r`, { out: `${dir}/mine` });
+      throw new Error("expected a refusal");
+    } catch (err) {
+      assertEquals(err instanceof Deno.errors.AlreadyExists, true);
+      assertEquals(
+        (err as Error).message,
+        `Refusing to write the site into "${dir}/mine": the folder is not empty and was not made by the viewer`,
+      );
+    }
+    assertEquals(await Deno.readTextFile(`${dir}/mine/notes.txt`), "keep me");
+    try {
+      await writeRunSite(`${dir}/none`);
+      throw new Error("expected NotFound");
+    } catch (err) {
+      assertEquals((err as Error).message, `Run folder "${dir}/none" does not exist`);
+    }
+  });
+});
+
+Deno.test("writeRunSite() writes the same site with worker threads as without", async () => {
+  await inTempDir(async (dir) => {
+    for (let seed = 0; seed < 18; seed++) {
+      await runStagHuntEpisode({
+        F: seed % 4,
+        corruption: seed % 2 ? "b3" : "base",
+        seed,
+        run: "w",
+        outDir: dir,
+        clock: CLOCK,
+      });
+    }
+    const one = await writeRunSite(`${dir}/w`, { out: `${dir}/one`, workers: 1 });
+    // Without a progress callback (this build never finished when the pool counted
+    // finished files only while reporting progress).
+    const two = await writeRunSite(`${dir}/w`, { out: `${dir}/two`, workers: 2 });
+    assertEquals(await Deno.readTextFile(one.index), await Deno.readTextFile(two.index));
+    const page = "episodes/w/staghunt_N5_M3_T4_F3_b3_h1_s7.html";
+    assertEquals(
+      await Deno.readTextFile(`${dir}/one/${page}`),
+      await Deno.readTextFile(`${dir}/two/${page}`),
+    );
+    assertEquals(embedded(await Deno.readTextFile(one.index)).rows.length, 18);
+  });
+});

@@ -1,0 +1,375 @@
+import pl from "npm:nodejs-polars@0.25.2";
+import { escapeHtml } from "../../../analysis/_html.ts";
+import { loadRuns } from "../../../analysis/load/load_runs.ts";
+import { episodeBundle, showEpisode } from "../../../analysis/viewer/show_episode.ts";
+import { episodeHeader } from "../../../analysis/viewer/_condition.ts";
+import { episodeModel } from "../../../analysis/viewer/_episode_model.ts";
+import { chartSvg } from "../../../analysis/viewer/_chart_svg.ts";
+import { fmtNumber } from "../../../analysis/viewer/_format.ts";
+import type { LogEvent } from "../../../analysis/viewer/_log_source.ts";
+import { stateTrajectoryChart } from "../../../analysis/charts/state_trajectory.ts";
+import type { EngineEvent } from "../../../engine/core/events.ts";
+import { runEpisode } from "../../../engine/run_episode.ts";
+import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
+import { MECHANISMS } from "../../../engine/frail/types.ts";
+import { assertEquals } from "../../_assert.ts";
+import { tempDirRunner } from "../_temp_dir.ts";
+import { HOSTILE, hostileFrailEpisode, hostileStagHuntEpisode, ofType } from "./_fixtures.ts";
+
+const inTempDir = tempDirRunner("viewer_");
+const CLOCK = () => "2026-01-01T00:00:00.000Z";
+const html = async (source: Parameters<typeof episodeBundle>[0], options = {}) =>
+  (await episodeBundle(source, { chart: false, ...options }))["text/html"];
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+const ndjson = (events: readonly object[]) =>
+  events.map((e) => JSON.stringify(e)).join("\n") + "\n";
+
+async function rejects(
+  promise: Promise<unknown>,
+  type: new (...args: never[]) => Error,
+  pattern: RegExp,
+) {
+  try {
+    await promise;
+  } catch (err) {
+    assertEquals(err instanceof type, true, `expected ${type.name}, got ${err}`);
+    assertEquals(pattern.test((err as Error).message), true, (err as Error).message);
+    return;
+  }
+  throw new Error(`expected a ${type.name}`);
+}
+
+Deno.test("episodeBundle() renders every FRAIL environment under M0-M3, the same from a result and from its log", async () => {
+  await inTempDir(async (dir) => {
+    for (const env of ["bank_run", "debt_rollover", "crowdfunding"] as const) {
+      for (const mechanism of MECHANISMS) {
+        const result = await runEpisode({
+          env,
+          mechanism,
+          seed: 2,
+          run: "t",
+          outDir: dir,
+          clock: CLOCK,
+        });
+        const fromResult = await html(result);
+        assertEquals(fromResult, await html(result.logPath!));
+        const rounds = result.outcome.rounds;
+        assertEquals(count(fromResult, `<details class="round" id="round-`), rounds);
+        assertEquals(fromResult.includes(`<strong>Round ${rounds}</strong>`), true);
+        assertEquals(fromResult.includes(`<b>mechanism</b>${mechanism}</span>`), true);
+        assertEquals(fromResult.includes(`<b>env</b>${env}</span>`), true);
+        assertEquals(
+          fromResult.includes(
+            `<small>W~ (realization)</small><b>${
+              numberHtml(result.outcome.welfareRealization)
+            }</b>`,
+          ),
+          true,
+        );
+        assertEquals(/<script/i.test(fromResult), false);
+        const decisions = ofType(result.events, "decision").length;
+        assertEquals(count(fromResult, `<span class="f"><i>draw</i>`), decisions);
+      }
+    }
+  });
+});
+
+function numberHtml(value: number): string {
+  const shown = fmtNumber(value);
+  return shown === String(value) ? shown : `<span title="${value}">${shown}</span>`;
+}
+
+Deno.test("episodeBundle() escapes hostile agent text in reports, reasoning and model calls", async () => {
+  for (
+    const result of [
+      await hostileFrailEpisode("bank_run", "M3", 0),
+      await hostileFrailEpisode("debt_rollover", "M2", 0),
+      await hostileFrailEpisode("crowdfunding", "M1", 0),
+      await hostileStagHuntEpisode("b3", 3),
+    ]
+  ) {
+    const text = await html(result);
+    assertEquals(text.includes(HOSTILE), false);
+    assertEquals(text.includes(escapeHtml(HOSTILE)), true);
+    assertEquals(/<script|<img|<b>bold/i.test(text), false);
+    // The hostile </details> is text: every <details> still has its own closing tag.
+    assertEquals(count(text, "<details"), count(text, "</details>"));
+    assertEquals(count(text, "<table"), count(text, "</table>"));
+  }
+});
+
+Deno.test("episodeBundle() shows overrides, corrections, draws and model calls as logged", async () => {
+  const result = await hostileFrailEpisode("bank_run", "M3", 0);
+  const text = await html(result);
+  const overrides = ofType(result.events, "override");
+  const corrections = ofType(result.events, "correction");
+  const calls = ofType(result.events, "llm_call");
+  assertEquals([overrides.length, corrections.length, calls.length], [12, 1, 316]);
+  assertEquals(text.includes(`<small>overrides</small><b>12</b>`), true);
+  assertEquals(text.includes(`<small>corrections</small><b>1</b>`), true);
+  assertEquals(text.includes(`<small>model calls</small><b>316</b>`), true);
+  assertEquals(text.includes(`<small>tokens</small><b>150,732</b>`), true); // 316 × (420 + 57)
+  assertEquals(text.includes(`<small>cost</small><b>$0.474</b>`), true); // 316 × 0.0015
+  assertEquals(
+    count(text, `<span class="note warn">override <b>withdraw_probability</b> 80 → 0`),
+    12,
+  );
+  assertEquals(
+    text.includes(`corrected <b>withdraw_probability</b>: raw &quot;lots&quot; → 0`),
+    true,
+  );
+  const first = ofType(result.events, "decision")[0] as EngineEvent & { draw: number };
+  assertEquals(
+    text.includes(`<i>draw</i> <span title="${first.draw}">${fmtNumber(first.draw)}</span>`),
+    true,
+  );
+  // Model-call statistics and the failed attempt sit under each report.
+  assertEquals(count(text, `<tr><th>latency ms</th><td>812</td></tr>`), 316);
+  assertEquals(count(text, `<td>rate_limit</td><td>429</td>`), 316);
+});
+
+Deno.test("episodeBundle() lays out Stag Hunt turns with both action layers and highlights flips", async () => {
+  for (const [corruption, seed] of [["b3", 3], ["base", 5]] as const) {
+    const result = await hostileStagHuntEpisode(corruption, seed);
+    const text = await html(result);
+    const flips = result.turns.filter((t) => t.originalAction !== t.publicAction);
+    assertEquals(count(text, "<mark>"), flips.length);
+    assertEquals(count(text, `<tr class="flip">`), flips.length);
+    assertEquals(text.includes(`<small>flips</small><b>${flips.length}</b>`), true);
+    assertEquals(count(text, "<h3>Speaking order</h3>"), 4);
+    assertEquals(count(text, `<span class="pill warn">corrupted</span>`), 4 * 2);
+    for (const flip of flips) {
+      assertEquals(text.includes(`<del>${flip.originalAction}</del>`), true);
+      assertEquals(text.includes(escapeHtml(flip.publicJustification)), true);
+    }
+    assertEquals(text.includes(`<b>corruption</b>${corruption}</span>`), true);
+    assertEquals(text.includes(`<b>heterogeneity</b>h1</span>`), true);
+  }
+  const text = await html(await hostileStagHuntEpisode("b3", 3));
+  assertEquals(flipsOf(text) > 0, true);
+});
+
+function flipsOf(text: string): number {
+  return count(text, `<span class="pill flip">flipped</span>`);
+}
+
+Deno.test("episodeBundle() draws the chart as a PNG data URI", async () => {
+  const result = await runStagHuntEpisode({ F: 2, corruption: "b3", seed: 3, clock: CLOCK });
+  const bundle = await episodeBundle(result);
+  assertEquals(/<img src="data:image\/png;base64,iVBORw0KGgo/.test(bundle["text/html"]), true);
+  assertEquals(bundle["text/html"].includes("threshold M = 3"), false); // drawn, not written
+  assertEquals(
+    bundle["text/plain"].startsWith("Episode staghunt_N5_M3_T4_F2_b3_h1_s3 of run adhoc: ok"),
+    true,
+  );
+});
+
+Deno.test("showEpisode() finds a row's log: frame.row(i), a record with its file, a one-row frame", async () => {
+  await inTempDir(async (dir) => {
+    const results = [];
+    for (const seed of [1, 2]) {
+      results.push(
+        await runEpisode({
+          env: "crowdfunding",
+          mechanism: "M2",
+          seed,
+          run: "cf",
+          outDir: dir,
+          clock: CLOCK,
+        }),
+      );
+    }
+    const { episodes } = await loadRuns(dir, { frames: [] });
+    const i = episodes.getColumn("episode").toArray().indexOf("crowdfunding_M2_stable_s2");
+    const expected = await html(results[1].logPath!);
+    assertEquals(await html(episodes.row(i), { dir }), expected);
+    assertEquals(await html(episodes.toRecords()[i] as { run: string; episode: string }), expected);
+    assertEquals(await html(episodes.slice(i, 1)), expected);
+    const bundle = await showEpisode(episodes.slice(i, 1), { chart: false });
+    assertEquals(bundle?.["text/html"], expected); // outside Jupyter the bundle comes back
+    await rejects(
+      html(episodes.row(i)),
+      Deno.errors.NotFound,
+      /^Cannot look for episode "crowdfunding_M2_stable_s2": folder "runs\/cf" does not exist/,
+    );
+    await rejects(html(episodes), RangeError, /exactly one row .* it has 2/);
+    await rejects(
+      html({ run: "cf", episode: "nope" }, { dir }),
+      Deno.errors.NotFound,
+      /No log under ".*" holds episode "nope" of run "cf" \(searched 2 \.ndjson files\)/,
+    );
+  });
+});
+
+Deno.test("episodeBundle() reads a segment file of many episodes, and names skipped lines", async () => {
+  await inTempDir(async (dir) => {
+    const a = await runStagHuntEpisode({ F: 1, seed: 1, run: "seg", clock: CLOCK });
+    const b = await runStagHuntEpisode({
+      F: 3,
+      corruption: "b3",
+      seed: 2,
+      run: "seg",
+      clock: CLOCK,
+    });
+    const c = await runEpisode({ env: "bank_run", seed: 3, run: "seg", clock: CLOCK });
+    const path = `${dir}/segment-0001.ndjson`;
+    await Deno.writeTextFile(path, ndjson([...a.events, ...b.events, ...c.events]) + "{not json\n");
+    await rejects(
+      html(path),
+      RangeError,
+      /holds 3 episodes \(staghunt_N5_M3_T4_F1_base_h1_s1, .*\): pick one with options\.episode/,
+    );
+    const text = await html(path, { episode: b.events[0].episode });
+    assertEquals(text.includes(`<b>F</b>3</span>`), true);
+    assertEquals(
+      text.includes(
+        `1 malformed line skipped in ${dir}/segment-0001.ndjson (line ${
+          a.events.length + b.events.length + c.events.length + 1
+        }: not JSON`,
+      ),
+      true,
+    );
+    const alone = await html(b.events as unknown as object[]);
+    const [withoutNote] = [
+      text.replace(/<div class="banner warn">1 malformed line[^<]*<\/div>/, ""),
+    ];
+    assertEquals(withoutNote, alone);
+    await rejects(html(path, { episode: "other" }), RangeError, /holds no episode "other"/);
+  });
+});
+
+Deno.test("episodeBundle() shows a schema 2 condition key by key with its derived quantities", async () => {
+  const v1 = await runStagHuntEpisode({ F: 2, corruption: "b3", seed: 3, clock: CLOCK });
+  const v2 = v1.events.map((e) => {
+    if (e.type !== "episode_start") return { ...e, schema: 2 };
+    const { mechanism: _m, regime: _r, ...rest } = e;
+    return {
+      ...rest,
+      schema: 2,
+      game: "staghunt",
+      condition: {
+        N: 5,
+        M: 3,
+        T: 4,
+        F: 2,
+        corruption: "b3",
+        heterogeneity: "h1",
+        payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 },
+      },
+      condition_id: "sh-N5-M3-F2-b3",
+      derived: { q_star: 0.3857275681323895, bounds: { worst: 24, best: 80 } },
+      model: "mock:threshold",
+      rng: { streams: "pure-rand xoroshiro128+" },
+    };
+  });
+  const text = await html(v2);
+  assertEquals(text.includes(`<b>condition</b>sh-N5-M3-F2-b3</span>`), true);
+  assertEquals(
+    text.includes(`<b>q_star</b><span title="0.3857275681323895">0.386</span></span>`),
+    true,
+  );
+  assertEquals(text.includes(`<b>payoffs</b>RS: 4, HS: 2, RF: 0, HF: 2</span>`), true);
+  assertEquals(text.includes(`model <b>mock:threshold</b>`), true);
+  assertEquals(text.includes("<h3>Speaking order</h3>"), true);
+  // The same episode in schema 1 reads to the same condition through the adapter.
+  const header1 = episodeHeader(v1.events[0] as unknown as LogEvent);
+  const header2 = episodeHeader(v2[0] as unknown as LogEvent);
+  assertEquals(header1.condition, header2.condition);
+  assertEquals([header1.game, header1.conditionId], ["staghunt", null]);
+  const { condition: _c, ...noCondition } = v2[0] as Record<string, unknown>;
+  await rejects(
+    html([noCondition, ...v2.slice(1)]),
+    TypeError,
+    /\(schema 2\) has no "condition" object/,
+  );
+});
+
+Deno.test("episodeBundle() shows degraded, error and incomplete episodes prominently", async () => {
+  const result = await runEpisode({ env: "debt_rollover", mechanism: "M1", seed: 1, clock: CLOCK });
+  const events = result.events as unknown as Record<string, unknown>[];
+  const last = events[events.length - 1];
+  const degraded = [...events.slice(0, -1), {
+    ...last,
+    status: "degraded",
+    degraded: "3 calls used the neutral default",
+  }];
+  const text = await html(degraded);
+  assertEquals(
+    text.includes(`<span class="pill warn" data-status="degraded">degraded</span>`),
+    true,
+  );
+  assertEquals(
+    text.includes(
+      `<div class="banner warn">Status: degraded<pre>degraded: 3 calls used the neutral default</pre></div>`,
+    ),
+    true,
+  );
+  const failed = [...events.slice(0, -1), {
+    ...last,
+    status: "error",
+    outcome: undefined,
+    error: "<boom>",
+  }];
+  assertEquals(
+    (await html(failed)).includes(
+      `<div class="banner bad">Status: error<pre>error: &lt;boom&gt;</pre></div>`,
+    ),
+    true,
+  );
+  const cut = await html(events.slice(0, 40));
+  assertEquals(cut.includes(`data-status="incomplete"`), true);
+  assertEquals(cut.includes("Incomplete: the log has no episode_end"), true);
+});
+
+Deno.test("episodeModel() attaches every decision, override, correction and model call to its report", async () => {
+  const result = await hostileFrailEpisode("bank_run", "M3", 0);
+  const model = episodeModel(result.events as unknown as LogEvent[]);
+  const calls = model.rounds.flatMap((r) => r.calls);
+  assertEquals(calls.length, ofType(result.events, "report").length);
+  assertEquals(
+    calls.filter((c) => c.decision !== null).length,
+    ofType(result.events, "decision").length,
+  );
+  assertEquals(
+    calls.filter((c) => c.override !== null).map((c) => c.agent),
+    Array(12).fill("dep_01"),
+  );
+  assertEquals(calls.flatMap((c) => c.corrections).length, 1);
+  assertEquals(calls.every((c) => c.llmCalls.length === 1), true);
+  assertEquals(model.rounds.flatMap((r) => r.other), []);
+  for (const call of calls) {
+    if (call.decision !== null) {
+      assertEquals([call.decision.agent, call.decision.call], [call.agent, call.call]);
+    }
+  }
+  assertEquals(
+    model.counts.realized,
+    ofType(result.events, "decision").filter((d) => (d as { realized: boolean }).realized).length,
+  );
+});
+
+Deno.test("episodeBundle() rejects sources it cannot read, naming what is wrong", async () => {
+  await rejects(html(42 as never), TypeError, /Cannot show an episode from this source/);
+  await rejects(html([]), TypeError, /empty array/);
+  await rejects(
+    html([{ type: "round_start", run: "r", episode: "e", schema: 9 }]),
+    TypeError,
+    /events\[0\]: event schema 9 is not one of 1, 2/,
+  );
+  await rejects(
+    html(pl.DataFrame({ run: ["a"], episode: ["b"] }), { dir: "/nonexistent-dir-for-test" }),
+    Deno.errors.NotFound,
+    /nonexistent/,
+  );
+});
+
+Deno.test("chartSvg() escapes the text it draws", async () => {
+  const spec = stateTrajectoryChart([{ round: 1, series: "<script>alert(1)</script>", value: 2 }]);
+  const svg = await chartSvg(spec);
+  assertEquals(svg.includes("<script"), false);
+  assertEquals(svg.includes("&lt;script&gt;alert(1)&lt;/script&gt;"), true);
+  // A second chart of the same shape reuses the view and shows the new data.
+  const again = await chartSvg(stateTrajectoryChart([{ round: 1, series: "cash & co", value: 2 }]));
+  assertEquals(again.includes("cash &amp; co"), true);
+  assertEquals(again.includes("alert"), false);
+});
