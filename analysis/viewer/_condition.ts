@@ -2,18 +2,13 @@
 // the full condition, derived quantities, the model, the seed, the agents
 // and the welfare bounds.
 //
-// Schema 2 logs state the condition explicitly (`game`, `condition`,
-// `condition_id`, `derived`, `model`, `rng`) and the viewer shows whatever
-// `condition` and `derived` hold, key by key. Schema 1 logs are read through
-// `v1Header` alone, the one place that knows where schema 1 kept things:
-// FRAIL's condition is `env`, `mechanism` and `regime`; the Stag Hunt
-// (env `stag_hunt`) kept the corruption mode in `mechanism`, the
-// heterogeneity id in `regime`, and N, M, T, F and the payoffs in `params`.
-// A schema 1 episode's model is the distinct policies (sorted, joined with
-// `+`) of its participants, i.e. every player but the FRAIL central player,
-// as the loaders define it.
+// Logs state the condition explicitly (event schema 2: `game`, `condition`,
+// `condition_id`, `derived`, `model`) and the viewer shows whatever
+// `condition` and `derived` hold, key by key. Logs of another schema version
+// are refused by name, as every other reader of logs does.
 
-import { centralRoleOf } from "../frail/env_profiles.ts";
+import { EVENT_SCHEMA_VERSION } from "../../engine/core/events.ts";
+import { unsupportedSchemaMessage } from "../../engine/core/log_file.ts";
 import type { LogEvent } from "./_log_source.ts";
 
 /** A player of the episode, as logged. */
@@ -30,8 +25,10 @@ export interface PlayerInfo {
 export interface EpisodeHeader {
   /** Schema version of the `episode_start` event. */
   schema: number;
-  /** `"frail"`, `"staghunt"`, or another game id a newer log names. */
+  /** `"frail"`, `"staghunt"`, or another game family a newer log names. */
   game: string;
+  /** Game id (`"bank_run"`, ..., `"staghunt"`). */
+  env: string | null;
   /** The full condition, key by key, in logged order. */
   condition: Record<string, unknown>;
   /** A short stable label of the condition, when the log has one. */
@@ -57,11 +54,14 @@ export interface EpisodeHeader {
 /**
  * Reads the header of an episode from its `episode_start` event.
  *
- * @throws {TypeError} If a schema 2 event has no `condition` object or no `game`.
+ * @throws {RangeError} For a log of another event schema version, naming it.
+ * @throws {TypeError} If the event has no `condition` object or no `game`.
  */
 export function episodeHeader(start: LogEvent): EpisodeHeader {
   const schema = start.schema as number;
-  if (schema === 1) return v1Header(start);
+  if (schema !== EVENT_SCHEMA_VERSION) {
+    throw new RangeError(`Episode "${start.episode}": ${unsupportedSchemaMessage(schema)}`);
+  }
   const condition = start.condition;
   if (!isRecord(condition)) {
     throw new TypeError(
@@ -77,45 +77,13 @@ export function episodeHeader(start: LogEvent): EpisodeHeader {
   return {
     ...common(start),
     game: start.game,
+    env: typeof start.env === "string" ? start.env : null,
     condition,
     conditionId: typeof start.condition_id === "string" ? start.condition_id : null,
     derived,
     model: typeof start.model === "string" ? start.model : null,
     rng: start.rng ?? null,
     bounds: boundsOf(derived.bounds) ?? boundsOf(start.bounds),
-  };
-}
-
-/** The schema 1 adapter: the only code that reads schema 1's condition fields. */
-function v1Header(start: LogEvent): EpisodeHeader {
-  const base = common(start);
-  const env = String(start.env);
-  const params = isRecord(start.params) ? start.params : {};
-  const stagHunt = env === "stag_hunt";
-  const condition: Record<string, unknown> = stagHunt
-    ? {
-      N: params.N,
-      M: params.M,
-      T: params.T,
-      F: params.F,
-      corruption: start.mechanism,
-      heterogeneity: start.regime,
-      payoffs: params.payoffs,
-    }
-    : { env, mechanism: start.mechanism, regime: start.regime };
-  const central = stagHunt ? undefined : centralRoleOf(env);
-  const policies = [
-    ...new Set(base.agents.filter((a) => a.role !== central).map((a) => a.policy)),
-  ].sort();
-  return {
-    ...base,
-    game: stagHunt ? "staghunt" : "frail",
-    condition,
-    conditionId: null,
-    derived: {},
-    model: policies.length === 0 ? null : policies.join("+"),
-    rng: null,
-    bounds: boundsOf(start.bounds),
   };
 }
 

@@ -8,6 +8,7 @@
 // UTF-8 bytes in hex, `~` included. Very long ids are cut and suffixed with a
 // hash.
 
+import { GAMES } from "../../engine/games.ts";
 import { relative } from "node:path";
 import { chartSvg } from "./_chart_svg.ts";
 import { episodeChart } from "./_chart.ts";
@@ -118,7 +119,12 @@ export async function writeFilePages(
     const h = model.header;
     const o = model.outcome;
     const condition: IndexEntry["condition"] = {};
+    // The index shows the keys that identify a condition (the game's
+    // descriptor lists them); the episode page shows every condition field.
+    const known = GAMES.find((g) => g.id === h?.env);
+    const keys = known?.conditionKeys ?? Object.keys(h?.condition ?? {});
     for (const [key, value] of Object.entries(h?.condition ?? {})) {
+      if (!keys.includes(key)) continue;
       condition[key] = typeof value === "number" || typeof value === "boolean" || value === null
         ? value
         : valueText(value);

@@ -319,7 +319,6 @@ function indexData(dir: string, entries: readonly IndexEntry[]): IndexData {
     const name = fixed.has(key) ? `condition.${key}` : key;
     facet(name, name, (e) => e.condition[key] ?? null);
   }
-  facet("condition", "condition", (e) => e.conditionId);
   facet("model", "model", (e) => e.model);
   add({ key: "seed", label: "seed", kind: "num" }, (e) => e.seed);
   add({ key: "status", label: "status", kind: "text", facet: true }, (e) => e.status);

@@ -85,7 +85,8 @@ Deno.test("writeRunSite() pages per-episode logs and segment files, numbering re
       data.columns.map((c) => c.key),
       // regime, N, M, T and payoffs are not constant: each is empty for the other game.
       [
-        ...["episode", "env", "mechanism", "regime", "N", "M", "T", "F", "corruption"],
+        ...["episode", "env", "mechanism", "regime", "overrides_id", "N", "M", "T", "F"],
+        "corruption",
         ...["heterogeneity", "payoffs", "model", "seed", "status", "success", "rounds", "w"],
         ...["w~", "flips", "corrections", "log"],
       ],

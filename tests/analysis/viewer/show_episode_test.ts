@@ -238,50 +238,30 @@ Deno.test("episodeBundle() reads a segment file of many episodes, and names skip
   });
 });
 
-Deno.test("episodeBundle() shows a schema 2 condition key by key with its derived quantities", async () => {
-  const v1 = await runStagHuntEpisode({ F: 2, corruption: "b3", seed: 3, clock: CLOCK });
-  const v2 = v1.events.map((e) => {
-    if (e.type !== "episode_start") return { ...e, schema: 2 };
-    const { mechanism: _m, regime: _r, ...rest } = e;
-    return {
-      ...rest,
-      schema: 2,
-      game: "staghunt",
-      condition: {
-        N: 5,
-        M: 3,
-        T: 4,
-        F: 2,
-        corruption: "b3",
-        heterogeneity: "h1",
-        payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 },
-      },
-      condition_id: "sh-N5-M3-F2-b3",
-      derived: { q_star: 0.3857275681323895, bounds: { worst: 24, best: 80 } },
-      model: "mock:threshold",
-      rng: { streams: "pure-rand xoroshiro128+" },
-    };
-  });
-  const text = await html(v2);
-  assertEquals(text.includes(`<b>condition</b>sh-N5-M3-F2-b3</span>`), true);
+Deno.test("episodeBundle() shows the condition key by key with its derived quantities", async () => {
+  const run = await runStagHuntEpisode({ F: 2, corruption: "b3", seed: 3, clock: CLOCK });
+  const events = run.events as unknown as Record<string, unknown>[];
+  const text = await html(events);
+  assertEquals(text.includes(`<b>condition</b>staghunt_N5_M3_T4_F2_b3_h1</span>`), true);
   assertEquals(
     text.includes(`<b>q_star</b><span title="0.3857275681323895">0.386</span></span>`),
     true,
   );
   assertEquals(text.includes(`<b>payoffs</b>RS: 4, HS: 2, RF: 0, HF: 2</span>`), true);
-  assertEquals(text.includes(`model <b>mock:threshold</b>`), true);
+  assertEquals(text.includes(`<b>corruption</b>b3</span>`), true);
+  assertEquals(text.includes(`model <b>mock:threshold(naive)</b>`), true);
   assertEquals(text.includes("<h3>Speaking order</h3>"), true);
-  // The same episode in schema 1 reads to the same condition through the adapter.
-  const header1 = episodeHeader(v1.events[0] as unknown as LogEvent);
-  const header2 = episodeHeader(v2[0] as unknown as LogEvent);
-  assertEquals(header1.condition, header2.condition);
-  assertEquals([header1.game, header1.conditionId], ["staghunt", null]);
-  const { condition: _c, ...noCondition } = v2[0] as Record<string, unknown>;
-  await rejects(
-    html([noCondition, ...v2.slice(1)]),
-    TypeError,
-    /\(schema 2\) has no "condition" object/,
-  );
+  const header = episodeHeader(events[0] as unknown as LogEvent);
+  assertEquals([header.game, header.env, header.condition.heterogeneity], [
+    "staghunt",
+    "staghunt",
+    "h1",
+  ]);
+  const { condition: _c, ...noCondition } = events[0];
+  await rejects(html([noCondition, ...events.slice(1)]), TypeError, /has no "condition" object/);
+  // A log of schema 1 is refused by name, as every reader of logs does.
+  const old = events.map((e) => ({ ...e, schema: 1 }));
+  await rejects(html(old), RangeError, /event schema 1 is not supported/);
 });
 
 Deno.test("episodeBundle() shows degraded, error and incomplete episodes prominently", async () => {
