@@ -7,6 +7,7 @@
  *
  * @module
  */
+import type { CapacityRule } from "../capacity.ts";
 import { isMember } from "../mechanisms/coalition.ts";
 import { isCommittedUnder, promisedTotal } from "../mechanisms/profile.ts";
 import {
@@ -35,6 +36,8 @@ export interface DepositorParameters {
   earlySalePrice: number;
   /** Withdrawals processed per round. */
   capacity: number;
+  /** What happens to a request beyond the capacity (the prompt states the engine's rule). */
+  capacityRule: CapacityRule;
 }
 
 /** A depositor's commitment as shown to it. */
@@ -113,6 +116,7 @@ function parameters(s: BankRunState): DepositorParameters {
     assetReturn: p.assetReturn,
     earlySalePrice: p.earlySalePrice,
     capacity: p.capacity,
+    capacityRule: p.capacityRule,
   };
 }
 

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import type { CapacityRule } from "../capacity.ts";
 import { isMember } from "../mechanisms/coalition.ts";
 import { EXIT_CONFIRMATIONS } from "../mechanisms/in_round_exit.ts";
 import { isCommittedUnder, promisedTotal } from "../mechanisms/profile.ts";
@@ -46,6 +47,8 @@ export interface CrowdfundingParameters {
   riskFree: number;
   /** Pledge face that can be withdrawn per round. */
   withdrawalCapacity: number;
+  /** What happens to a withdrawal beyond the capacity (the prompt states the engine's rule). */
+  capacityRule: CapacityRule;
   /** Rounds T (the last one is settlement only). */
   horizon: number;
   /** Last decision round (T - 1). */
@@ -155,6 +158,7 @@ function parameters(p: CrowdfundingParams): CrowdfundingParameters {
     margin: p.margin,
     riskFree: p.riskFree,
     withdrawalCapacity: p.withdrawalCapacity,
+    capacityRule: p.capacityRule,
     horizon: p.horizon,
     lastDecisionRound: lastDecisionRound(p),
   };

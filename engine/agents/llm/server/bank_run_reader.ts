@@ -105,6 +105,7 @@ export function readDepositorView(system: string, user: string): DepositorView {
       assetReturn: num(system, /assets return (\d+(?:\.\d+)?) per unit/),
       earlySalePrice: num(system, /fetch only (\d+(?:\.\d+)?) per unit/),
       capacity: num(system, /At most (\d+(?:\.\d+)?) of redemption/),
+      capacityRule: system.includes("paid in part") ? "partial" : "expire",
     },
     balance: num(user, /- Deposit balance: (\d+(?:\.\d+)?)/),
     previousDecisions: decisions

@@ -71,6 +71,7 @@ function parameters(system: string): BackerView["parameters"] {
     margin: num(system, `Founder margin ${NUM}`),
     riskFree: num(system, `r_f = ${NUM}`),
     withdrawalCapacity: num(system, `at most ${NUM} face per round`),
+    capacityRule: system.includes("withdrawn in part") ? "partial" : "expire",
     horizon,
     lastDecisionRound: num(system, "Rounds 1-(\\d+) are decision rounds"),
   };

@@ -14,6 +14,7 @@ import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { CallRequest } from "../../../../engine/core/environment.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
 import { type MechanismId, MECHANISMS } from "../../../../engine/frail/types.ts";
+import { readDepositorView } from "../../../../engine/agents/llm/server/bank_run_reader.ts";
 import { here } from "./_helpers.ts";
 
 function state(mechanism: MechanismId, params: object = {}): BankRunState {
@@ -251,4 +252,23 @@ Deno.test("every call of M0-M3 mock episodes renders with its template, with no 
     });
   }
   assert(rendered > 500, `only ${rendered} prompts rendered`);
+});
+
+Deno.test("the capacity bullet states the engine's rule, and the local server reads the rule back", () => {
+  for (const capacityRule of ["expire", "partial"] as const) {
+    const [system, user] = depositorWithdrawalPrompt.render(
+      depositorView(state("M0", { capacityRule }), "dep_01"),
+    );
+    const params = blocks(system.content).get("GAME PARAMETERS")!;
+    assertEquals(
+      params.includes("requests beyond that expire unprocessed (your deposit stays)."),
+      capacityRule === "expire",
+      capacityRule,
+    );
+    assertEquals(params.includes("is paid in part"), capacityRule === "partial", capacityRule);
+    assertEquals(
+      readDepositorView(system.content, user.content).parameters,
+      depositorView(state("M0", { capacityRule }), "dep_01").parameters,
+    );
+  }
 });

@@ -23,9 +23,9 @@ Deno.test("bank-run episodes for seeds 0-3 under M0-M3 keep their pinned outcome
   }
   assertEquals(rows, [
     "M0/0: 12 17.956306",
-    "M0/1: 5 13.938750",
-    "M0/2: 3 13.938750",
-    "M0/3: 3 13.938750",
+    "M0/1: 6 13.938750",
+    "M0/2: 4 13.938750",
+    "M0/3: 4 13.938750",
     "M1/0: 12 18.174825",
     "M1/1: 12 18.174825",
     "M1/2: 12 18.174825",
@@ -41,6 +41,6 @@ Deno.test("bank-run episodes for seeds 0-3 under M0-M3 keep their pinned outcome
   ]);
   assertEquals(
     sha256Hex(hashes.join("")),
-    "89492d6a8b50c427715468c5d432ce401a99fed0cdc726e2a71cb9c252cfeab1",
+    "176bcbeef72db6baa8047c8e27f65e1aa8d2d94c407f83e658b44321aa1610ed",
   );
 });

@@ -6,6 +6,9 @@
  * paper does not print is written in the same style.
  *
  * Choices where the paper is open:
+ * - The capacity bullet is G.2's under the default `capacityRule: "expire"`;
+ *   under the non-default `"partial"` it says what the engine then does (the
+ *   request that crosses the capacity is paid in part).
  * - M1 and M2 [MECHANISM RULES] describe the engine's rules (offers expire at
  *   the end of their round; an M2 exit binds through its declaration round).
  * - Depositors are never told the round number or the horizon (Appendix F), so
@@ -79,7 +82,7 @@ depositors are still owed money.`;
  * ```ts
  * import { gameParameters } from "./blocks.ts";
  * const b = gameParameters({ depositors: 15, totalDeposits: 15, depositYield: 1.114,
- *   assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75 });
+ *   assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75, capacityRule: "expire" });
  * if (!b.includes("- There are 15 depositors; total deposits are 15.000.")) throw new Error();
  * ```
  */
@@ -92,8 +95,7 @@ export function gameParameters(p: DepositorParameters): string {
   institution can pay all remaining depositors in full.
 - The institution's long-term assets return ${num3(p.assetReturn)} per unit at maturity;
   sold early, they fetch only ${h} per unit.
-- At most ${num3(p.capacity)} of redemption requests can be processed each round;
-  requests beyond that expire unprocessed (your deposit stays).
+${capacityBullet(p)}
 - Redemptions are paid cash first; any shortfall is covered by selling
   long-term assets early.
 - The institution fails immediately if it cannot pay a redemption request
@@ -103,6 +105,29 @@ export function gameParameters(p: DepositorParameters): string {
   plus any promised payments), it fails at that point.
 - On failure, remaining assets are liquidated at ${h} per unit and shared
   in proportion to deposits.`;
+}
+
+/**
+ * The capacity bullet of [GAME PARAMETERS]: G.2's words under the paper's
+ * `"expire"` rule, and the engine's partial payment under `"partial"`.
+ *
+ * @example
+ * ```ts
+ * import { capacityBullet } from "./blocks.ts";
+ * const b = capacityBullet({ capacity: 3.75, capacityRule: "expire" });
+ * if (!b.endsWith("requests beyond that expire unprocessed (your deposit stays).")) throw new Error(b);
+ * if (!capacityBullet({ capacity: 3.75, capacityRule: "partial" }).includes("paid in part")) throw new Error();
+ * ```
+ */
+export function capacityBullet(p: Pick<DepositorParameters, "capacity" | "capacityRule">): string {
+  const cap = num3(p.capacity);
+  if (p.capacityRule === "partial") {
+    return `- At most ${cap} of redemption requests can be processed each round; the
+  request that crosses that limit is paid in part, and the rest of it and every
+  request beyond it expire unprocessed (your remaining deposit stays).`;
+  }
+  return `- At most ${cap} of redemption requests can be processed each round;
+  requests beyond that expire unprocessed (your deposit stays).`;
 }
 
 /**
@@ -331,7 +356,8 @@ export const INTERPRETATION_REMINDERS: string = `[INTERPRETATION REMINDERS]
  * ```ts
  * import { depositorSystem } from "./blocks.ts";
  * const blocks = depositorSystem({ mechanism: "M0", parameters: { depositors: 15, totalDeposits: 15,
- *   depositYield: 1.114, assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75 } } as never);
+ *   depositYield: 1.114, assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75,
+ *   capacityRule: "expire" } } as never);
  * if (blocks.length !== 4 || blocks[3] !== null || !blocks[2]!.includes("a promise, not a lock")) throw new Error();
  * ```
  */
