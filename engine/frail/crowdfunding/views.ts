@@ -183,7 +183,7 @@ export function backerView(s: CrowdfundingState, id: string): BackerView {
   const b = s.backers.find((x) => x.id === id);
   if (!b) throw new RangeError(`Unknown backer "${id}"`);
   const round = s.round;
-  const open = openProposals(s, id, round);
+  const open = openProposals(s, id, { round });
   const { outstandingBonuses: disclosedBonuses, ...campaign } = s.disclosed;
   return {
     role: "backer",

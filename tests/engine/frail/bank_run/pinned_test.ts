@@ -41,6 +41,6 @@ Deno.test("bank-run episodes for seeds 0-3 under M0-M3 keep their pinned outcome
   ]);
   assertEquals(
     sha256Hex(hashes.join("")),
-    "176bcbeef72db6baa8047c8e27f65e1aa8d2d94c407f83e658b44321aa1610ed",
+    "c3c5675e757c98922427addf28767418a591b7153ac17be370cec8d3072a4103",
   );
 });
