@@ -29,11 +29,10 @@ import type {
   CrowdfundingParameters,
   FounderView,
 } from "../../../../frail/crowdfunding/views.ts";
-import { num3 } from "../template.ts";
+import { num3, wrap } from "../template.ts";
 import {
   acceptedOffersList,
   acceptedTermsList,
-  committedText,
   joinEligibility,
   messagesBlock,
   proposalsBlock,
@@ -443,17 +442,21 @@ export function founderParameters(p: CrowdfundingParameters, mechanism: string):
 
 /**
  * The founder's state blocks: the campaign as of the end of last round, the
- * round and the pool now, the backers, and the mechanism's commitments.
+ * round and the pool now, and what the founder's mechanism certifies to it
+ * (§3.2): under M1-M2 the backers it may address and its agreements, under M3
+ * the certified messages (a locked total the coalition voted to disclose).
+ * Under M0 and M3 no backer is named.
  *
  * @example
  * ```ts
  * import { founderState } from "./blocks.ts";
  * const v = { mechanism: "M2", round: 3, horizon: 10, pool: 14, launchAllowed: true,
  *   campaign: { pool: 12, newPledges: 2, withdrawals: 0, open: true, launched: false, outstandingBonuses: 0 },
- *   backers: [{ id: "bkr_01", pledged: 1, committed: true }], outstandingBonuses: 0, bonusLimit: 13.3,
- *   committedTotal: 1, acceptedOffers: [], signers: [{ id: "bkr_01", exitDeclared: false }] };
+ *   backers: ["bkr_01", "bkr_02"], outstandingBonuses: 0, bonusLimit: 13.3, committedTotal: 1,
+ *   acceptedOffers: [], signers: [{ id: "bkr_01", exitDeclared: false }], announcements: [] };
  * const text = founderState(v as never).join("\n");
  * if (!text.includes("Pool P = 14.000 now. Launch allowed: True.")) throw new Error(text);
+ * if (!text.includes("[BACKERS]\nIds: bkr_01, bkr_02.\n[COMMITMENTS]\nSigners: bkr_01.")) throw new Error(text);
  * ```
  */
 export function founderState(v: FounderView): string[] {
@@ -469,26 +472,23 @@ export function founderState(v: FounderView): string[] {
       }.`,
     );
   }
-  const commitments = ["[COMMITMENTS]"];
-  if (v.mechanism === "M1") {
-    commitments.push(
-      `Accepted pledge agreements: ${acceptedOffersList(v.acceptedOffers, "bonus")}.`,
-    );
-  } else if (v.mechanism === "M2") {
-    commitments.push(`Signers: ${signersList(v.signers)}.`);
-  }
-  commitments.push(`Committed pledges: ${num3(v.committedTotal)}.`);
-  return [
+  const blocks = [
     endOfLastRound(v.campaign, v.mechanism === "M1" ? v.campaign.outstandingBonuses : null),
     now.join("\n"),
-    [
-      "[BACKERS]",
-      ...v.backers.map((b) =>
-        `- ${b.id}: pledged ${num3(b.pledged)}, ${committedText(b.committed)}`
-      ),
-    ].join("\n"),
-    ...(v.mechanism === "M0" || v.mechanism === "M3" ? [] : [commitments.join("\n")]),
   ];
+  if (v.backers.length) blocks.push(`[BACKERS]\n${wrap(`Ids: ${v.backers.join(", ")}.`)}`);
+  if (v.mechanism === "M1" || v.mechanism === "M2") {
+    const commitments = ["[COMMITMENTS]"];
+    if (v.mechanism === "M1") {
+      commitments.push(
+        `Accepted pledge agreements: ${acceptedOffersList(v.acceptedOffers, "bonus")}.`,
+      );
+    } else commitments.push(`Signers: ${signersList(v.signers)}.`);
+    commitments.push(`Committed pledges: ${num3(v.committedTotal ?? 0)}.`);
+    blocks.push(commitments.join("\n"));
+  }
+  if (v.mechanism === "M3") blocks.push(messagesBlock(v, messageLine)!);
+  return blocks;
 }
 
 /**
