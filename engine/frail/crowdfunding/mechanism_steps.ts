@@ -8,7 +8,7 @@
  * `participant_actions.ts` and `certified_delivery.ts`; only the pledge a
  * commitment makes and the backer coalition live here.
  *
- * Choices where the paper leaves a detail open (also in the README):
+ * Choices where the paper leaves a detail open (also in docs/modelling-choices.md):
  * - Every commitment pledges one unit at once if the backer is not pledged
  *   (Appendix G.3 says so for the coalition; M1 and M2 follow the same rule).
  * - M1: a paid pledge agreement locks the pledge through `lock_until`; the

@@ -2,7 +2,7 @@
  * Reward-crowdfunding parameters (Table 4, stable regime), the regime presets
  * of Table 5, and the closed-form welfare bounds of Appendix D.3.
  *
- * Choices where the paper leaves a detail open (also in the README):
+ * Choices where the paper leaves a detail open (also in docs/modelling-choices.md):
  * - Every backer starts with a bank balance of exactly one unit pledge
  *   (`unitPledge`, 1.000), the amount of every pledge.
  * - Rounds 1 to `horizon - 1` are decision rounds; round `horizon` is

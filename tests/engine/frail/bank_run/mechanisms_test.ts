@@ -243,3 +243,23 @@ Deno.test("a depositor's view shows last round's balance sheet and no round or h
   assertAlmostEquals(v2.institution.cash, 0.125);
   assertAlmostEquals(v2.fractionRedeemedLastRound, 1 / 15);
 });
+
+Deno.test("an M3 exit wave of five members goes through capacity: three are paid, two expire and are paid next round", async () => {
+  const leavers = ["dep_01", "dep_02", "dep_03", "dep_04", "dep_05"];
+  const plan: Record<string, Record<number, unknown[]>> = {};
+  for (const id of leavers) plan[id] = { 1: [{ action: "join" }], 2: [{ action: "exit_request" }] };
+  const r = await runEpisode({
+    env: "bank_run",
+    mechanism: "M3",
+    seed: 9,
+    agents: m3Script(plan, leavers),
+  });
+  assertEquals(mech(r.events, "exit_confirmed").map((e) => [e.round, e.members]), [[5, leavers]]);
+  const paid = (round: number) =>
+    of(r.events, "transition").filter((e) => e.round === round && e.kind === "withdrawal_paid");
+  const expired = of(r.events, "transition").filter((e) => e.kind === "request_expired");
+  assertEquals([paid(5).length, paid(6).length, paid(7).length], [0, 3, 2]);
+  assertEquals(expired.map((e) => [e.round, e.amount]), [[6, 1], [6, 1]]);
+  assertEquals(paid(7).map((e) => e.agent).sort(), expired.map((e) => e.agent).sort());
+  assert(r.outcome.success);
+});
