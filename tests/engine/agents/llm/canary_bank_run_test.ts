@@ -17,6 +17,7 @@ import { findTemplate } from "../../../../engine/agents/llm/prompts/template.ts"
 import { promptSet } from "../../../../engine/agents/llm/prompts/registry.ts";
 import { MECHANISMS } from "../../../../engine/frail/types.ts";
 import { idx, scripted } from "../../frail/bank_run/_agents.ts";
+import { watched } from "../../frail/_scripted.ts";
 
 const HORIZON = 53;
 
@@ -65,6 +66,12 @@ function script(req: CallRequest): unknown {
   return undefined;
 }
 
+/** The script's reply with an empty reasoning, so no reply needs a correction. */
+function withReasoning(req: CallRequest): unknown {
+  const r = script(req);
+  return r === undefined ? undefined : { reasoning: "", ...(r as object) };
+}
+
 Deno.test("no bank-run view or prompt, the bank's or a depositor's, under M0-M3 carries the round number or the horizon", async () => {
   const set = promptSet("bank_run");
   const bankTemplates = [
@@ -79,27 +86,18 @@ Deno.test("no bank-run view or prompt, the bank's or a depositor's, under M0-M3 
       mechanism,
       regime: "stable",
       seed: 5,
-      agents: (p) => {
-        const agent = scripted(script)(p);
-        return {
-          policy: agent.policy,
-          decide(req: CallRequest) {
-            const json = JSON.stringify(req.view);
-            const text = findTemplate(set, req.role, req.call)!.render(req.view as never)
-              .map((m) => m.content).join("\n");
-            const at = `${mechanism} round ${req.round} ${req.agent} ${req.call}`;
-            // Collected, not thrown: the engine turns an agent's exception into a correction.
-            if (/"(round|horizon|lockUntil)"/.test(json)) {
-              leaks.push(`${at}: view field in ${json}`);
-            }
-            for (const n of canaries(json)) leaks.push(`${at}: ${n} in the view ${json}`);
-            for (const n of canaries(text)) leaks.push(`${at}: ${n} in the prompt\n${text}`);
-            const key = `${mechanism} ${req.role} ${req.call}`;
-            seen.set(key, (seen.get(key) ?? 0) + (req.round >= 16 ? 1 : 0));
-            return agent.decide(req).then((r) => ({ reasoning: "", ...(r as object) }));
-          },
-        };
-      },
+      agents: watched(scripted(withReasoning), (req) => {
+        const json = JSON.stringify(req.view);
+        const text = findTemplate(set, req.role, req.call)!.render(req.view as never)
+          .map((m) => m.content).join("\n");
+        const at = `${mechanism} round ${req.round} ${req.agent} ${req.call}`;
+        // Collected, not thrown: the engine turns an agent's exception into a correction.
+        if (/"(round|horizon|lockUntil)"/.test(json)) leaks.push(`${at}: view field in ${json}`);
+        for (const n of canaries(json)) leaks.push(`${at}: ${n} in the view ${json}`);
+        for (const n of canaries(text)) leaks.push(`${at}: ${n} in the prompt\n${text}`);
+        const key = `${mechanism} ${req.role} ${req.call}`;
+        seen.set(key, (seen.get(key) ?? 0) + (req.round >= 16 ? 1 : 0));
+      }),
     });
     assertEquals(leaks, [], mechanism);
     assertEquals(

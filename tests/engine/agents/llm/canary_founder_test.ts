@@ -15,6 +15,7 @@ import { findTemplate } from "../../../../engine/agents/llm/prompts/template.ts"
 import { promptSet } from "../../../../engine/agents/llm/prompts/registry.ts";
 import { MECHANISMS } from "../../../../engine/frail/types.ts";
 import { idx, scripted } from "../../frail/crowdfunding/_agents.ts";
+import { watched } from "../../frail/_scripted.ts";
 
 const FOUNDER_CALLS = ["launch_decision", "pledge_offer", "intent_solicitation"];
 const mechanismCall: Record<string, string> = { M1: "pledge_offer", M2: "intent_solicitation" };
@@ -72,18 +73,11 @@ Deno.test("no founder view or prompt under M0 or M3 names a backer, its position
       mechanism,
       regime: "stable",
       seed: 4,
-      agents: (p) => {
-        const agent = scripted(script)(p);
-        return {
-          policy: agent.policy,
-          decide(req: CallRequest) {
-            if (req.role === "founder") {
-              views.push({ round: req.round, view: req.view as FounderView, call: req.call });
-            }
-            return agent.decide(req);
-          },
-        };
-      },
+      agents: watched(scripted(script), (req) => {
+        if (req.role === "founder") {
+          views.push({ round: req.round, view: req.view as FounderView, call: req.call });
+        }
+      }),
     });
     assertEquals(
       played.events.filter((e) => e.type === "agent_error" || e.type === "correction"),
