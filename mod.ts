@@ -134,11 +134,13 @@ export type { InRoundExit } from "./engine/frail/mechanisms/in_round_exit.ts";
 export type { DisclosureBallot } from "./engine/frail/mechanisms/majority_disclosure.ts";
 export { insolvencyBoundary, isInsolvent } from "./engine/frail/bank_run/settlement.ts";
 export type {
+  BankAcceptedOffer,
   BankView,
   CommitmentView,
   DepositorParameters,
   DepositorView,
 } from "./engine/frail/bank_run/views.ts";
+export type { CapacityRule } from "./engine/frail/capacity.ts";
 export {
   EpisodeError,
   eventsHash,

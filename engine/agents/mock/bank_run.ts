@@ -121,10 +121,12 @@ function respond(policy: DepositorPolicy, t: number, v: DepositorView) {
 }
 
 /**
- * A mock bank. `active` makes M1 offers of 0.03 (lock to round + 11) to every
- * uncommitted depositor in round 1 and, after redemptions, 0.04 to the rest,
- * disclosing accepted terms to all; under M2 it solicits every uncommitted
- * depositor each round and discloses the aggregate. `passive` does nothing.
+ * A mock bank. `active` makes M1 offers locking for 12 rounds: 0.03 to every
+ * uncommitted depositor while no deposit has left (as in round 1) and, after a
+ * round with redemptions, 0.04; it discloses accepted terms to all. Under M2
+ * it solicits every uncommitted depositor each round and discloses the
+ * aggregate. `passive` does nothing. Like the LLM bank, it is told neither the
+ * round nor the horizon.
  *
  * @example
  * ```ts
@@ -145,9 +147,10 @@ export function mockBank(policy: BankPolicy): Agent {
 
 function offers(v: BankView) {
   const open = v.depositors.filter((d) => !d.committed);
-  const amount = v.round === 1 ? 0.03 : v.institution.fractionRedeemed > 0 ? 0.04 : 0;
+  const untouched = v.institution.depositsRemaining >= v.parameters.totalDeposits - 1e-9;
+  const amount = untouched ? 0.03 : v.institution.fractionRedeemed > 0 ? 0.04 : 0;
   return {
-    offers: amount > 0 ? open.map((d) => ({ target: d.id, amount, lock_until: v.round + 11 })) : [],
+    offers: amount > 0 ? open.map((d) => ({ target: d.id, amount, lock_rounds: 12 })) : [],
     disclose_terms_to: "all",
     reasoning: `Offering ${amount} to ${open.length} depositors.`,
   };

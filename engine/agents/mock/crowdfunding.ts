@@ -226,11 +226,14 @@ export function mockFounder(policy: FounderPolicy): Agent {
               reasoning: "No offers.",
             });
           }
-          const open = v.backers.filter((b) => !b.committed);
+          const locked = new Set(
+            v.acceptedOffers.filter((o) => o.lockUntil >= v.round).map((o) => o.target),
+          );
+          const open = v.backers.filter((id) => !locked.has(id));
           const bonus = v.round === 1 ? 0.03 : 0.04;
           return Promise.resolve({
-            offers: open.map((b) => ({
-              target: b.id,
+            offers: open.map((id) => ({
+              target: id,
               amount: bonus,
               lock_until: v.parameters.lastDecisionRound,
             })),

@@ -4,8 +4,14 @@
  * `../mechanisms/contracts.ts` under the bank's call names). The depositor's
  * mechanism response is the shared `mechanismResponseContract`.
  *
+ * The bank is told neither the round number nor the horizon (Appendix F), so
+ * an M1 offer states its lock as a number of rounds from acceptance,
+ * `lock_rounds` (1 binds the acceptance round only); the engine converts it
+ * into the last binding round (`mechanism_steps.ts`).
+ *
  * @module
  */
+import { z } from "npm:zod@4.6.7";
 import type { Contract } from "../../core/contract.ts";
 import { probabilityContract } from "../financial_decision.ts";
 import {
@@ -27,16 +33,45 @@ import {
 export const withdrawalContract: Contract<{ withdraw_probability: number; reasoning: string }> =
   probabilityContract("withdrawal", "withdraw_probability");
 
+/** One paid retention offer as the bank reports it. */
+export interface RetentionOffer {
+  /** The depositor it is addressed to. */
+  target: string;
+  /** Compensation promised on acceptance. */
+  amount: number;
+  /** Rounds the commitment binds, the acceptance round included (at least 1). */
+  lock_rounds: number;
+}
+
 /**
- * M1 bank call: `{ offers: [{target, amount, lock_until}], disclose_terms_to, reasoning }`.
+ * Schema of one {@linkcode RetentionOffer}.
+ *
+ * @example
+ * ```ts
+ * import { RetentionOfferSchema } from "./contracts.ts";
+ * if (RetentionOfferSchema.safeParse({ target: "dep_01", amount: 0.03, lock_rounds: 0 }).success) throw new Error();
+ * ```
+ */
+export const RetentionOfferSchema: z.ZodType<RetentionOffer> = z.object({
+  target: z.string(),
+  amount: z.number().positive(),
+  lock_rounds: z.number().int().min(1),
+});
+
+/**
+ * M1 bank call: `{ offers: [{target, amount, lock_rounds}], disclose_terms_to, reasoning }`.
  *
  * @example
  * ```ts
  * import { retentionOfferContract } from "./contracts.ts";
- * if (retentionOfferContract.call !== "retention_offer") throw new Error();
+ * const { value } = retentionOfferContract.parse({ offers: [{ target: "dep_01", amount: 0.03, lock_rounds: 4 }] });
+ * if (value.offers[0].lock_rounds !== 4 || value.disclose_terms_to !== "none") throw new Error();
  * ```
  */
-export const retentionOfferContract: Contract<OfferReport> = offerContract("retention_offer");
+export const retentionOfferContract: Contract<OfferReport<RetentionOffer>> = offerContract(
+  "retention_offer",
+  RetentionOfferSchema,
+);
 
 /**
  * M2 bank call: `{ solicit: ids | ["all"], disclose_aggregate, reasoning }`.

@@ -6,12 +6,18 @@
  * commits its whole balance), and the delivery of certified messages to the
  * depositors with money at the bank.
  *
+ * Mechanism ids carry no round (`../mechanisms/ids.ts`), and an M1 offer's
+ * `lock_rounds` becomes the last binding round `round + lock_rounds - 1`
+ * here: bank-run agents are told neither the round nor the horizon.
+ *
  * @module
  */
 import type { EventBody } from "../../core/events.ts";
 import { applyCentralProposal } from "../mechanisms/central_proposals.ts";
 import { deliverCertified } from "../mechanisms/certified_delivery.ts";
+import type { OfferProposal } from "../mechanisms/paid_offers.ts";
 import { applyParticipantResponses } from "../mechanisms/participant_actions.ts";
+import type { RetentionOffer } from "./contracts.ts";
 import { committedAmount } from "./commitments.ts";
 import { BANK_ID, type BankRunState, isActive } from "./state.ts";
 
@@ -35,7 +41,8 @@ export function activeDepositors(s: BankRunState): string[] {
 }
 
 /**
- * Applies the bank's M1 offers or M2 solicitation.
+ * Applies the bank's M1 offers (each lock converted from rounds to its last
+ * binding round) or M2 solicitation.
  *
  * @example
  * ```ts
@@ -45,16 +52,24 @@ export function activeDepositors(s: BankRunState): string[] {
  * import { openStream } from "../../core/rng.ts";
  * const s = initialBankRunState(parseBankRunParams({}), "M1",
  *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
- * s.round = 1;
- * applyProposal(s, { offers: [{ target: "dep_01", amount: 0.05, lock_until: 12 }], disclose_terms_to: "all" });
- * if (s.m1!.offers.length !== 1) throw new Error();
+ * s.round = 3;
+ * applyProposal(s, { offers: [{ target: "dep_01", amount: 0.05, lock_rounds: 4 }], disclose_terms_to: "all" });
+ * const [o] = s.m1!.offers;
+ * if (o.id !== "m1_dep_01" || o.lockUntil !== 6) throw new Error("binds rounds 3, 4, 5 and 6");
  * ```
  */
 export function applyProposal(s: BankRunState, report: Record<string, unknown>): EventBody[] {
-  return applyCentralProposal(s, report, {
+  const offers = (report.offers ?? []) as RetentionOffer[];
+  const converted: OfferProposal[] = offers.map((o) => ({
+    target: o.target,
+    amount: o.amount,
+    lock_until: s.round + o.lock_rounds - 1,
+  }));
+  return applyCentralProposal(s, { ...report, offers: converted }, {
     round: s.round,
     central: BANK_ID,
     eligible: activeDepositors(s),
+    ids: "plain",
   });
 }
 
@@ -85,6 +100,7 @@ export function applyResponses(
     order: s.depositors.map((d) => d.id),
     position: (id) => byId.get(id)!.balance,
     positionName: "deposit",
+    ids: "plain",
   });
 }
 

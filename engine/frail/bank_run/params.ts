@@ -4,6 +4,7 @@
  * @module
  */
 import { z } from "npm:zod@4.6.7";
+import { type CapacityRule, CapacityRuleSchema } from "../capacity.ts";
 import { parseWith, type RegimeId } from "../params.ts";
 
 const positive = (): z.ZodNumber => z.number().positive();
@@ -28,8 +29,14 @@ export interface BankRunParams {
   assetReturn: number;
   /** Early-sale price h per unit (0.850). */
   earlySalePrice: number;
-  /** Withdrawals processed per round; excess requests expire (3.750). */
+  /** Withdrawals processed per round (3.750). */
   capacity: number;
+  /**
+   * What happens to a request that does not fit the round's remaining capacity:
+   * `"expire"` (default, Table 4: it expires whole and the deposit stays) or
+   * `"partial"` (it is paid in part; not the paper's reading).
+   */
+  capacityRule: CapacityRule;
 }
 
 /**
@@ -60,8 +67,10 @@ export const BankRunParamsSchema: z.ZodType<BankRunParams, Partial<BankRunParams
   assetReturn: positive().default(1.131),
   /** Early-sale price h per unit. */
   earlySalePrice: z.number().positive().max(1).default(0.85),
-  /** Withdrawals processed per round; excess requests expire. */
+  /** Withdrawals processed per round. */
   capacity: positive().default(3.75),
+  /** A request beyond the capacity expires whole (`"expire"`) or is paid in part (`"partial"`). */
+  capacityRule: CapacityRuleSchema,
 }).strict();
 
 /**

@@ -3,11 +3,15 @@
  * capacity (cash first, then early asset sales), liquidity failure during
  * processing, the end-of-round insolvency test, and failure liquidation.
  *
- * Choices where Table 4 leaves the detail open (also in the README):
+ * Capacity follows Table 4 ("up to 3.750 in withdrawals per round; excess
+ * requests expire"): a request that would take the round's paid total above
+ * the capacity expires whole, the deposit stays and the depositor may ask
+ * again next round (`capacityRule: "expire"`, `../capacity.ts`). The
+ * non-default `capacityRule: "partial"` pays the crossing request in part.
+ *
+ * Choices where Table 4 leaves the detail open (also in docs/modelling-choices.md):
  * - Requests are processed in a seeded random order (stream `engine` /
  *   `processing_order`), so no depositor is always first.
- * - Capacity is a volume: the request that crosses it is paid in part and its
- *   remainder expires with the rest; the depositor keeps what was not paid.
  * - A withdrawal is always of the depositor's whole remaining balance.
  * - The insolvency test values assets at maturity: cash + R x assets must be at
  *   least yield x deposits remaining + outstanding compensation (1e-9 tolerance).
@@ -20,6 +24,7 @@
 import type { EventBody } from "../../core/events.ts";
 import type { StepContext } from "../../core/environment.ts";
 import { shuffled } from "../../core/rng.ts";
+import { roundCapacity } from "../capacity.ts";
 import { drawDecision } from "../financial_decision.ts";
 import { promisedTotal } from "../mechanisms/profile.ts";
 import { type BankRunState, EPS } from "./state.ts";
@@ -63,7 +68,7 @@ export function settleWithdrawals(state: BankRunState, ctx: StepContext): EventB
   }
   state.pending = [];
   const depositsAtStart = state.depositors.reduce((s, d) => s + d.balance, 0);
-  let capacityLeft = p.capacity;
+  const capacity = roundCapacity({ capacity: p.capacity, rule: p.capacityRule });
   let processed = 0;
   let expired = 0;
   let sold = 0;
@@ -74,7 +79,7 @@ export function settleWithdrawals(state: BankRunState, ctx: StepContext): EventB
     if (state.done) {
       continue;
     }
-    const amount = Math.min(d.balance, capacityLeft);
+    const amount = capacity.take(d.balance);
     const lost = d.balance - amount;
     if (amount > EPS) {
       const paid = pay(state, amount);
@@ -90,7 +95,6 @@ export function settleWithdrawals(state: BankRunState, ctx: StepContext): EventB
         continue;
       }
       sold += paid;
-      capacityLeft -= amount;
       processed += amount;
       d.balance -= amount;
       if (d.balance < EPS) d.balance = 0;

@@ -2,11 +2,15 @@
  * Authorized views. A depositor sees its own account and decisions, the
  * balance sheet disclosed at the end of last round, the mechanism messages
  * addressed to it, and (as a coalition member) member-only information; it is
- * told neither the round number nor the horizon. The bank sees its own books
- * as of the end of last round, the round number, and its mechanism's state.
+ * told neither the round number nor the horizon. Neither is the bank
+ * (Appendix F: "bank-run agents are told neither the round number nor the
+ * horizon"): it sees its own books as of the end of last round and its
+ * mechanism's state, with every lock as the rounds it still binds. Mechanism
+ * ids carry no round either (`../mechanisms/ids.ts`).
  *
  * @module
  */
+import type { CapacityRule } from "../capacity.ts";
 import { isMember } from "../mechanisms/coalition.ts";
 import { isCommittedUnder, promisedTotal } from "../mechanisms/profile.ts";
 import {
@@ -35,6 +39,8 @@ export interface DepositorParameters {
   earlySalePrice: number;
   /** Withdrawals processed per round. */
   capacity: number;
+  /** What happens to a request beyond the capacity (the prompt states the engine's rule). */
+  capacityRule: CapacityRule;
 }
 
 /** A depositor's commitment as shown to it. */
@@ -80,14 +86,22 @@ export interface DepositorView {
   } | null;
 }
 
-/** What the bank sees. */
+/** An accepted M1 offer as the bank sees it. */
+export interface BankAcceptedOffer {
+  /** The depositor who accepted. */
+  target: string;
+  /** Compensation promised. */
+  amount: number;
+  /** Rounds the lock still binds, this round included (0 once it has ended). */
+  lockRoundsRemaining: number;
+}
+
+/** What the bank sees (no round number, no horizon). */
 export interface BankView {
   /** Always `"bank"`. */
   role: "bank";
   /** Mechanism in force. */
   mechanism: MechanismId;
-  /** Current round (the bank sets `lock_until` in rounds). */
-  round: number;
   /** Game parameters. */
   parameters: DepositorParameters;
   /** Own books as of the end of last round. */
@@ -99,7 +113,7 @@ export interface BankView {
   /** Deposits committed under the mechanism. */
   committedTotal: number;
   /** M1 offers accepted so far. */
-  acceptedOffers: { target: string; amount: number; lockUntil: number }[];
+  acceptedOffers: BankAcceptedOffer[];
   /** M2 signers. */
   signers: { id: string; exitDeclared: boolean }[];
 }
@@ -113,6 +127,7 @@ function parameters(s: BankRunState): DepositorParameters {
     assetReturn: p.assetReturn,
     earlySalePrice: p.earlySalePrice,
     capacity: p.capacity,
+    capacityRule: p.capacityRule,
   };
 }
 
@@ -135,7 +150,7 @@ export function depositorView(s: BankRunState, id: string): DepositorView {
   const d = s.depositors.find((x) => x.id === id);
   if (!d) throw new RangeError(`Unknown depositor "${id}"`);
   const round = s.round;
-  const open = openProposals(s, id, round);
+  const open = openProposals(s, id, { round, ids: "plain" });
   return {
     role: "depositor",
     id,
@@ -156,7 +171,7 @@ export function depositorView(s: BankRunState, id: string): DepositorView {
         id: o.id,
         kind: "retention_offer",
         amount: o.amount,
-        lockRoundsRemaining: o.lockUntil - round + 1,
+        lockRoundsRemaining: roundsLeft(o.lockUntil, round),
       })),
       ...(open.solicitation ? [{ id: open.solicitation, kind: "protection_agreement" }] : []),
     ],
@@ -178,7 +193,7 @@ function commitmentView(s: BankRunState, id: string): CommitmentView | null {
     return {
       kind: "retention_offer",
       compensation: o.amount,
-      lockRoundsRemaining: o.lockUntil - s.round + 1,
+      lockRoundsRemaining: roundsLeft(o.lockUntil, s.round),
     };
   }
   if (s.m2) return { kind: "protection_agreement", exitDeclared: hasDeclaredExit(s, id) };
@@ -196,14 +211,15 @@ function commitmentView(s: BankRunState, id: string): CommitmentView | null {
  * import { openStream } from "../../core/rng.ts";
  * const s = initialBankRunState(parseBankRunParams({}), "M1",
  *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
- * if (bankView(s).depositors.length !== 15) throw new Error();
+ * const v = bankView(s);
+ * if (v.depositors.length !== 15 || "round" in v) throw new Error();
  * ```
  */
 export function bankView(s: BankRunState): BankView {
+  const central = centralMechanismView(s);
   return {
     role: "bank",
     mechanism: s.mechanism,
-    round: s.round,
     parameters: parameters(s),
     institution: { ...s.disclosed },
     depositors: s.depositors.filter((d) => d.balance > 0).map((d) => ({
@@ -213,6 +229,16 @@ export function bankView(s: BankRunState): BankView {
     })),
     outstandingCompensation: promisedTotal(s),
     committedTotal: committedAmount(s, s.round),
-    ...centralMechanismView(s),
+    acceptedOffers: central.acceptedOffers.map((o) => ({
+      target: o.target,
+      amount: o.amount,
+      lockRoundsRemaining: roundsLeft(o.lockUntil, s.round),
+    })),
+    signers: central.signers,
   };
+}
+
+/** Rounds a lock ending with `lockUntil` still binds in `round`, that round included. */
+function roundsLeft(lockUntil: number, round: number): number {
+  return Math.max(0, lockUntil - round + 1);
 }

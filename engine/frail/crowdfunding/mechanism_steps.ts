@@ -8,7 +8,7 @@
  * `participant_actions.ts` and `certified_delivery.ts`; only the pledge a
  * commitment makes and the backer coalition live here.
  *
- * Choices where the paper leaves a detail open (also in the README):
+ * Choices where the paper leaves a detail open (also in docs/modelling-choices.md):
  * - Every commitment pledges one unit at once if the backer is not pledged
  *   (Appendix G.3 says so for the coalition; M1 and M2 follow the same rule).
  * - M1: a paid pledge agreement locks the pledge through `lock_until`; the
@@ -21,7 +21,9 @@
  *   rejoin. The disclosure ballot is cast in the same call; an outsider is told
  *   the locked total (and nothing else) when strictly more than half of the
  *   members remaining after this round's confirmed exits named it
- *   (`majority_disclosure.ts`). The bank run's proposal-then-vote cycle is not used.
+ *   (`majority_disclosure.ts`). The founder is an outsider too: `"all"` names
+ *   it, and a list may (its id is `founder`); it is told nothing else of the
+ *   coalition. The bank run's proposal-then-vote cycle is not used.
  *
  * @module
  */
@@ -212,7 +214,8 @@ export function applyExitConfirmations(
  * (Appendix F step 2) and records them in the inbox: M1 outstanding bonuses
  * (to all) and accepted terms (to whom the founder chose), M2 aggregate
  * committed (to signers, and to non-signers when the founder chose), M3 the
- * locked total (to the outsiders a strict majority of members named).
+ * locked total (to the outsiders, the founder included, a strict majority of
+ * members named).
  *
  * @example
  * ```ts
@@ -242,7 +245,7 @@ export function deliverMessages(s: CrowdfundingState): EventBody[] {
     const ballots = new Map<string, DisclosureBallot>(Object.entries(s.m3.ballots));
     const told = majorityRecipients(ballots, {
       voters,
-      outsiders: everyone.filter((x) => !members.includes(x)),
+      outsiders: [...everyone.filter((x) => !members.includes(x)), FOUNDER_ID],
     });
     const cast = voters.filter((v) => ballots.get(v) != null).length;
     if (cast > 0) {

@@ -2,7 +2,7 @@
  * Reward-crowdfunding parameters (Table 4, stable regime), the regime presets
  * of Table 5, and the closed-form welfare bounds of Appendix D.3.
  *
- * Choices where the paper leaves a detail open (also in the README):
+ * Choices where the paper leaves a detail open (also in docs/modelling-choices.md):
  * - Every backer starts with a bank balance of exactly one unit pledge
  *   (`unitPledge`, 1.000), the amount of every pledge.
  * - Rounds 1 to `horizon - 1` are decision rounds; round `horizon` is
@@ -15,6 +15,7 @@
  * @module
  */
 import { z } from "npm:zod@4.6.7";
+import { type CapacityRule, CapacityRuleSchema } from "../capacity.ts";
 import { parseWith, type RegimeId } from "../params.ts";
 
 const positive = (): z.ZodNumber => z.number().positive();
@@ -35,8 +36,14 @@ export interface CrowdfundingParams {
   margin: number;
   /** Risk-free rate r_f per round on idle bank balances (0.030). */
   riskFree: number;
-  /** Pledge face that can be withdrawn per round; excess requests stay pledged (3.750). */
+  /** Pledge face that can be withdrawn per round (3.750). */
   withdrawalCapacity: number;
+  /**
+   * What happens to a withdrawal that does not fit the round's remaining
+   * capacity: `"expire"` (default, Table 4: the whole pledge stays pledged) or
+   * `"partial"` (it is withdrawn in part; not the paper's reading).
+   */
+  capacityRule: CapacityRule;
 }
 
 /**
@@ -66,6 +73,8 @@ export const CrowdfundingParamsSchema: z.ZodType<CrowdfundingParams, Partial<Cro
     riskFree: z.number().min(0).max(1).default(0.03),
     /** Withdrawable pledge face per round. */
     withdrawalCapacity: positive().default(3.75),
+    /** A withdrawal beyond the capacity stays pledged whole (`"expire"`) or in part (`"partial"`). */
+    capacityRule: CapacityRuleSchema,
   }).strict();
 
 /**

@@ -5,14 +5,16 @@
  * every balance up to the horizon once the campaign is decided.
  *
  * How money moves (choices where Table 4 leaves the detail open; also in the
- * README). Within a decision round t:
+ * docs/modelling-choices.md). Within a decision round t:
  * 1. Mechanism commitments (M1 acceptance, M2 signature, M3 joining) pledge
  *    one unit at once, before the financial decisions.
  * 2. Realized pledges move one unit from the bank into the pool (no capacity).
  *    Realized withdrawals are processed in a seeded random order (stream
- *    `engine` / `processing_order`) against 3.750 face per round; capacity is
- *    a volume, so the request that crosses it is paid in part and the rest of
- *    that pledge, like every later request, stays pledged.
+ *    `engine` / `processing_order`) against 3.750 face per round. As Table 4
+ *    says ("excess requests stay pledged"), a withdrawal that would take the
+ *    round's withdrawn face above the capacity is not processed and the whole
+ *    pledge stays pledged (`capacityRule: "expire"`, `../capacity.ts`); the
+ *    non-default `capacityRule: "partial"` withdraws the crossing request in part.
  * 3. The founder may launch if P >= G (after step 2). Launching with promised
  *    bonuses B > (1 - m) P fails the campaign (`over_promise`); otherwise the
  *    pool leaves for the project and the episode ends.
@@ -40,6 +42,7 @@
 import type { StepContext } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
 import { shuffled } from "../../core/rng.ts";
+import { roundCapacity } from "../capacity.ts";
 import { drawDecision } from "../financial_decision.ts";
 import { compensationByAgent } from "../mechanisms/paid_offers.ts";
 import { promisedTotal } from "../mechanisms/profile.ts";
@@ -95,13 +98,15 @@ export function settleDecisions(state: CrowdfundingState, ctx: StepContext): Eve
     }
   }
   state.pending = [];
-  let capacityLeft = state.params.withdrawalCapacity;
+  const capacity = roundCapacity({
+    capacity: state.params.withdrawalCapacity,
+    rule: state.params.capacityRule,
+  });
   for (const id of shuffled(ctx.stream("engine", "processing_order"), withdrawals)) {
     const b = byId.get(id)!;
-    const amount = Math.min(b.pledged, capacityLeft);
+    const amount = capacity.take(b.pledged);
     const stays = b.pledged - amount;
     if (amount > EPS) {
-      capacityLeft -= amount;
       b.pledged = stays > EPS ? stays : 0;
       b.bank += amount;
       state.withdrawnThisRound[id] = amount;

@@ -3,12 +3,22 @@
  * the rounds remaining (Appendix F). A backer sees its own bank balance,
  * pledge and decisions, the campaign as disclosed at the end of last round,
  * the mechanism messages addressed to it this round and, as a coalition
- * member, member-only information. The founder sees the campaign as disclosed,
- * the pool and who holds it as of now (at its launch call: after this round's
- * pledges and withdrawals), and its mechanism's state.
+ * member, member-only information.
+ *
+ * The founder sees what §3.2 lets it see. Under M0 agents "cannot observe
+ * other agents' individual actions": the founder gets the campaign's
+ * aggregates, as disclosed and the pool now (its launch call comes after this
+ * round's pledges and withdrawals, Appendix F), and no backer's position.
+ * Under M1 and M2 it also gets what its own agreements certify: the backers it
+ * may address (the public roster), the offers accepted with their bonuses and
+ * locks, the signers and their exits, and the pledges committed under them.
+ * Under M3 coalition membership and members' positions stay inside the
+ * coalition; the founder sees only a locked total that a member vote has
+ * disclosed to it (a certified message).
  *
  * @module
  */
+import type { CapacityRule } from "../capacity.ts";
 import { isMember } from "../mechanisms/coalition.ts";
 import { EXIT_CONFIRMATIONS } from "../mechanisms/in_round_exit.ts";
 import { isCommittedUnder, promisedTotal } from "../mechanisms/profile.ts";
@@ -26,6 +36,7 @@ import {
   type BackerCall,
   type CrowdfundingDisclosure,
   type CrowdfundingState,
+  FOUNDER_ID,
   isPledged,
   pool,
 } from "./state.ts";
@@ -46,6 +57,8 @@ export interface CrowdfundingParameters {
   riskFree: number;
   /** Pledge face that can be withdrawn per round. */
   withdrawalCapacity: number;
+  /** What happens to a withdrawal beyond the capacity (the prompt states the engine's rule). */
+  capacityRule: CapacityRule;
   /** Rounds T (the last one is settlement only). */
   horizon: number;
   /** Last decision round (T - 1). */
@@ -112,7 +125,7 @@ export interface BackerView {
   exitConfirmation?: { hand: number; of: number };
 }
 
-/** What the founder sees. */
+/** What the founder sees (§3.2; see the module notes). */
 export interface FounderView {
   /** Always `"founder"`. */
   role: "founder";
@@ -132,18 +145,20 @@ export interface FounderView {
   pool: number;
   /** Whether a launch is allowed now (P >= G). */
   launchAllowed: boolean;
-  /** Every backer's pledge now and whether it is committed. */
-  backers: { id: string; pledged: number; committed: boolean }[];
+  /** M1-M2: the backer ids it may address (the public roster, no positions); empty under M0 and M3. */
+  backers: string[];
   /** Promised M1 bonuses B outstanding. */
   outstandingBonuses: number;
   /** (1 - m) x pool: launching with more promised bonuses fails the campaign (M1). */
   bonusLimit: number;
-  /** Pledges held by committed backers. */
-  committedTotal: number;
+  /** M1-M2: pledges committed under the founder's own agreements; `null` under M0 and M3. */
+  committedTotal: number | null;
   /** Accepted M1 offers (`amount` is the bonus). */
   acceptedOffers: { target: string; amount: number; lockUntil: number }[];
   /** M2 signers of the letter of intent. */
   signers: { id: string; exitDeclared: boolean }[];
+  /** Certified messages delivered to the founder this round (M3: a voted locked total). */
+  announcements: Message[];
 }
 
 function parameters(p: CrowdfundingParams): CrowdfundingParameters {
@@ -155,6 +170,7 @@ function parameters(p: CrowdfundingParams): CrowdfundingParameters {
     margin: p.margin,
     riskFree: p.riskFree,
     withdrawalCapacity: p.withdrawalCapacity,
+    capacityRule: p.capacityRule,
     horizon: p.horizon,
     lastDecisionRound: lastDecisionRound(p),
   };
@@ -179,7 +195,7 @@ export function backerView(s: CrowdfundingState, id: string): BackerView {
   const b = s.backers.find((x) => x.id === id);
   if (!b) throw new RangeError(`Unknown backer "${id}"`);
   const round = s.round;
-  const open = openProposals(s, id, round);
+  const open = openProposals(s, id, { round });
   const { outstandingBonuses: disclosedBonuses, ...campaign } = s.disclosed;
   return {
     role: "backer",
@@ -267,11 +283,14 @@ function commitmentView(s: CrowdfundingState, id: string): BackerCommitmentView 
  * import { parseCrowdfundingParams } from "./params.ts";
  * const s = initialCrowdfundingState(parseCrowdfundingParams({}), "M1");
  * const v = founderView(s);
- * if (v.backers.length !== 15 || v.launchAllowed) throw new Error();
+ * if (v.backers.length !== 15 || v.launchAllowed || v.committedTotal !== 0) throw new Error();
+ * const m0 = founderView(initialCrowdfundingState(parseCrowdfundingParams({}), "M0"));
+ * if (m0.backers.length !== 0 || m0.committedTotal !== null) throw new Error("aggregates only");
  * ```
  */
 export function founderView(s: CrowdfundingState): FounderView {
   const P = pool(s);
+  const agreements = s.m1 !== null || s.m2 !== null;
   return {
     role: "founder",
     mechanism: s.mechanism,
@@ -282,15 +301,12 @@ export function founderView(s: CrowdfundingState): FounderView {
     campaign: { ...s.disclosed },
     pool: P,
     launchAllowed: s.launch === null && s.failure === null && P + 1e-9 >= s.params.goal,
-    backers: s.backers.map((b) => ({
-      id: b.id,
-      pledged: b.pledged,
-      committed: isCommittedUnder(s, b.id, s.round),
-    })),
+    backers: agreements ? s.backers.map((b) => b.id) : [],
     outstandingBonuses: promisedTotal(s),
     bonusLimit: (1 - s.params.margin) * P,
-    committedTotal: committedAmount(s, s.round),
+    committedTotal: agreements ? committedAmount(s, s.round) : null,
     ...centralMechanismView(s),
+    announcements: s.inbox[FOUNDER_ID] ?? [],
   };
 }
 

@@ -2,7 +2,7 @@
  * Debt-rollover parameters (Section 3.1.2, Table 4, stable regime) and the
  * regime presets of Table 5 (initial cash 0.500 / 0.200 / 0.000).
  *
- * Choices where Table 4 leaves a detail open (also in the README):
+ * Choices where Table 4 leaves a detail open (also in docs/modelling-choices.md):
  * - Cash interest `cashRate` is a rate (0.5% of the cash held), not a fixed
  *   +0.005: the paper's worst bound L0 (1 + r_L) = 0.201 needs the rate.
  * - Creditors are split over the maturity waves in id order, as evenly as

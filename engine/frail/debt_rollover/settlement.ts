@@ -9,12 +9,14 @@
  * accrual, maturity, redemptions, insolvency test), under which the
  * enumeration reproduces the paper's bounds.
  *
- * Choices where Table 4 leaves a detail open (also in the README):
+ * Choices where Table 4 leaves a detail open (also in docs/modelling-choices.md):
  * - Redemption requests are processed in a seeded random order (stream
  *   `engine` / `processing_order`), so no creditor is always first.
  * - A claim is redeemed whole or not at all: a request is paid when it fits
  *   in what is left of the round's capacity, otherwise it rolls one round
- *   (it is due again next round and its creditor decides again).
+ *   (it is due again next round and its creditor decides again). This is
+ *   Table 4's "excess requests roll one round", the `"expire"` rule of
+ *   `../capacity.ts` (claims are indivisible, so there is no partial rule).
  * - Liquidity default: a redemption within capacity cannot be paid from cash
  *   plus every remaining asset at the sale price; nothing of it is paid.
  * - Insolvency: cash + remaining face (maturity value) < outstanding claims x
@@ -29,11 +31,11 @@
 import type { StepContext } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
 import { shuffled } from "../../core/rng.ts";
+import { roundCapacity } from "../capacity.ts";
 import { drawDecision } from "../financial_decision.ts";
 import { promisedTotal } from "../mechanisms/profile.ts";
 import {
   earnInterest,
-  EPS,
   isInsolvent,
   liquidateAll,
   matureTranches,
@@ -111,7 +113,7 @@ export function settleRound(s: DebtRolloverState, ctx: StepContext): EventBody[]
   const due = s.pending.length;
   s.pending = [];
   // 5. Redemptions within capacity, in a seeded order.
-  let used = 0;
+  const capacity = roundCapacity({ capacity: p.capacity, rule: "expire" });
   let redeemed = 0;
   let paid = 0;
   let deferred = 0;
@@ -123,7 +125,7 @@ export function settleRound(s: DebtRolloverState, ctx: StepContext): EventBody[]
       entry.outcome = "unpaid";
       continue;
     }
-    if (used + c.claim > p.capacity + EPS) {
+    if (capacity.take(c.claim) === 0) {
       deferred++;
       entry.outcome = "deferred";
       events.push({ type: "transition", kind: "request_deferred", agent: id, amount: c.claim });
@@ -142,7 +144,6 @@ export function settleRound(s: DebtRolloverState, ctx: StepContext): EventBody[]
       liquidate(s, events);
       continue;
     }
-    used += c.claim;
     redeemed++;
     paid += c.claim;
     faceSold += sale.face;

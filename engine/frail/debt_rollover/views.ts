@@ -181,7 +181,7 @@ export function creditorView(s: DebtRolloverState, id: string): CreditorView {
   const c = s.creditors.find((x) => x.id === id);
   if (!c) throw new RangeError(`Unknown creditor "${id}"`);
   const round = s.round;
-  const open = openProposals(s, id, round);
+  const open = openProposals(s, id, { round });
   return {
     role: "creditor",
     id,

@@ -3,11 +3,13 @@
  * player: M1 offers (through `paid_offers.ts`) with the choice of who sees
  * the certified accepted terms, and M2 solicitations with the choice of
  * disclosing the certified aggregate to non-signers. Offer ids are
- * `m1_t<round>_<target>`; the solicitation id is `m2_t<round>`.
+ * `m1_t<round>_<target>` and the solicitation id is `m2_t<round>`, or the
+ * same without the round (`ids.ts`).
  *
  * @module
  */
 import type { EventBody } from "../../core/events.ts";
+import { type IdStyle, solicitationId } from "./ids.ts";
 import { makeOffers, type OfferProposal } from "./paid_offers.ts";
 import { isCommittedUnder, type MechanismProfile, type TermsRecipients } from "./profile.ts";
 
@@ -19,6 +21,8 @@ export interface CentralProposalOptions {
   central: string;
   /** Participants who may receive an offer or a solicitation, in roster order. */
   eligible: readonly string[];
+  /** How offer and solicitation ids are written (`ids.ts`). Default `"round"`. */
+  ids?: IdStyle;
 }
 
 /**
@@ -43,11 +47,12 @@ export function applyCentralProposal(
   options: CentralProposalOptions,
 ): EventBody[] {
   const { round, central, eligible } = options;
+  const ids = options.ids ?? "round";
   const events: EventBody[] = [];
   if (profile.m1) {
     const offers = (report.offers ?? []) as OfferProposal[];
     profile.m1.discloseTermsTo = (report.disclose_terms_to ?? "none") as TermsRecipients;
-    makeOffers(profile.m1, offers, { round, eligible: (id) => eligible.includes(id) }).forEach(
+    makeOffers(profile.m1, offers, { round, eligible: (id) => eligible.includes(id), ids }).forEach(
       (r, i) => {
         if (r.ok) {
           events.push({
@@ -85,7 +90,7 @@ export function applyCentralProposal(
         type: "mechanism",
         action: "solicit",
         agent: central,
-        proposal_id: `m2_t${round}`,
+        proposal_id: solicitationId(ids, round),
         targets,
       });
     }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { type IdStyle, voteId } from "./ids.ts";
 
 /** One member. */
 export interface Member {
@@ -19,7 +20,7 @@ export interface Member {
 
 /** An announcement vote. */
 export interface Vote {
-  /** Vote id, e.g. `"v2_dep_04"`. */
+  /** Vote id, e.g. `"v2_crd_04"` (or `"v_dep_04"` without the round, see `ids.ts`). */
   id: string;
   /** Member who proposed it (counted as supporting). */
   proposer: string;
@@ -132,12 +133,12 @@ export function coalitionTotal(state: CoalitionState): number {
  */
 export function proposeVote(
   state: CoalitionState,
-  proposal: { proposer: string; announceTo: "all" | string[]; round: number },
+  proposal: { proposer: string; announceTo: "all" | string[]; round: number; ids?: IdStyle },
 ): Vote | string {
   if (!isMember(state, proposal.proposer)) return `${proposal.proposer} is not a member`;
   if (state.votes.some((v) => v.status === "open")) return "another vote is open";
   const vote: Vote = {
-    id: `v${proposal.round}_${proposal.proposer}`,
+    id: voteId(proposal.ids ?? "round", proposal),
     proposer: proposal.proposer,
     announceTo: proposal.announceTo,
     round: proposal.round,

@@ -108,10 +108,10 @@ export const mechanismResponseContract: Contract<MechanismResponse> = defineCont
   },
 );
 
-/** The central player's M1 report. */
-export type OfferReport = {
+/** The central player's M1 report; `I` is one offer as reported (default: with `lock_until`). */
+export type OfferReport<I = OfferProposal> = {
   /** Offers to make this round. */
-  offers: OfferProposal[];
+  offers: I[];
   /** Who sees the certified accepted terms. */
   disclose_terms_to: TermsRecipients;
   /** Free-text reasoning. */
@@ -121,7 +121,8 @@ export type OfferReport = {
 /**
  * The central player's M1 call named `call`:
  * `{ offers: [{target, amount, lock_until}], disclose_terms_to, reasoning }`
- * (`disclose_terms_to` defaults to `"none"`).
+ * (`disclose_terms_to` defaults to `"none"`). `item` replaces the schema of
+ * one offer (the bank states its lock in rounds, `lock_rounds`).
  *
  * @example
  * ```ts
@@ -130,9 +131,12 @@ export type OfferReport = {
  * if (value.offers.length !== 1 || value.disclose_terms_to !== "none") throw new Error();
  * ```
  */
-export function offerContract(call: string): Contract<OfferReport> {
+export function offerContract<I = OfferProposal>(
+  call: string,
+  item: z.ZodType<I> = OfferItemSchema as z.ZodType<I>,
+): Contract<OfferReport<I>> {
   return defineContract(call, {
-    offers: { kind: "list", item: OfferItemSchema },
+    offers: { kind: "list", item },
     disclose_terms_to: { kind: "value", schema: RecipientsSchema, default: "none" },
     reasoning: { kind: "text" },
   });

@@ -7,9 +7,11 @@
  * @module
  */
 
+import { type IdStyle, offerId } from "./ids.ts";
+
 /** One offer and what became of it. */
 export interface Offer {
-  /** Offer id, e.g. `"m1_t1_dep_03"`. */
+  /** Offer id, e.g. `"m1_t1_crd_03"` (or `"m1_dep_03"` without the round, see `ids.ts`). */
   id: string;
   /** The participant it is addressed to. */
   target: string;
@@ -39,6 +41,16 @@ export interface OfferProposal {
   lock_until: number;
 }
 
+/** Options of {@linkcode makeOffers}. */
+export interface MakeOffersOptions {
+  /** Current round. */
+  round: number;
+  /** Who may receive an offer (the environment decides). */
+  eligible: (id: string) => boolean;
+  /** How offer ids are written (`ids.ts`). Default `"round"`. */
+  ids?: IdStyle;
+}
+
 /** Why a proposal was refused, or the offer made. */
 export type OfferResult = { ok: true; offer: Offer } | { ok: false; reason: string };
 
@@ -59,7 +71,7 @@ export type OfferResult = { ok: true; offer: Offer } | { ok: false; reason: stri
 export function makeOffers(
   state: PaidOffersState,
   proposals: readonly OfferProposal[],
-  options: { round: number; eligible: (id: string) => boolean },
+  options: MakeOffersOptions,
 ): OfferResult[] {
   const { round, eligible } = options;
   const offered = new Set<string>();
@@ -73,7 +85,7 @@ export function makeOffers(
     if (p.lock_until < round) return { ok: false, reason: "lock_until is in the past" };
     offered.add(p.target);
     const offer: Offer = {
-      id: `m1_t${round}_${p.target}`,
+      id: offerId(options.ids ?? "round", { round, target: p.target }),
       target: p.target,
       amount: p.amount,
       lockUntil: p.lock_until,

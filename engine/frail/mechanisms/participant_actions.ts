@@ -15,6 +15,7 @@ import type { ParticipantAction } from "./contracts.ts";
 import { declareExit, sign } from "./agreement.ts";
 import { castVote, isMember, join, proposeVote, tallyVotes } from "./coalition.ts";
 import { requestExit } from "./exit_ritual.ts";
+import { type IdStyle, solicitationId } from "./ids.ts";
 import { answerOffer, expireOffers } from "./paid_offers.ts";
 import type { MechanismProfile } from "./profile.ts";
 
@@ -31,6 +32,8 @@ export interface ParticipantResponseOptions {
   position(id: string): number;
   /** What the position is called in refusals, e.g. `"deposit"` or `"claim"`. Default `"position"`. */
   positionName?: string;
+  /** How agreement and vote ids are written (`ids.ts`). Default `"round"`. */
+  ids?: IdStyle;
 }
 
 /**
@@ -123,7 +126,10 @@ function applyAction(
     case "sign": {
       if (!profile.m2) return "no agreement under this mechanism";
       const why = sign(profile.m2, id, round);
-      return why ?? ok("sign", { proposal_id: `m2_t${round}`, amount: options.position(id) });
+      return why ?? ok("sign", {
+        proposal_id: solicitationId(options.ids ?? "round", round),
+        amount: options.position(id),
+      });
     }
     case "exit": {
       if (!profile.m2) return "exit with notice exists only under M2";
@@ -145,7 +151,12 @@ function applyAction(
     }
     case "propose_announcement_vote": {
       if (!profile.m3) return "votes exist only under M3";
-      const v = proposeVote(profile.m3, { proposer: id, announceTo: a.announce_to, round });
+      const v = proposeVote(profile.m3, {
+        proposer: id,
+        announceTo: a.announce_to,
+        round,
+        ids: options.ids,
+      });
       return typeof v === "string"
         ? v
         : ok("vote_proposed", { vote_id: v.id, announce_to: v.announceTo });

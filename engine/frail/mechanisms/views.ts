@@ -10,6 +10,7 @@
  * @module
  */
 import { type CoalitionState, coalitionTotal, isMember } from "./coalition.ts";
+import { type IdStyle, solicitationId } from "./ids.ts";
 import type { Offer } from "./paid_offers.ts";
 import { type CoalitionProfile, isCommittedUnder, type MechanismProfile } from "./profile.ts";
 
@@ -17,8 +18,16 @@ import { type CoalitionProfile, isCommittedUnder, type MechanismProfile } from "
 export interface OpenProposals {
   /** M1 offers addressed to it and still pending, in the order made. */
   offers: Offer[];
-  /** Id of the M2 solicitation it may sign (`m2_t<round>`), or `null`. */
+  /** Id of the M2 solicitation it may sign (`m2_t<round>`, see `ids.ts`), or `null`. */
   solicitation: string | null;
+}
+
+/** Options of {@linkcode openProposals}. */
+export interface OpenProposalsOptions {
+  /** Current round. */
+  round: number;
+  /** How the solicitation id is written (`ids.ts`). Default `"round"`. */
+  ids?: IdStyle;
 }
 
 /**
@@ -31,19 +40,20 @@ export interface OpenProposals {
  * import { emptyProfile } from "./profile.ts";
  * const p = emptyProfile("M2");
  * p.m2!.solicited = ["a"];
- * const open = openProposals(p, "a", 3);
+ * const open = openProposals(p, "a", { round: 3 });
  * if (open.solicitation !== "m2_t3" || open.offers.length !== 0) throw new Error();
  * ```
  */
 export function openProposals(
   profile: MechanismProfile<CoalitionState>,
   id: string,
-  round: number,
+  options: OpenProposalsOptions,
 ): OpenProposals {
+  const { round } = options;
   return {
     offers: (profile.m1?.offers ?? []).filter((o) => o.target === id && o.status === "pending"),
     solicitation: profile.m2?.solicited.includes(id) && !isCommittedUnder(profile, id, round)
-      ? `m2_t${round}`
+      ? solicitationId(options.ids ?? "round", round)
       : null,
   };
 }

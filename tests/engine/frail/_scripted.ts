@@ -69,3 +69,17 @@ export function withFlippedDecision(events: readonly EngineEvent[], round: numbe
   target.realized = !target.realized;
   return copy;
 }
+
+/** Agents from `agents` that first show every request to `see` (which must not throw: collect). */
+export function watched(agents: AgentFactory, see: (req: CallRequest) => void): AgentFactory {
+  return (p) => {
+    const agent = agents(p);
+    return {
+      policy: agent.policy,
+      decide(req) {
+        see(req);
+        return agent.decide(req);
+      },
+    };
+  };
+}

@@ -105,6 +105,7 @@ export function readDepositorView(system: string, user: string): DepositorView {
       assetReturn: num(system, /assets return (\d+(?:\.\d+)?) per unit/),
       earlySalePrice: num(system, /fetch only (\d+(?:\.\d+)?) per unit/),
       capacity: num(system, /At most (\d+(?:\.\d+)?) of redemption/),
+      capacityRule: system.includes("paid in part") ? "partial" : "expire",
     },
     balance: num(user, /- Deposit balance: (\d+(?:\.\d+)?)/),
     previousDecisions: decisions
@@ -212,8 +213,8 @@ const messageOf = (line: string): Message => readMessage(line, WORDS);
  * @example
  * ```ts
  * import { readBankView } from "./bank_run_reader.ts";
- * const v = readBankView("", "[ROUND]\n- This is round 4.\n[DEPOSITORS]\n- dep_01: balance 1.000, committed");
- * if (v.round !== 4 || !v.depositors[0].committed) throw new Error();
+ * const v = readBankView("", "[DEPOSITORS]\n- dep_01: balance 1.000, committed");
+ * if (!v.depositors[0].committed || v.depositors[0].balance !== 1) throw new Error();
  * ```
  */
 export function readBankView(system: string, user: string): BankView {
@@ -221,7 +222,6 @@ export function readBankView(system: string, user: string): BankView {
   return {
     role: "bank",
     mechanism: mechanism === "M0" ? (user.includes('"solicit"') ? "M2" : "M1") : mechanism,
-    round: num(user, /- This is round (\d+)\./),
     parameters: readDepositorView(system, "").parameters,
     institution: {
       ...institutionOf(user),

@@ -71,6 +71,7 @@ function parameters(system: string): BackerView["parameters"] {
     margin: num(system, `Founder margin ${NUM}`),
     riskFree: num(system, `r_f = ${NUM}`),
     withdrawalCapacity: num(system, `at most ${NUM} face per round`),
+    capacityRule: system.includes("withdrawn in part") ? "partial" : "expire",
     horizon,
     lastDecisionRound: num(system, "Rounds 1-(\\d+) are decision rounds"),
   };
@@ -198,8 +199,8 @@ const messageOf = (line: string): Message => readMessage(line, WORDS);
  * ```ts
  * import { readFounderView } from "./crowdfunding_reader.ts";
  * const v = readFounderView("- Goal G = 14.000. Rounds 1-9 are decision rounds; round 10 is settlement only.",
- *   "This is round 3 of 10.\nPool P = 14.000 now. Launch allowed: True.\n- bkr_01: pledged 1.000, committed");
- * if (!v.launchAllowed || v.round !== 3 || !v.backers[0].committed || v.parameters.lastDecisionRound !== 9) throw new Error();
+ *   "This is round 3 of 10.\nPool P = 14.000 now. Launch allowed: True.\n[BACKERS]\nIds: bkr_01, bkr_02.");
+ * if (!v.launchAllowed || v.round !== 3 || v.backers[1] !== "bkr_02" || v.parameters.lastDecisionRound !== 9) throw new Error();
  * ```
  */
 export function readFounderView(system: string, user: string): FounderView {
@@ -216,16 +217,15 @@ export function readFounderView(system: string, user: string): FounderView {
     campaign: { ...campaign(user), outstandingBonuses: 0 },
     pool,
     launchAllowed: user.includes("Launch allowed: True"),
-    backers: [...user.matchAll(/^- (\S+): pledged (\d+(?:\.\d+)?), (committed|not committed)$/gm)]
-      .map((m) => ({
-        id: m[1],
-        pledged: Number(m[2]),
-        committed: m[3] === "committed",
-      })),
+    backers: [...block(user, "BACKERS").join(" ").matchAll(/[\w-]+(?=[,.])/g)].map((m) => m[0]),
     outstandingBonuses: num(user, `Outstanding bonuses B = ${NUM}`),
     bonusLimit: (1 - p.margin) * pool,
-    committedTotal: num(user, `Committed pledges: ${NUM}`),
-    acceptedOffers: [],
+    committedTotal: user.includes("Committed pledges:")
+      ? num(user, `Committed pledges: ${NUM}`)
+      : null,
+    acceptedOffers: [...user.matchAll(/(\S+) bonus (\d+(?:\.\d+)?) through round (\d+)/g)]
+      .map((m) => ({ target: m[1], amount: Number(m[2]), lockUntil: Number(m[3]) })),
     signers: [],
+    announcements: block(user, "MESSAGES").filter((l) => l.startsWith("- from")).map(messageOf),
   };
 }

@@ -16,6 +16,7 @@ import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { CallRequest } from "../../../../engine/core/environment.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
 import { type MechanismId, MECHANISMS } from "../../../../engine/frail/types.ts";
+import { readDepositorView } from "../../../../engine/agents/llm/server/bank_run_reader.ts";
 import { here } from "./_helpers.ts";
 
 function state(mechanism: MechanismId, params: object = {}): BankRunState {
@@ -135,7 +136,7 @@ Deno.test("a depositor's prompt holds what its view shows and nothing the view h
   s.depositors[1].balance = 0.777; // dep_02, a member
   s.m3!.members.push({ id: "dep_02", since: 2, amount: 0.777 });
   s.m3!.votes.push({
-    id: "v6_dep_02",
+    id: "v_dep_02",
     proposer: "dep_02",
     announceTo: "all",
     round: 6,
@@ -148,14 +149,14 @@ Deno.test("a depositor's prompt holds what its view shows and nothing the view h
   for (const t of [depositorWithdrawalPrompt, depositorMechanismResponsePrompt]) {
     const text = t.render(outsider).map((m) => m.content).join("\n");
     for (
-      const hidden of ["0.424", "0.777", "dep_02", "v6_dep_02", "round 7", "7 rounds", "12 rounds"]
+      const hidden of ["0.424", "0.777", "dep_02", "v_dep_02", "round 7", "7 rounds", "12 rounds"]
     ) {
       assert(!text.includes(hidden), `${t.call}: "${hidden}" leaked into an outsider's prompt`);
     }
     assert(text.includes("0.919"), "the disclosed cash is shown");
     const own = t.render(member).map((m) => m.content).join("\n");
     assert(
-      own.includes("dep_02=0.777") && own.includes("v6_dep_02"),
+      own.includes("dep_02=0.777") && own.includes("v_dep_02"),
       "members see member-only information",
     );
   }
@@ -165,7 +166,7 @@ Deno.test("a prompt depends on the view's data alone: a JSON copy of the view re
   const s = state("M1");
   s.round = 3;
   s.m1!.offers.push({
-    id: "m1_t3_dep_02",
+    id: "m1_dep_02",
     target: "dep_02",
     amount: 0.0613,
     lockUntil: 9,
@@ -175,7 +176,7 @@ Deno.test("a prompt depends on the view's data alone: a JSON copy of the view re
   const v1 = depositorView(s, "dep_01");
   const text = JSON.stringify(depositorMechanismResponsePrompt.render(v1));
   assert(
-    !text.includes("0.061") && !text.includes("m1_t3_dep_02"),
+    !text.includes("0.061") && !text.includes("m1_dep_02"),
     "another depositor's offer leaked",
   );
   const roundTrip = JSON.parse(JSON.stringify(v1));
@@ -187,17 +188,17 @@ Deno.test("a prompt depends on the view's data alone: a JSON copy of the view re
   const own = JSON.stringify(depositorMechanismResponsePrompt.render(v2));
   assert(
     own.includes(
-      "m1_t3_dep_02: paid retention offer, compensation 0.061; accepting locks you in for 7 rounds, this round included",
+      "m1_dep_02: paid retention offer, compensation 0.061; accepting locks you in for 7 rounds, this round included",
     ),
     own,
   );
 });
 
-Deno.test("bank prompts show the round, the books, every active depositor and the mechanism's commitments", () => {
+Deno.test("bank prompts show the books, every active depositor and the commitments, locks as rounds left", () => {
   const s = state("M1");
   s.round = 4;
   s.m1!.offers.push({
-    id: "m1_t2_dep_03",
+    id: "m1_dep_03",
     target: "dep_03",
     amount: 0.03,
     lockUntil: 12,
@@ -207,15 +208,16 @@ Deno.test("bank prompts show the round, the books, every active depositor and th
   const user = bankRetentionOfferPrompt.render(bankView(s))[1].content;
   for (
     const line of [
-      "- This is round 4.",
       "- dep_03: balance 1.000, committed",
       "- dep_04: balance 1.000, not committed",
       "- Outstanding promised compensation (now): 0.030",
-      "- Accepted retention offers: dep_03 compensation 0.030 through round 12",
+      "- Accepted retention offers: dep_03 compensation 0.030, locked for 9 rounds including this one",
+      '"lock_rounds": <rounds>',
     ]
   ) {
     assert(user.includes(line), line);
   }
+  assert(!user.includes("[ROUND]") && !user.includes("round 4"), user);
   const s2 = state("M2");
   s2.round = 2;
   s2.m2!.signers.push({ id: "dep_05", since: 1, exitDeclared: 2 });
@@ -251,4 +253,23 @@ Deno.test("every call of M0-M3 mock episodes renders with its template, with no 
     });
   }
   assert(rendered > 500, `only ${rendered} prompts rendered`);
+});
+
+Deno.test("the capacity bullet states the engine's rule, and the local server reads the rule back", () => {
+  for (const capacityRule of ["expire", "partial"] as const) {
+    const [system, user] = depositorWithdrawalPrompt.render(
+      depositorView(state("M0", { capacityRule }), "dep_01"),
+    );
+    const params = blocks(system.content).get("GAME PARAMETERS")!;
+    assertEquals(
+      params.includes("requests beyond that expire unprocessed (your deposit stays)."),
+      capacityRule === "expire",
+      capacityRule,
+    );
+    assertEquals(params.includes("is paid in part"), capacityRule === "partial", capacityRule);
+    assertEquals(
+      readDepositorView(system.content, user.content).parameters,
+      depositorView(state("M0", { capacityRule }), "dep_01").parameters,
+    );
+  }
 });

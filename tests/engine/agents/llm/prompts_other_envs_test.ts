@@ -27,6 +27,7 @@ import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
 import { playerView } from "../../../../engine/staghunt/views.ts";
 import { initialStagHuntState } from "../../../../engine/staghunt/state.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
+import { readBackerView } from "../../../../engine/agents/llm/server/crowdfunding_reader.ts";
 import { here } from "./_helpers.ts";
 
 const print = (messages: { content: string }[]) =>
@@ -121,6 +122,22 @@ Deno.test("backerPledgePrompt renders the complete G.2 crowdfunding M0 call char
   s.round = 1;
   const got = print(backerPledgePrompt.render(backerView(s, "bkr_01")));
   assertEquals(got, await Deno.readTextFile(here("fixtures/g2_crowdfunding_m0_backer.txt")));
+});
+
+Deno.test("the withdrawal-capacity bullet states the engine's rule, and the local server reads it back", () => {
+  for (const capacityRule of ["expire", "partial"] as const) {
+    const s = initialCrowdfundingState(parseCrowdfundingParams({ capacityRule }), "M0");
+    s.round = 1;
+    const v = backerView(s, "bkr_01");
+    const [system, user] = backerPledgePrompt.render(v);
+    assertEquals(
+      system.content.includes("excess requests stay pledged this\n  round."),
+      capacityRule === "expire",
+      capacityRule,
+    );
+    assertEquals(system.content.includes("withdrawn in part"), capacityRule === "partial");
+    assertEquals(readBackerView(system.content, user.content).parameters, v.parameters);
+  }
 });
 
 Deno.test("backerCoalitionResponsePrompt renders the G.3 crowdfunding M3 member excerpt", async () => {

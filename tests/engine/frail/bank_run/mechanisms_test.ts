@@ -15,7 +15,7 @@ const mech = (events: EngineEvent[], action: string) =>
 function m1Script(amount: number, k: number) {
   return scripted((req) => {
     if (req.call === "retention_offer" && req.round === 1) {
-      return { offers: [{ target: "dep_15", amount, lock_until: 12 }], disclose_terms_to: "all" };
+      return { offers: [{ target: "dep_15", amount, lock_rounds: 12 }], disclose_terms_to: "all" };
     }
     if (req.call === "mechanism_response" && req.agent === "dep_15") {
       const v = req.view as { proposals: { id: string }[] };
@@ -61,30 +61,36 @@ Deno.test("M1 compensation counts in the insolvency test and is void on failure"
   assertAlmostEquals(unpaid.outcome.payoffs.dep_15, 1.114 + 0.01, 1e-12);
 });
 
-Deno.test("M1 acceptance binds at once and the override of a positive report is logged", async () => {
+Deno.test("M1 acceptance binds at once for lock_rounds rounds from acceptance, and overrides are logged", async () => {
+  // The bank, told no round number, offers a 3-round lock; made and accepted in round 4, it binds
+  // rounds 4, 5 and 6. dep_02 asks to withdraw from round 4 on.
   const r = await runEpisode({
     env: "bank_run",
     mechanism: "M1",
     seed: 3,
     agents: scripted((req) => {
-      if (req.call === "retention_offer" && req.round === 1) {
-        return { offers: [{ target: "dep_02", amount: 0.02, lock_until: 2 }] };
+      if (req.call === "retention_offer" && req.round === 4) {
+        return { offers: [{ target: "dep_02", amount: 0.02, lock_rounds: 3 }] };
       }
-      if (req.call === "mechanism_response" && req.agent === "dep_02" && req.round === 1) {
-        return { proposal_actions: [{ action: "accept", proposal_id: "m1_t1_dep_02" }] };
+      if (req.call === "mechanism_response" && req.agent === "dep_02" && req.round === 4) {
+        return { proposal_actions: [{ action: "accept", proposal_id: "m1_dep_02" }] };
       }
-      if (req.call === "withdrawal" && req.agent === "dep_02") return { withdraw_probability: 100 };
+      if (req.call === "withdrawal" && req.agent === "dep_02" && req.round >= 4) {
+        return { withdraw_probability: 100 };
+      }
       return undefined;
     }),
   });
+  const [offer] = mech(r.events, "offer");
+  assertEquals([offer.round, offer.proposal_id, offer.lock_until], [4, "m1_dep_02", 6]);
   const overrides = of(r.events, "override").filter((e) => e.agent === "dep_02");
-  assertEquals(overrides.map((e) => e.round), [1, 2]);
+  assertEquals(overrides.map((e) => e.round), [4, 5, 6]);
   assertEquals(overrides[0].from, 100);
   assertEquals(overrides[0].to, 0);
-  // Lock ends after round 2: the round-3 withdrawal goes through.
-  const d3 = of(r.events, "decision").find((e) => e.agent === "dep_02" && e.round === 3)!;
-  assertEquals(d3.realized, true);
-  assertEquals(d3.committed, false);
+  // The lock ends after round 6: the round-7 withdrawal goes through.
+  const d7 = of(r.events, "decision").find((e) => e.agent === "dep_02" && e.round === 7)!;
+  assertEquals(d7.realized, true);
+  assertEquals(d7.committed, false);
 });
 
 Deno.test("M2 exit takes effect the round after the declaration", async () => {
@@ -98,7 +104,7 @@ Deno.test("M2 exit takes effect the round after the declaration", async () => {
       }
       if (req.call === "mechanism_response" && req.agent === "dep_01") {
         if (req.round === 1) {
-          return { proposal_actions: [{ action: "sign", proposal_id: "m2_t1" }] };
+          return { proposal_actions: [{ action: "sign", proposal_id: "m2_agreement" }] };
         }
         if (req.round === 2) return { proposal_actions: [{ action: "exit" }] };
       }
@@ -191,7 +197,7 @@ Deno.test("M3 announcement votes pass only with strictly more than half of the m
     plan.dep_01[2] = [{ action: "propose_announcement_vote", announce_to: "all" }];
     // Proposer counts as support; `supporters` more members vote yes in round 3, the rest no.
     members.slice(1).forEach((m, i) => {
-      plan[m][3] = [{ action: "vote", vote_id: "v2_dep_01", support: i < supporters }];
+      plan[m][3] = [{ action: "vote", vote_id: "v_dep_01", support: i < supporters }];
     });
     const r = await runEpisode({
       env: "bank_run",
@@ -236,4 +242,24 @@ Deno.test("a depositor's view shows last round's balance sheet and no round or h
   assertEquals(v1.institution.cash, 1.125);
   assertAlmostEquals(v2.institution.cash, 0.125);
   assertAlmostEquals(v2.fractionRedeemedLastRound, 1 / 15);
+});
+
+Deno.test("an M3 exit wave of five members goes through capacity: three are paid, two expire and are paid next round", async () => {
+  const leavers = ["dep_01", "dep_02", "dep_03", "dep_04", "dep_05"];
+  const plan: Record<string, Record<number, unknown[]>> = {};
+  for (const id of leavers) plan[id] = { 1: [{ action: "join" }], 2: [{ action: "exit_request" }] };
+  const r = await runEpisode({
+    env: "bank_run",
+    mechanism: "M3",
+    seed: 9,
+    agents: m3Script(plan, leavers),
+  });
+  assertEquals(mech(r.events, "exit_confirmed").map((e) => [e.round, e.members]), [[5, leavers]]);
+  const paid = (round: number) =>
+    of(r.events, "transition").filter((e) => e.round === round && e.kind === "withdrawal_paid");
+  const expired = of(r.events, "transition").filter((e) => e.kind === "request_expired");
+  assertEquals([paid(5).length, paid(6).length, paid(7).length], [0, 3, 2]);
+  assertEquals(expired.map((e) => [e.round, e.amount]), [[6, 1], [6, 1]]);
+  assertEquals(paid(7).map((e) => e.agent).sort(), expired.map((e) => e.agent).sort());
+  assert(r.outcome.success);
 });

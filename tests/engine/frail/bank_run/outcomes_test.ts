@@ -4,7 +4,7 @@ import { welfareBounds } from "../../../../engine/frail/registry.ts";
 import { insolvencyBoundary } from "../../../../engine/frail/bank_run/settlement.ts";
 import { parseBankRunParams } from "../../../../engine/frail/bank_run/params.ts";
 import { settleWithdrawals } from "../../../../engine/frail/bank_run/settlement.ts";
-import { initialBankRunState } from "../../../../engine/frail/bank_run/state.ts";
+import { type BankRunState, initialBankRunState } from "../../../../engine/frail/bank_run/state.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { idx, scripted } from "./_agents.ts";
@@ -107,28 +107,110 @@ Deno.test("the bank fails once cumulative withdrawals pass 8.48 units and surviv
   }
 });
 
-Deno.test("withdrawal requests beyond capacity expire and the depositor keeps the rest", async () => {
+/** Depositors dep_01-dep_05 ask to withdraw every round; records who is asked in round 2. */
+async function fiveRequests(capacityRule?: "expire" | "partial") {
+  const askedInRound2: string[] = [];
   const r = await runEpisode({
     env: "bank_run",
     seed: 8,
-    agents: scripted((req) =>
-      req.call === "withdrawal" && idx(req.agent) <= 5 ? { withdraw_probability: 100 } : undefined
-    ),
+    params: capacityRule ? { capacityRule } : {},
+    agents: scripted((req) => {
+      if (req.call !== "withdrawal" || idx(req.agent) > 5) return undefined;
+      if (req.round === 2) askedInRound2.push(req.agent);
+      return { withdraw_probability: 100 };
+    }),
   });
-  const round1 = r.events.filter((e) => e.round === 1);
-  const paid = round1.filter((e) => e.type === "transition" && e.kind === "withdrawal_paid")
-    .reduce((s, e) => s + (e as unknown as { amount: number }).amount, 0);
-  const expired = round1.filter((e) => e.type === "transition" && e.kind === "request_expired")
-    .reduce((s, e) => s + (e as unknown as { amount: number }).amount, 0);
-  assertAlmostEquals(paid, 3.75);
-  assertAlmostEquals(expired, 1.25);
-  // Round 2: the expired 1.25 is requested again and paid; 5 units withdrawn in all.
+  const round1 = r.events.filter((e) => e.round === 1 && e.type === "transition") as unknown as {
+    kind: string;
+    agent: string;
+    amount: number;
+  }[];
+  const paid = round1.filter((e) => e.kind === "withdrawal_paid");
+  const expired = round1.filter((e) => e.kind === "request_expired");
+  const cp = r.events.find((e) => e.type === "checkpoint" && e.round === 1) as unknown as {
+    state: BankRunState;
+  };
+  return { r, paid, expired, after1: cp.state, askedInRound2 };
+}
+
+Deno.test("five unit requests against capacity 3.750: three are paid, two expire whole and ask again next round", async () => {
+  const { r, paid, expired, after1, askedInRound2 } = await fiveRequests();
+  assertEquals(paid.map((e) => e.amount), [1, 1, 1]);
+  assertEquals(expired.map((e) => e.amount), [1, 1]);
+  for (const e of expired) {
+    const d = after1.depositors.find((x) => x.id === e.agent)!;
+    assertEquals([d.balance, d.withdrawn], [1, 0], `${e.agent} keeps its whole deposit`);
+    assertEquals(d.history[0], { round: 1, reported: 100, realized: true, processed: 0 });
+  }
+  assertEquals(after1.cumulativeWithdrawn, 3);
+  const { sold, ...last } = after1.last;
+  assertEquals(last, { requested: 5, processed: 3, expired: 2, depositsAtStart: 15 });
+  assertAlmostEquals(sold, (3 - 1.125) / 0.85, 1e-12, "cash first, then assets at 0.850");
+  assertEquals(after1.disclosed.fractionRedeemed, 3 / 15);
+  // The two expired depositors are asked again in round 2, and are paid then: 5 units in all.
+  assertEquals(askedInRound2.sort(), expired.map((e) => e.agent).sort());
+  const round2 = r.events.filter((e) =>
+    e.round === 2 && e.type === "transition" && e.kind === "withdrawal_paid"
+  ) as unknown as { agent: string; amount: number }[];
+  assertEquals(round2.map((e) => e.agent).sort(), askedInRound2.sort());
   assert(r.outcome.success);
-  const total = ["dep_01", "dep_02", "dep_03", "dep_04", "dep_05"]
-    .reduce((s, id) => s + r.outcome.payoffs[id], 0);
-  assertAlmostEquals(total, 5);
-  const disclosure = of(r.events, "disclosure").find((e) => e.round === 1)!;
-  assertAlmostEquals(disclosure.public.fractionRedeemed as number, 3.75 / 15);
+  const ids = ["dep_01", "dep_02", "dep_03", "dep_04", "dep_05"];
+  assertEquals(ids.map((id) => r.outcome.payoffs[id]), [1, 1, 1, 1, 1]);
+  const start = r.events[0] as unknown as { params: { capacityRule: string } };
+  assertEquals(start.params.capacityRule, "expire", "the rule is recorded in the logged params");
+});
+
+Deno.test('capacityRule "partial" pays the request that crosses 3.750 in part and its remainder expires', async () => {
+  const { paid, expired, after1 } = await fiveRequests("partial");
+  assertEquals(paid.map((e) => e.amount), [1, 1, 1, 0.75]);
+  assertEquals(expired.map((e) => e.amount), [0.25, 1]);
+  const stub = after1.depositors.find((d) => d.id === paid[3].agent)!;
+  assertEquals([stub.balance, stub.withdrawn], [0.25, 0.75]);
+  assertEquals(after1.disclosed.fractionRedeemed, 3.75 / 15);
+});
+
+Deno.test('capacityRule "expire" still pays a later, smaller request that fits', () => {
+  // Deposits 1.5, 1.5, 1.0 and 0.5 all ask: whatever the order, a request that would pass 3.750
+  // expires whole and any later one that still fits is paid.
+  const params = parseBankRunParams({ depositors: 4, totalDeposits: 4.5, capacity: 3.75 });
+  let laterPaid = 0;
+  for (let seed = 0; seed < 20; seed++) {
+    const s = initialBankRunState(
+      params,
+      "M0",
+      openStream({ seed, round: 0, agent: "engine", purpose: "x" }),
+    );
+    [1.5, 1.5, 1, 0.5].forEach((b, i) => (s.depositors[i].balance = s.depositors[i].initial = b));
+    s.round = 1;
+    s.pending = s.depositors.map((d) => ({
+      agent: d.id,
+      reported: 100,
+      original: 100,
+      committed: false,
+    }));
+    const events = settleWithdrawals(s, {
+      round: 1,
+      stream: (agent, purpose) => openStream({ seed, round: 1, agent, purpose }),
+    }) as unknown as { kind?: string; agent: string; amount: number }[];
+    const deposit = (id: string) => s.depositors.find((d) => d.id === id)!.initial;
+    let used = 0;
+    let expiredBefore = false;
+    for (
+      const e of events.filter((x) => x.kind === "withdrawal_paid" || x.kind === "request_expired")
+    ) {
+      assertEquals(e.amount, deposit(e.agent), `seed ${seed}: ${e.kind} of a whole deposit`);
+      if (e.kind === "withdrawal_paid") {
+        used += e.amount;
+        if (expiredBefore) laterPaid++;
+      } else {
+        assert(used + e.amount > 3.75, `seed ${seed}: an expired request would have fit`);
+        expiredBefore = true;
+      }
+    }
+    assert(used <= 3.75 && s.last.processed === used, `seed ${seed}`);
+    assertEquals(s.last.processed + s.last.expired, 4.5);
+  }
+  assert(laterPaid > 0, "some order pays a smaller request after one expired");
 });
 
 Deno.test("a withdrawal that cash plus fire sales cannot cover is a liquidity failure", async () => {

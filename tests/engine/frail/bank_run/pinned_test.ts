@@ -23,9 +23,9 @@ Deno.test("bank-run episodes for seeds 0-3 under M0-M3 keep their pinned outcome
   }
   assertEquals(rows, [
     "M0/0: 12 17.956306",
-    "M0/1: 5 13.938750",
-    "M0/2: 3 13.938750",
-    "M0/3: 3 13.938750",
+    "M0/1: 6 13.938750",
+    "M0/2: 4 13.938750",
+    "M0/3: 4 13.938750",
     "M1/0: 12 18.174825",
     "M1/1: 12 18.174825",
     "M1/2: 12 18.174825",
@@ -41,6 +41,6 @@ Deno.test("bank-run episodes for seeds 0-3 under M0-M3 keep their pinned outcome
   ]);
   assertEquals(
     sha256Hex(hashes.join("")),
-    "89492d6a8b50c427715468c5d432ce401a99fed0cdc726e2a71cb9c252cfeab1",
+    "c3c5675e757c98922427addf28767418a591b7153ac17be370cec8d3072a4103",
   );
 });

@@ -110,24 +110,29 @@ Deno.test("joining the coalition pledges one unit only when the backer is not ye
   assertEquals(s.backers[1].pledged, 1);
 });
 
-Deno.test("the locked total reaches outsiders only on a strict majority, and nothing else is published", async () => {
+Deno.test("the locked total reaches the outsiders a strict majority names, the founder included, and nothing else is published", async () => {
   const r = await play((req) => {
     const i = idx(req.agent);
     if (req.call === "coalition_response") {
-      const voters = req.round === 1 ? 2 : req.round === 2 ? 3 : 0;
+      const voters = req.round === 1 ? 2 : req.round <= 3 ? 3 : 0;
       const vote = i <= voters ? { announce_to: req.round === 2 ? ["bkr_10"] : "all" } : null;
       return coalition(req.round === 1 && i <= 4, false, i <= 4 ? vote : null);
     }
     if (req.call === "launch_decision") return never;
   }, { mechanism: "M3" });
   const results = eventsOf(r.events, "mechanism", "ballot_result");
+  // "all" names every outsider: the backers outside the coalition and the founder.
+  const everyone = ["bkr_05", "bkr_06", "bkr_07", "bkr_08", "bkr_09", "bkr_10", "bkr_11"]
+    .concat(["bkr_12", "bkr_13", "bkr_14", "bkr_15", "founder"]);
   assertEquals(results.map((e) => [e.round, e.voters, e.ballots, e.recipients]), [
     [1, 4, 2, []],
     [2, 4, 3, ["bkr_10"]],
+    [3, 4, 3, everyone],
   ]);
   const messages = eventsOf(r.events, "message");
   assertEquals(messages.map((e) => [e.round, e.to, e.kind, e.content]), [
     [2, ["bkr_10"], "coalition_locked_total", { total: 4 }],
+    [3, everyone, "coalition_locked_total", { total: 4 }],
   ]);
 });
 

@@ -86,29 +86,60 @@ Deno.test("refunds come after round-9 interest, so a round-9 pledge misses round
   assertEquals(refunds.map((e) => [e.round, e.agent, e.amount]), [[9, "bkr_01", 1]]);
 });
 
-Deno.test("withdrawals stop at 3.750 face a round and the excess stays pledged", async () => {
+/** Everyone pledges in round 1; bkr_01-bkr_05 ask to withdraw in rounds 2 and 3; no launch. */
+async function fiveWithdrawals(capacityRule?: "expire" | "partial") {
+  const askedInRound3: string[] = [];
   const r = await play((req) => {
     if (req.call === "pledge") {
       return { pledge_probability: req.round === 1 ? 100 : 0, reasoning: "" };
     }
     if (req.call === "withdrawal") {
-      return { withdraw_probability: req.round === 2 ? 100 : 0, reasoning: "" };
+      const asks = idx(req.agent) <= 5 && req.round <= 3;
+      if (asks && req.round === 3) askedInRound3.push(req.agent);
+      return { withdraw_probability: asks ? 100 : 0, reasoning: "" };
     }
     if (req.call === "launch_decision") return { launch: false, reasoning: "" };
-  });
+  }, { params: capacityRule ? { capacityRule } : {} });
   const r2 = r.events.filter((e) => e.round === 2);
-  const processed = eventsOf(r2, "transition", "withdrawal_processed").map((e) =>
-    e.amount as number
-  );
-  assertEquals(processed.sort(), [0.75, 1, 1, 1]);
-  assertEquals(eventsOf(r2, "transition", "request_stayed").length, 12);
-  const s = stateAt(r.events, 2);
-  assertAlmostEquals(s.backers.reduce((a, b) => a + b.pledged, 0), 11.25, 1e-12);
-  assertEquals(s.backers.filter((b) => b.pledged === 0.25).length, 1);
-  assertEquals(s.disclosed.withdrawals, 4);
-  assertAlmostEquals(s.disclosed.withdrawnFace, 3.75, 1e-12);
-  // Withdrawn money earns round-2 interest: a full withdrawer holds 1.03 after round 2.
-  assertEquals(s.backers.filter((b) => Math.abs(b.bank - 1.03) < 1e-12).length, 3);
+  return {
+    r,
+    processed: eventsOf(r2, "transition", "withdrawal_processed"),
+    stayed: eventsOf(r2, "transition", "request_stayed"),
+    after2: stateAt(r.events, 2),
+    askedInRound3,
+  };
+}
+
+Deno.test("five withdrawals against 3.750 face: three are processed, two stay pledged whole and ask again next round", async () => {
+  const { r, processed, stayed, after2, askedInRound3 } = await fiveWithdrawals();
+  assertEquals(processed.map((e) => e.amount), [1, 1, 1]);
+  assertEquals(stayed.map((e) => e.amount), [1, 1]);
+  for (const e of stayed) {
+    const b = after2.backers.find((x) => x.id === e.agent)!;
+    assertEquals([b.pledged, b.bank], [1, 0], `${e.agent} keeps its whole pledge`);
+  }
+  assertEquals(after2.backers.reduce((a, b) => a + b.pledged, 0), 12);
+  assertEquals(after2.disclosed.withdrawals, 3);
+  assertEquals(after2.disclosed.withdrawnFace, 3);
+  // Withdrawn money earns round-2 interest: each withdrawer holds 1.03 after round 2.
+  assertEquals(after2.backers.filter((b) => Math.abs(b.bank - 1.03) < 1e-12).length, 3);
+  // The two still pledged get the withdrawal call in round 3 and are processed then.
+  assertEquals(askedInRound3.sort(), stayed.map((e) => e.agent as string).sort());
+  const r3 = eventsOf(r.events.filter((e) => e.round === 3), "transition", "withdrawal_processed");
+  assertEquals(r3.map((e) => e.agent).sort(), askedInRound3.sort());
+  assertEquals(stateAt(r.events, 3).backers.reduce((a, b) => a + b.pledged, 0), 10);
+  const start = r.events[0] as unknown as { params: { capacityRule: string } };
+  assertEquals(start.params.capacityRule, "expire", "the rule is recorded in the logged params");
+});
+
+Deno.test('capacityRule "partial" withdraws the request that crosses 3.750 face in part', async () => {
+  const { processed, stayed, after2 } = await fiveWithdrawals("partial");
+  assertEquals(processed.map((e) => e.amount), [1, 1, 1, 0.75]);
+  assertEquals(stayed.map((e) => e.amount), [0.25, 1]);
+  assertAlmostEquals(after2.backers.reduce((a, b) => a + b.pledged, 0), 11.25, 1e-12);
+  assertEquals(after2.backers.filter((b) => b.pledged === 0.25).length, 1);
+  assertEquals(after2.disclosed.withdrawals, 4);
+  assertAlmostEquals(after2.disclosed.withdrawnFace, 3.75, 1e-12);
 });
 
 Deno.test("a pledge made in round t misses round-t interest and a withdrawal earns it", async () => {

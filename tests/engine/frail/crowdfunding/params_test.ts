@@ -17,6 +17,7 @@ Deno.test("parseCrowdfundingParams() fills the stable regime of Table 4", () => 
     margin: 0.05,
     riskFree: 0.03,
     withdrawalCapacity: 3.75,
+    capacityRule: "expire",
   });
   assertEquals(lastDecisionRound(parseCrowdfundingParams({})), 9);
 });
@@ -56,4 +57,9 @@ Deno.test("parseCrowdfundingParams() throws a RangeError naming the bad field", 
   assertThrows(() => parseCrowdfundingParams({ goal: -1 }), RangeError, '"goal"');
   assertThrows(() => parseCrowdfundingParams({ horizon: 1 }), RangeError, '"horizon"');
   assertThrows(() => parseCrowdfundingParams({ rate: 0.1 }), RangeError, '"rate"');
+  assertThrows(
+    () => parseCrowdfundingParams({ capacityRule: "volume" }),
+    RangeError,
+    '"capacityRule"',
+  );
 });

@@ -115,6 +115,34 @@ Deno.test("debtRollover rolls redemption requests beyond capacity one round", as
   assertAccountingCloses(played);
 });
 
+Deno.test("debtRollover with five requests against capacity 3.750 pays three claims and rolls two whole", async () => {
+  // All roll until round 5, when crd_01-crd_05 (waves 1, 3 and 5) ask to redeem 1.02^5 = 1.104
+  // each: three fit in 3.750 (3.312), a fourth would not (4.416), so two roll. They are due again
+  // in round 6, ask again and are paid their accrued 1.02^6.
+  const asked6: string[] = [];
+  const played = await play(
+    scripted((req) => {
+      if (req.call !== "redeem_or_roll") return undefined;
+      if (req.round === 6) asked6.push(req.agent);
+      return redeem(req.round >= 5 && idx(req.agent) <= 5 ? 100 : 0);
+    }),
+    { params: { capacity: 3.75 } },
+  );
+  assert(played.outcome.success);
+  const paid5 = transitions(played.events, "redemption_paid").filter((e) => e.round === 5);
+  const deferred = transitions(played.events, "request_deferred");
+  assertEquals(paid5.length, 3);
+  for (const e of paid5) assertAlmostEquals(e.amount as number, 1.02 ** 5, 1e-12);
+  assertEquals(deferred.map((e) => e.round), [5, 5]);
+  for (const e of deferred) assertAlmostEquals(e.amount as number, 1.02 ** 5, 1e-12);
+  const rolled = deferred.map((e) => e.agent as string).sort();
+  assertEquals(asked6.filter((id) => idx(id) <= 5).sort(), rolled, "due again in round 6");
+  for (const id of rolled) {
+    assertAlmostEquals(played.outcome.payoffs[id], 1.02 ** 6, 1e-12, `${id} paid in round 6`);
+  }
+  assertAccountingCloses(played);
+});
+
 Deno.test("debtRollover rolls the second claim of a round when the capacity fits only one", async () => {
   const played = await play(
     scripted((req) =>

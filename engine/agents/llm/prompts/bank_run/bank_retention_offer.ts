@@ -8,13 +8,14 @@
  */
 import type { BankView } from "../../../../frail/bank_run/views.ts";
 import { definePrompt, type PromptTemplate } from "../template.ts";
+import { discloseTermsField, outputContractBlock, REASONING_SENTENCES } from "../_shared_blocks.ts";
 import {
-  discloseTermsField,
-  offersField,
-  outputContractBlock,
-  REASONING_SENTENCES,
-} from "../_shared_blocks.ts";
-import { BANK_ROLE, bankMechanismRules, bankState, gameParameters } from "./blocks.ts";
+  BANK_ROLE,
+  bankMechanismRules,
+  bankState,
+  gameParameters,
+  RETENTION_OFFERS_FIELD,
+} from "./blocks.ts";
 
 /**
  * The bank's M1 offer-call template.
@@ -30,7 +31,7 @@ import { BANK_ROLE, bankMechanismRules, bankState, gameParameters } from "./bloc
  *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
  * s.round = 1;
  * const [, user] = bankRetentionOfferPrompt.render(bankView(s));
- * if (!user.content.includes('"disclose_terms_to"')) throw new Error();
+ * if (!user.content.includes('"disclose_terms_to"') || !user.content.includes('"lock_rounds"')) throw new Error();
  * ```
  */
 export const bankRetentionOfferPrompt: PromptTemplate<BankView> = definePrompt<BankView>({
@@ -42,13 +43,14 @@ export const bankRetentionOfferPrompt: PromptTemplate<BankView> = definePrompt<B
     ...bankState(v),
     `[TASK]
 1. Decide which depositors to make paid retention offers to this round, the
-   compensation for each, and the last round each commitment binds
-   (lock_until). An empty list makes no offers.
+   compensation for each, and for how many rounds each commitment binds,
+   the round of acceptance included (lock_rounds, at least 1). An empty list
+   makes no offers.
 2. Decide to whom to disclose the certified accepted terms: "none", "all", or
    a list of depositor ids.
 3. Give 1-2 sentences of reasoning.`,
     outputContractBlock([
-      offersField("depositor", "number"),
+      RETENTION_OFFERS_FIELD,
       discloseTermsField("depositor"),
       REASONING_SENTENCES,
     ]),

@@ -6,10 +6,15 @@
  * paper does not print is written in the same style.
  *
  * Choices where the paper is open:
+ * - The capacity bullet is G.2's under the default `capacityRule: "expire"`;
+ *   under the non-default `"partial"` it says what the engine then does (the
+ *   request that crosses the capacity is paid in part).
  * - M1 and M2 [MECHANISM RULES] describe the engine's rules (offers expire at
  *   the end of their round; an M2 exit binds through its declaration round).
- * - Depositors are never told the round number or the horizon (Appendix F), so
- *   offers show how many rounds they bind, this round included.
+ * - Neither depositors nor the bank are told the round number or the horizon
+ *   (Appendix F), so offers and locks show how many rounds they bind, this
+ *   round included, and the bank states an offer's lock in rounds
+ *   (`lock_rounds`); mechanism ids carry no round.
  * - Previous decisions are listed oldest first as the reported probability and
  *   whether a redemption was paid.
  * - Certified messages are written out by kind ("from the institution: ...").
@@ -26,7 +31,6 @@ import type {
 } from "../../../../frail/bank_run/views.ts";
 import { num3 } from "../template.ts";
 import {
-  acceptedOffersList,
   acceptedTermsList,
   committedText,
   exitRitualText,
@@ -79,7 +83,7 @@ depositors are still owed money.`;
  * ```ts
  * import { gameParameters } from "./blocks.ts";
  * const b = gameParameters({ depositors: 15, totalDeposits: 15, depositYield: 1.114,
- *   assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75 });
+ *   assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75, capacityRule: "expire" });
  * if (!b.includes("- There are 15 depositors; total deposits are 15.000.")) throw new Error();
  * ```
  */
@@ -92,8 +96,7 @@ export function gameParameters(p: DepositorParameters): string {
   institution can pay all remaining depositors in full.
 - The institution's long-term assets return ${num3(p.assetReturn)} per unit at maturity;
   sold early, they fetch only ${h} per unit.
-- At most ${num3(p.capacity)} of redemption requests can be processed each round;
-  requests beyond that expire unprocessed (your deposit stays).
+${capacityBullet(p)}
 - Redemptions are paid cash first; any shortfall is covered by selling
   long-term assets early.
 - The institution fails immediately if it cannot pay a redemption request
@@ -103,6 +106,29 @@ export function gameParameters(p: DepositorParameters): string {
   plus any promised payments), it fails at that point.
 - On failure, remaining assets are liquidated at ${h} per unit and shared
   in proportion to deposits.`;
+}
+
+/**
+ * The capacity bullet of [GAME PARAMETERS]: G.2's words under the paper's
+ * `"expire"` rule, and the engine's partial payment under `"partial"`.
+ *
+ * @example
+ * ```ts
+ * import { capacityBullet } from "./blocks.ts";
+ * const b = capacityBullet({ capacity: 3.75, capacityRule: "expire" });
+ * if (!b.endsWith("requests beyond that expire unprocessed (your deposit stays).")) throw new Error(b);
+ * if (!capacityBullet({ capacity: 3.75, capacityRule: "partial" }).includes("paid in part")) throw new Error();
+ * ```
+ */
+export function capacityBullet(p: Pick<DepositorParameters, "capacity" | "capacityRule">): string {
+  const cap = num3(p.capacity);
+  if (p.capacityRule === "partial") {
+    return `- At most ${cap} of redemption requests can be processed each round; the
+  request that crosses that limit is paid in part, and the rest of it and every
+  request beyond it expire unprocessed (your remaining deposit stays).`;
+  }
+  return `- At most ${cap} of redemption requests can be processed each round;
+  requests beyond that expire unprocessed (your deposit stays).`;
 }
 
 /**
@@ -179,16 +205,16 @@ export function depositorMechanismRules(mechanism: string): string | null {
 const BANK_RULES: Record<string, string> = {
   M1: `[MECHANISM RULES]
 At the start of each round you may make paid retention offers to individual
-depositors: a compensation amount and a lock_until round. A depositor who
-accepts is locked in (cannot redeem) through round lock_until and cannot
-revoke; a lock_until beyond the last round binds until the end. Unanswered
-offers expire at the end of the round. At most one offer per depositor per
-round; depositors already locked in cannot receive a new offer. Compensation
-is paid at the end only if the institution survives and is void if it fails;
-while outstanding it is a liability that counts in the end-of-round solvency
-check, and its total is disclosed to all depositors each round. You may also
-disclose certified accepted terms (depositor, amount, rounds left) to nobody,
-to all depositors, or to depositors you name.`,
+depositors: a compensation amount and a lock length in rounds (lock_rounds). A
+depositor who accepts is locked in (cannot redeem) for lock_rounds rounds, the
+round of acceptance included, and cannot revoke; a lock longer than the game
+binds until the end. Unanswered offers expire at the end of the round. At most
+one offer per depositor per round; depositors already locked in cannot receive
+a new offer. Compensation is paid at the end only if the institution survives
+and is void if it fails; while outstanding it is a liability that counts in the
+end-of-round solvency check, and its total is disclosed to all depositors each
+round. You may also disclose certified accepted terms (depositor, amount,
+rounds left) to nobody, to all depositors, or to depositors you name.`,
   M2: `[MECHANISM RULES]
 At the start of each round you may ask depositors to sign a deposit protection
 agreement. There is no compensation. A solicited depositor who signs is locked
@@ -205,7 +231,7 @@ non-signers this round.`,
  * @example
  * ```ts
  * import { bankMechanismRules } from "./blocks.ts";
- * if (!bankMechanismRules("M1").includes("lock_until")) throw new Error();
+ * if (!bankMechanismRules("M1").includes("(lock_rounds)")) throw new Error();
  * ```
  * @throws {RangeError} For a mechanism without bank calls.
  */
@@ -331,7 +357,8 @@ export const INTERPRETATION_REMINDERS: string = `[INTERPRETATION REMINDERS]
  * ```ts
  * import { depositorSystem } from "./blocks.ts";
  * const blocks = depositorSystem({ mechanism: "M0", parameters: { depositors: 15, totalDeposits: 15,
- *   depositYield: 1.114, assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75 } } as never);
+ *   depositYield: 1.114, assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75,
+ *   capacityRule: "expire" } } as never);
  * if (blocks.length !== 4 || blocks[3] !== null || !blocks[2]!.includes("a promise, not a lock")) throw new Error();
  * ```
  */
@@ -479,18 +506,54 @@ function memberOnly(v: DepositorView): string[] {
 }
 
 /**
- * The bank's state blocks: [ROUND], [INSTITUTION STATE], [LAST ROUND
- * ACTIVITY], [DEPOSITORS] and [COMMITMENTS]. The bank is told the round
- * number (its offers name a `lock_until` round) but not the horizon.
+ * The `offers` field of the bank's M1 call: whom to offer, how much, and how
+ * many rounds the lock binds.
+ *
+ * @example
+ * ```ts
+ * import { RETENTION_OFFERS_FIELD } from "./blocks.ts";
+ * if (!RETENTION_OFFERS_FIELD.endsWith('"lock_rounds": <rounds>}]')) throw new Error();
+ * ```
+ */
+export const RETENTION_OFFERS_FIELD: string =
+  '"offers": [{"target": "<depositor id>", "amount": <number>, "lock_rounds": <rounds>}]';
+
+/**
+ * The M1 offers accepted so far, as the bank sees them: each lock as the
+ * rounds it still binds.
+ *
+ * @example
+ * ```ts
+ * import { acceptedRetentionOffers } from "./blocks.ts";
+ * const s = acceptedRetentionOffers([{ target: "dep_03", amount: 0.03, lockRoundsRemaining: 1 },
+ *   { target: "dep_04", amount: 0.05, lockRoundsRemaining: 0 }]);
+ * if (s !== "dep_03 compensation 0.030, locked for 1 round including this one; dep_04 compensation 0.050, lock ended") throw new Error(s);
+ * ```
+ */
+export function acceptedRetentionOffers(offers: BankView["acceptedOffers"]): string {
+  if (offers.length === 0) return "none";
+  return offers.map((o) =>
+    `${o.target} compensation ${num3(o.amount)}, ${
+      o.lockRoundsRemaining > 0
+        ? `locked for ${rounds(o.lockRoundsRemaining)} including this one`
+        : "lock ended"
+    }`
+  ).join("; ");
+}
+
+/**
+ * The bank's state blocks: [INSTITUTION STATE], [LAST ROUND ACTIVITY],
+ * [DEPOSITORS] and [COMMITMENTS]. Like the depositors, the bank is told
+ * neither the round number nor the horizon (Appendix F).
  *
  * @example
  * ```ts
  * import { bankState } from "./blocks.ts";
- * const v = { mechanism: "M2", round: 2, institution: { cash: 1, assets: 15, depositsRemaining: 15,
+ * const v = { mechanism: "M2", institution: { cash: 1, assets: 15, depositsRemaining: 15,
  *   fractionRedeemed: 0, outstandingCompensation: 0 }, depositors: [{ id: "dep_01", balance: 1, committed: true }],
  *   outstandingCompensation: 0, committedTotal: 1, acceptedOffers: [], signers: [{ id: "dep_01", exitDeclared: false }] };
  * const blocks = bankState(v as never);
- * if (blocks[0] !== "[ROUND]\n- This is round 2.") throw new Error(blocks[0]);
+ * if (!blocks[0].startsWith("[INSTITUTION STATE]") || blocks[3] !== "[COMMITMENTS]\n- Signers: dep_01") throw new Error(blocks.join("\n"));
  * ```
  */
 export function bankState(v: BankView): string[] {
@@ -510,13 +573,12 @@ export function bankState(v: BankView): string[] {
   const commitments = ["[COMMITMENTS]"];
   if (v.mechanism === "M1") {
     commitments.push(
-      `- Accepted retention offers: ${acceptedOffersList(v.acceptedOffers, "compensation")}`,
+      `- Accepted retention offers: ${acceptedRetentionOffers(v.acceptedOffers)}`,
     );
   } else {
     commitments.push(`- Signers: ${signersList(v.signers)}`);
   }
   return [
-    `[ROUND]\n- This is round ${v.round}.`,
     institution.join("\n"),
     lastRoundActivity(v.institution.fractionRedeemed),
     depositors.join("\n"),

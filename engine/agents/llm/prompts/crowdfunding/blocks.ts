@@ -7,6 +7,9 @@
  * other without blank lines, as printed.
  *
  * Choices where the paper is open:
+ * - The withdrawal-capacity bullet is G.2's under the default
+ *   `capacityRule: "expire"`; under the non-default `"partial"` it says what
+ *   the engine then does (the crossing request is withdrawn in part).
  * - M1 and M2 add one [GAME PARAMETERS] bullet each, as G.3 does for M3,
  *   describing the engine's rules (every commitment pledges one unit at once
  *   if the backer is not pledged; an M2 exit binds through its declaration round).
@@ -26,11 +29,10 @@ import type {
   CrowdfundingParameters,
   FounderView,
 } from "../../../../frail/crowdfunding/views.ts";
-import { num3 } from "../template.ts";
+import { num3, wrap } from "../template.ts";
 import {
   acceptedOffersList,
   acceptedTermsList,
-  committedText,
   joinEligibility,
   messagesBlock,
   proposalsBlock,
@@ -103,13 +105,37 @@ const MECHANISM_BULLETS: Record<string, (p: CrowdfundingParameters) => string> =
 };
 
 /**
+ * The withdrawal-capacity bullet of [GAME PARAMETERS]: G.2's words under the
+ * paper's `"expire"` rule, and the engine's partial withdrawal under `"partial"`.
+ *
+ * @example
+ * ```ts
+ * import { withdrawalCapacityBullet } from "./blocks.ts";
+ * const b = withdrawalCapacityBullet({ withdrawalCapacity: 3.75, capacityRule: "expire" });
+ * if (b !== "- Withdrawals: at most 3.750 face per round; excess requests stay pledged this\n  round.") throw new Error(b);
+ * ```
+ */
+export function withdrawalCapacityBullet(
+  p: Pick<CrowdfundingParameters, "withdrawalCapacity" | "capacityRule">,
+): string {
+  const cap = num3(p.withdrawalCapacity);
+  if (p.capacityRule === "partial") {
+    return `- Withdrawals: at most ${cap} face per round; the request that crosses it is
+  withdrawn in part, and the rest of it and every later request stay pledged
+  this round.`;
+  }
+  return `- Withdrawals: at most ${cap} face per round; excess requests stay pledged this
+  round.`;
+}
+
+/**
  * The [GAME PARAMETERS] block (G.2) with the mechanism's bullet (G.3 for M3).
  *
  * @example
  * ```ts
  * import { gameParameters } from "./blocks.ts";
  * const b = gameParameters({ backers: 15, unitPledge: 1, goal: 14, reward: 1.15, margin: 0.05, riskFree: 0.03,
- *   withdrawalCapacity: 3.75, horizon: 10, lastDecisionRound: 9 }, "M0");
+ *   withdrawalCapacity: 3.75, capacityRule: "expire", horizon: 10, lastDecisionRound: 9 }, "M0");
  * if (!b.includes("- Goal G = 14.000. Rounds 1-9 are decision rounds; round 10 is settlement only.")) throw new Error(String(b));
  * ```
  */
@@ -124,10 +150,7 @@ export function gameParameters(p: CrowdfundingParameters, mechanism: string): st
 - Reward v = ${num3(p.reward)} paid the round after launch. Founder margin ${num3(p.margin)} per
   pledged unit.
 - Risk-free rate r_f = ${num3(p.riskFree)} per round on idle bank balances.
-- Withdrawals: at most ${
-      num3(p.withdrawalCapacity)
-    } face per round; excess requests stay pledged this
-  round.
+${withdrawalCapacityBullet(p)}
 - Launch is the founder's choice when P >= G. Not launching by the end of
   round ${last} fails the campaign even if P >= G.`,
   ];
@@ -408,7 +431,7 @@ const FOUNDER_RULES: Record<string, (p: CrowdfundingParameters) => string> = {
  * ```ts
  * import { founderParameters } from "./blocks.ts";
  * const b = founderParameters({ backers: 15, unitPledge: 1, goal: 14, reward: 1.15, margin: 0.05, riskFree: 0.03,
- *   withdrawalCapacity: 3.75, horizon: 10, lastDecisionRound: 9 }, "M1");
+ *   withdrawalCapacity: 3.75, capacityRule: "expire", horizon: 10, lastDecisionRound: 9 }, "M1");
  * if (!b.includes("(1 - 0.050) x P fails")) throw new Error(String(b));
  * ```
  */
@@ -419,17 +442,21 @@ export function founderParameters(p: CrowdfundingParameters, mechanism: string):
 
 /**
  * The founder's state blocks: the campaign as of the end of last round, the
- * round and the pool now, the backers, and the mechanism's commitments.
+ * round and the pool now, and what the founder's mechanism certifies to it
+ * (§3.2): under M1-M2 the backers it may address and its agreements, under M3
+ * the certified messages (a locked total the coalition voted to disclose).
+ * Under M0 and M3 no backer is named.
  *
  * @example
  * ```ts
  * import { founderState } from "./blocks.ts";
  * const v = { mechanism: "M2", round: 3, horizon: 10, pool: 14, launchAllowed: true,
  *   campaign: { pool: 12, newPledges: 2, withdrawals: 0, open: true, launched: false, outstandingBonuses: 0 },
- *   backers: [{ id: "bkr_01", pledged: 1, committed: true }], outstandingBonuses: 0, bonusLimit: 13.3,
- *   committedTotal: 1, acceptedOffers: [], signers: [{ id: "bkr_01", exitDeclared: false }] };
+ *   backers: ["bkr_01", "bkr_02"], outstandingBonuses: 0, bonusLimit: 13.3, committedTotal: 1,
+ *   acceptedOffers: [], signers: [{ id: "bkr_01", exitDeclared: false }], announcements: [] };
  * const text = founderState(v as never).join("\n");
  * if (!text.includes("Pool P = 14.000 now. Launch allowed: True.")) throw new Error(text);
+ * if (!text.includes("[BACKERS]\nIds: bkr_01, bkr_02.\n[COMMITMENTS]\nSigners: bkr_01.")) throw new Error(text);
  * ```
  */
 export function founderState(v: FounderView): string[] {
@@ -445,26 +472,23 @@ export function founderState(v: FounderView): string[] {
       }.`,
     );
   }
-  const commitments = ["[COMMITMENTS]"];
-  if (v.mechanism === "M1") {
-    commitments.push(
-      `Accepted pledge agreements: ${acceptedOffersList(v.acceptedOffers, "bonus")}.`,
-    );
-  } else if (v.mechanism === "M2") {
-    commitments.push(`Signers: ${signersList(v.signers)}.`);
-  }
-  commitments.push(`Committed pledges: ${num3(v.committedTotal)}.`);
-  return [
+  const blocks = [
     endOfLastRound(v.campaign, v.mechanism === "M1" ? v.campaign.outstandingBonuses : null),
     now.join("\n"),
-    [
-      "[BACKERS]",
-      ...v.backers.map((b) =>
-        `- ${b.id}: pledged ${num3(b.pledged)}, ${committedText(b.committed)}`
-      ),
-    ].join("\n"),
-    ...(v.mechanism === "M0" || v.mechanism === "M3" ? [] : [commitments.join("\n")]),
   ];
+  if (v.backers.length) blocks.push(`[BACKERS]\n${wrap(`Ids: ${v.backers.join(", ")}.`)}`);
+  if (v.mechanism === "M1" || v.mechanism === "M2") {
+    const commitments = ["[COMMITMENTS]"];
+    if (v.mechanism === "M1") {
+      commitments.push(
+        `Accepted pledge agreements: ${acceptedOffersList(v.acceptedOffers, "bonus")}.`,
+      );
+    } else commitments.push(`Signers: ${signersList(v.signers)}.`);
+    commitments.push(`Committed pledges: ${num3(v.committedTotal ?? 0)}.`);
+    blocks.push(commitments.join("\n"));
+  }
+  if (v.mechanism === "M3") blocks.push(messagesBlock(v, messageLine)!);
+  return blocks;
 }
 
 /**
