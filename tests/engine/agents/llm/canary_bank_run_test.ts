@@ -7,6 +7,8 @@
 // else in a bank-run prompt is (counts stay at or below 15, percentages are marked %, amounts
 // have decimals). The bank has calls only under M1-M2; its view and both of its prompts are also
 // rendered from every round's end state under M0-M3.
+import { bankRunGame } from "../../../../engine/frail/bank_run/descriptor.ts";
+import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { assert, assertEquals } from "../../../_assert.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { CallRequest } from "../../../../engine/core/environment.ts";
@@ -82,9 +84,7 @@ Deno.test("no bank-run view or prompt, the bank's or a depositor's, under M0-M3 
   const leaks: string[] = [];
   for (const mechanism of MECHANISMS) {
     const played = await playEpisode(bankRun, {
-      params: bankRun.parseParams({ horizon: HORIZON }),
-      mechanism,
-      regime: "stable",
+      ...frailSetup(bankRunGame, { mechanism, regime: "stable", overrides: { horizon: HORIZON } }),
       seed: 5,
       agents: watched(scripted(withReasoning), (req) => {
         const json = JSON.stringify(req.view);

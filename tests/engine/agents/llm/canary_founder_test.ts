@@ -5,6 +5,8 @@
 // in round 1 (accept, sign or join; under M0 they simply pledge) and bkr_07-bkr_14 pledge, so the
 // pool is 14.000 and the founder is asked to launch; it declines in rounds 1 and 2. Under M3 four
 // of the six members vote in round 2 to tell everyone the locked total, 6.000.
+import { crowdfundingGame } from "../../../../engine/frail/crowdfunding/descriptor.ts";
+import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { assert, assertEquals } from "../../../_assert.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { CallRequest } from "../../../../engine/core/environment.ts";
@@ -69,9 +71,7 @@ Deno.test("no founder view or prompt under M0 or M3 names a backer, its position
   for (const mechanism of MECHANISMS) {
     const views: { round: number; view: FounderView; call: string | null }[] = [];
     const played = await playEpisode(crowdfunding, {
-      params: crowdfunding.parseParams({}),
-      mechanism,
-      regime: "stable",
+      ...frailSetup(crowdfundingGame, { mechanism, regime: "stable" }),
       seed: 4,
       agents: watched(scripted(script), (req) => {
         if (req.role === "founder") {
