@@ -8,8 +8,10 @@
  *
  * The frames (every child frame repeats the episode's `run`, `episode`,
  * `env`, `mechanism`, `regime` and `model`):
- * - `episodes`: one row per episode: seed, `status` (`ok`, `error`, or
- *   `incomplete` when the log has no `episode_end`), `success`, `failure`,
+ * - `episodes`: one row per episode: seed, `status` (`ok`; `degraded` when
+ *   some decision took its neutral default because its agent failed, e.g. a
+ *   model call that failed after its last retry; `error`; or `incomplete`
+ *   when the log has no `episode_end`; tables keep `ok` only), `success`, `failure`,
  *   `rounds`, `welfare` (W), `welfare_realization` (W~), the bounds, the
  *   central player (`central_id`, `central_policy`, `central_payoff`,
  *   `central_payoff_normalized`), `participant_payoff` (sum over the other
