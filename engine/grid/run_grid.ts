@@ -143,7 +143,7 @@ export interface GridResult {
   degraded: { id: string; counts: Degradation }[];
   /** Episodes without a finished log at the end. */
   remaining: number;
-  /** Whether the run stopped early (signal, abandon, budget, or an unusable model). */
+  /** Whether the run stopped early (signal, abandon, budget, or a failing provider). */
   interrupted: boolean;
   /** Why new episodes stopped starting (a budget, a failing provider), or `null`. */
   stopped: string | null;

@@ -65,13 +65,38 @@ export interface LlmRuntimeOptions {
   maxLoggedReplyChars?: number;
 }
 
-/** Default of {@linkcode LlmRuntimeOptions.maxConsecutiveFailures}. */
+/**
+ * Default of {@linkcode LlmRuntimeOptions.maxConsecutiveFailures}.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from "./runtime.ts";
+ * if (DEFAULT_MAX_CONSECUTIVE_FAILURES !== 10) throw new Error();
+ * ```
+ */
 export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
 
-/** Default of {@linkcode LlmRuntimeOptions.maxLoggedReplyChars}: 256 Ki characters. */
+/**
+ * Default of {@linkcode LlmRuntimeOptions.maxLoggedReplyChars}: 256 Ki characters.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_LOGGED_REPLY_CHARS } from "./runtime.ts";
+ * if (DEFAULT_MAX_LOGGED_REPLY_CHARS !== 256 * 1024) throw new Error();
+ * ```
+ */
 export const DEFAULT_MAX_LOGGED_REPLY_CHARS = 262_144;
 
-/** Episode id under which the ledger records {@linkcode LlmRuntime.probe} calls. */
+/**
+ * Episode id under which the ledger records {@linkcode LlmRuntime.probe} calls.
+ *
+ * @example
+ * ```ts
+ * import { LlmRuntime, PROBE_EPISODE } from "./runtime.ts";
+ * const rt = new LlmRuntime({ models: [{ id: "m", baseURL: "http://127.0.0.1:9/v1", model: "x" }] });
+ * if (rt.ledger.episode(PROBE_EPISODE).calls !== 0) throw new Error();
+ * ```
+ */
 export const PROBE_EPISODE = "(preflight)";
 
 /** The last retry the runtime scheduled. */

@@ -31,6 +31,17 @@ function runtimeOn(url: string, model: Record<string, unknown> = {}, extra = {})
   return { runtime, waits };
 }
 
+/** A one-round bank-run episode of three depositors played by model "m" (3 calls). */
+function playSmall(runtime: LlmRuntime, seed = 1) {
+  return playEpisode(bankRun, {
+    params: bankRun.parseParams({ depositors: 3, totalDeposits: 3, horizon: 1 }),
+    mechanism: "M0",
+    regime: "stable",
+    seed,
+    agents: llmPopulation({ runtime, env: "bank_run", models: "m" }),
+  });
+}
+
 async function withServer(
   options: LocalServerOptions,
   fn: (server: ReturnType<typeof serveLocalModel>) => Promise<void>,
@@ -184,13 +195,7 @@ Deno.test("a key echoed in a reply and its reasoning is redacted before the cach
       readEnv: () => key,
       cacheDir: `${dir}/cache`,
     });
-    const played = await playEpisode(bankRun, {
-      params: bankRun.parseParams({ depositors: 3, totalDeposits: 3, horizon: 1 }),
-      mechanism: "M0",
-      regime: "stable",
-      seed: 1,
-      agents: llmPopulation({ runtime, env: "bank_run", models: "m" }),
-    });
+    const played = await playSmall(runtime);
     await writeEpisodeLog(`${dir}/ep.ndjson`, played.events);
     const calls = played.events.filter((e) => e.type === "llm_call");
     assertEquals(calls.length, 3);
@@ -256,16 +261,7 @@ for (
 Deno.test("a 5 MB reply is cut to 256 Ki characters in a complete log, with a correction, and its report read in full", async () => {
   await withServer({ faults: { hugeReply: 1 }, seed: 4 }, async (server) => {
     const { runtime } = runtimeOn(server.url, { model: "coordlab-run" });
-    const options = {
-      params: bankRun.parseParams({ depositors: 3, totalDeposits: 3, horizon: 1 }),
-      mechanism: "M0",
-      regime: "stable",
-      seed: 4,
-    };
-    const played = await playEpisode(bankRun, {
-      ...options,
-      agents: llmPopulation({ runtime, env: "bank_run", models: "m" }),
-    });
+    const played = await playSmall(runtime, 4);
     const path = `${await Deno.makeTempDir()}/ep.ndjson`;
     await writeEpisodeLog(path, played.events);
     const log: EngineEvent[] = await readEpisodeLog(path);
@@ -292,13 +288,7 @@ Deno.test("a 5 MB reply is cut to 256 Ki characters in a complete log, with a co
 Deno.test("LlmRuntime({ maxLoggedReplyChars }) sets where a reply is cut for the log", async () => {
   await withServer({ faults: { hugeReply: 1 }, hugeReplyChars: 5000 }, async (server) => {
     const { runtime } = runtimeOn(server.url, {}, { maxLoggedReplyChars: 1000 });
-    const played = await playEpisode(bankRun, {
-      params: bankRun.parseParams({ depositors: 3, totalDeposits: 3, horizon: 1 }),
-      mechanism: "M0",
-      regime: "stable",
-      seed: 1,
-      agents: llmPopulation({ runtime, env: "bank_run", models: "m" }),
-    });
+    const played = await playSmall(runtime);
     const calls = played.events.filter((e) => e.type === "llm_call");
     assert(calls.every((c) => c.type === "llm_call" && c.content!.length === 1000));
   });
