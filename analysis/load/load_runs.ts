@@ -14,7 +14,9 @@
  * and `STAGHUNT_CONDITION_KEYS`) and `model` (the participants' policy).
  * The frames:
  * - `episodes`: one row per episode: `condition_id`, seed, `status` (`ok`,
- *   `degraded`, `error`, or `incomplete` when the log has no `episode_end`),
+ *   `degraded` when some decision took its neutral default because its agent
+ *   failed, e.g. a model call that failed after its last retry; `error`; or
+ *   `incomplete` when the log has no `episode_end`; tables keep `ok` only),
  *   `success`, `failure`, `rounds`, `welfare` (W), `welfare_realization`
  *   (W~), the bounds, the central player (`central_id`, `central_policy`,
  *   `central_payoff`, `central_payoff_normalized`: its payoff over the logged

@@ -4,7 +4,8 @@
  * ```
  * deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K] [--concurrency K]
  *                [--no-progress] [--redo-failed]
- *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]]
+ *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
+ *                 [--max-consecutive-failures N] [--max-logged-reply-chars N]]
  * deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json] [--tokens-out N]
  * ```
  *
@@ -17,8 +18,18 @@
  * A spec naming models runs with `--models` (model configurations, see
  * `loadModelConfigs`): its LLM agents share one runtime, with the response
  * cache in `--cache` (default none), checked by preflight before any episode
- * starts (unless `--no-preflight`), and no new episode starts once the
- * billed tokens reach `--max-tokens` or the estimated cost `--max-cost`.
+ * starts (unless `--no-preflight`: preflight lists the models and sends each
+ * one tiny chat request), and no new episode starts once the billed tokens
+ * reach `--max-tokens` or the estimated cost `--max-cost` (which needs a price
+ * for every model), or once a provider fails `--max-consecutive-failures`
+ * calls in a row (default 10; the circuit breaker) or refuses a key or
+ * answers 404. Replies and reasoning longer than `--max-logged-reply-chars`
+ * (default 262144) are cut in the logs, with a correction saying so.
+ *
+ * An episode in which some decision took its neutral default because its
+ * model call failed after the last retry ends `degraded`: it is counted
+ * apart, the analysis tables leave it out, and `--redo-failed` plays it
+ * again (as it does episodes that ended with an error).
  *
  * `--dry-run` lists the cells and episodes (with seeds) and plays every
  * episode with rule-based stand-ins to count calls and, for LLM agents,
@@ -26,8 +37,10 @@
  * (`--tokens-out` per call, default 500), and with `--models` the
  * completion caps and costs are added.
  *
- * Exit codes: 0 done, 1 some episodes failed, 2 bad arguments, spec or
- * models, 130 interrupted or stopped by the budget.
+ * Exit codes: 0 done, every episode ok; 1 some episodes failed or are
+ * degraded; 2 bad arguments, spec or models, or preflight failed; 3 stopped
+ * because a provider failed (the message names it and its last error); 130
+ * interrupted or stopped by the budget.
  *
  * A Slurm job array runs one shard per task, each in its own folder:
  *
@@ -56,7 +69,8 @@ import { readGridSpec } from "../grid/spec_file.ts";
 
 const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
          [--concurrency K] [--no-progress] [--redo-failed]
-         [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]]
+         [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
+          [--max-consecutive-failures N] [--max-logged-reply-chars N]]
        deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json]
          [--tokens-out N]`;
 
@@ -102,6 +116,8 @@ async function main(): Promise<number> {
         "max-tokens": { type: "string" },
         "max-cost": { type: "string" },
         "no-preflight": { type: "boolean" },
+        "max-consecutive-failures": { type: "string" },
+        "max-logged-reply-chars": { type: "string" },
         "tokens-out": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -121,6 +137,12 @@ async function main(): Promise<number> {
   const tokensOut = int("tokens-out", values["tokens-out"], 0) ?? 500;
   const maxTokens = int("max-tokens", values["max-tokens"], 1);
   const maxCost = positive("max-cost", values["max-cost"]);
+  const maxConsecutiveFailures = int(
+    "max-consecutive-failures",
+    values["max-consecutive-failures"],
+    1,
+  );
+  const maxLoggedReplyChars = int("max-logged-reply-chars", values["max-logged-reply-chars"], 1);
   try {
     const spec = await readGridSpec(values.spec);
     const models = values.models ? await loadModelConfigs(values.models) : undefined;
@@ -130,7 +152,14 @@ async function main(): Promise<number> {
       console.log(formatPlan(plan, { usage }));
       return 0;
     }
-    const runtime = models ? new LlmRuntime({ models, cacheDir: values.cache ?? null }) : undefined;
+    const runtime = models
+      ? new LlmRuntime({
+        models,
+        cacheDir: values.cache ?? null,
+        maxConsecutiveFailures,
+        maxLoggedReplyChars,
+      })
+      : undefined;
     const signal = new AbortController();
     const abandon = new AbortController();
     const onInterrupt = () => {
@@ -169,6 +198,7 @@ async function main(): Promise<number> {
     console.log(
       `${r.run}: ${r.total - r.remaining}/${r.total} episodes finished in ${r.dir} ` +
         `(${r.skipped} already there, ${r.played} played now, ${r.failed.length} failed` +
+        (r.degraded.length ? `, ${r.degraded.length} degraded` : "") +
         (r.removedTemporary + r.removedPartial
           ? `, ${r.removedTemporary + r.removedPartial} half-written files removed`
           : "") +
@@ -177,17 +207,34 @@ async function main(): Promise<number> {
     if (r.usage.calls > 0) {
       console.log(
         `Model calls: ${r.usage.calls} (${r.usage.cacheHits} from the cache), ` +
-          `${r.usage.billedTokens} billed tokens, estimated cost ${r.usage.cost.toFixed(4)}`,
+          `${r.usage.billedTokens} billed tokens, estimated cost ${r.usage.cost.toFixed(4)}` +
+          (r.usage.invalidUsageCalls
+            ? ` (${r.usage.invalidUsageCalls} calls reported no valid token counts: unpriced)`
+            : ""),
       );
     }
     if (r.stopped) console.log(`Stopped: ${r.stopped}`);
     for (const f of r.failed.slice(0, 10)) console.log(`  failed: ${f.id}: ${f.error}`);
     if (r.failed.length > 10) console.log(`  ... and ${r.failed.length - 10} more`);
+    for (const d of r.degraded.slice(0, 10)) {
+      console.log(
+        `  degraded: ${d.id}: ${d.counts.defaults} decisions took neutral defaults ` +
+          `(${d.counts.failed_calls} failed model calls)`,
+      );
+    }
+    if (r.degraded.length > 10) console.log(`  ... and ${r.degraded.length - 10} more degraded`);
+    if (r.failed.length + r.degraded.length > 0) {
+      console.log(
+        "Degraded and failed episodes are left out of the analysis tables; " +
+          "add --redo-failed to play them again.",
+      );
+    }
     if (r.interrupted || r.remaining > 0) {
       const args = values.out ? Deno.args : [...Deno.args, "--out", r.dir];
       console.log(`Resume with: deno task grid ${args.map(quote).join(" ")}`);
     }
-    return r.interrupted ? 130 : r.failed.length ? 1 : 0;
+    if (r.stoppedBy === "provider") return 3;
+    return r.interrupted ? 130 : r.failed.length + r.degraded.length ? 1 : 0;
   } catch (err) {
     if (
       err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError ||

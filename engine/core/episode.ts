@@ -9,7 +9,14 @@ import type { Agent, AgentFactory } from "../agents/agent.ts";
 import type { Correction } from "./contract.ts";
 import type { CallRequest, Environment } from "./environment.ts";
 import type { EpisodeCondition } from "./game.ts";
-import type { AgentInfo, EngineEvent, EpisodeOutcome, EventBody, LlmCallRecord } from "./events.ts";
+import type {
+  AgentInfo,
+  Degradation,
+  EngineEvent,
+  EpisodeOutcome,
+  EventBody,
+  LlmCallRecord,
+} from "./events.ts";
 import { EVENT_SCHEMA_VERSION } from "./events.ts";
 import { sha256Hex, stateHash } from "./hash.ts";
 import { canonicalJson } from "./canonical_json.ts";
@@ -33,6 +40,8 @@ export interface AgentReplyOptions {
   calls?: readonly LlmCallRecord[];
   /** Set when the agent failed: the runner then logs an `agent_error` and uses the neutral default. Default none. */
   error?: string;
+  /** Notes about the reply itself (e.g. a text cut for the log), logged as `correction` events after the call records. Default none. */
+  notes?: readonly Correction[];
 }
 
 /**
@@ -55,11 +64,14 @@ export class AgentReply {
   readonly calls: readonly LlmCallRecord[];
   /** Why the agent failed, if it did. */
   readonly error: string | undefined;
+  /** Notes about the reply, logged as corrections. */
+  readonly notes: readonly Correction[];
   /** Wraps a raw reply. */
   constructor(raw: unknown, options: AgentReplyOptions = {}) {
     this.raw = raw;
     this.calls = options.calls ?? [];
     this.error = options.error;
+    this.notes = options.notes ?? [];
   }
 }
 
@@ -140,6 +152,9 @@ export class EpisodeError extends Error {
  * Plays one episode of an environment. Agents are awaited step by step; calls
  * within a step run concurrently. Crashes end the log with an `episode_end`
  * event of status `"error"` and throw an {@linkcode EpisodeError} carrying it.
+ * An episode in which some agent failed (its decision then takes the neutral
+ * default) ends with status `"degraded"` and the counts (`Degradation`), so
+ * filled-in decisions are never reported as `"ok"`.
  *
  * @example
  * ```ts
@@ -184,6 +199,7 @@ export async function playEpisode<P, S>(
   const stream = (r: number) => (agent: string, purpose: string) =>
     openStream({ seed, round: r, agent, purpose });
   const hashes: string[] = [];
+  const degradation: Degradation = { defaults: 0, agent_errors: 0, failed_calls: 0 };
   try {
     let state = env.init(params, { mechanism: condition.mechanism, seed, stream: stream(0) });
     const roster = env.roster(state);
@@ -220,7 +236,7 @@ export async function playEpisode<P, S>(
       for (const s of env.steps(state)) {
         step = s.id;
         const requests = s.requests(state, round);
-        const reports = await collect(env, requests, agents, emit);
+        const reports = await collect(env, requests, agents, emit, degradation);
         const t = s.apply(clone(state), reports, { round, stream: stream(round) });
         state = t.state;
         t.events.forEach(emit);
@@ -247,7 +263,11 @@ export async function playEpisode<P, S>(
       // Truncated at 1 (Appendix D.3); float dust just below 0 is read as 0.
       welfareRealization: raw > 1 ? 1 : raw < 0 && raw > -1e-9 ? 0 : raw,
     };
-    emit({ type: "episode_end", status: "ok", outcome });
+    emit(
+      degradation.defaults + degradation.agent_errors > 0
+        ? { type: "episode_end", status: "degraded", outcome, degraded: degradation }
+        : { type: "episode_end", status: "ok", outcome },
+    );
     return { outcome, events, hashes, state: fin.state };
   } catch (err) {
     if (err instanceof EpisodeError) throw err;
@@ -288,19 +308,23 @@ async function collect<P, S>(
   requests: CallRequest[],
   agents: Map<string, Agent>,
   emit: (e: EventBody) => void,
+  degradation: Degradation,
 ): Promise<Map<string, Record<string, unknown>>> {
   const raws = await Promise.all(requests.map(async (req) => {
     try {
       const got = await agents.get(req.agent)!.decide(req);
-      if (!(got instanceof AgentReply)) return { ok: true as const, raw: got, calls: [] };
+      if (!(got instanceof AgentReply)) {
+        return { ok: true as const, raw: got, calls: [], notes: [] };
+      }
       return got.error === undefined
-        ? { ok: true as const, raw: got.raw, calls: got.calls }
-        : { ok: false as const, error: got.error, calls: got.calls };
+        ? { ok: true as const, raw: got.raw, calls: got.calls, notes: got.notes }
+        : { ok: false as const, error: got.error, calls: got.calls, notes: got.notes };
     } catch (err) {
       return {
         ok: false as const,
         error: err instanceof Error ? err.message : String(err),
         calls: [],
+        notes: [],
       };
     }
   }));
@@ -309,12 +333,20 @@ async function collect<P, S>(
     const contract = env.contracts[req.call];
     if (!contract) throw new TypeError(`No contract for call "${req.call}"`);
     const got = raws[i];
-    for (const c of got.calls) emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
+    for (const c of got.calls) {
+      if (c.status === "error") degradation.failed_calls++;
+      emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
+    }
+    for (const n of got.notes) {
+      emit({ type: "correction", agent: req.agent, call: req.call, ...n, raw: n.raw ?? null });
+    }
     let corrections: Correction[];
     let value: Record<string, unknown>;
     if (got.ok) {
       ({ value, corrections } = contract.parse(got.raw));
     } else {
+      degradation.agent_errors++;
+      degradation.defaults++;
       emit({
         type: "agent_error",
         agent: req.agent,

@@ -145,7 +145,33 @@ export type EventBody =
     public_justification: string;
   }
   | { type: "checkpoint"; state: unknown; state_hash: string; events_hash: string }
-  | { type: "episode_end"; status: "ok" | "error"; outcome?: EpisodeOutcome; error?: string };
+  | {
+    type: "episode_end";
+    /**
+     * `"ok"`; `"degraded"` when the episode finished but some decision took
+     * its neutral default because its agent failed (a model call that failed
+     * after its last retry, an agent that threw); `"error"` when it crashed.
+     */
+    status: "ok" | "degraded" | "error";
+    /** The outcome (`"ok"` and `"degraded"`). */
+    outcome?: EpisodeOutcome;
+    /** Why it crashed (`"error"`). */
+    error?: string;
+    /** What was filled in (`"degraded"` only). */
+    degraded?: Degradation;
+  };
+
+/**
+ * What made an episode `"degraded"`: counts over the whole episode.
+ */
+export interface Degradation {
+  /** Decisions that took their call's neutral default because their agent failed. */
+  defaults: number;
+  /** `agent_error` events (each agent failure fills its own decision, so this equals `defaults`). */
+  agent_errors: number;
+  /** Model calls that failed after their last retry (`llm_call` events with status `"error"`). */
+  failed_calls: number;
+}
 
 /**
  * One failed attempt of a model call: retried, or (the last one) the end of
@@ -154,14 +180,25 @@ export type EventBody =
 export interface LlmAttemptFailure {
   /** Attempt number, from 1. */
   attempt: number;
-  /** What went wrong. */
-  kind: "rate_limit" | "server_error" | "timeout" | "connection" | "client_error";
+  /** What went wrong (`"invalid_response"`: a 200 whose body is not a chat completion). */
+  kind:
+    | "rate_limit"
+    | "server_error"
+    | "timeout"
+    | "connection"
+    | "client_error"
+    | "invalid_response";
   /** HTTP status, or `null` without a response. */
   status: number | null;
   /** The error message, with secrets redacted. */
   message: string;
   /** Wait before the next attempt in ms, or `null` when none followed. */
   wait_ms: number | null;
+  /**
+   * The wait the provider asked for (`Retry-After`) in ms, or `null`; above
+   * `wait_ms` when the model's `maxRetryAfterMs` capped it.
+   */
+  requested_wait_ms: number | null;
 }
 
 /**
@@ -200,9 +237,12 @@ export interface LlmCallRecord {
   cost: number | null;
   /** The provider's finish reason. */
   finish_reason: string | null;
-  /** The reply text as received. */
+  /**
+   * The reply text as received, with the configured keys redacted (in a log,
+   * cut to the runtime's `maxLoggedReplyChars`, with a `correction` saying so).
+   */
   content: string | null;
-  /** Reasoning text the provider returned beside the reply, if any. */
+  /** Reasoning text the provider returned beside the reply, if any (redacted and cut alike). */
   reasoning: string | null;
   /** SHA-256 of the canonical messages. */
   prompt_hash: string;
@@ -210,6 +250,12 @@ export interface LlmCallRecord {
   cache_key: string;
   /** Why the call failed (secrets redacted), or `null`. */
   error: string | null;
+  /**
+   * Why the provider's token counts were not used (missing, negative, not
+   * integers): the counts are then 0 and the call is unpriced. `null` when
+   * they were used.
+   */
+  usage_warning: string | null;
 }
 
 /** An event as written to the log. */

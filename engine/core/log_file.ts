@@ -7,9 +7,13 @@
 import type { EngineEvent } from "./events.ts";
 import { EVENT_SCHEMA_VERSION } from "./events.ts";
 
+/** Characters gathered before a write. */
+const CHUNK_CHARS = 1 << 20;
+
 /**
  * Writes an episode's events as NDJSON, atomically: a reader never sees a
- * half-written log.
+ * half-written log. Lines are written in chunks of about 1 MiB, so a log may
+ * be larger than the longest string the runtime can build.
  *
  * @example
  * ```ts
@@ -23,8 +27,27 @@ export async function writeEpisodeLog(path: string, events: readonly EngineEvent
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
   await Deno.mkdir(dir, { recursive: true });
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  const text = events.map((e) => JSON.stringify(e)).join("\n") + (events.length ? "\n" : "");
-  await Deno.writeTextFile(tmp, text);
+  const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
+  try {
+    const encoder = new TextEncoder();
+    let chunk: string[] = [];
+    let size = 0;
+    const flush = async () => {
+      const bytes = encoder.encode(chunk.join(""));
+      for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
+      chunk = [];
+      size = 0;
+    };
+    for (const e of events) {
+      const line = JSON.stringify(e) + "\n";
+      chunk.push(line);
+      size += line.length;
+      if (size >= CHUNK_CHARS) await flush();
+    }
+    await flush();
+  } finally {
+    file.close();
+  }
   await Deno.rename(tmp, path);
 }
 

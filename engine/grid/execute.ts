@@ -5,7 +5,7 @@
  * @module
  */
 import { emptyTotals, usageFromEvents, type UsageTotals } from "../agents/llm/accounting.ts";
-import type { EngineEvent } from "../core/events.ts";
+import type { Degradation, EngineEvent } from "../core/events.ts";
 import { writeEpisodeLog } from "../core/log_file.ts";
 import type { GridEpisode } from "./cells.ts";
 import { type GridAgentFactory, playGridEpisode } from "./runners.ts";
@@ -14,10 +14,18 @@ import { type GridAgentFactory, playGridEpisode } from "./runners.ts";
 export interface EpisodeSummary {
   /** Episode id. */
   id: string;
-  /** `"ok"`, or `"error"` when it crashed or could not start. */
-  status: "ok" | "error";
+  /**
+   * `"ok"`; `"degraded"` when it finished but some decisions took neutral
+   * defaults because their agent failed; `"error"` when it crashed or could
+   * not start.
+   */
+  status: "ok" | "degraded" | "error";
   /** Why it failed, or `null`. */
   error: string | null;
+  /** What a degraded episode filled in, else `null`. */
+  degraded: Degradation | null;
+  /** Its last model call that failed after its last retry (provider, model, why), or `null`. */
+  lastFailure: CallFailure | null;
   /** Whether its log was written (a crash is logged too; a config it could not start is not). */
   logged: boolean;
   /** Agent calls (reports). */
@@ -26,6 +34,16 @@ export interface EpisodeSummary {
   usage: UsageTotals;
   /** Wall time in ms. */
   ms: number;
+}
+
+/** A model call that failed after its last retry. */
+export interface CallFailure {
+  /** Provider id. */
+  provider: string;
+  /** Model id. */
+  model: string;
+  /** Why it failed (secrets redacted by the runtime). */
+  error: string;
 }
 
 /**
@@ -43,6 +61,8 @@ export function failedSummary(id: string, err: unknown, ms = 0): EpisodeSummary 
     id,
     status: "error",
     error: err instanceof Error ? err.message : String(err),
+    degraded: null,
+    lastFailure: null,
     logged: false,
     calls: 0,
     usage: emptyTotals(),
@@ -51,27 +71,46 @@ export function failedSummary(id: string, err: unknown, ms = 0): EpisodeSummary 
 }
 
 /**
- * The summary of an episode's log.
+ * The summary of an episode's log: its status is the status of its final
+ * `episode_end` (`"error"` without one).
  *
  * @example
  * ```ts
  * import { summarizeEpisode } from "./execute.ts";
  * const s = summarizeEpisode([{ type: "report" }, { type: "episode_end", status: "ok" }] as never);
  * if (s.status !== "ok" || s.calls !== 1 || s.usage.tokensIn !== 0) throw new Error();
+ * const counts = { defaults: 1, agent_errors: 1, failed_calls: 1 };
+ * const d = summarizeEpisode([{ type: "episode_end", status: "degraded", degraded: counts }] as never);
+ * if (d.status !== "degraded" || d.degraded?.defaults !== 1 || d.error !== null) throw new Error();
  * ```
  */
 export function summarizeEpisode(
   events: readonly EngineEvent[],
 ): Omit<EpisodeSummary, "id" | "logged" | "ms"> {
   const end = events.at(-1);
-  const failed = end?.type !== "episode_end" || end.status !== "ok";
+  const status = end?.type !== "episode_end"
+    ? "error"
+    : end.status === "ok" || end.status === "degraded"
+    ? end.status
+    : "error";
+  let lastFailure: CallFailure | null = null;
+  for (let i = events.length - 1; i >= 0 && lastFailure === null; i--) {
+    const e = events[i];
+    if (e.type === "llm_call" && e.status === "error") {
+      lastFailure = { provider: e.provider, model: e.model, error: e.error ?? "failed" };
+    }
+  }
   return {
-    status: failed ? "error" : "ok",
-    error: failed
-      ? (end?.type === "episode_end"
-        ? end.error ?? "episode ended with an error"
-        : "no episode_end")
+    status,
+    error: status !== "error"
+      ? null
+      : end?.type === "episode_end"
+      ? end.error ?? "episode ended with an error"
+      : "no episode_end",
+    degraded: status === "degraded" && end?.type === "episode_end"
+      ? end.degraded ?? { defaults: 0, agent_errors: 0, failed_calls: 0 }
       : null,
+    lastFailure,
     calls: events.reduce((n, e) => n + (e.type === "report" ? 1 : 0), 0),
     usage: usageFromEvents(events),
   };

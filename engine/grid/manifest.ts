@@ -63,9 +63,11 @@ export interface GridSession extends RuntimeInfo {
   played: number;
   /** Played episodes that failed (crashed, or could not start). */
   failed: number;
+  /** Played episodes that finished degraded (absent in manifests written before it existed). */
+  degraded?: number;
   /** Whether the session was interrupted (or stopped) before it finished. */
   interrupted: boolean;
-  /** Why the session stopped starting episodes (a budget, an unusable model), or `null`. */
+  /** Why the session stopped starting episodes (a budget, a failing provider), or `null`. */
   stopped?: string | null;
 }
 

@@ -36,6 +36,8 @@ export interface GridProgress {
   done: number;
   /** Episodes of this session that failed. */
   failed: number;
+  /** Episodes of this session that finished degraded. Default 0. */
+  degraded?: number;
   /** Episodes in flight. */
   running: number;
   /** Time since this session started, in ms. */
@@ -44,7 +46,7 @@ export interface GridProgress {
   usage: UsageTotals | null;
   /** What the LLM runtime is doing now, or `null` without a runtime. */
   runtime: RuntimeStatus | null;
-  /** Why the grid stopped starting episodes (a budget, an unusable model), or `null`. */
+  /** Why the grid stopped starting episodes (a budget, a failing provider), or `null`. */
   stopped: string | null;
 }
 
@@ -113,6 +115,7 @@ export function formatProgress(p: GridProgress, options: FormatProgressOptions =
       : `ETA ${rate > 0 ? formatDuration(remaining / rate) : "?"}`,
   );
   parts.push(`${p.failed} failed`);
+  if (p.degraded) parts.push(`${p.degraded} degraded`);
   const u = p.usage;
   if (u) {
     parts.push(`${formatCount(u.tokensIn + u.tokensOut)} tokens`);

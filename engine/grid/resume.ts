@@ -11,8 +11,8 @@
  * @module
  */
 
-/** How an episode's log ends. */
-export type FinishedStatus = "ok" | "error";
+/** How an episode's log ends (the status of its final `episode_end`). */
+export type FinishedStatus = "ok" | "degraded" | "error";
 
 /** What {@linkcode scanRunFolder} found. */
 export interface FolderScan {
@@ -58,7 +58,8 @@ export async function readLastLine(path: string): Promise<string> {
 }
 
 /**
- * How a log ends: `"ok"` or `"error"` for a final `episode_end`, else `null`.
+ * How a log ends: `"ok"`, `"degraded"` or `"error"` for a final
+ * `episode_end` (any other status reads as `"error"`), else `null`.
  *
  * @example
  * ```ts
@@ -76,7 +77,7 @@ export async function finishedStatus(path: string): Promise<FinishedStatus | nul
   try {
     const e = JSON.parse(line) as { type?: unknown; status?: unknown };
     if (e.type !== "episode_end") return null;
-    return e.status === "error" ? "error" : "ok";
+    return e.status === "ok" || e.status === "degraded" ? e.status : "error";
   } catch {
     return null;
   }

@@ -25,16 +25,24 @@
  *
  * Budget and stops: before starting each episode the model calls of this
  * invocation (billed tokens and estimated cost; cache hits are free) are
- * checked against `budget`; once it is reached, or once the runtime reports
- * a model that cannot be used (a bad key or unknown model discovered
- * mid-run), no new episode starts, those in flight finish, and the result
- * (`stopped`), the progress line and the manifest say why. Running the same
- * spec again resumes, with a fresh budget.
+ * checked against `budget` (a cost budget needs a price for every model);
+ * once it is reached, or once a provider is found failing (the runtime's
+ * circuit breaker opened: too many failed calls in a row, a refused key, a
+ * 404; or every model call of a finished episode failed), no new episode
+ * starts, those in flight finish (calls to a broken provider fail at once),
+ * and the result (`stopped`, `stoppedBy`), the progress line and the manifest
+ * say why, naming the provider and its last error. Running the same spec
+ * again resumes, with a fresh budget.
+ *
+ * Degraded episodes: an episode in which some decision took its neutral
+ * default because its agent failed ends `"degraded"` (with the counts); it is
+ * reported apart from ok and failed episodes (`degraded`), and the analysis
+ * tables leave it out.
  *
  * Choices: an episode that crashed keeps its log (ending in `episode_end`
- * with status `"error"`) and counts as finished on resume unless
- * `redoFailed`; an episode that could not start leaves no log and is played
- * again on resume. Workers are used when there is neither an `agents`
+ * with status `"error"`), and a degraded one its log, and both count as
+ * finished on resume unless `redoFailed`, which plays both again; an episode
+ * that could not start leaves no log and is played again on resume. Workers are used when there is neither an `agents`
  * factory nor an LLM episode to play with `runtime` (a function cannot cross
  * into a worker); their number defaults to the cores. Usage comes from the
  * runtime's ledger when there is one (live, calls in flight included), else
@@ -52,6 +60,7 @@ import {
   type UsageTotals,
 } from "../agents/llm/accounting.ts";
 import type { LlmRuntime } from "../agents/llm/runtime.ts";
+import type { Degradation } from "../core/events.ts";
 import type { GridEpisode } from "./cells.ts";
 import { type EpisodeSummary, executeEpisode, failedSummary } from "./execute.ts";
 import { checkLlmEpisodes, gridLlmAgents } from "./llm_agents.ts";
@@ -104,7 +113,7 @@ export interface RunGridOptions {
   signal?: AbortSignal;
   /** Stops waiting for episodes in flight (workers are terminated). Default none. */
   abandon?: AbortSignal;
-  /** Play again the episodes whose log ends with status `"error"`. Default `false`. */
+  /** Play again the episodes whose log ends with status `"error"` or `"degraded"`. Default `false`. */
   redoFailed?: boolean;
   /** Module URLs every worker imports first (e.g. one that registers another game's runner). Default none. */
   runnerModules?: readonly string[];
@@ -130,12 +139,16 @@ export interface GridResult {
   played: number;
   /** Episodes played now that failed, with why. */
   failed: { id: string; error: string }[];
+  /** Episodes played now that finished degraded (some decisions are neutral defaults), with the counts. */
+  degraded: { id: string; counts: Degradation }[];
   /** Episodes without a finished log at the end. */
   remaining: number;
-  /** Whether the run stopped early (signal, abandon, budget, or an unusable model). */
+  /** Whether the run stopped early (signal, abandon, budget, or a failing provider). */
   interrupted: boolean;
-  /** Why new episodes stopped starting (a budget, an unusable model), or `null`. */
+  /** Why new episodes stopped starting (a budget, a failing provider), or `null`. */
   stopped: string | null;
+  /** What stopped them: `"budget"`, `"provider"` (a failing or refusing provider), or `null`. */
+  stoppedBy: "budget" | "provider" | null;
   /** Temporary files of an earlier, killed run that were removed. */
   removedTemporary: number;
   /** Unfinished logs that were removed and played again. */
@@ -207,13 +220,13 @@ function intAtLeast(name: string, v: number, min: number): number {
  *   const r = await runGrid({ episodes: 1, blocks: [
  *     { game: "frail", envs: ["bank_run"], mechanisms: ["M0"], agents: [{ model: "local" }] },
  *   ] }, { out: await Deno.makeTempDir(), runtime, progress: false });
- *   // M0: 15 withdrawal calls a round for 12 rounds.
- *   if (r.played !== 1 || r.usage.calls !== 180 || r.usage.calls !== server.stats().chat) throw new Error();
+ *   // M0: 15 withdrawal calls a round for 12 rounds; preflight sent one more request.
+ *   if (r.played !== 1 || r.usage.calls !== 180 || server.stats().chat !== 181) throw new Error();
  * } finally {
  *   await server.close();
  * }
  * ```
- * @throws {RangeError} For a bad spec or option, a folder holding another run, or a model id the runtime lacks.
+ * @throws {RangeError} For a bad spec or option, a folder holding another run, a model id the runtime lacks, or a cost budget with a model that has no price.
  * @throws {TypeError} When the spec names models and there is neither `runtime` nor `agents`, or a game lacks a template.
  * @throws {LlmPreflightError} When a model cannot be used (before any episode starts).
  */
@@ -239,9 +252,12 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
   const scan = await scanRunFolder(dir, new Set(plan.episodes.map((e) => e.id)));
   const todo = plan.episodes.filter((e) => {
     const s = scan.finished.get(e.id);
-    return s === undefined || (s === "error" && options.redoFailed);
+    return s === undefined || (s !== "ok" && options.redoFailed);
   });
-  if (runtime) await checkLlmEpisodes(todo, runtime, { preflight: options.preflight });
+  if (runtime) {
+    if (options.budget?.maxCost !== undefined) assertPriced(todo, runtime);
+    await checkLlmEpisodes(todo, runtime, { preflight: options.preflight });
+  }
   const info = await runtimeInfo();
   const session: GridSession = {
     ...info,
@@ -250,6 +266,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     skipped: plan.episodes.length - todo.length,
     played: 0,
     failed: 0,
+    degraded: 0,
     interrupted: false,
     stopped: null,
   };
@@ -276,9 +293,13 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     done: 0,
     running: 0,
     failed: [] as { id: string; error: string }[],
+    degraded: [] as { id: string; counts: Degradation }[],
     usage: emptyTotals(),
     logged: 0,
     stopped: null as string | null,
+    stoppedBy: null as GridResult["stoppedBy"],
+    /** Set when every model call of a finished episode failed. */
+    allCallsFailed: null as string | null,
   };
   const ledgerStart = runtime?.ledger.run();
   const usage = (): UsageTotals =>
@@ -289,6 +310,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     skipped: session.skipped,
     done: state.done,
     failed: state.failed.length,
+    degraded: state.degraded.length,
     running: state.running,
     elapsedMs: performance.now() - t0,
     usage: plan.llm ? usage() : null,
@@ -302,16 +324,25 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     if (s.status === "error") {
       state.failed.push({ id: s.id, error: redact(s.error ?? "failed") });
     }
+    if (s.status === "degraded") state.degraded.push({ id: s.id, counts: s.degraded! });
+    if (s.usage.calls > 0 && s.usage.failedCalls === s.usage.calls && s.lastFailure) {
+      const f = s.lastFailure;
+      state.allCallsFailed ??= redact(
+        `Every model call of episode "${s.id}" failed (${s.usage.calls} calls); the last, to ` +
+          `provider "${f.provider}" (model "${f.model}"): ${f.error}`,
+      );
+    }
     addTotals(state.usage, s.usage);
     options.onEpisode?.(s);
     sink?.update(progress());
   };
-  /** Whether new episodes must not start: the budget is reached or a model cannot be used. */
+  /** Whether new episodes must not start: the budget is reached or a provider is failing. */
   const mustStop = (): boolean => {
     if (state.stopped === null) {
-      const fatal = runtime?.status().fatal;
-      state.stopped = (options.budget ? budgetExhausted(usage(), options.budget) : null) ??
-        (fatal ? `A model cannot be used: ${fatal}` : null);
+      const spent = options.budget ? budgetExhausted(usage(), options.budget) : null;
+      const provider = runtime?.status().fatal ?? state.allCallsFailed;
+      state.stopped = spent ?? provider;
+      state.stoppedBy = spent ? "budget" : provider ? "provider" : null;
       if (state.stopped !== null) sink?.update(progress());
     }
     return state.stopped !== null;
@@ -375,6 +406,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
   session.ended = ended;
   session.played = state.done;
   session.failed = state.failed.length;
+  session.degraded = state.degraded.length;
   session.interrupted = interrupted;
   session.stopped = state.stopped;
   manifest.status = interrupted ? "interrupted" : remaining === 0 ? "complete" : "incomplete";
@@ -390,8 +422,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     ? `Interrupted: ${resume}`
     : remaining > 0
     ? `${remaining} episodes could not start (see the failures); run again to retry them.`
-    : `Done: ${plan.episodes.length} episodes in ${dir}` +
-      (state.failed.length ? ` (${state.failed.length} ended with an error).` : ".");
+    : `Done: ${plan.episodes.length} episodes in ${dir}` + doneNote(state);
   sink?.finish(progress(), message);
   await sink?.flush?.();
   return {
@@ -403,13 +434,41 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     skipped: session.skipped,
     played: state.done,
     failed: state.failed,
+    degraded: state.degraded,
     remaining,
     interrupted,
     stopped: state.stopped,
+    stoppedBy: state.stoppedBy,
     removedTemporary: scan.removedTemporary.length,
     removedPartial: scan.removedPartial.length,
     mode: pool ? "workers" : "in-process",
     elapsedMs: performance.now() - t0,
     usage: usage(),
   };
+}
+
+/** What the closing line adds about failed and degraded episodes. */
+function doneNote(state: { failed: unknown[]; degraded: unknown[] }): string {
+  const parts = [
+    state.degraded.length
+      ? `${state.degraded.length} degraded: some decisions are neutral defaults after failed calls`
+      : "",
+    state.failed.length ? `${state.failed.length} ended with an error` : "",
+  ].filter(Boolean);
+  return parts.length
+    ? ` (${parts.join("; ")}); run again with redoFailed (--redo-failed) to play them again.`
+    : ".";
+}
+
+/** A cost budget can only be checked when every model has a price. */
+function assertPriced(episodes: readonly GridEpisode[], runtime: LlmRuntime): void {
+  const models = new Set(episodes.flatMap((e) => modelsOf(e.agents)));
+  for (const id of models) {
+    if (runtime.model(id).price === null) {
+      throw new RangeError(
+        `A cost budget needs a price for every model, and model "${id}" has none: ` +
+          `add "price" to its config, or use a token budget`,
+      );
+    }
+  }
 }

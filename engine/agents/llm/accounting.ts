@@ -4,6 +4,12 @@
  * entries, and budgets. Cache hits count their tokens but cost nothing: only
  * network calls are billed, and only billed tokens count against a budget.
  *
+ * A provider cannot get around a budget: counts that are not non-negative
+ * integers are never summed (the runtime records them as 0, with a
+ * `usage_warning`, and the call as unpriced), and a budget that can no longer
+ * be checked (a call with unknown tokens under a token budget, or with
+ * unknown cost under a cost budget) counts as reached.
+ *
  * @module
  */
 import type { EngineEvent, LlmCallRecord } from "../../core/events.ts";
@@ -29,8 +35,10 @@ export interface UsageTotals {
   billedTokens: number;
   /** Estimated cost of network calls with a known price. */
   cost: number;
-  /** Network calls whose model has no price (their cost is unknown). */
+  /** Network calls whose cost is unknown (a model without a price, or invalid token counts). */
   unpricedCalls: number;
+  /** Network calls whose provider reported no valid token counts (their tokens are unknown). */
+  invalidUsageCalls: number;
 }
 
 /** A spending limit for a run. */
@@ -62,6 +70,7 @@ export function emptyTotals(): UsageTotals {
     billedTokens: 0,
     cost: 0,
     unpricedCalls: 0,
+    invalidUsageCalls: 0,
   };
 }
 
@@ -135,6 +144,7 @@ export function addCall(totals: UsageTotals, record: LlmCallRecord): UsageTotals
   totals.tokensReasoning += record.tokens_reasoning;
   if (record.cache !== "hit") {
     totals.billedTokens += record.tokens_in + record.tokens_out;
+    if (record.usage_warning) totals.invalidUsageCalls++;
     if (record.cost === null) {
       if (record.status === "ok") totals.unpricedCalls++;
     } else totals.cost += record.cost;
@@ -205,7 +215,9 @@ export function usageFromEvents(events: readonly EngineEvent[]): UsageTotals {
 }
 
 /**
- * Why a budget is exhausted, in one sentence, or `null` while it is not.
+ * Why a budget is exhausted, in one sentence, or `null` while it is not. A
+ * budget that cannot be checked any more (calls with unknown tokens under a
+ * token budget, calls with unknown cost under a cost budget) is exhausted.
  *
  * @example
  * ```ts
@@ -213,14 +225,30 @@ export function usageFromEvents(events: readonly EngineEvent[]): UsageTotals {
  * const t = { ...emptyTotals(), billedTokens: 1200 };
  * if (budgetExhausted(t, { maxTokens: 1000 }) === null) throw new Error();
  * if (budgetExhausted(t, { maxTokens: 5000 }) !== null) throw new Error();
+ * const unknown = { ...emptyTotals(), unpricedCalls: 1 };
+ * if (!budgetExhausted(unknown, { maxCost: 5 })?.startsWith("Cost budget cannot be checked")) throw new Error();
  * ```
  */
 export function budgetExhausted(totals: UsageTotals, budget: Budget): string | null {
-  if (budget.maxTokens !== undefined && totals.billedTokens >= budget.maxTokens) {
-    return `Token budget reached: ${totals.billedTokens} of ${budget.maxTokens} billed tokens used`;
+  if (budget.maxTokens !== undefined) {
+    if (totals.invalidUsageCalls > 0) {
+      return `Token budget cannot be checked: ${totals.invalidUsageCalls} calls reported no ` +
+        `valid token counts (see usage_warning in their llm_call events)`;
+    }
+    if (totals.billedTokens >= budget.maxTokens) {
+      return `Token budget reached: ${totals.billedTokens} of ${budget.maxTokens} billed tokens used`;
+    }
   }
-  if (budget.maxCost !== undefined && totals.cost >= budget.maxCost) {
-    return `Cost budget reached: an estimated ${totals.cost.toFixed(4)} of ${budget.maxCost} spent`;
+  if (budget.maxCost !== undefined) {
+    if (totals.unpricedCalls > 0) {
+      return `Cost budget cannot be checked: ${totals.unpricedCalls} calls have no known cost ` +
+        `(a model without a price, or no valid token counts; see usage_warning in their llm_call events)`;
+    }
+    if (totals.cost >= budget.maxCost) {
+      return `Cost budget reached: an estimated ${
+        totals.cost.toFixed(4)
+      } of ${budget.maxCost} spent`;
+    }
   }
   return null;
 }

@@ -4,10 +4,16 @@
  * parameters, sample index), one file per response (`<dir>/<key[0..2]>/<key>.json`), written
  * atomically as soon as it arrives, so a run killed mid-way keeps every
  * response it received. Re-running or resuming replays cached responses with
- * no network call. Only successful responses are cached; files hold no key.
+ * no network call. Only successful responses are cached (a reply that is not a
+ * chat completion is never stored); files hold no key (the runtime redacts
+ * replies before storing them). An entry is checked when read: one that is
+ * not a well-formed response (text or null fields, non-negative integer
+ * counts) is a miss, so a damaged or tampered file is asked again, not
+ * trusted.
  *
  * @module
  */
+import { z } from "npm:zod@4.6.7";
 import { canonicalJson } from "../../core/canonical_json.ts";
 import { sha256Hex } from "../../core/hash.ts";
 import type { ChatMessage } from "./prompts/template.ts";
@@ -41,6 +47,28 @@ export interface CachedResponse {
   /** Reasoning tokens. */
   tokens_reasoning: number;
 }
+
+const Count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Zod schema of a {@linkcode CachedResponse}.
+ *
+ * @example
+ * ```ts
+ * import { CachedResponseSchema } from "./cache.ts";
+ * const ok = { content: "{}", reasoning: null, finish_reason: "stop", tokens_in: 1, tokens_out: 2, tokens_reasoning: 0 };
+ * if (!CachedResponseSchema.safeParse(ok).success) throw new Error();
+ * if (CachedResponseSchema.safeParse({ ...ok, tokens_in: -350 }).success) throw new Error();
+ * ```
+ */
+export const CachedResponseSchema: z.ZodType<CachedResponse> = z.object({
+  content: z.string().nullable(),
+  reasoning: z.string().nullable(),
+  finish_reason: z.string().nullable(),
+  tokens_in: Count,
+  tokens_out: Count,
+  tokens_reasoning: Count,
+});
 
 /** Hit, miss and write counts of a cache. */
 export interface CacheStats {
@@ -138,15 +166,16 @@ export class ResponseCache {
     return `${this.dir}/${key.slice(0, 2)}/${key}.json`;
   }
 
-  /** The cached response, or `undefined` (a missing or unreadable file is a miss). */
+  /** The cached response, or `undefined` (a missing, unreadable or malformed file is a miss). */
   async get(key: string): Promise<CachedResponse | undefined> {
     try {
       const value = JSON.parse(await Deno.readTextFile(this.pathOf(key))) as {
-        response?: CachedResponse;
+        response?: unknown;
       };
-      if (value.response && typeof value.response === "object") {
+      const response = CachedResponseSchema.safeParse(value?.response);
+      if (response.success) {
         this.#stats.hits++;
-        return value.response;
+        return response.data;
       }
     } catch (err) {
       if (err instanceof RangeError) throw err;

@@ -4,7 +4,10 @@
  * wrapped in an `AgentReply` carrying the call record. The engine validates
  * the text against the call's contract (tolerant extraction, repairs, neutral
  * defaults, every correction logged with the raw reply); the runner logs the
- * record as an `llm_call` event.
+ * record as an `llm_call` event. A reply or reasoning longer than the
+ * runtime's `maxLoggedReplyChars` is cut for the log, with a correction
+ * saying so (`boundReplyForLog`); the report is still read from the whole
+ * reply.
  *
  * Sample index: an episode's calls use the episode's `sample` (the grid uses
  * the episode seed), so re-running or resuming an episode hits the cache while
@@ -18,6 +21,7 @@ import { AgentReply } from "../../core/episode.ts";
 import type { Agent, AgentFactory } from "../agent.ts";
 import { type ModelAssignment, modelFor } from "./model_assignment.ts";
 import { promptSet } from "./prompts/registry.ts";
+import { boundReplyForLog } from "./reply_bounds.ts";
 import { type ChatMessage, findTemplate, type PromptSet } from "./prompts/template.ts";
 import type { LlmRuntime } from "./runtime.ts";
 
@@ -103,12 +107,14 @@ export function llmAgent(options: LlmAgentOptions): Agent {
       const text = messages.map((m) => `${m.role}\u0000${m.content}`).join("\u0001");
       const n = seen.get(text) ?? 0;
       seen.set(text, n + 1);
-      const record = await runtime.complete(model, messages, {
+      const full = await runtime.complete(model, messages, {
         sample: n === 0 ? sample : `${sample}#${n}`,
         episode: options.episode,
       });
-      return new AgentReply(record.content, {
+      const { record, raw, notes } = boundReplyForLog(full, runtime.maxLoggedReplyChars);
+      return new AgentReply(raw, {
         calls: [record],
+        notes,
         error: record.status === "error" ? (record.error ?? "The model call failed") : undefined,
       });
     },

@@ -38,6 +38,7 @@ export {
 } from "./accounting.ts";
 export {
   type CachedResponse,
+  CachedResponseSchema,
   cacheKey,
   cacheKeyOf,
   type CacheKeyParts,
@@ -80,21 +81,26 @@ export {
   type PromptSpec,
   type PromptTemplate,
 } from "./prompts/template.ts";
-export { REDACTED, redactSecrets } from "./redact.ts";
+export { REDACTED, redactSecrets, safeUrl, urlSecrets } from "./redact.ts";
+export { type BoundedReply, boundReplyForLog } from "./reply_bounds.ts";
 export {
   type BackoffOptions,
   classifyFailure,
+  DEFAULT_MAX_RETRY_AFTER_MS,
   type FailureInfo,
   retryAfter,
   retryDelay,
 } from "./retry.ts";
-export type { LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
+export type { Degradation, LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
+export { type CompletionReading, parseCompletion } from "./completion.ts";
 export {
   type CompleteOptions,
-  type CompletionLike,
+  DEFAULT_MAX_CONSECUTIVE_FAILURES,
+  DEFAULT_MAX_LOGGED_REPLY_CHARS,
   LlmRuntime,
   type LlmRuntimeOptions,
-  readCompletion,
+  PROBE_EPISODE,
+  PROBE_MESSAGES,
   type RetryNotice,
   type RuntimeStatus,
   samplingParams,

@@ -57,8 +57,10 @@ export interface ModelConfig {
   maxRetries: number;
   /** First backoff in ms; doubles each retry, with jitter. Default 1000. */
   backoffMs: number;
-  /** Longest backoff in ms (a provider's Retry-After is honoured even when longer). Default 60000. */
+  /** Longest backoff in ms (a provider's Retry-After is honoured even when longer, up to `maxRetryAfterMs`). Default 60000. */
   maxBackoffMs: number;
+  /** Longest wait a provider's Retry-After may impose, in ms (longer requests are cut to it, and the failure records both). Default 120000. */
+  maxRetryAfterMs: number;
   /** Price table entry, or `null` when unknown. Default `null`. */
   price: ModelPrice | null;
 }
@@ -98,6 +100,7 @@ export const ModelConfigSchema: z.ZodType<ModelConfig, ModelConfigInput> = z.obj
   maxRetries: z.number().int().min(0).max(20).default(5),
   backoffMs: z.number().min(0).default(1000),
   maxBackoffMs: z.number().min(0).default(60_000),
+  maxRetryAfterMs: z.number().min(0).default(120_000),
   price: z.object({
     inputPerMillion: z.number().nonnegative(),
     outputPerMillion: z.number().nonnegative(),

@@ -1,13 +1,20 @@
 /**
  * Checks, before any episode starts, that every model a run needs can be
- * called: its key variable is set, its base URL answers `/models`, and the
- * model is listed there. All problems are collected into one
- * {@linkcode LlmPreflightError}. A provider without a `/models` endpoint
- * (404 or 405) is given the benefit of the doubt.
+ * called: its key variable is set; its base URL answers `/models` and lists
+ * the model (a provider without a `/models` endpoint, 404 or 405 there, is
+ * not held to it); and one tiny chat request to the model
+ * (`LlmRuntime.probe`: one short user message, at most 16 completion tokens,
+ * with the model's usual retries) comes back as a chat completion. So a
+ * wrong path (a base URL missing `/v1`), a refused key, an unknown model or a
+ * provider that fails every request is found before any episode, not after
+ * a grid of neutral defaults. All problems are collected into one
+ * {@linkcode LlmPreflightError}; URLs in it are printed without credentials.
  *
  * @module
  */
 import { APIError } from "npm:openai@7.59.0";
+import type { LlmCallRecord } from "../../core/events.ts";
+import { safeUrl } from "./redact.ts";
 import { classifyFailure } from "./retry.ts";
 import type { LlmRuntime } from "./runtime.ts";
 
@@ -15,8 +22,17 @@ import type { LlmRuntime } from "./runtime.ts";
 export interface PreflightProblem {
   /** Model id. */
   model: string;
-  /** What is wrong. */
-  kind: "missing_key" | "unreachable" | "rejected_key" | "unknown_model";
+  /**
+   * What is wrong: `bad_endpoint` is a 404 or 405 to the test chat request
+   * (a wrong base URL or model); `failed_request` any other failure of it.
+   */
+  kind:
+    | "missing_key"
+    | "unreachable"
+    | "rejected_key"
+    | "unknown_model"
+    | "bad_endpoint"
+    | "failed_request";
   /** One sentence saying what and where. */
   message: string;
 }
@@ -49,7 +65,7 @@ export class LlmPreflightError extends Error {
 export interface PreflightOptions {
   /** Model ids to check. Default: every configured model. */
   models?: readonly string[];
-  /** Timeout of each `/models` request in ms. Default 10000. */
+  /** Timeout of each `/models` request in ms (the test chat request uses the model's `timeoutMs`). Default 10000. */
   timeoutMs?: number;
 }
 
@@ -84,11 +100,13 @@ export async function preflight(
   const reasons = new Map<string, string>();
   for (const id of ids) {
     const m = runtime.model(id);
+    const where = `Model "${id}" (provider "${m.provider}")`;
+    const url = safeUrl(m.baseURL);
     if (m.apiKeyEnv !== null && runtime.apiKey(m) === undefined) {
       problems.push({
         model: id,
         kind: "missing_key",
-        message: `Model "${id}": the API key variable ${m.apiKeyEnv} is not set`,
+        message: `${where}: the API key variable ${m.apiKeyEnv} is not set`,
       });
       continue;
     }
@@ -111,18 +129,17 @@ export async function preflight(
       );
     }
     const got = await listings.get(group)!;
-    if (got === "skip") continue;
     if (got === "unreachable") {
       problems.push({
         model: id,
         kind: "unreachable",
-        message: `Model "${id}": cannot reach ${m.baseURL} (${reasons.get(group)})`,
+        message: `${where}: cannot reach ${url} (${reasons.get(group)})`,
       });
     } else if (got === "rejected_key") {
       problems.push({
         model: id,
         kind: "rejected_key",
-        message: `Model "${id}": ${m.baseURL} rejected the key in ${m.apiKeyEnv ?? "(no key)"} (${
+        message: `${where}: ${url} rejected the key in ${m.apiKeyEnv ?? "(no key)"} (${
           reasons.get(group)
         })`,
       });
@@ -131,11 +148,46 @@ export async function preflight(
       problems.push({
         model: id,
         kind: "unknown_model",
-        message: `Model "${id}": ${m.baseURL} does not serve "${m.model}" (it serves ${
-          shown || "no models"
-        }${got.length > 10 ? ", ..." : ""})`,
+        message: `${where}: ${url} does not serve "${m.model}" (it serves ${shown || "no models"}${
+          got.length > 10 ? ", ..." : ""
+        })`,
       });
+    } else {
+      const problem = probeProblem(await runtime.probe(id), where, url, m.apiKeyEnv);
+      if (problem) problems.push({ model: id, ...problem });
     }
   }
   if (problems.length) throw new LlmPreflightError(problems);
+}
+
+/** What a failed test request says about a model, or `null` when it came back. */
+function probeProblem(
+  record: LlmCallRecord,
+  where: string,
+  url: string,
+  keyVar: string | null,
+): Omit<PreflightProblem, "model"> | null {
+  if (record.status === "ok") return null;
+  const status = record.failures.at(-1)?.status ?? null;
+  if (status === 401 || status === 403) {
+    return {
+      kind: "rejected_key",
+      message: `${where}: ${url} rejected the key in ${keyVar ?? "(no key)"} (${record.error})`,
+    };
+  }
+  if (status === 404 || status === 405) {
+    return {
+      kind: "bad_endpoint",
+      message:
+        `${where}: the test chat request to ${
+          url.replace(/\/+$/, "")
+        }/chat/completions was answered ` +
+        `${status}: check the base URL (OpenAI-compatible APIs usually end in /v1) and the ` +
+        `model name (${record.error})`,
+    };
+  }
+  return {
+    kind: "failed_request",
+    message: `${where}: the test chat request to ${url} failed: ${record.error}`,
+  };
 }

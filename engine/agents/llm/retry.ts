@@ -3,8 +3,10 @@
  * connection errors, timeouts and unreadable response bodies are retried;
  * other 4xx (bad request, bad key, unknown model) are not. The wait honours
  * the provider's `retry-after-ms` or `Retry-After` header (seconds or an HTTP
- * date); otherwise it is exponential backoff with jitter: retry k waits
- * `min(maxMs, baseMs x 2^(k-1))` scaled by a uniform factor in [0.5, 1).
+ * date) up to a cap (`maxRetryAfterMs`, default 120 s: a provider asking for
+ * a day, or a date a week ahead, must not park a run); otherwise it is
+ * exponential backoff with jitter: retry k waits `min(maxMs, baseMs x 2^(k-1))`
+ * scaled by a uniform factor in [0.5, 1).
  *
  * @module
  */
@@ -103,13 +105,27 @@ export interface BackoffOptions {
   baseMs: number;
   /** Longest backoff in ms (not applied to a provider's Retry-After). */
   maxMs: number;
+  /** Longest wait a provider's Retry-After may ask for, in ms. Default 120000. */
+  maxRetryAfterMs?: number;
   /** Uniform draw in [0, 1) for the jitter. Default `Math.random` (waits are not part of any log hash). */
   random?: () => number;
 }
 
 /**
+ * The default cap on a provider's Retry-After: 120 s.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_RETRY_AFTER_MS } from "./retry.ts";
+ * if (DEFAULT_MAX_RETRY_AFTER_MS !== 120_000) throw new Error();
+ * ```
+ */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
+
+/**
  * The wait before retry `retry` (1 for the first retry): the provider's
- * Retry-After when given, else capped exponential backoff with jitter.
+ * Retry-After when given (at most `maxRetryAfterMs`), else capped exponential
+ * backoff with jitter.
  *
  * @example
  * ```ts
@@ -118,6 +134,7 @@ export interface BackoffOptions {
  * if (retryDelay(3, null, opts) !== 200) throw new Error(); // 100 x 2^2 x 0.5
  * if (retryDelay(9, null, opts) !== 500) throw new Error(); // capped at 1000, x 0.5
  * if (retryDelay(1, 4000, opts) !== 4000) throw new Error(); // Retry-After wins
+ * if (retryDelay(1, 86_400_000, opts) !== 120_000) throw new Error(); // up to its cap
  * ```
  */
 export function retryDelay(
@@ -125,7 +142,9 @@ export function retryDelay(
   retryAfterMs: number | null,
   options: BackoffOptions,
 ): number {
-  if (retryAfterMs !== null) return retryAfterMs;
+  if (retryAfterMs !== null) {
+    return Math.min(retryAfterMs, options.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS);
+  }
   const random = options.random ?? Math.random;
   const raw = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, retry - 1));
   return raw * (0.5 + random() / 2);

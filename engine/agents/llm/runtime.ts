@@ -6,9 +6,24 @@
  *
  * A call never throws for an API failure: it returns a record with
  * `status: "error"` after its last retry, and the agent's report falls back to
- * the contract's neutral default (a logged correction). Keys are read from the
- * environment variables the configurations name, kept inside the SDK clients
- * and redacted from every message the runtime produces.
+ * the contract's neutral default (a logged correction; the episode then ends
+ * `"degraded"`). A reply is checked before it is trusted or cached
+ * (`parseCompletion`): a 200 that is not a chat completion is a failed attempt,
+ * retried and never cached; token counts that are not non-negative integers
+ * are not used (the call is unpriced, with a warning in its record).
+ *
+ * Circuit breaker: once a provider has failed `maxConsecutiveFailures` calls
+ * in a row (each after its last retry), or has refused a key (401, 403) or
+ * answered 404 (a wrong base URL or model), the runtime sends it no further
+ * request: calls fail at once with one message naming the provider and the
+ * last error, and {@linkcode RuntimeStatus.fatal} carries that message, so
+ * the grid starts no new episode. The breaker stays open for the runtime's
+ * life (make a new runtime once the provider is fixed).
+ *
+ * Secrets: keys are read from the environment variables the configurations
+ * name and kept inside the SDK clients; they, and credentials inside a base
+ * URL, are redacted from every message the runtime produces and from reply
+ * and reasoning texts before they are cached or returned.
  *
  * @module
  */
@@ -16,11 +31,12 @@ import OpenAI from "npm:openai@7.59.0";
 import type { LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
 import { callCost, UsageLedger } from "./accounting.ts";
 import { type CachedResponse, cacheKeyOf, promptHash, ResponseCache } from "./cache.ts";
+import { parseCompletion } from "./completion.ts";
 import { type Limiter, limitersByProvider } from "./limiter.ts";
 import { type ModelConfig, type ModelConfigInput, parseModelConfigs } from "./model_config.ts";
 import type { ChatMessage } from "./prompts/template.ts";
-import { redactSecrets } from "./redact.ts";
-import { classifyFailure, retryDelay } from "./retry.ts";
+import { redactSecrets, safeUrl, urlSecrets } from "./redact.ts";
+import { classifyFailure, type FailureInfo, retryDelay } from "./retry.ts";
 
 /** Options of {@linkcode LlmRuntime}. */
 export interface LlmRuntimeOptions {
@@ -36,7 +52,52 @@ export interface LlmRuntimeOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Called whenever {@linkcode LlmRuntime.status} changes. Default none. */
   onStatus?: (status: RuntimeStatus) => void;
+  /**
+   * Circuit breaker: failed calls in a row (each after its last retry) after
+   * which a provider gets no further request. Default 10.
+   */
+  maxConsecutiveFailures?: number;
+  /**
+   * Longest reply or reasoning text an episode log keeps, in characters;
+   * longer ones are cut for the log (the report is still read from the whole
+   * reply) with a `correction` saying so. Default 262144 (256 Ki).
+   */
+  maxLoggedReplyChars?: number;
 }
+
+/**
+ * Default of {@linkcode LlmRuntimeOptions.maxConsecutiveFailures}.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_CONSECUTIVE_FAILURES } from "./runtime.ts";
+ * if (DEFAULT_MAX_CONSECUTIVE_FAILURES !== 10) throw new Error();
+ * ```
+ */
+export const DEFAULT_MAX_CONSECUTIVE_FAILURES = 10;
+
+/**
+ * Default of {@linkcode LlmRuntimeOptions.maxLoggedReplyChars}: 256 Ki characters.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_LOGGED_REPLY_CHARS } from "./runtime.ts";
+ * if (DEFAULT_MAX_LOGGED_REPLY_CHARS !== 256 * 1024) throw new Error();
+ * ```
+ */
+export const DEFAULT_MAX_LOGGED_REPLY_CHARS = 262_144;
+
+/**
+ * Episode id under which the ledger records {@linkcode LlmRuntime.probe} calls.
+ *
+ * @example
+ * ```ts
+ * import { LlmRuntime, PROBE_EPISODE } from "./runtime.ts";
+ * const rt = new LlmRuntime({ models: [{ id: "m", baseURL: "http://127.0.0.1:9/v1", model: "x" }] });
+ * if (rt.ledger.episode(PROBE_EPISODE).calls !== 0) throw new Error();
+ * ```
+ */
+export const PROBE_EPISODE = "(preflight)";
 
 /** The last retry the runtime scheduled. */
 export interface RetryNotice {
@@ -66,7 +127,11 @@ export interface RuntimeStatus {
   retryWaiting: number;
   /** The most recent retry, or `null`. */
   lastRetry: RetryNotice | null;
-  /** The first error that makes further calls pointless (bad key, unknown model), or `null`. */
+  /**
+   * The first reason calls stopped being sent, or `null`: a provider's open
+   * circuit breaker (consecutive failures, a refused key, a 404) or a
+   * missing key; one sentence naming the provider or model and the last error.
+   */
   fatal: string | null;
 }
 
@@ -117,9 +182,14 @@ export class LlmRuntime {
   readonly cache: ResponseCache | null;
   /** Usage so far. */
   readonly ledger: UsageLedger = new UsageLedger();
+  /** Longest reply or reasoning text an episode log keeps, in characters. */
+  readonly maxLoggedReplyChars: number;
   readonly #limiters: Map<string, Limiter>;
   readonly #clients = new Map<string, OpenAI>();
   readonly #secrets = new Set<string>();
+  readonly #keysRead = new Set<string>();
+  readonly #breakers = new Map<string, { failures: number; open: string | null }>();
+  readonly #maxFailures: number;
   readonly #readEnv: (name: string) => string | undefined;
   readonly #random: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
@@ -138,7 +208,16 @@ export class LlmRuntime {
     this.#readEnv = options.readEnv ?? ((name) => Deno.env.get(name));
     this.#random = options.random ?? Math.random;
     this.#sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.#maxFailures = positiveInt(
+      "maxConsecutiveFailures",
+      options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES,
+    );
+    this.maxLoggedReplyChars = positiveInt(
+      "maxLoggedReplyChars",
+      options.maxLoggedReplyChars ?? DEFAULT_MAX_LOGGED_REPLY_CHARS,
+    );
     if (options.onStatus) this.#listeners.add(options.onStatus);
+    for (const m of models) urlSecrets(m.baseURL).forEach((x) => this.#secrets.add(x));
     this.#limiters = limitersByProvider(models, {
       sleep: this.#sleep,
       onChange: () => this.#changed(),
@@ -167,6 +246,7 @@ export class LlmRuntime {
     } catch {
       key = undefined; // no permission to read it: treated as not set
     }
+    this.#keysRead.add(m.id);
     if (key) this.#secrets.add(key);
     return key;
   }
@@ -198,7 +278,7 @@ export class LlmRuntime {
     return () => this.#listeners.delete(fn);
   }
 
-  /** Removes every known key from a text. */
+  /** Removes every known secret (keys read so far, credentials in base URLs) from a text. */
   redact(text: string): string {
     return redactSecrets(text, this.#secrets);
   }
@@ -223,6 +303,11 @@ export class LlmRuntime {
     };
   }
 
+  /** Why a provider's circuit breaker is open, or `null` while it is closed. */
+  breaker(provider: string): string | null {
+    return this.#breakers.get(provider)?.open ?? null;
+  }
+
   /**
    * Sends one chat completion (or answers it from the cache) and returns its
    * record; the record is also added to the ledger.
@@ -233,37 +318,83 @@ export class LlmRuntime {
     options: CompleteOptions = {},
   ): Promise<LlmCallRecord> {
     const m = this.model(modelId);
-    const sampling = samplingParams(m);
+    const record = await this.#call(m, messages, samplingParams(m), options.sample ?? 0, true);
+    this.ledger.add(record, options.episode ?? "ep");
+    return record;
+  }
+
+  /**
+   * Sends one tiny chat request to a model over the network (never the
+   * cache), with its retries, to prove that its base URL, key and model name
+   * work: the messages are {@linkcode PROBE_MESSAGES} and the completion cap
+   * is at most 16 tokens. The record goes to the ledger under
+   * {@linkcode PROBE_EPISODE}. `preflight` uses it.
+   */
+  async probe(modelId: string): Promise<LlmCallRecord> {
+    const m = this.model(modelId);
+    const sampling = {
+      ...samplingParams(m),
+      [m.tokenLimitParam]: Math.min(m.maxTokens, PROBE_MAX_TOKENS),
+    };
+    const record = await this.#call(m, PROBE_MESSAGES, sampling, "probe", false);
+    this.ledger.add(record, PROBE_EPISODE);
+    return record;
+  }
+
+  async #call(
+    m: ModelConfig,
+    messages: readonly ChatMessage[],
+    sampling: Record<string, unknown>,
+    sample: string | number,
+    useCache: boolean,
+  ): Promise<LlmCallRecord> {
     const hash = promptHash(messages);
-    const key = cacheKeyOf(hash, {
-      provider: m.provider,
-      model: m.model,
-      sampling,
-      sample: options.sample ?? 0,
-    });
-    const base = {
+    const base: CallBase = {
       model: m.id,
       provider: m.provider,
       provider_model: m.model,
       prompt_hash: hash,
-      cache_key: key,
+      cache_key: cacheKeyOf(hash, { provider: m.provider, model: m.model, sampling, sample }),
     };
+    const cache = useCache ? this.cache : null;
     const started = performance.now();
     this.#inFlight++;
     this.#changed();
     try {
-      const cached = this.cache ? await this.cache.get(key) : undefined;
-      const record = cached
-        ? this.#record(base, cached, {
+      if (!this.#keysRead.has(m.id)) this.apiKey(m); // so that its key is redacted from the start
+      const cached = cache ? await cache.get(base.cache_key) : undefined;
+      if (cached) {
+        return this.#record(base, this.#redacted(cached), {
           cache: "hit",
           attempts: 0,
           failures: [],
           latency: 0,
           wall: performance.now() - started,
           cost: 0,
-        })
-        : await this.#network(m, messages, sampling, base, started);
-      this.ledger.add(record, options.episode ?? "ep");
+          usageWarning: null,
+        });
+      }
+      const failed = (error: string) =>
+        this.#failed(base, {
+          cache: cache ? "miss" : "off",
+          attempts: 0,
+          failures: [],
+          latency: 0,
+          started,
+          m,
+        }, error);
+      let client: OpenAI;
+      try {
+        client = this.client(m.id);
+      } catch (err) {
+        const message = this.redact((err as Error).message);
+        this.#fatal ??= message;
+        return failed(message);
+      }
+      const open = this.breaker(m.provider);
+      if (open) return failed(open);
+      const record = await this.#network(m, client, messages, sampling, base, started, cache);
+      this.#countForBreaker(m, record);
       return record;
     } finally {
       this.#inFlight--;
@@ -273,71 +404,97 @@ export class LlmRuntime {
 
   async #network(
     m: ModelConfig,
+    client: OpenAI,
     messages: readonly ChatMessage[],
     sampling: Record<string, unknown>,
-    base: Pick<
-      LlmCallRecord,
-      "model" | "provider" | "provider_model" | "prompt_hash" | "cache_key"
-    >,
+    base: CallBase,
     started: number,
+    cache: ResponseCache | null,
   ): Promise<LlmCallRecord> {
     const failures: LlmAttemptFailure[] = [];
     const limiter = this.#limiters.get(m.provider)!;
-    const cacheMode = this.cache ? "miss" : "off";
-    let client: OpenAI;
-    try {
-      client = this.client(m.id);
-    } catch (err) {
-      const message = this.redact((err as Error).message);
-      this.#fatal ??= message;
-      return this.#failed(
-        base,
-        { cache: cacheMode, attempts: 0, failures, latency: 0, started, m },
-        message,
-      );
-    }
+    const cacheMode = cache ? "miss" : "off";
     for (let attempt = 1;; attempt++) {
+      const open = attempt > 1 ? this.breaker(m.provider) : null;
+      if (open) {
+        // Another call opened the breaker while this one waited to retry.
+        return this.#failed(base, {
+          cache: cacheMode,
+          attempts: attempt - 1,
+          failures,
+          latency: 0,
+          started,
+          m,
+        }, open);
+      }
       const release = await limiter.acquire();
       const sent = performance.now();
-      let response: CachedResponse | undefined;
+      let body: unknown;
       let error: unknown;
+      let answered = false;
       try {
-        const completion = await client.chat.completions.create(
+        body = await client.chat.completions.create(
           { model: m.model, messages: [...messages], ...sampling } as never,
           { timeout: m.timeoutMs, maxRetries: 0 },
-        ) as unknown as CompletionLike;
-        response = readCompletion(completion);
+        );
+        answered = true;
       } catch (err) {
         error = err;
       } finally {
         release();
       }
       const latency = performance.now() - sent;
-      if (response) {
-        if (this.cache) await this.cache.put(base.cache_key, response);
+      const reading = answered ? parseCompletion(body) : null;
+      if (reading?.ok) {
+        const response = this.#redacted(reading.response);
+        if (cache) await cache.put(base.cache_key, response);
+        const usageWarning = reading.usageProblem === null ? null : this.redact(
+          `The provider's token counts were not used, so the call is unpriced: ${reading.usageProblem}`,
+        );
         return this.#record(base, response, {
           cache: cacheMode,
           attempts: attempt,
           failures,
           latency,
           wall: performance.now() - started,
-          cost: m.price
+          cost: m.price && usageWarning === null
             ? callCost({ tokensIn: response.tokens_in, tokensOut: response.tokens_out }, m.price)
             : null,
+          usageWarning,
         });
       }
-      const f = classifyFailure(error);
+      const f: FailureInfo = reading
+        ? {
+          kind: "invalid_response",
+          status: 200,
+          retryable: true,
+          retryAfterMs: null,
+          message: reading.problem,
+        }
+        : classifyFailure(error);
       const last = !f.retryable || attempt > m.maxRetries;
       const wait = last ? null : retryDelay(attempt, f.retryAfterMs, {
         baseMs: m.backoffMs,
         maxMs: m.maxBackoffMs,
+        maxRetryAfterMs: m.maxRetryAfterMs,
         random: this.#random,
       });
-      const message = this.redact(f.message);
-      failures.push({ attempt, kind: f.kind, status: f.status, message, wait_ms: wait });
+      let message = this.redact(clip(f.message, MAX_MESSAGE_CHARS));
+      if (wait !== null && f.retryAfterMs !== null && f.retryAfterMs > wait) {
+        message += ` (the provider asked to wait ${seconds(f.retryAfterMs)}; ` +
+          `waited ${seconds(wait)}, the cap maxRetryAfterMs)`;
+      }
+      failures.push({
+        attempt,
+        kind: f.kind,
+        status: f.status,
+        message,
+        wait_ms: wait,
+        requested_wait_ms: f.retryAfterMs,
+      });
       if (last) {
         if (f.kind === "client_error" && [401, 403, 404].includes(f.status ?? 0)) {
-          this.#fatal ??= `Model "${m.id}": ${message}`;
+          this.#trip(m.provider, refusal(m, f.status!, message));
         }
         const why = f.retryable
           ? `${f.kind} after ${attempt} attempts: ${message}`
@@ -360,11 +517,46 @@ export class LlmRuntime {
     }
   }
 
+  /** Counts a network call for its provider's breaker; opens it after too many failures in a row. */
+  #countForBreaker(m: ModelConfig, record: LlmCallRecord): void {
+    let b = this.#breakers.get(m.provider);
+    if (!b) this.#breakers.set(m.provider, b = { failures: 0, open: null });
+    if (record.status === "ok") {
+      b.failures = 0;
+      return;
+    }
+    b.failures++;
+    if (b.failures >= this.#maxFailures) {
+      this.#trip(
+        m.provider,
+        `The provider "${m.provider}" failed ${b.failures} calls in a row, so no further ` +
+          `request is sent to it (circuit breaker); the last, of model "${m.id}": ${record.error}`,
+      );
+    }
+  }
+
+  /** Opens a provider's breaker (the first reason stays). */
+  #trip(provider: string, why: string): void {
+    let b = this.#breakers.get(provider);
+    if (!b) this.#breakers.set(provider, b = { failures: 0, open: null });
+    b.open ??= why;
+    this.#fatal ??= why;
+    this.#changed();
+  }
+
+  #redacted(r: CachedResponse): CachedResponse {
+    if (this.#secrets.size === 0) return r;
+    const clean = (t: string | null) => (t === null ? null : this.redact(t));
+    return {
+      ...r,
+      content: clean(r.content),
+      reasoning: clean(r.reasoning),
+      finish_reason: clean(r.finish_reason),
+    };
+  }
+
   #failed(
-    base: Pick<
-      LlmCallRecord,
-      "model" | "provider" | "provider_model" | "prompt_hash" | "cache_key"
-    >,
+    base: CallBase,
     how: {
       cache: LlmCallRecord["cache"];
       attempts: number;
@@ -391,14 +583,12 @@ export class LlmRuntime {
       content: null,
       reasoning: null,
       error,
+      usage_warning: null,
     };
   }
 
   #record(
-    base: Pick<
-      LlmCallRecord,
-      "model" | "provider" | "provider_model" | "prompt_hash" | "cache_key"
-    >,
+    base: CallBase,
     r: CachedResponse,
     how: {
       cache: LlmCallRecord["cache"];
@@ -407,6 +597,7 @@ export class LlmRuntime {
       latency: number;
       wall: number;
       cost: number | null;
+      usageWarning: string | null;
     },
   ): LlmCallRecord {
     return {
@@ -425,6 +616,7 @@ export class LlmRuntime {
       content: r.content,
       reasoning: r.reasoning,
       error: null,
+      usage_warning: how.usageWarning,
     };
   }
 
@@ -435,47 +627,57 @@ export class LlmRuntime {
   }
 }
 
-function round1(ms: number): number {
-  return Math.round(ms * 10) / 10;
-}
-
-/** The parts of a chat-completion response {@linkcode readCompletion} reads. */
-export interface CompletionLike {
-  /** Choices; the first is read. */
-  choices?: { message?: unknown; finish_reason?: string | null }[];
-  /** Token usage, where reported. */
-  usage?: {
-    prompt_tokens?: number;
-    completion_tokens?: number;
-    completion_tokens_details?: { reasoning_tokens?: number } | null;
-  } | null;
-}
+/** The identifying fields of a call record. */
+type CallBase = Pick<
+  LlmCallRecord,
+  "model" | "provider" | "provider_model" | "prompt_hash" | "cache_key"
+>;
 
 /**
- * The parts of a chat completion the toolkit keeps: the reply text, reasoning
- * text where the provider returns it (`reasoning_content` or `reasoning`),
- * the finish reason and the token counts.
+ * The messages of {@linkcode LlmRuntime.probe}.
  *
  * @example
  * ```ts
- * import { readCompletion } from "./runtime.ts";
- * const r = readCompletion({ choices: [{ message: { content: "{}", reasoning_content: "hmm" },
- *   finish_reason: "stop" }], usage: { prompt_tokens: 9, completion_tokens: 3,
- *   completion_tokens_details: { reasoning_tokens: 1 } } } as never);
- * if (r.reasoning !== "hmm" || r.tokens_reasoning !== 1 || r.tokens_in !== 9) throw new Error();
+ * import { PROBE_MESSAGES } from "./runtime.ts";
+ * if (PROBE_MESSAGES.length !== 1 || PROBE_MESSAGES[0].role !== "user") throw new Error();
  * ```
  */
-export function readCompletion(c: CompletionLike): CachedResponse {
-  const choice = c.choices?.[0];
-  const message = (choice?.message ?? {}) as unknown as Record<string, unknown>;
-  const reasoning = message.reasoning_content ?? message.reasoning;
-  const usage = c.usage;
-  return {
-    content: typeof message.content === "string" ? message.content : null,
-    reasoning: typeof reasoning === "string" && reasoning ? reasoning : null,
-    finish_reason: choice?.finish_reason ?? null,
-    tokens_in: usage?.prompt_tokens ?? 0,
-    tokens_out: usage?.completion_tokens ?? 0,
-    tokens_reasoning: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-  };
+export const PROBE_MESSAGES: readonly ChatMessage[] = [
+  { role: "user", content: "Reply with the single word OK." },
+];
+
+const PROBE_MAX_TOKENS = 16;
+
+/** Longest error message kept in a failure record (a provider may send a huge error body). */
+const MAX_MESSAGE_CHARS = 2000;
+
+/** Why a provider's 401, 403 or 404 stops every call to it. */
+function refusal(m: ModelConfig, status: number, message: string): string {
+  const hint = status === 404
+    ? `check the base URL ${safeUrl(m.baseURL)} (OpenAI-compatible APIs usually end in /v1) ` +
+      `and the model name "${m.model}"`
+    : `check the key in ${m.apiKeyEnv ?? "(no key variable configured)"}`;
+  return `The provider "${m.provider}" answered ${status} to model "${m.id}", so no further ` +
+    `request is sent to it (${hint}): ${message}`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max
+    ? text
+    : `${text.slice(0, max)}... (${text.length - max} more characters)`;
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+function positiveInt(name: string, v: number): number {
+  if (!Number.isSafeInteger(v) || v < 1) {
+    throw new RangeError(`LlmRuntime option "${name}" must be an integer >= 1, got ${v}`);
+  }
+  return v;
+}
+
+function round1(ms: number): number {
+  return Math.round(ms * 10) / 10;
 }

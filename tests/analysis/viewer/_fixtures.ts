@@ -35,6 +35,7 @@ export function llmRecord(reply: unknown): LlmCallRecord {
       status: 429,
       message: `slow down ${HOSTILE}`,
       wait_ms: 250,
+      requested_wait_ms: 250,
     }],
     latency_ms: 812,
     wall_ms: 1093,
@@ -48,6 +49,7 @@ export function llmRecord(reply: unknown): LlmCallRecord {
     prompt_hash: "ab".repeat(32),
     cache_key: "cd".repeat(32),
     error: null,
+    usage_warning: null,
   };
 }
 

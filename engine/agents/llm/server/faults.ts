@@ -11,7 +11,18 @@ import { extractJsonObject } from "../../../core/reply_json.ts";
 import { openStream } from "../../../core/rng.ts";
 
 /** Fault kinds the server injects. */
-export type FaultKind = "rate_limit" | "server_error" | "timeout" | "malformed" | "truncated";
+export type FaultKind =
+  | "rate_limit"
+  | "server_error"
+  | "timeout"
+  | "malformed"
+  | "truncated"
+  | "no_choices"
+  | "html_body"
+  | "negative_usage"
+  | "string_usage"
+  | "echo_key"
+  | "huge_reply";
 
 /** Probabilities of each fault per request. Each defaults to 0. */
 export interface FaultRates {
@@ -25,6 +36,18 @@ export interface FaultRates {
   malformed?: number;
   /** A 200 whose JSON content is cut in the middle (finish reason `length`). */
   truncated?: number;
+  /** A 200 whose JSON body has no `choices` (a relay's error object, say). */
+  noChoices?: number;
+  /** A 200 whose body is an HTML page (a proxy's error page, say). */
+  htmlBody?: number;
+  /** A good reply whose usage has negative token counts. */
+  negativeUsage?: number;
+  /** A good reply whose usage has token counts as strings. */
+  stringUsage?: number;
+  /** A good reply that echoes the request's bearer key in its text and reasoning. */
+  echoKey?: number;
+  /** A good reply after `hugeReplyChars` characters of prose. */
+  hugeReply?: number;
 }
 
 const ORDER: [keyof FaultRates, FaultKind][] = [
@@ -33,7 +56,24 @@ const ORDER: [keyof FaultRates, FaultKind][] = [
   ["timeout", "timeout"],
   ["malformed", "malformed"],
   ["truncated", "truncated"],
+  ["noChoices", "no_choices"],
+  ["htmlBody", "html_body"],
+  ["negativeUsage", "negative_usage"],
+  ["stringUsage", "string_usage"],
+  ["echoKey", "echo_key"],
+  ["hugeReply", "huge_reply"],
 ];
+
+/**
+ * Every fault kind, in draw order.
+ *
+ * @example
+ * ```ts
+ * import { FAULT_KINDS } from "./faults.ts";
+ * if (FAULT_KINDS[0] !== "rate_limit" || !FAULT_KINDS.includes("html_body")) throw new Error();
+ * ```
+ */
+export const FAULT_KINDS: readonly FaultKind[] = ORDER.map(([, kind]) => kind);
 
 /**
  * Checks fault rates.

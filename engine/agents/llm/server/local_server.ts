@@ -2,8 +2,11 @@
  * A local OpenAI-compatible server (`Deno.serve` on 127.0.0.1, OS-assigned
  * port) with `/v1/chat/completions` and `/v1/models`. It answers with the
  * rule-based policies of `policies.ts`, read from the prompt, and injects
- * latency, 429 (with `retry-after-ms` and `Retry-After`), 500, timeouts and
- * malformed or truncated JSON at configured rates. Tests, the benchmark and
+ * latency, 429 (with `retry-after-ms` and `Retry-After`, or a given
+ * `Retry-After`), 500, timeouts and malformed or truncated JSON at configured
+ * rates, and the hostile replies a provider or relay may send: a 200 without
+ * `choices`, an HTML page, negative or string token counts, the caller's key
+ * echoed in the reply, a reply of megabytes. Tests, the benchmark and
  * notebooks reach it through the real `openai` SDK over HTTP; its counters are
  * the ground truth for "how many calls reached the network".
  *
@@ -18,6 +21,7 @@ import {
   breakReply,
   checkFaultRates,
   drawFault,
+  FAULT_KINDS,
   type FaultKind,
   type FaultRates,
 } from "./faults.ts";
@@ -31,8 +35,12 @@ export interface LocalServerOptions {
   latencyMs?: number;
   /** Fault rates per chat completion. Default none. */
   faults?: FaultRates;
-  /** Wait a 429 asks for, in ms. Default 50. */
+  /** Wait a 429 asks for, in ms (sent as `retry-after-ms` and `Retry-After`). Default 50. */
   retryAfterMs?: number;
+  /** `Retry-After` value a 429 sends instead (e.g. `"86400"` or an HTTP date), with no `retry-after-ms`. Default none. */
+  retryAfter?: string;
+  /** Characters of prose before the answer in a `hugeReply` fault. Default 5 MiB (5,242,880). */
+  hugeReplyChars?: number;
   /** How long a timeout fault holds the request before answering 504, in ms (set it above the client's timeout). Default 10000. */
   timeoutHoldMs?: number;
   /** Bearer key the server requires, or `null` for none. Default `null`. */
@@ -49,7 +57,7 @@ export interface ServerStats {
   chat: number;
   /** `/v1/models` requests received. */
   models: number;
-  /** Chat completions answered with 200. */
+  /** Chat completions answered with a well-formed 200 (hostile 200s such as an HTML page are not counted). */
   ok: number;
   /** Requests by response status (`"timeout"` for held requests). */
   byStatus: Record<string, number>;
@@ -78,7 +86,7 @@ function emptyStats(): ServerStats {
     models: 0,
     ok: 0,
     byStatus: {},
-    faults: { rate_limit: 0, server_error: 0, timeout: 0, malformed: 0, truncated: 0 },
+    faults: Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>,
   };
 }
 
@@ -132,6 +140,7 @@ export function serveLocalModel(options: LocalServerOptions = {}): LocalServer {
   checkFaultRates(faults);
   const latency = options.latencyMs ?? 0;
   const retryAfterMs = options.retryAfterMs ?? 50;
+  const hugeChars = options.hugeReplyChars ?? 5 * 1024 * 1024;
   const hold = options.timeoutHoldMs ?? 10_000;
   const seed = options.seed ?? 0;
   const key = options.apiKey ?? null;
@@ -217,7 +226,7 @@ export function serveLocalModel(options: LocalServerOptions = {}): LocalServer {
           },
         },
         429,
-        {
+        options.retryAfter !== undefined ? { "retry-after": options.retryAfter } : {
           "retry-after-ms": String(retryAfterMs),
           "retry-after": String(Math.ceil(retryAfterMs / 1000)),
         },
@@ -233,10 +242,49 @@ export function serveLocalModel(options: LocalServerOptions = {}): LocalServer {
       count("timeout");
       return apiError(504, "Timed out", "server_error");
     }
+    if (fault === "html_body") {
+      return reply(
+        new Response(
+          "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>" +
+            "<body><h1>Bad Gateway</h1></body></html>",
+          { status: 200, headers: { "content-type": "text/html" } },
+        ),
+      );
+    }
+    if (fault === "no_choices") {
+      return reply(json({ object: "error", message: "upstream unavailable", code: 503 }));
+    }
     const answer = await answerPrompt(policy, body.messages, seed);
-    const content = fault ? breakReply(answer.content, fault) : answer.content;
+    const bearer = (req.headers.get("authorization") ?? "").replace(/^Bearer /, "");
+    const content = fault === "malformed" || fault === "truncated"
+      ? breakReply(answer.content, fault)
+      : fault === "echo_key"
+      ? `${answer.content} (request signed with ${bearer})`
+      : fault === "huge_reply"
+      ? `${
+        "I am thinking. ".repeat(Math.ceil(hugeChars / 15)).slice(0, hugeChars)
+      }${answer.content}`
+      : answer.content;
+    const reasoning = fault === "echo_key"
+      ? `${answer.reasoning} My key is ${bearer}.`
+      : answer.reasoning;
     const promptTokens = tokens(body.messages.map((m) => m.content ?? "").join(""));
-    const reasoningTokens = tokens(answer.reasoning);
+    const reasoningTokens = tokens(reasoning);
+    const completionTokens = tokens(content) + reasoningTokens;
+    const usage = fault === "negative_usage"
+      ? { prompt_tokens: -350, completion_tokens: -1, total_tokens: -351 }
+      : fault === "string_usage"
+      ? {
+        prompt_tokens: String(promptTokens),
+        completion_tokens: String(completionTokens),
+        total_tokens: String(promptTokens + completionTokens),
+      }
+      : {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+        completion_tokens_details: { reasoning_tokens: reasoningTokens },
+      };
     stats.ok++;
     served++;
     return reply(json({
@@ -246,16 +294,11 @@ export function serveLocalModel(options: LocalServerOptions = {}): LocalServer {
       model: body.model,
       choices: [{
         index: 0,
-        message: { role: "assistant", content, reasoning_content: answer.reasoning },
+        message: { role: "assistant", content, reasoning_content: reasoning },
         finish_reason: fault === "truncated" ? "length" : "stop",
         logprobs: null,
       }],
-      usage: {
-        prompt_tokens: promptTokens,
-        completion_tokens: tokens(content) + reasoningTokens,
-        total_tokens: promptTokens + tokens(content) + reasoningTokens,
-        completion_tokens_details: { reasoning_tokens: reasoningTokens },
-      },
+      usage,
     }));
   };
 

@@ -4,12 +4,25 @@
  * first line of stdout and serving until the process is stopped.
  *
  * Usage: `deno run --allow-net=127.0.0.1 engine/agents/llm/server/main.ts
- * [--latency MS] [--seed N] [--fault-rate R]` (`--fault-rate` splits R
- * equally among 429, 500, timeouts, malformed and truncated replies).
+ * [--latency MS] [--seed N] [--fault-rate R] [--fault KIND]` (`--fault-rate`
+ * splits R equally among 429, 500, timeouts, malformed and truncated replies;
+ * `--fault KIND` answers every chat request with that fault instead, e.g.
+ * `server_error`, `html_body` or `huge_reply`).
  *
  * @module
  */
+import { FAULT_KINDS, type FaultRates } from "./faults.ts";
 import { serveLocalModel } from "./local_server.ts";
+
+/** The rates that inject one fault kind into every chat request. */
+function every(kind: string): FaultRates {
+  if (!(FAULT_KINDS as readonly string[]).includes(kind)) {
+    console.error(`--fault must be one of ${FAULT_KINDS.join(", ")}, got ${kind}`);
+    Deno.exit(2);
+  }
+  const field = kind.replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+  return { [field]: 1 } as FaultRates;
+}
 
 function flag(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -24,10 +37,13 @@ function flag(name: string, fallback: number): number {
 
 if (import.meta.main) {
   const r = flag("fault-rate", 0) / 5;
+  const at = Deno.args.indexOf("--fault");
   const server = serveLocalModel({
     latencyMs: flag("latency", 0),
     seed: flag("seed", 0),
-    faults: { rateLimit: r, serverError: r, timeout: r, malformed: r, truncated: r },
+    faults: at >= 0
+      ? every(Deno.args[at + 1] ?? "")
+      : { rateLimit: r, serverError: r, timeout: r, malformed: r, truncated: r },
   });
   console.log(server.url);
   const stop = async () => {

@@ -40,6 +40,7 @@ export function here(name: string): string {
 export type Scripted =
   | { status: 200; content: string; reasoning?: string }
   | { status: number; headers?: Record<string, string> }
+  | { raw: string; contentType: string }
   | { hang: true };
 
 /** A server answering chat completions with a script, in order; counts requests. */
@@ -61,6 +62,9 @@ export function scriptedServer(script: Scripted[]): {
         closing.signal.addEventListener("abort", () => (clearTimeout(t), r(null)));
       });
       return new Response("late", { status: 504 });
+    }
+    if ("raw" in step) {
+      return new Response(step.raw, { status: 200, headers: { "content-type": step.contentType } });
     }
     if (step.status !== 200) {
       return new Response(

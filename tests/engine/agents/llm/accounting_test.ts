@@ -28,6 +28,7 @@ function record(over: Partial<LlmCallRecord>): LlmCallRecord {
     prompt_hash: "h",
     cache_key: "k",
     error: null,
+    usage_warning: null,
     ...over,
   };
 }
@@ -52,12 +53,20 @@ Deno.test("UsageLedger.add() sums per run, per episode and per model, billing on
       tokens_out: 0,
       tokens_reasoning: 0,
       cost: 0,
-      failures: [{ attempt: 1, kind: "timeout", status: null, message: "t", wait_ms: 5 }, {
+      failures: [{
+        attempt: 1,
+        kind: "timeout",
+        status: null,
+        message: "t",
+        wait_ms: 5,
+        requested_wait_ms: null,
+      }, {
         attempt: 2,
         kind: "timeout",
         status: null,
         message: "t",
         wait_ms: null,
+        requested_wait_ms: null,
       }],
     }),
     "e2",

@@ -44,12 +44,17 @@ Deno.test("preflight() names a missing key, an unreachable base URL, an unknown 
       err.message.startsWith("LLM preflight failed, so no episode was started:\n- "),
       err.message,
     );
+    const provider = `127.0.0.1:${server.port}`;
     assert(
-      err.message.includes('Model "nokey": the API key variable MISSING is not set'),
+      err.message.includes(
+        `Model "nokey" (provider "${provider}"): the API key variable MISSING is not set`,
+      ),
       err.message,
     );
     assert(
-      err.message.includes(`Model "down": cannot reach http://127.0.0.1:${port}/v1`),
+      err.message.includes(
+        `Model "down" (provider "127.0.0.1:${port}"): cannot reach http://127.0.0.1:${port}/v1`,
+      ),
       err.message,
     );
     assert(
@@ -62,8 +67,10 @@ Deno.test("preflight() names a missing key, an unreachable base URL, an unknown 
       !err.message.includes("sk-bad-2222") && !err.message.includes("sk-good-1111"),
       err.message,
     );
-    assertEquals(server.stats().chat, 0);
+    // Only the model that passed every other check was sent its test chat request.
+    assertEquals(server.stats().chat, 1);
     await preflight(runtime, { models: ["ok"] });
+    assertEquals(server.stats().chat, 2);
   } finally {
     await server.close();
   }

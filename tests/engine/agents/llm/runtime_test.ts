@@ -181,7 +181,7 @@ Deno.test("llmAgent() sends what the template renders from the view, whatever el
   assert(!JSON.stringify(runtime.sent[0]).includes("dep_09"));
 });
 
-Deno.test("an episode whose calls all fail completes with neutral defaults, logged errors and corrections, and replays", async () => {
+Deno.test("an episode whose calls all fail completes degraded, with neutral defaults, logged errors and corrections, and replays", async () => {
   const server = scriptedServer([{ status: 500 }]);
   try {
     const { runtime } = runtimeFor(server.url, { maxRetries: 1 });
@@ -215,6 +215,14 @@ Deno.test("an episode whose calls all fail completes with neutral defaults, logg
     ]);
     assertEquals(server.requests(), 12);
     assert(played.outcome.success);
+    // Not "ok": every decision is a default for want of a reply.
+    const end = played.events.at(-1)!;
+    assert(end.type === "episode_end");
+    assertEquals([end.status, end.degraded, end.outcome], [
+      "degraded",
+      { defaults: 6, agent_errors: 6, failed_calls: 6 },
+      played.outcome,
+    ]);
     assertEquals((await replayWith(bankRun, played.events)).ok, true);
   } finally {
     await server.close();
