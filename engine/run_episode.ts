@@ -12,6 +12,7 @@ import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
 import { writeEpisodeLog } from "./core/log_file.ts";
 import { type ReplayResult, replayWith } from "./core/replay.ts";
 import { environment, resolveParams } from "./frail/registry.ts";
+import { NAME_HINT, NAME_PATTERN, pathInside } from "./names.ts";
 import type { RegimeId } from "./frail/params.ts";
 import type { EnvId, MechanismId } from "./frail/types.ts";
 
@@ -57,8 +58,8 @@ const ConfigSchema = z.object({
   regime: z.enum(["expansion", "stable", "contraction"]).default("stable"),
   params: z.record(z.string(), z.unknown()).default({}),
   seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  run: z.string().regex(/^[\w.-]+$/, "use letters, digits, '_', '-' or '.'").default("adhoc"),
-  episode: z.string().regex(/^[\w.-]+$/, "use letters, digits, '_', '-' or '.'").optional(),
+  run: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).default("adhoc"),
+  episode: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).optional(),
   outDir: z.string().optional(),
 }).passthrough();
 
@@ -87,7 +88,7 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
     : mockPopulation({ seed: c.seed, ...(config.agents ?? {}) });
   const episode = c.episode ?? `${c.env}_${c.mechanism}_${c.regime}_s${c.seed}`;
   let played: PlayedEpisode<unknown>;
-  const logPath = c.outDir ? `${c.outDir}/${c.run}/${episode}.ndjson` : undefined;
+  const logPath = c.outDir ? pathInside(c.outDir, c.run, `${episode}.ndjson`) : undefined;
   try {
     played = await playEpisode(env, {
       params,
