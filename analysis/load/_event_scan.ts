@@ -5,6 +5,8 @@
 // Only the lines of the frames asked for are parsed; the rest (checkpoints,
 // messages, ...) are checked for shape only.
 
+import { blankRetired, committedView } from "../../engine/grid/segments.ts";
+
 /** Names of the frames a load can produce. */
 export type FrameName =
   | "episodes"
@@ -802,6 +804,19 @@ export function transferables(result: ScanResult): ArrayBuffer[] {
   return buffers;
 }
 
+/**
+ * The part of a file's bytes that readers may read: all of it, or for a grid
+ * segment the blocks its index lists (a block being written or torn by a
+ * kill is left out), retired blocks blanked in place.
+ */
+function committedSize(file: string, bytes: Uint8Array, size: number): number {
+  const view = committedView(file);
+  if (view === null) return size;
+  const end = Math.min(size, view.end);
+  blankRetired(bytes.subarray(0, end), view);
+  return end;
+}
+
 /** Reads NDJSON files into a scanner, reusing one buffer for all reads. */
 export function scanFiles(
   files: readonly string[],
@@ -829,6 +844,7 @@ export function scanFiles(
     } finally {
       handle.close();
     }
+    size = committedSize(file, buffer, size);
     scanner.addText(decoder.decode(buffer.subarray(0, size)), file);
     onFile?.();
   }

@@ -40,7 +40,7 @@ async function main(): Promise<number> {
   }
   try {
     const r = await compactRun(parsed.positionals[0], { out: parsed.values.out });
-    console.log(`${r.logs} logs compacted into ${r.out}`);
+    console.log(`${r.rows.episodes} episodes from ${r.logs} log files compacted into ${r.out}`);
     console.log(
       formatTable(["table", "rows"], Object.entries(r.rows).map(([t, n]) => [t, String(n)])),
     );

@@ -27,7 +27,8 @@
  * completion caps and costs are added.
  *
  * Exit codes: 0 done, 1 some episodes failed, 2 bad arguments, spec or
- * models, 130 interrupted or stopped by the budget.
+ * models, or a run folder another process is writing; 130 interrupted or
+ * stopped by the budget.
  *
  * A Slurm job array runs one shard per task, each in its own folder:
  *
@@ -50,6 +51,7 @@ import { loadModelConfigs } from "../agents/llm/model_config.ts";
 import { LlmPreflightError } from "../agents/llm/preflight.ts";
 import { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
+import { FolderLockedError } from "../grid/lock.ts";
 import { formatPlan, planGrid } from "../grid/plan.ts";
 import { runGrid } from "../grid/run_grid.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
@@ -166,11 +168,17 @@ async function main(): Promise<number> {
       Deno.removeSignalListener("SIGINT", onInterrupt);
     }
     const r = result;
+    if (r.staleLock) {
+      console.log(
+        `Took over the lock of process ${r.staleLock.pid} (${r.staleLock.purpose}, since ` +
+          `${r.staleLock.since}), which had ended without releasing it.`,
+      );
+    }
     console.log(
       `${r.run}: ${r.total - r.remaining}/${r.total} episodes finished in ${r.dir} ` +
         `(${r.skipped} already there, ${r.played} played now, ${r.failed.length} failed` +
         (r.removedTemporary + r.removedPartial
-          ? `, ${r.removedTemporary + r.removedPartial} half-written files removed`
+          ? `, ${r.removedPartial} half-written logs and ${r.removedTemporary} temporary files removed`
           : "") +
         `) in ${(r.elapsedMs / 1000).toFixed(1)} s`,
     );
@@ -191,7 +199,7 @@ async function main(): Promise<number> {
   } catch (err) {
     if (
       err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError ||
-      err instanceof LlmPreflightError
+      err instanceof LlmPreflightError || err instanceof FolderLockedError
     ) {
       console.error(err.message);
       return 2;

@@ -28,6 +28,7 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { loadRuns, writeRunsParquet } from "../../analysis/load/load_runs.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { parseEpisodeLog } from "../core/log_file.ts";
+import { readCommittedBytes } from "./segments.ts";
 
 /** Options of {@linkcode compactRun}. */
 export interface CompactRunOptions {
@@ -140,8 +141,9 @@ export async function compactRun(
   ]);
   const disclosed = new Map<string, string>();
   const owners = new Map<string, string>();
+  const decoder = new TextDecoder();
   for (const file of found.ndjson) {
-    const log: EngineEvent[] = parseEpisodeLog(await Deno.readTextFile(file), file);
+    const log: EngineEvent[] = parseEpisodeLog(decoder.decode(readCommittedBytes(file)), file);
     for (const id of new Set(log.map((e) => `${e.run}\u0000${e.episode}`))) {
       const prior = owners.get(id);
       if (prior !== undefined) {

@@ -2,9 +2,9 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { assert, assertEquals, assertRejects } from "../../_assert.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
-import { readEpisodeLog } from "../../../engine/core/log_file.ts";
 import { compactRun } from "../../../engine/grid/compact.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
+import { readLogEpisodes, readRunEpisodes } from "../../../engine/grid/segments.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const CLI = new URL("../../../engine/cli/compact.ts", import.meta.url).pathname;
@@ -21,12 +21,7 @@ const SPEC = {
 const quiet = { workers: 0, progress: false } as const;
 
 async function allEvents(dir: string): Promise<EngineEvent[]> {
-  const out: EngineEvent[] = [];
-  const names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
-  for (const n of names) {
-    if (n.endsWith(".ndjson")) out.push(...await readEpisodeLog(`${dir}/${n}`));
-  }
-  return out;
+  return [...(await readRunEpisodes(dir)).values()].flat();
 }
 
 Deno.test("compactRun() writes one row per event, turn and disclosure, in tables the loaders read", async () => {
@@ -35,7 +30,7 @@ Deno.test("compactRun() writes one row per event, turn and disclosure, in tables
   const events = await allEvents(`${root}/run`);
   const r = await compactRun(`${root}/run`);
   assertEquals(r.out, `${root}/run-parquet`);
-  assertEquals(r.logs, 8);
+  assertEquals(r.logs, 1);
   const count = (t: string) => events.filter((e) => e.type === t).length;
   assertEquals(r.rows.episodes, 8);
   assertEquals(r.rows.events, events.length);
@@ -103,19 +98,24 @@ Deno.test("the compact command merges shard folders into one set and refuses ove
     }).output();
   const ok = await run([`${root}/runs`, "--out", `${root}/merged`]);
   assertEquals(ok.code, 0, new TextDecoder().decode(ok.stderr));
-  assert(new TextDecoder().decode(ok.stdout).startsWith(`8 logs compacted into ${root}/merged`));
+  assert(
+    new TextDecoder().decode(ok.stdout).startsWith(
+      `8 episodes from 3 log files compacted into ${root}/merged`,
+    ),
+  );
   const merged = await loadRuns(`${root}/merged`);
   assertEquals(merged.episodes.height, 8);
   assertEquals(new Set(merged.episodes.getColumn("episode").toArray()).size, 8);
 
   const one = (await Array.fromAsync(Deno.readDir(`${root}/runs/shard-0`)))
     .find((e) => e.name.endsWith(".ndjson"))!.name;
-  await Deno.copyFile(`${root}/runs/shard-0/${one}`, `${root}/runs/shard-1/${one}`);
+  const [{ episode: first }] = await readLogEpisodes(`${root}/runs/shard-0/${one}`);
+  await Deno.copyFile(`${root}/runs/shard-0/${one}`, `${root}/runs/shard-1/copy.ndjson`);
   const dup = await run([`${root}/runs`, "--out", `${root}/merged`]);
   assertEquals(dup.code, 2);
   assert(
     new TextDecoder().decode(dup.stderr).includes(
-      `Episode "${one.slice(0, -".ndjson".length)}" of run "compacted" has two logs`,
+      `Episode "${first}" of run "compacted" has two logs`,
     ),
   );
 });
