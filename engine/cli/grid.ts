@@ -3,9 +3,10 @@
  *
  * ```
  * deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K] [--concurrency K]
- *                [--no-progress] [--redo-failed]
+ *                [--no-progress] [--redo-failed] [--max-episodes N]
  *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]]
  * deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json] [--tokens-out N]
+ *                [--max-episodes N]
  * ```
  *
  * `SPEC` is a JSON file or a TypeScript module whose default export is the
@@ -24,7 +25,11 @@
  * episode with rule-based stand-ins to count calls and, for LLM agents,
  * prompt tokens (`estimateUsage`); completion tokens are assumed
  * (`--tokens-out` per call, default 500), and with `--models` the
- * completion caps and costs are added.
+ * completion caps and costs are added. It streams: episodes are generated
+ * one at a time, never held all at once.
+ *
+ * A spec of more than `--max-episodes` episodes (default 1,000,000) is
+ * refused with its count before anything is expanded.
  *
  * Exit codes: 0 done, 1 some episodes failed, 2 bad arguments, spec or
  * models, or a run folder another process is writing; 130 interrupted or
@@ -52,15 +57,16 @@ import { LlmPreflightError } from "../agents/llm/preflight.ts";
 import { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
 import { FolderLockedError } from "../grid/lock.ts";
-import { formatPlan, planGrid } from "../grid/plan.ts";
+import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
+import type { GridEpisode } from "../grid/cells.ts";
 import { runGrid } from "../grid/run_grid.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 
 const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
-         [--concurrency K] [--no-progress] [--redo-failed]
+         [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N]
          [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]]
        deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json]
-         [--tokens-out N]`;
+         [--tokens-out N] [--max-episodes N]`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -81,6 +87,25 @@ function positive(name: string, text: string | undefined): number | undefined {
   const n = Number(text);
   if (!(n > 0) || !Number.isFinite(n)) fail(`--${name} must be a number > 0, got "${text}"`);
   return n;
+}
+
+/** Writes a plan's episode list, a chunk at a time. */
+function printEpisodes(episodes: Iterable<GridEpisode>): void {
+  const encoder = new TextEncoder();
+  const write = (text: string) => {
+    const bytes = encoder.encode(text);
+    let done = 0;
+    while (done < bytes.length) done += Deno.stdout.writeSync(bytes.subarray(done));
+  };
+  let chunk = "\nepisode  seed\n";
+  for (const e of episodes) {
+    chunk += formatEpisodeLine(e) + "\n";
+    if (chunk.length > 1 << 16) {
+      write(chunk);
+      chunk = "";
+    }
+  }
+  write(chunk);
 }
 
 const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
@@ -105,6 +130,7 @@ async function main(): Promise<number> {
         "max-cost": { type: "string" },
         "no-preflight": { type: "boolean" },
         "tokens-out": { type: "string" },
+        "max-episodes": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -123,13 +149,15 @@ async function main(): Promise<number> {
   const tokensOut = int("tokens-out", values["tokens-out"], 0) ?? 500;
   const maxTokens = int("max-tokens", values["max-tokens"], 1);
   const maxCost = positive("max-cost", values["max-cost"]);
+  const maxEpisodes = int("max-episodes", values["max-episodes"], 1);
   try {
     const spec = await readGridSpec(values.spec);
     const models = values.models ? await loadModelConfigs(values.models) : undefined;
     if (values["dry-run"]) {
-      const plan = planGrid(spec, { shard: values.shard });
+      const plan = streamPlan(spec, { shard: values.shard, maxEpisodes });
       const usage = await estimateUsage(plan.episodes, { models, tokensOutPerCall: tokensOut });
-      console.log(formatPlan(plan, { usage }));
+      console.log(formatPlan(plan, { usage, episodes: false }));
+      printEpisodes(plan.episodes);
       return 0;
     }
     const runtime = models ? new LlmRuntime({ models, cacheDir: values.cache ?? null }) : undefined;
@@ -152,6 +180,7 @@ async function main(): Promise<number> {
       result = await runGrid(spec, {
         out: values.out,
         shard: values.shard,
+        maxEpisodes,
         workers,
         concurrency,
         progress: values["no-progress"] ? false : true,

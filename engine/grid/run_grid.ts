@@ -89,6 +89,8 @@ export interface RunGridOptions {
   out?: string;
   /** Shard to run, as `{ index, count }` or `"i/n"`. Default: the whole grid. */
   shard?: Shard | string;
+  /** Refuse a grid of more episodes than this (the whole grid). Default 1,000,000 (`MAX_EPISODES`). */
+  maxEpisodes?: number;
   /** Web Workers for episodes without an `agents` factory; 0 plays them in-process. Default: the number of cores. */
   workers?: number;
   /** Episodes in flight at once when playing in-process. Default 8. */
@@ -226,14 +228,14 @@ function intAtLeast(name: string, v: number, min: number): number {
  *   await server.close();
  * }
  * ```
- * @throws {RangeError} For a bad spec or option, a folder holding another run, or a model id the runtime lacks.
+ * @throws {RangeError} For a bad spec or option, a grid above `maxEpisodes`, a folder holding another run, or a model id the runtime lacks.
  * @throws {TypeError} When the spec names models and there is neither `runtime` nor `agents`, or a game lacks a template.
  * @throws {LlmPreflightError} When a model cannot be used (before any episode starts).
  * @throws {FolderLockedError} When another process (or run) is writing the folder.
  */
 export async function runGrid(spec: unknown, options: RunGridOptions = {}): Promise<GridResult> {
   const t0 = performance.now();
-  const plan = planGrid(spec, { shard: options.shard });
+  const plan = planGrid(spec, { shard: options.shard, maxEpisodes: options.maxEpisodes });
   intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);
   intAtLeast("concurrency", options.concurrency ?? 8, 1);
   if (plan.llm && !options.agents && !options.runtime) {
