@@ -31,9 +31,16 @@
  * A spec of more than `--max-episodes` episodes (default 1,000,000) is
  * refused with its count before anything is expanded.
  *
- * Exit codes: 0 done, 1 some episodes failed, 2 bad arguments, spec or
- * models, or a run folder another process is writing; 130 interrupted or
- * stopped by the budget.
+ * Permissions: `deno task grid` grants reading, writing under `runs/` and
+ * the host name (recorded in the run folder's lock), which a mock grid into
+ * `runs/` needs. Before it starts, the command checks it may write its
+ * output (and cache) folder and, for models, reach their hosts and read
+ * their key variables; if not, it prints the exact narrow `deno run` command
+ * that grants these and nothing else, and exits 2.
+ *
+ * Exit codes: 0 done, 1 some episodes failed, 2 bad arguments, spec,
+ * models or permissions, or a run folder another process is writing; 130
+ * interrupted or stopped by the budget.
  *
  * A Slurm job array runs one shard per task, each in its own folder:
  *
@@ -59,7 +66,12 @@ import { estimateUsage } from "../grid/estimate.ts";
 import { FolderLockedError } from "../grid/lock.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
-import { runGrid } from "../grid/run_grid.ts";
+import { defaultRunFolder, runGrid } from "../grid/run_grid.ts";
+import { expandCells } from "../grid/cells.ts";
+import { parseShard } from "../grid/shard.ts";
+import { modelsOf, parseGridSpec } from "../grid/spec.ts";
+import type { ModelConfig } from "../agents/llm/model_config.ts";
+import { checkPermissions, type Needs } from "./_permissions.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 
 const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
@@ -87,6 +99,31 @@ function positive(name: string, text: string | undefined): number | undefined {
   const n = Number(text);
   if (!(n > 0) || !Number.isFinite(n)) fail(`--${name} must be a number > 0, got "${text}"`);
   return n;
+}
+
+/**
+ * What a run needs beyond reading: its output and cache folders, the hosts
+ * and key variables of the models its cells name, and the host name (for
+ * the folder lock's messages).
+ */
+function runNeeds(
+  spec: unknown,
+  models: readonly ModelConfig[],
+  out: string | undefined,
+  shard: string | undefined,
+  cache: string | undefined,
+): Needs {
+  const parsed = parseGridSpec(spec);
+  const named = new Set(expandCells(parsed).flatMap((c) => modelsOf(c.agents)));
+  const used = models.filter((m) => named.has(m.id));
+  const dir = out ?? defaultRunFolder(parsed.name, shard ? parseShard(shard) : null);
+  return {
+    write: [dir, ...(cache ? [cache] : [])],
+    net: used.map((m) => new URL(m.baseURL).host),
+    env: used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null),
+    sys: ["hostname"],
+    ffi: null,
+  };
 }
 
 /** Writes a plan's episode list, a chunk at a time. */
@@ -160,6 +197,8 @@ async function main(): Promise<number> {
       printEpisodes(plan.episodes);
       return 0;
     }
+    const needs = runNeeds(spec, models ?? [], values.out, values.shard, values.cache);
+    if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
     const runtime = models ? new LlmRuntime({ models, cacheDir: values.cache ?? null }) : undefined;
     const signal = new AbortController();
     const abandon = new AbortController();
