@@ -242,11 +242,14 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     throw noLlmAgentsError(plan.episodes.find((e) => modelsOf(e.agents).length > 0)!.id);
   }
   const dir = options.out ?? defaultRunFolder(plan.spec.name, plan.shard);
+  const existed = await Deno.stat(dir).then(() => true, () => false);
   const lock = lockFolder(dir, `grid "${plan.spec.name}"`);
   try {
     return await runLocked(plan, dir, lock.stale, options, t0);
   } finally {
     lock.release();
+    // A run refused before writing anything leaves no folder it made (only an empty one goes).
+    if (!existed) await Deno.remove(dir).catch(() => {});
   }
 }
 

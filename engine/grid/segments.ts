@@ -197,10 +197,17 @@ export class SegmentWriter {
       this.#buffer = new Uint8Array(Math.max(text.length * 3, this.#buffer.length * 2));
     }
     const { written } = encoder.encodeInto(text, this.#buffer);
-    writeAll(this.#data, this.#buffer.subarray(0, written));
     const entry: SegmentEntry = { run, episode, offset: this.#size, bytes: written, status };
+    try {
+      writeAll(this.#data, this.#buffer.subarray(0, written));
+      writeAll(this.#index, encoder.encode(JSON.stringify(entry) + "\n"));
+    } catch (err) {
+      // A block may be torn now: appending after it would misplace every
+      // later block, so this segment takes no more (resume cuts the tail).
+      this.close();
+      throw err;
+    }
     this.#size += written;
-    writeAll(this.#index, encoder.encode(JSON.stringify(entry) + "\n"));
     return entry;
   }
 
@@ -379,7 +386,9 @@ export function readLogEpisodes(path: string): Promise<LoggedEpisode[]> {
 
 /**
  * Every episode logged under a folder (any depth; per-episode files and
- * segments alike), by episode id, sorted by id.
+ * segments alike), by episode id, sorted by id. It holds every event in
+ * memory: for replaying or checking a few episodes; analyse large runs with
+ * the loaders (`loadRuns`).
  *
  * @example
  * ```ts
@@ -415,7 +424,7 @@ export async function readRunEpisodes(dir: string): Promise<Map<string, EngineEv
 }
 
 /** Every `.ndjson` file under a folder, any depth, in sorted path order. */
-export async function logFilesUnder(dir: string): Promise<string[]> {
+async function logFilesUnder(dir: string): Promise<string[]> {
   const out: string[] = [];
   const entries = await Array.fromAsync(Deno.readDir(dir));
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

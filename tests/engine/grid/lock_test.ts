@@ -3,6 +3,7 @@
 // resume removes only files of its own naming schemes.
 import { assert, assertEquals, assertRejects } from "../../_assert.ts";
 import type { Agent } from "../../../engine/agents/agent.ts";
+import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { FolderLockedError, LOCK_FILE, lockFolder } from "../../../engine/grid/lock.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { digestFolder, fileNames } from "./_logs.ts";
@@ -125,4 +126,25 @@ Deno.test("runGrid() on a folder of the user's files removes none of them", asyn
   assertEquals([again.skipped, again.removedTemporary], [6, 0]);
   for (const name of mine) assertEquals(await Deno.readTextFile(`${out}/${name}`), "mine");
   await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("runGrid() refused after taking the lock leaves no folder it made", async () => {
+  const root = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const runtime = new LlmRuntime({
+    models: [{ id: "other", baseURL: "http://127.0.0.1:9/v1", model: "x" }],
+  });
+  await assertRejects(
+    () =>
+      runGrid({
+        blocks: [{
+          game: "frail",
+          envs: ["bank_run"],
+          mechanisms: ["M0"],
+          agents: [{ model: "m" }],
+        }],
+      }, { out: `${root}/new`, runtime, preflight: false, progress: false }),
+    RangeError,
+  );
+  assertEquals(await fileNames(root), []);
+  await Deno.remove(root);
 });
