@@ -69,6 +69,8 @@ export interface StorageCosts {
   write: number;
   /** `SegmentWriter.append` as a whole (the three above). */
   append: number;
+  /** `SegmentWriter.append` given the lines already built (`text`): encode and write only. */
+  appendText: number;
   /** What one file per episode cost instead: create, write, rename (no mkdir). */
   filePerEpisode: number;
   /** Resume's scan of a folder of segments with their index. */
@@ -127,6 +129,12 @@ export async function storageCosts(root: string, episodes: number): Promise<Stor
     for (const events of logs) w.append(events);
     w.close();
   });
+  const appendText = timed(5, episodes, () => {
+    const dir = Deno.makeTempDirSync({ dir: root });
+    const w = SegmentWriter.create(dir, "bench-w0");
+    logs.forEach((events, i) => w.append(events, { text: texts[i] }));
+    w.close();
+  });
   const filePerEpisode = timed(5, episodes, () => {
     const dir = Deno.makeTempDirSync({ dir: root });
     encoded.forEach((b, i) => {
@@ -158,6 +166,7 @@ export async function storageCosts(root: string, episodes: number): Promise<Stor
     encode,
     write,
     append,
+    appendText,
     filePerEpisode,
     resumeIndexed: (median(indexed) * 1000) / episodes,
     resumeFullScan: (median(full) * 1000) / episodes,

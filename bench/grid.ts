@@ -217,6 +217,7 @@ console.log(markdownTable(["part", "µs per episode"], [
   ["encode to UTF-8 (reused buffer)", us(c.encode)],
   ["write block + index line (synchronous)", us(c.write)],
   ["SegmentWriter.append, all of the above", us(c.append)],
+  ["SegmentWriter.append given the lines already built", us(c.appendText)],
   ["instead: one file per episode (create, write, rename)", us(c.filePerEpisode)],
   ["resume scan, segments with their index", us(c.resumeIndexed)],
   ["resume scan, index missing (every block parsed)", us(c.resumeFullScan)],

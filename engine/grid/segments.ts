@@ -112,6 +112,17 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
   while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
 }
 
+/** Options of {@linkcode SegmentWriter.append}. */
+export interface AppendOptions {
+  /**
+   * The events already serialised as NDJSON (one `JSON.stringify` line per
+   * event, each ending in a newline), when the caller has built them: they
+   * are written as they are, instead of serialising the events again.
+   * Default: the events are serialised here.
+   */
+  text?: string;
+}
+
 /**
  * Appends episodes to a new segment file, synchronously.
  *
@@ -122,9 +133,12 @@ function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
  * const dir = await Deno.makeTempDir();
  * const writer = SegmentWriter.create(dir, "demo-w0");
  * for (const seed of [1, 2]) writer.append((await runEpisode({ env: "bank_run", seed, run: "demo" })).events);
+ * // Lines the caller already built are written as they are.
+ * const { events } = await runEpisode({ env: "bank_run", seed: 3, run: "demo" });
+ * writer.append(events, { text: events.map((e) => JSON.stringify(e) + "\n").join("") });
  * writer.close();
  * const episodes = await readLogEpisodes(writer.path);
- * if (episodes.length !== 2 || episodes[1].episode !== "bank_run_M0_stable_s2") throw new Error();
+ * if (episodes.length !== 3 || episodes[2].events.length !== events.length) throw new Error();
  * ```
  */
 export class SegmentWriter {
@@ -175,7 +189,7 @@ export class SegmentWriter {
    * (run, episode) of the first.
    * @throws {Error} When the writer is closed.
    */
-  append(events: readonly EngineEvent[]): SegmentEntry {
+  append(events: readonly EngineEvent[], options: AppendOptions = {}): SegmentEntry {
     const first = events[0];
     const last = events[events.length - 1];
     if (last?.type !== "episode_end" || first.run !== last.run || first.episode !== last.episode) {
@@ -184,8 +198,11 @@ export class SegmentWriter {
           `(got ${first?.type ?? "nothing"} ... ${last?.type ?? "nothing"})`,
       );
     }
-    let text = "";
-    for (const e of events) text += JSON.stringify(e) + "\n";
+    let text = options.text;
+    if (text === undefined) {
+      text = "";
+      for (const e of events) text += JSON.stringify(e) + "\n";
+    }
     return this.#appendText(first.run, first.episode, last.status, text);
   }
 
