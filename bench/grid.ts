@@ -13,17 +13,29 @@
  * runner. A pure-compute control (2 workers over 1) run before and after shows
  * how many cores the machine could give at the time.
  *
- * Usage: `deno task bench:grid [episodes per cell]` (default 150, i.e. 600 episodes).
+ * Then, for how the grid stores logs: the fully logged bank-run M0 grid with
+ * one worker against the Python peer (`../shared/peers/bank_run.py bench`,
+ * run in the same process, interleaved, median of 3), and where the time of
+ * writing and resuming goes, per episode (see `_storage.ts`).
+ *
+ * Usage: `deno task bench:grid [episodes per cell] [logged M0 episodes]`
+ * (defaults 150, i.e. 600 episodes, and 2000).
  *
  * @module
  */
 import { cpuUsage } from "node:process";
 import { runGrid } from "../engine/grid/run_grid.ts";
-import { machine, markdownTable } from "./_measure.ts";
+import { machine, markdownTable, median } from "./_measure.ts";
+import { loggedGridRate, peerPath, peerRate, storageCosts } from "./_storage.ts";
 
 const perCell = Number(Deno.args[0] ?? 150);
+const loggedEpisodes = Number(Deno.args[1] ?? 2000);
 if (!Number.isInteger(perCell) || perCell < 2) {
   console.error(`Episodes per cell must be an integer >= 2, got ${Deno.args[0]}`);
+  Deno.exit(2);
+}
+if (!Number.isInteger(loggedEpisodes) || loggedEpisodes < 10) {
+  console.error(`Logged M0 episodes must be an integer >= 10, got ${Deno.args[1]}`);
   Deno.exit(2);
 }
 const spec = {
@@ -123,7 +135,6 @@ const rows = [
 ];
 const controlAfter = await computeControl();
 const after = load();
-await Deno.remove(root, { recursive: true });
 
 console.log(
   `Mock bank-run grid, ${rows[0].episodes} episodes (M0-M3 x ${perCell}), ${machine()}; ` +
@@ -162,3 +173,53 @@ console.log(
     controlAfter.toFixed(2)
   } after (about 2 when the machine has 2 free cores)`,
 );
+
+// How the grid stores logs: logged M0 with one worker against the peer, interleaved.
+const peer: number[] = [];
+const logged: number[] = [];
+for (let rep = 0; rep < 3; rep++) {
+  const p = await peerRate(20000);
+  if (p !== null) peer.push(p);
+  logged.push(await loggedGridRate(root, loggedEpisodes));
+}
+const peerMedian = peer.length ? median(peer) : null;
+console.log("");
+console.log(markdownTable(
+  ["bank run M0, mock agents", "episodes/s (median of 3)", "ratio to the peer"],
+  [
+    [
+      "Python peer, no logging",
+      peerMedian === null
+        ? `n/a (no peer at ${peerPath()}; set COORDLAB_PEER)`
+        : peerMedian.toFixed(0),
+      "1",
+    ],
+    [
+      `grid, 1 worker, full logging (${loggedEpisodes} episodes)`,
+      median(logged).toFixed(0),
+      peerMedian === null ? "n/a" : (median(logged) / peerMedian).toFixed(3),
+    ],
+  ],
+  { alignRight: true },
+));
+const c = await storageCosts(root, 300);
+const us = (x: number) => x.toFixed(1);
+console.log("");
+console.log(
+  `Where writing and resuming go, per episode (${
+    (c.bytes / 1024).toFixed(1)
+  } KB logs, 300 episodes, ` +
+    `median of 5):`,
+);
+console.log("");
+console.log(markdownTable(["part", "µs per episode"], [
+  ["serialise (JSON.stringify of each event)", us(c.serialize)],
+  ["encode to UTF-8 (reused buffer)", us(c.encode)],
+  ["write block + index line (synchronous)", us(c.write)],
+  ["SegmentWriter.append, all of the above", us(c.append)],
+  ["SegmentWriter.append given the lines already built", us(c.appendText)],
+  ["instead: one file per episode (create, write, rename)", us(c.filePerEpisode)],
+  ["resume scan, segments with their index", us(c.resumeIndexed)],
+  ["resume scan, index missing (every block parsed)", us(c.resumeFullScan)],
+], { alignRight: true }));
+await Deno.remove(root, { recursive: true });

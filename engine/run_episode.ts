@@ -18,6 +18,7 @@ import { type RegimeId, REGIMES } from "./frail/params.ts";
 import { type EnvId, type MechanismId, MECHANISMS } from "./frail/types.ts";
 import { stagHuntGame, stagHuntSetup } from "./staghunt/descriptor.ts";
 import type { HeterogeneityId } from "./staghunt/heterogeneity.ts";
+import { NAME_HINT, NAME_PATTERN, pathInside } from "./names.ts";
 
 /** Configuration of one episode. */
 export interface EpisodeConfig {
@@ -55,8 +56,6 @@ export interface EpisodeResult {
   logPath?: string;
 }
 
-const id = () => z.string().regex(/^[\w.-]+$/, "use letters, digits, '_', '-' or '.'");
-
 const ConfigSchema = strictObject({
   env: z.enum(FRAIL_ENV_IDS),
   mechanism: z.enum(MECHANISMS).default("M0"),
@@ -64,8 +63,8 @@ const ConfigSchema = strictObject({
   params: z.record(z.string(), z.unknown()).default({}),
   seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   agents: z.union([z.function(), z.record(z.string(), z.unknown())]).optional(),
-  run: id().default("adhoc"),
-  episode: id().optional(),
+  run: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).default("adhoc"),
+  episode: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).optional(),
   outDir: z.string().optional(),
   clock: z.function().optional(),
 });
@@ -94,7 +93,7 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
     : mockPopulation({ seed: c.seed, ...(config.agents ?? {}) });
   const episode = c.episode ?? `${c.env}_${c.mechanism}_${c.regime}_s${c.seed}`;
   let played: PlayedEpisode<unknown>;
-  const logPath = c.outDir ? `${c.outDir}/${c.run}/${episode}.ndjson` : undefined;
+  const logPath = c.outDir ? pathInside(c.outDir, c.run, `${episode}.ndjson`) : undefined;
   try {
     played = await playEpisode(game.environment, {
       ...setup,

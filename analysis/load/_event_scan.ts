@@ -5,6 +5,9 @@
 // Only the lines of the frames asked for are parsed; the rest (checkpoints,
 // messages, ...) are checked for shape only.
 
+import { createHash } from "node:crypto";
+import { canonicalJson } from "../../engine/core/canonical_json.ts";
+import { blankRetired, committedView, readCommittedBytes } from "../../engine/grid/segments.ts";
 import { EVENT_SCHEMA_VERSION } from "../../engine/core/events.ts";
 import { unsupportedSchemaMessage } from "../../engine/core/log_file.ts";
 
@@ -120,7 +123,10 @@ export interface TableData {
   columns: Record<string, ColumnData>;
 }
 
-/** What an episode's start and end events say, kept for the `episodes` frame. */
+/**
+ * What an episode's start and end events say, kept for the `episodes` frame,
+ * for one file's copy of the episode (see {@linkcode dedupeEpisodes}).
+ */
 export interface EpisodeMeta {
   run: string;
   episode: string;
@@ -128,6 +134,8 @@ export interface EpisodeMeta {
   start?: Record<string, unknown>;
   end?: Record<string, unknown>;
   lastRound: number;
+  /** The `events_hash` of its last checkpoint, when it has one. */
+  hash?: string;
 }
 
 /**
@@ -315,6 +323,7 @@ export class EventScanner {
   private readonly episodeIndex = new Map<string, number>();
   private lastRun = "";
   private lastEpisode = "";
+  private lastFile = "";
   private lastIndex = -1;
   private readonly tables: Partial<Record<ChildFrame, TableBuilder>> = {};
   private lastPrefix = "";
@@ -363,6 +372,7 @@ export class EventScanner {
 
   /** Reads one file's text. */
   addText(text: string, file: string): void {
+    this.lastPrefix = "";
     const length = text.length;
     let start = 0;
     let line = 0;
@@ -405,7 +415,12 @@ export class EventScanner {
       this.addSlowLine(text.slice(start, stop), file, line);
       return;
     }
-    if (!this.needsAt(text, at + TYPE_KEY.length)) return;
+    if (!this.needsAt(text, at + TYPE_KEY.length)) {
+      if (text.startsWith('checkpoint"', at + TYPE_KEY.length)) {
+        this.checkpointLine(text, start, stop, file, line);
+      }
+      return;
+    }
     if (
       text.charCodeAt(at + TYPE_KEY.length) === 100 /* d */ &&
       text.startsWith('decision"', at + TYPE_KEY.length) &&
@@ -519,6 +534,40 @@ export class EventScanner {
       return;
     }
     if (this.needs(record.type)) this.addEvent(record, record.type, file, line);
+    else if (record.type === "checkpoint") this.checkpointHash(record, file);
+  }
+
+  /**
+   * Keeps a checkpoint's `events_hash` as its episode's last hash (the
+   * content its copies are compared by), reading the line's run, episode and
+   * hash without parsing its state unless the line is unusual.
+   */
+  private checkpointLine(text: string, start: number, stop: number, file: string, line: number) {
+    const r = new LineReader(text, start + FAST_PREFIX.length, stop);
+    const run = r.key('"run":"') ? r.string() : undefined;
+    const episode = run !== undefined && r.key(',"episode":"') ? r.string() : undefined;
+    const key = '"events_hash":"';
+    const at = text.lastIndexOf(key, stop);
+    const end = at < start ? -1 : text.indexOf('"', at + key.length);
+    if (episode !== undefined && end !== -1 && end < stop) {
+      const meta = this.episodes[this.episodeOf(run!, episode, file)];
+      meta.hash = text.slice(at + key.length, end);
+      return;
+    }
+    let event: unknown;
+    try {
+      event = JSON.parse(text.slice(start, stop));
+    } catch (error) {
+      this.fail(file, line, `malformed event line (${(error as Error).message})`);
+      return;
+    }
+    this.checkpointHash(event as Record<string, unknown>, file);
+  }
+
+  private checkpointHash(event: Record<string, unknown>, file: string): void {
+    const { run, episode, events_hash: hash } = event;
+    if (typeof run !== "string" || typeof episode !== "string" || typeof hash !== "string") return;
+    this.episodes[this.episodeOf(run, episode, file)].hash = hash;
   }
 
   /** Whether the type starting at `at` (inside a JSON string) is needed, without slicing it. */
@@ -569,9 +618,12 @@ export class EventScanner {
     }
   }
 
+  /** The index of a file's copy of an episode (copies in other files are other entries). */
   private episodeOf(run: string, episode: string, file: string): number {
-    if (run === this.lastRun && episode === this.lastEpisode) return this.lastIndex;
-    const key = `${run}\u0000${episode}`;
+    if (run === this.lastRun && episode === this.lastEpisode && file === this.lastFile) {
+      return this.lastIndex;
+    }
+    const key = `${run}\u0000${episode}\u0000${file}`;
     let index = this.episodeIndex.get(key);
     if (index === undefined) {
       index = this.episodes.length;
@@ -580,6 +632,7 @@ export class EventScanner {
     }
     this.lastRun = run;
     this.lastEpisode = episode;
+    this.lastFile = file;
     this.lastIndex = index;
     this.lastPrefix = "";
     return index;
@@ -752,9 +805,10 @@ class LineReader {
 }
 
 /**
- * Merges scan results in order: episodes with the same run and id are one
- * episode; the child tables stay separate parts, their episode indices
- * recoded into the merged episode list.
+ * Merges scan results in order: entries of the same file's copy of an
+ * episode are one entry (copies in other files stay apart, for
+ * {@linkcode dedupeEpisodes}); the child tables stay separate parts, their
+ * episode indices recoded into the merged episode list.
  */
 export function mergeScans(results: readonly ScanResult[]): ScanResult {
   if (results.length === 1) return results[0];
@@ -762,7 +816,7 @@ export function mergeScans(results: readonly ScanResult[]): ScanResult {
   const index = new Map<string, number>();
   const remaps = results.map((result) =>
     Uint32Array.from(result.episodes, (meta) => {
-      const key = `${meta.run}\u0000${meta.episode}`;
+      const key = `${meta.run}\u0000${meta.episode}\u0000${meta.file}`;
       let at = index.get(key);
       if (at === undefined) {
         at = episodes.length;
@@ -772,7 +826,7 @@ export function mergeScans(results: readonly ScanResult[]): ScanResult {
         const merged = episodes[at];
         merged.start ??= meta.start;
         merged.end ??= meta.end;
-        if (meta.start) merged.file = meta.file;
+        merged.hash = meta.hash ?? merged.hash;
         merged.lastRound = Math.max(merged.lastRound, meta.lastRound);
       }
       return at;
@@ -804,6 +858,19 @@ export function transferables(result: ScanResult): ArrayBuffer[] {
   return buffers;
 }
 
+/**
+ * The part of a file's bytes that readers may read: all of it, or for a grid
+ * segment the blocks its index lists (a block being written or torn by a
+ * kill is left out), retired blocks blanked in place.
+ */
+function committedSize(file: string, bytes: Uint8Array, size: number): number {
+  const view = committedView(file);
+  if (view === null) return size;
+  const end = Math.min(size, view.end);
+  blankRetired(bytes.subarray(0, end), view);
+  return end;
+}
+
 /** Reads NDJSON files into a scanner, reusing one buffer for all reads. */
 export function scanFiles(
   files: readonly string[],
@@ -831,8 +898,152 @@ export function scanFiles(
     } finally {
       handle.close();
     }
+    size = committedSize(file, buffer, size);
     scanner.addText(decoder.decode(buffer.subarray(0, size)), file);
     onFile?.();
   }
   return scanner.result();
+}
+
+// --- Copies of one episode in several files -------------------------------
+
+/** One (run, episode) found in more than one source, and which copy was kept. */
+export interface DuplicateEpisode {
+  /** Run id. */
+  run: string;
+  /** Episode id. */
+  episode: string;
+  /** The source whose copy is kept: a log file, or a compacted set's folder. */
+  kept: string;
+  /** The source whose copy is left out. */
+  dropped: string;
+  /** Whether both copies hold the same content. */
+  same: boolean;
+}
+
+/**
+ * A quick look at a copy's content: its `episode_start` and `episode_end`
+ * without their wall-clock times, and the events hash of its last
+ * checkpoint. Copies that differ here differ; copies that agree are then
+ * compared in full ({@linkcode copyDigests}).
+ */
+function summaryOf(meta: EpisodeMeta): string {
+  const { time: _start, ...start } = meta.start ?? {};
+  const { time: _end, ...end } = meta.end ?? {};
+  return canonicalJson({ start, end, hash: meta.hash ?? null });
+}
+
+const LINE_KEY = /^\{"schema":\d+,"run":"([^"\\]*)","episode":"([^"\\]*)"/;
+
+/**
+ * SHA-256 of every event of each wanted episode copy in a file (keys
+ * `run\0episode`), in log order, each event without its `time`: what two
+ * copies are compared by. Lines of other episodes are skipped unparsed when
+ * they start the way the engine writes them; malformed lines are left to the
+ * scan, which reports them.
+ */
+function copyDigests(file: string, keys: ReadonlySet<string>): Map<string, string> {
+  const text = new TextDecoder().decode(readCommittedBytes(file));
+  const hashes = new Map<string, ReturnType<typeof createHash>>();
+  for (const line of text.split("\n")) {
+    const m = LINE_KEY.exec(line);
+    if (m !== null && !keys.has(`${m[1]}\u0000${m[2]}`)) continue;
+    let event: Record<string, unknown>;
+    try {
+      event = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const key = `${event?.run}\u0000${event?.episode}`;
+    if (!keys.has(key)) continue;
+    const { time: _time, ...rest } = event;
+    let hash = hashes.get(key);
+    if (hash === undefined) hashes.set(key, hash = createHash("sha256"));
+    hash.update(canonicalJson(rest) + "\n");
+  }
+  return new Map([...hashes].map(([key, hash]) => [key, hash.digest("hex")]));
+}
+
+/**
+ * Keeps the first copy (in scan order, i.e. file order) of every episode
+ * logged in more than one file, drops the rows of the others, and lists
+ * every dropped copy with whether its content matched the kept one: every
+ * event the same but for its wall-clock `time` (the files holding copies
+ * are read again for this, and only those).
+ */
+export function dedupeEpisodes(
+  result: ScanResult,
+): { result: ScanResult; duplicates: DuplicateEpisode[] } {
+  const first = new Map<string, number>();
+  const remap = new Int32Array(result.episodes.length);
+  const episodes: EpisodeMeta[] = [];
+  const duplicates: DuplicateEpisode[] = [];
+  result.episodes.forEach((meta, i) => {
+    const key = `${meta.run}\u0000${meta.episode}`;
+    const at = first.get(key);
+    if (at === undefined) {
+      first.set(key, episodes.length);
+      remap[i] = episodes.length;
+      episodes.push(meta);
+      return;
+    }
+    const kept = episodes[at];
+    remap[i] = -1;
+    duplicates.push({
+      run: meta.run,
+      episode: meta.episode,
+      kept: kept.file,
+      dropped: meta.file,
+      same: summaryOf(kept) === summaryOf(meta),
+    });
+  });
+  if (duplicates.length === 0) return { result, duplicates };
+  compareInFull(duplicates.filter((d) => d.same));
+  const tables: Partial<Record<ChildFrame, TableData[]>> = {};
+  for (const [name, parts] of Object.entries(result.tables) as [ChildFrame, TableData[]][]) {
+    tables[name] = parts.map((table) => keepRows(table, remap));
+  }
+  return { result: { episodes, tables, malformed: result.malformed }, duplicates };
+}
+
+/** Sets `same` from full digests of both copies, reading each file involved once. */
+function compareInFull(duplicates: DuplicateEpisode[]): void {
+  const wanted = new Map<string, Set<string>>();
+  for (const d of duplicates) {
+    for (const file of [d.kept, d.dropped]) {
+      let keys = wanted.get(file);
+      if (!keys) wanted.set(file, keys = new Set());
+      keys.add(`${d.run}\u0000${d.episode}`);
+    }
+  }
+  const digests = new Map([...wanted].map(([file, keys]) => [file, copyDigests(file, keys)]));
+  for (const d of duplicates) {
+    const key = `${d.run}\u0000${d.episode}`;
+    d.same = digests.get(d.kept)!.get(key) === digests.get(d.dropped)!.get(key);
+  }
+}
+
+/** The rows of a table whose episode is kept (`remap[i] >= 0`), episodes renumbered. */
+function keepRows(table: TableData, remap: Int32Array): TableData {
+  const rows: number[] = [];
+  table.episode.forEach((e, row) => {
+    if (remap[e] >= 0) rows.push(row);
+  });
+  const columns: Record<string, ColumnData> = {};
+  for (const [name, c] of Object.entries(table.columns)) {
+    if (c.kind === "str") {
+      columns[name] = {
+        kind: "str",
+        codes: Uint32Array.from(rows, (r) => c.codes[r]),
+        words: c.words,
+      };
+    } else if (c.kind === "text") {
+      columns[name] = { kind: "text", values: rows.map((r) => c.values[r]) };
+    } else if (c.kind === "bool") {
+      columns[name] = { kind: "bool", values: Uint8Array.from(rows, (r) => c.values[r]) };
+    } else {
+      columns[name] = { kind: c.kind, values: Float64Array.from(rows, (r) => c.values[r]) };
+    }
+  }
+  return { episode: Uint32Array.from(rows, (r) => remap[table.episode[r]]), columns };
 }

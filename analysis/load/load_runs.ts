@@ -1,10 +1,13 @@
 /**
  * Loaders: every event log under a folder into tidy Polars frames.
  *
- * A folder may hold NDJSON episode logs (`runs/<run>/<episode>.ndjson`, any
- * depth) and compacted frame sets: folders holding `episodes.parquet` and the
- * other frames as `<frame>.parquet`, as written by
- * {@linkcode writeRunsParquet}. Both are read and concatenated.
+ * A folder may hold NDJSON event logs (any depth): per-episode files
+ * (`runs/<run>/<episode>.ndjson`) and grid segments (many episodes per file,
+ * read up to their last indexed block; see `engine/grid/segments.ts`); and
+ * compacted frame sets: folders holding `episodes.parquet` and the other
+ * frames as `<frame>.parquet`, as written by {@linkcode writeRunsParquet},
+ * or a compaction's folder, whose `compacted.json` names its current set and
+ * lists its tables. All are read and concatenated, each episode once.
  *
  * Every frame starts with the episode's key columns, read from its
  * `episode_start`: `run`, `episode`, `game` (`frail` or `staghunt`), `env`,
@@ -62,13 +65,33 @@
  *   are identical to a single-threaded load.
  * - Malformed lines are skipped and listed in `malformed` with file and line
  *   number; `strict: true` throws a `SyntaxError` naming the first one.
+ * - Load exactly once: an episode is its (run, episode); when several
+ *   sources hold it (a log and a compacted set of it, a copy of a log in a
+ *   subfolder, two compactions), the first is kept, in this order: log files
+ *   in path order, then compacted sets in path order. Copies with the same
+ *   content (for logs: `episode_start` and `episode_end` without their times
+ *   and the last checkpoint's events hash; against or between compacted
+ *   sets: the `episodes` row but its `file`) are dropped and listed in
+ *   `duplicates`; copies whose content differs raise one `RangeError`
+ *   listing them, unless `duplicates: "first"` keeps the first copy of each
+ *   (and lists the others with `same: false`).
+ * - A compacted set never loads silently empty: a folder holding frame
+ *   tables but no `episodes.parquet`, or a compaction whose `compacted.json`
+ *   lists a table its set lacks, raises a `RangeError` naming it. Sets a
+ *   compaction wrote but never made current (`set-<stamp>-<id>/` that no
+ *   `compacted.json` names) and the `.<name>.<uuid>.tmp` folders of earlier
+ *   versions' compactions are skipped; a folder holding nothing else raises
+ *   a `RangeError` (an interrupted first compaction).
  *
  * @module
  */
 
 import { join } from "node:path";
 import pl from "npm:nodejs-polars@0.25.2";
+import { canonicalJson } from "../../engine/core/canonical_json.ts";
 import {
+  dedupeEpisodes,
+  type DuplicateEpisode,
   type FrameName,
   type MalformedLine,
   mergeScans,
@@ -77,7 +100,7 @@ import {
 } from "./_event_scan.ts";
 import { buildFrames, keyColumns } from "./_frames.ts";
 
-export type { FrameName, MalformedLine };
+export type { DuplicateEpisode, FrameName, MalformedLine };
 
 /**
  * All frame names, in the order they are listed.
@@ -120,6 +143,8 @@ export interface RunFrames {
   malformed: MalformedLine[];
   /** Number of NDJSON files and Parquet frame sets read. */
   sources: number;
+  /** Copies of episodes that were left out (each episode is loaded once). */
+  duplicates: DuplicateEpisode[];
 }
 
 /** The lazy frames of {@linkcode loadRunsLazy}. */
@@ -142,6 +167,8 @@ export interface LazyRunFrames {
   malformed: MalformedLine[];
   /** Number of NDJSON files and Parquet frame sets found. */
   sources: number;
+  /** Copies of episodes that were left out (each episode is loaded once). */
+  duplicates: DuplicateEpisode[];
 }
 
 /** Options for {@linkcode loadRuns} and {@linkcode loadRunsLazy}. */
@@ -175,6 +202,21 @@ export interface LoadRunsOptions {
    * @default {the number of cores, at most 4}
    */
   workers?: number;
+  /**
+   * What to do with copies of an episode whose content differs: `"error"`
+   * raises one `RangeError` listing them; `"first"` keeps the first copy
+   * (log files in path order, then compacted sets) and lists the others in
+   * `duplicates`. Identical copies are always loaded once.
+   *
+   * @default {"error"}
+   */
+  duplicates?: "error" | "first";
+}
+
+/** One source's frames: NDJSON logs (`source` `null`: each row names its file) or a compacted set. */
+interface Part<F> {
+  source: string | null;
+  frames: Partial<Record<FrameName, F>>;
 }
 
 interface Sources {
@@ -192,6 +234,8 @@ interface Sources {
  * @throws {Deno.errors.NotFound} If `dir` does not exist.
  * @throws {SyntaxError} In strict mode, for the first malformed line, as
  * `file:line: message`.
+ * @throws {RangeError} For copies of an episode whose content differs
+ * (unless `duplicates: "first"`), or a compacted set with missing parts.
  *
  * @example Load two mock episodes
  * ```ts
@@ -213,29 +257,36 @@ interface Sources {
  */
 export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Promise<RunFrames> {
   const { strict = false, onProgress } = options;
+  const policy = duplicatePolicy(options.duplicates);
   const frames = wantedFrames(options.frames);
   workerCount(options.workers);
   const sources = await findSources(dir);
   const total = sources.ndjson.length + sources.parquet.length;
   let done = 0;
   const progress = onProgress === undefined ? undefined : () => onProgress(++done, total);
-  const scan = await scanNdjson(sources.ndjson, frames, strict, options.workers, progress);
-  const parts: Partial<Record<FrameName, pl.DataFrame>>[] = [];
+  const scanned = await scanNdjson(sources.ndjson, frames, strict, options.workers, progress);
+  const { result: scan, duplicates } = dedupeEpisodes(scanned);
+  const parts: Part<pl.DataFrame>[] = [];
   if (sources.ndjson.length > 0 || sources.parquet.length === 0) {
-    parts.push(buildFrames(scan, frames));
+    parts.push({ source: null, frames: buildFrames(scan, frames) });
   }
   for (const folder of sources.parquet) {
-    parts.push(readParquetSet(folder, frames));
+    parts.push({ source: folder, frames: readParquetSet(folder, frames) });
     progress?.();
   }
+  const drop = crossDuplicates(parts.map((p) => ({ ...p, episodes: p.frames.episodes! })));
+  duplicates.push(...drop.duplicates);
+  checkDuplicates(duplicates, policy);
+  parts.forEach((part, i) => dropKeys(part.frames, drop.keys[i]));
   const out: RunFrames = {
-    episodes: concatFrames(parts.map((part) => part.episodes!)),
+    episodes: concatFrames(parts.map((part) => part.frames.episodes!)),
     malformed: scan.malformed,
     sources: total,
+    duplicates,
   };
   for (const name of frames) {
     if (name === "episodes") continue;
-    const found = parts.map((part) => part[name]).filter((df) => df !== undefined);
+    const found = parts.map((part) => part.frames[name]).filter((df) => df !== undefined);
     out[name] = found.length === 0 ? emptyFrame(name) : concatFrames(found);
   }
   return out;
@@ -274,20 +325,25 @@ export async function loadRunsLazy(
   dir: string,
   options: LoadRunsOptions = {},
 ): Promise<LazyRunFrames> {
+  const policy = duplicatePolicy(options.duplicates);
   const frames = wantedFrames(options.frames);
   workerCount(options.workers);
   const sources = await findSources(dir);
-  const parts: Partial<Record<FrameName, pl.LazyDataFrame>>[] = [];
+  const parts: Part<pl.LazyDataFrame>[] = [];
+  const episodes: pl.DataFrame[] = [];
   let malformed: MalformedLine[] = [];
+  let duplicates: DuplicateEpisode[] = [];
   if (sources.ndjson.length > 0 || sources.parquet.length === 0) {
     const eager = await loadNdjsonOnly(sources.ndjson, frames, options);
     malformed = eager.malformed;
+    duplicates = eager.duplicates;
     const part: Partial<Record<FrameName, pl.LazyDataFrame>> = {};
     for (const name of frames) {
       const df = eager[name];
       if (df !== undefined) part[name] = df.lazy();
     }
-    parts.push(part);
+    parts.push({ source: null, frames: part });
+    episodes.push(eager.episodes);
   }
   for (const folder of sources.parquet) {
     const part: Partial<Record<FrameName, pl.LazyDataFrame>> = {};
@@ -295,18 +351,25 @@ export async function loadRunsLazy(
       const path = join(folder, `${name}.parquet`);
       if (exists(path)) part[name] = pl.scanParquet(path);
     }
-    parts.push(part);
+    parts.push({ source: folder, frames: part });
+    // Episodes frames are small: read them to find the copies to leave out.
+    episodes.push(pl.readParquet(join(folder, "episodes.parquet")));
   }
+  const drop = crossDuplicates(parts.map((p, i) => ({ source: p.source, episodes: episodes[i] })));
+  duplicates.push(...drop.duplicates);
+  checkDuplicates(duplicates, policy);
+  parts.forEach((part, i) => dropKeys(part.frames, drop.keys[i]));
   const concat = (items: pl.LazyDataFrame[]) =>
     items.length === 1 ? items[0] : pl.concat(items, { how: "diagonal" });
   const out: LazyRunFrames = {
-    episodes: concat(parts.map((part) => part.episodes!)),
+    episodes: concat(parts.map((part) => part.frames.episodes!)),
     malformed,
     sources: sources.ndjson.length + sources.parquet.length,
+    duplicates,
   };
   for (const name of frames) {
     if (name === "episodes") continue;
-    const found = parts.map((part) => part[name]).filter((df) => df !== undefined);
+    const found = parts.map((part) => part.frames[name]).filter((df) => df !== undefined);
     out[name] = found.length === 0 ? emptyFrame(name).lazy() : concat(found);
   }
   return out;
@@ -351,9 +414,16 @@ async function loadNdjsonOnly(
   frames: readonly FrameName[],
   options: LoadRunsOptions,
 ): Promise<RunFrames> {
-  const scan = await scanNdjson(files, frames, options.strict ?? false, options.workers);
+  const scanned = await scanNdjson(files, frames, options.strict ?? false, options.workers);
+  const { result: scan, duplicates } = dedupeEpisodes(scanned);
   const built = buildFrames(scan, frames);
-  return { ...built, episodes: built.episodes!, malformed: scan.malformed, sources: files.length };
+  return {
+    ...built,
+    episodes: built.episodes!,
+    malformed: scan.malformed,
+    sources: files.length,
+    duplicates,
+  };
 }
 
 const MIN_FILES_PER_WORKER = 16;
@@ -448,21 +518,191 @@ function wantedFrames(frames: readonly FrameName[] | undefined): FrameName[] {
 
 async function findSources(dir: string): Promise<Sources> {
   const sources: Sources = { ndjson: [], parquet: [] };
+  const unfinished: string[] = [];
   const walk = async (folder: string) => {
     const entries: Deno.DirEntry[] = [];
     for await (const entry of Deno.readDir(folder)) entries.push(entry);
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    if (entries.some((entry) => entry.isFile && entry.name === "episodes.parquet")) {
+    const files = new Set(entries.filter((e) => e.isFile).map((e) => e.name));
+    if (files.has(COMPACTED_FILE)) {
+      // A compaction's folder: only its current set counts.
+      sources.parquet.push(await compactedSet(folder));
+      return;
+    }
+    if (files.has("episodes.parquet")) {
       sources.parquet.push(folder);
+    } else {
+      const parts = SET_TABLES.filter((t) => files.has(`${t}.parquet`));
+      if (parts.length > 0) {
+        throw new RangeError(
+          `Folder "${folder}" holds ${parts.map((t) => `${t}.parquet`).join(", ")} but no ` +
+            `episodes.parquet: a compacted set with missing parts (compact again, or remove it)`,
+        );
+      }
     }
     for (const entry of entries) {
       const path = join(folder, entry.name);
-      if (entry.isDirectory) await walk(path);
+      if (entry.isDirectory && COMPACTION_UNFINISHED.test(entry.name)) unfinished.push(path);
+      else if (entry.isDirectory) await walk(path);
       else if (entry.isFile && entry.name.endsWith(".ndjson")) sources.ndjson.push(path);
     }
   };
   await walk(dir);
+  if (sources.ndjson.length + sources.parquet.length === 0 && unfinished.length > 0) {
+    throw new RangeError(
+      `Folder "${dir}" holds only "${unfinished[0]}", a set no ${COMPACTED_FILE} names: ` +
+        `an interrupted compaction (compact again)`,
+    );
+  }
   return sources;
+}
+
+/**
+ * The file that makes a folder a compaction's output: it names the current
+ * set (a subfolder) and lists its tables with their row counts.
+ *
+ * @example
+ * ```ts
+ * import { COMPACTED_FILE } from "./load_runs.ts";
+ * if (COMPACTED_FILE !== "compacted.json") throw new Error();
+ * ```
+ */
+export const COMPACTED_FILE = "compacted.json";
+
+/** What `compacted.json` holds. */
+export interface CompactedManifest {
+  /** Format version (1). */
+  compacted: number;
+  /** The current set: a subfolder `set-<...>`. */
+  set: string;
+  /** Rows of each table of the set (`<table>.parquet`). */
+  tables: Record<string, number>;
+  /** The folder that was compacted. */
+  source: string;
+  /** When the set was written (ISO 8601). */
+  written: string;
+}
+
+/** Tables a compacted set may hold: the loader's frames and compaction's `events`. */
+const SET_TABLES = [...FRAME_NAMES, "events"];
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+/**
+ * Folders of a compaction that no reader may see: a set outside any
+ * `compacted.json` (named `set-<stamp>-<id>` by `sessionTag`), and the
+ * temporary folders of earlier versions.
+ */
+const COMPACTION_UNFINISHED = new RegExp(`^(set-\\d{8}T\\d{6}-[0-9a-f]{6}|\\..+\\.${UUID}\\.tmp)$`);
+
+/** The set a compaction's folder names, after checking every table it lists is there. */
+async function compactedSet(folder: string): Promise<string> {
+  const path = join(folder, COMPACTED_FILE);
+  let manifest: CompactedManifest;
+  try {
+    manifest = JSON.parse(await Deno.readTextFile(path));
+  } catch (err) {
+    throw new RangeError(`${path}: not a compaction manifest (${(err as Error).message})`);
+  }
+  if (typeof manifest?.set !== "string" || !/^set-[\w.-]+$/.test(manifest.set)) {
+    throw new RangeError(`${path}: "set" must name a set-<...> subfolder, got ${manifest?.set}`);
+  }
+  const set = join(folder, manifest.set);
+  const missing = Object.keys(manifest.tables ?? {}).filter(
+    (t) => !exists(join(set, `${t}.parquet`)),
+  );
+  if (missing.length > 0 || !exists(join(set, "episodes.parquet"))) {
+    throw new RangeError(
+      `Compacted set "${folder}" lacks ${
+        (missing.length ? missing : ["episodes"]).map((t) => `${manifest.set}/${t}.parquet`)
+          .join(", ")
+      }, which ${COMPACTED_FILE} lists: compact again`,
+    );
+  }
+  return set;
+}
+
+function duplicatePolicy(policy: LoadRunsOptions["duplicates"]): "error" | "first" {
+  if (policy === undefined || policy === "error" || policy === "first") return policy ?? "error";
+  throw new RangeError(`Loader option "duplicates" must be "error" or "first", got ${policy}`);
+}
+
+/**
+ * Copies of episodes across parts (the NDJSON part is already de-duplicated
+ * within itself): the first part holding an episode keeps it; for every
+ * later part, the (run, episode) keys to drop, and the copies found, whose
+ * content is compared on the `episodes` columns both have, but `file`.
+ */
+function crossDuplicates(
+  parts: { source: string | null; episodes: pl.DataFrame }[],
+): { duplicates: DuplicateEpisode[]; keys: (pl.DataFrame | null)[] } {
+  const seen = new Map<string, { part: number; row: number }>();
+  const records: (Record<string, unknown>[] | undefined)[] = [];
+  const rowOf = (part: number, row: number) => {
+    records[part] ??= parts[part].episodes.toRecords() as Record<string, unknown>[];
+    return records[part][row];
+  };
+  const sourceOf = (part: number, row: number) =>
+    parts[part].source ?? String(rowOf(part, row).file);
+  const duplicates: DuplicateEpisode[] = [];
+  const keys = parts.map((p, i) => {
+    const runs = p.episodes.getColumn("run").toArray() as string[];
+    const ids = p.episodes.getColumn("episode").toArray() as string[];
+    const dropped: number[] = [];
+    runs.forEach((run, row) => {
+      const key = `${run}\u0000${ids[row]}`;
+      const first = seen.get(key);
+      if (first === undefined) {
+        seen.set(key, { part: i, row });
+        return;
+      }
+      dropped.push(row);
+      const common = p.episodes.columns.filter((c) =>
+        c !== "file" && parts[first.part].episodes.columns.includes(c)
+      );
+      const content = (part: number, r: number) =>
+        canonicalJson(common.map((c) => rowOf(part, r)[c] ?? null));
+      duplicates.push({
+        run,
+        episode: ids[row],
+        kept: sourceOf(first.part, first.row),
+        dropped: sourceOf(i, row),
+        same: content(first.part, first.row) === content(i, row),
+      });
+    });
+    return dropped.length === 0 ? null : pl.DataFrame({
+      run: dropped.map((r) => runs[r]),
+      episode: dropped.map((r) => ids[r]),
+    });
+  });
+  return { duplicates, keys };
+}
+
+/** Removes the rows of these (run, episode) keys from every frame of a part. */
+function dropKeys<F extends pl.DataFrame | pl.LazyDataFrame>(
+  frames: Partial<Record<FrameName, F>>,
+  keys: pl.DataFrame | null,
+): void {
+  if (keys === null) return;
+  for (const name of Object.keys(frames) as FrameName[]) {
+    const df: pl.DataFrame | pl.LazyDataFrame = frames[name]!;
+    frames[name] = ("collectSync" in df
+      ? df.join(keys.lazy(), { on: ["run", "episode"], how: "anti" })
+      : (df as pl.DataFrame).join(keys, { on: ["run", "episode"], how: "anti" })) as F;
+  }
+}
+
+/** Raises one error listing the copies whose content differs, unless the policy keeps the first. */
+function checkDuplicates(duplicates: readonly DuplicateEpisode[], policy: "error" | "first") {
+  const differing = duplicates.filter((d) => !d.same);
+  if (differing.length === 0 || policy === "first") return;
+  const shown = differing.slice(0, 10).map((d) =>
+    `run "${d.run}" episode "${d.episode}" in "${d.kept}" and "${d.dropped}"`
+  );
+  const more = differing.length > 10 ? `; and ${differing.length - 10} more` : "";
+  throw new RangeError(
+    `${differing.length} episode${differing.length === 1 ? " is" : "s are"} logged more than ` +
+      `once with different content: ${shown.join("; ")}${more}. Remove the extra copies, or ` +
+      `pass { duplicates: "first" } to keep the first of each`,
+  );
 }
 
 function readParquetSet(

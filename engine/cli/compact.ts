@@ -7,15 +7,26 @@
  * ```
  *
  * `--out` defaults to `<RUN_DIR>-parquet`. Exit codes: 0 done, 2 bad
- * arguments or input.
+ * arguments, input or permissions, or an output another process is writing.
+ *
+ * Permissions: nodejs-polars is a native addon, loaded from the toolkit's
+ * `node_modules` (`--allow-ffi=node_modules`), and its
+ * loader reads the CPUs, network interfaces and host name to pick its
+ * binary (`--allow-sys=cpus,networkInterfaces,hostname`); `deno task compact`
+ * grants these, reading, and writing under `runs/`. For an output elsewhere
+ * the command prints the narrow `deno run` command that grants it.
  *
  * @module
  */
 import { parseArgs } from "node:util";
 import { formatTable } from "./format_table.ts";
 import { compactRun } from "../grid/compact.ts";
+import { FolderLockedError } from "../grid/lock.ts";
+import { addonFolder, checkPermissions } from "./_permissions.ts";
 
 const USAGE = "Usage: deno task compact RUN_DIR [--out DIR]";
+/** What nodejs-polars' loader reads to pick its native binary (see the module doc). */
+const POLARS_SYS = ["cpus", "networkInterfaces", "hostname"];
 
 async function main(): Promise<number> {
   let parsed;
@@ -38,16 +49,21 @@ async function main(): Promise<number> {
     console.error(`Expected one run folder, got ${parsed.positionals.length}\n\n${USAGE}`);
     return 2;
   }
+  const dir = parsed.positionals[0];
+  const out = parsed.values.out ?? `${dir.replace(/\/+$/, "")}-parquet`;
+  const needs = { write: [out], net: [], env: [], sys: POLARS_SYS, ffi: addonFolder() };
+  if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
   try {
-    const r = await compactRun(parsed.positionals[0], { out: parsed.values.out });
-    console.log(`${r.logs} logs compacted into ${r.out}`);
+    const r = await compactRun(dir, { out });
+    console.log(`${r.rows.episodes} episodes from ${r.logs} log files compacted into ${r.out}`);
     console.log(
       formatTable(["table", "rows"], Object.entries(r.rows).map(([t, n]) => [t, String(n)])),
     );
     return 0;
   } catch (err) {
     if (
-      err instanceof RangeError || err instanceof SyntaxError || err instanceof Deno.errors.NotFound
+      err instanceof RangeError || err instanceof SyntaxError ||
+      err instanceof Deno.errors.NotFound || err instanceof FolderLockedError
     ) {
       console.error(err.message);
       return 2;

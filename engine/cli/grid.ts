@@ -3,10 +3,11 @@
  *
  * ```
  * deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K] [--concurrency K]
- *                [--no-progress] [--redo-failed]
+ *                [--no-progress] [--redo-failed] [--max-episodes N]
  *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
  *                 [--max-consecutive-failures N] [--max-logged-reply-chars N]]
  * deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json] [--tokens-out N]
+ *                [--max-episodes N]
  * ```
  *
  * `SPEC` is a JSON file or a TypeScript module whose default export is the
@@ -35,11 +36,23 @@
  * episode with rule-based stand-ins to count calls and, for LLM agents,
  * prompt tokens (`estimateUsage`); completion tokens are assumed
  * (`--tokens-out` per call, default 500), and with `--models` the
- * completion caps and costs are added.
+ * completion caps and costs are added. It streams: episodes are generated
+ * one at a time, never held all at once.
+ *
+ * A spec of more than `--max-episodes` episodes (default 1,000,000) is
+ * refused with its count before anything is expanded.
+ *
+ * Permissions: `deno task grid` grants reading, writing under `runs/` and
+ * the host name (recorded in the run folder's lock), which a mock grid into
+ * `runs/` needs. Before it starts, the command checks it may write its
+ * output (and cache) folder and, for models, reach their hosts and read
+ * their key variables; if not, it prints the exact narrow `deno run` command
+ * that grants these and nothing else, and exits 2.
  *
  * Exit codes: 0 done, every episode ok; 1 some episodes failed or are
- * degraded; 2 bad arguments, spec or models, or preflight failed; 3 stopped
- * because a provider failed (the message names it and its last error); 130
+ * degraded; 2 bad arguments, spec, models or permissions, preflight failed,
+ * or a run folder another process is writing; 3 stopped because a provider
+ * failed (the message names it and its last error); 130
  * interrupted or stopped by the budget.
  *
  * A Slurm job array runs one shard per task, each in its own folder:
@@ -63,16 +76,23 @@ import { loadModelConfigs } from "../agents/llm/model_config.ts";
 import { LlmPreflightError } from "../agents/llm/preflight.ts";
 import { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
-import { formatPlan, planGrid } from "../grid/plan.ts";
-import { runGrid } from "../grid/run_grid.ts";
+import { FolderLockedError } from "../grid/lock.ts";
+import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
+import type { GridEpisode } from "../grid/cells.ts";
+import { defaultRunFolder, runGrid } from "../grid/run_grid.ts";
+import { expandCells } from "../grid/cells.ts";
+import { parseShard } from "../grid/shard.ts";
+import { modelsOf, parseGridSpec } from "../grid/spec.ts";
+import type { ModelConfig } from "../agents/llm/model_config.ts";
+import { checkPermissions, type Needs } from "./_permissions.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 
 const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
-         [--concurrency K] [--no-progress] [--redo-failed]
+         [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N]
          [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
           [--max-consecutive-failures N] [--max-logged-reply-chars N]]
        deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json]
-         [--tokens-out N]`;
+         [--tokens-out N] [--max-episodes N]`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -93,6 +113,50 @@ function positive(name: string, text: string | undefined): number | undefined {
   const n = Number(text);
   if (!(n > 0) || !Number.isFinite(n)) fail(`--${name} must be a number > 0, got "${text}"`);
   return n;
+}
+
+/**
+ * What a run needs beyond reading: its output and cache folders, the hosts
+ * and key variables of the models its cells name, and the host name (for
+ * the folder lock's messages).
+ */
+function runNeeds(
+  spec: unknown,
+  models: readonly ModelConfig[],
+  out: string | undefined,
+  shard: string | undefined,
+  cache: string | undefined,
+): Needs {
+  const parsed = parseGridSpec(spec);
+  const named = new Set(expandCells(parsed).flatMap((c) => modelsOf(c.agents)));
+  const used = models.filter((m) => named.has(m.id));
+  const dir = out ?? defaultRunFolder(parsed.name, shard ? parseShard(shard) : null);
+  return {
+    write: [dir, ...(cache ? [cache] : [])],
+    net: used.map((m) => new URL(m.baseURL).host),
+    env: used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null),
+    sys: ["hostname"],
+    ffi: null,
+  };
+}
+
+/** Writes a plan's episode list, a chunk at a time. */
+function printEpisodes(episodes: Iterable<GridEpisode>): void {
+  const encoder = new TextEncoder();
+  const write = (text: string) => {
+    const bytes = encoder.encode(text);
+    let done = 0;
+    while (done < bytes.length) done += Deno.stdout.writeSync(bytes.subarray(done));
+  };
+  let chunk = "\nepisode  seed\n";
+  for (const e of episodes) {
+    chunk += formatEpisodeLine(e) + "\n";
+    if (chunk.length > 1 << 16) {
+      write(chunk);
+      chunk = "";
+    }
+  }
+  write(chunk);
 }
 
 const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
@@ -119,6 +183,7 @@ async function main(): Promise<number> {
         "max-consecutive-failures": { type: "string" },
         "max-logged-reply-chars": { type: "string" },
         "tokens-out": { type: "string" },
+        "max-episodes": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -143,15 +208,19 @@ async function main(): Promise<number> {
     1,
   );
   const maxLoggedReplyChars = int("max-logged-reply-chars", values["max-logged-reply-chars"], 1);
+  const maxEpisodes = int("max-episodes", values["max-episodes"], 1);
   try {
     const spec = await readGridSpec(values.spec);
     const models = values.models ? await loadModelConfigs(values.models) : undefined;
     if (values["dry-run"]) {
-      const plan = planGrid(spec, { shard: values.shard });
+      const plan = streamPlan(spec, { shard: values.shard, maxEpisodes });
       const usage = await estimateUsage(plan.episodes, { models, tokensOutPerCall: tokensOut });
-      console.log(formatPlan(plan, { usage }));
+      console.log(formatPlan(plan, { usage, episodes: false }));
+      printEpisodes(plan.episodes);
       return 0;
     }
+    const needs = runNeeds(spec, models ?? [], values.out, values.shard, values.cache);
+    if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
     const runtime = models
       ? new LlmRuntime({
         models,
@@ -179,6 +248,7 @@ async function main(): Promise<number> {
       result = await runGrid(spec, {
         out: values.out,
         shard: values.shard,
+        maxEpisodes,
         workers,
         concurrency,
         progress: values["no-progress"] ? false : true,
@@ -195,12 +265,18 @@ async function main(): Promise<number> {
       Deno.removeSignalListener("SIGINT", onInterrupt);
     }
     const r = result;
+    if (r.staleLock) {
+      console.log(
+        `Took over the lock of process ${r.staleLock.pid} (${r.staleLock.purpose}, since ` +
+          `${r.staleLock.since}), which had ended without releasing it.`,
+      );
+    }
     console.log(
       `${r.run}: ${r.total - r.remaining}/${r.total} episodes finished in ${r.dir} ` +
         `(${r.skipped} already there, ${r.played} played now, ${r.failed.length} failed` +
         (r.degraded.length ? `, ${r.degraded.length} degraded` : "") +
         (r.removedTemporary + r.removedPartial
-          ? `, ${r.removedTemporary + r.removedPartial} half-written files removed`
+          ? `, ${r.removedPartial} half-written logs and ${r.removedTemporary} temporary files removed`
           : "") +
         `) in ${(r.elapsedMs / 1000).toFixed(1)} s`,
     );
@@ -238,7 +314,7 @@ async function main(): Promise<number> {
   } catch (err) {
     if (
       err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError ||
-      err instanceof LlmPreflightError
+      err instanceof LlmPreflightError || err instanceof FolderLockedError
     ) {
       console.error(err.message);
       return 2;

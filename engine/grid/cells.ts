@@ -119,6 +119,23 @@ export interface ExpandedGrid {
  * @throws {RangeError} For Stag Hunt factors out of range (naming the field) and for two cells with one id.
  */
 export function expandGrid(spec: GridSpec): ExpandedGrid {
+  const cells = expandCells(spec);
+  return { cells, episodes: [...gridEpisodes(spec, cells)] };
+}
+
+/**
+ * The cells of a validated spec, in order, each with its episode count.
+ *
+ * @example
+ * ```ts
+ * import { expandCells } from "./cells.ts";
+ * import { parseGridSpec } from "./spec.ts";
+ * const cells = expandCells(parseGridSpec({ episodes: 2, blocks: [{ game: "frail", envs: ["bank_run"] }] }));
+ * if (cells.length !== 4 || cells[3].id !== "bank_run_M3_stable_mock") throw new Error();
+ * ```
+ * @throws {RangeError} For Stag Hunt factors out of range (naming the field) and for two cells with one id.
+ */
+export function expandCells(spec: GridSpec): GridCell[] {
   const cells: GridCell[] = [];
   spec.blocks.forEach((block, b) => {
     const episodes = block.episodes ?? spec.episodes;
@@ -136,24 +153,91 @@ export function expandGrid(spec: GridSpec): ExpandedGrid {
     }
     seen.set(c.id, c);
   }
-  const episodes: GridEpisode[] = [];
+  return cells;
+}
+
+/**
+ * The episodes of a spec's cells, in grid order (replicate-major), one at a
+ * time: a long grid is never held in memory whole.
+ *
+ * @example
+ * ```ts
+ * import { expandCells, gridEpisodes } from "./cells.ts";
+ * import { parseGridSpec } from "./spec.ts";
+ * const spec = parseGridSpec({ episodes: 2, blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }] });
+ * const ids = [...gridEpisodes(spec, expandCells(spec))].map((e) => e.id);
+ * if (ids.join() !== "bank_run_M0_stable_mock_e0,bank_run_M0_stable_mock_e1") throw new Error();
+ * ```
+ */
+export function* gridEpisodes(
+  spec: GridSpec,
+  cells: readonly GridCell[],
+): Generator<GridEpisode> {
   const most = cells.reduce((m, c) => Math.max(m, c.episodes), 0);
+  const keys = cells.map((c) => seedKey(c, spec.pairSeeds));
+  let index = 0;
   for (let k = 0; k < most; k++) {
-    for (const c of cells) {
+    for (let i = 0; i < cells.length; i++) {
+      const c = cells[i];
       if (k >= c.episodes) continue;
-      episodes.push({
+      yield {
         id: `${c.id}_e${k}`,
-        index: episodes.length,
+        index: index++,
         run: spec.name,
         cell: c.id,
         replicate: k,
-        seed: episodeSeed(seedKey(c, spec.pairSeeds), { base: spec.seed, replicate: k }),
+        seed: episodeSeed(keys[i], { base: spec.seed, replicate: k }),
         condition: c.condition,
         agents: c.agents,
-      });
+      };
     }
   }
-  return { cells, episodes };
+}
+
+/**
+ * The number of episodes a validated spec expands to, counted from its
+ * factors without expanding it (a spec that repeats a cell or sets a Stag
+ * Hunt factor out of range is counted as written; expanding it then fails).
+ *
+ * @example
+ * ```ts
+ * import { countGridEpisodes } from "./cells.ts";
+ * import { parseGridSpec } from "./spec.ts";
+ * const spec = parseGridSpec({ episodes: 1_000_000, blocks: [
+ *   { game: "frail", envs: ["bank_run", "debt_rollover", "crowdfunding"], regimes: ["expansion", "stable", "contraction"] },
+ * ] });
+ * if (countGridEpisodes(spec) !== 36_000_000) throw new Error();
+ * ```
+ */
+export function countGridEpisodes(spec: GridSpec): number {
+  let total = 0;
+  spec.blocks.forEach((block, b) => {
+    const episodes = block.episodes ?? spec.episodes;
+    total += episodes *
+      (block.game === "frail"
+        ? block.envs.length * block.mechanisms.length * block.regimes.length *
+          block.params.length * block.agents.length
+        : countStagHuntCells(block, b));
+  });
+  return total;
+}
+
+function countStagHuntCells(block: StagHuntBlock, b: number): number {
+  const agentsFor = (h: HeterogeneityId) =>
+    block.agents.filter((a) => heterogeneityOf(a) === h).length;
+  if (block.paper) {
+    return stagHuntPoints(block, b).points.reduce((n, p) => n + agentsFor(p.heterogeneity), 0);
+  }
+  const perPoint = (block.T ?? [4]).length * (block.corruption ?? ["base"]).length *
+    (block.heterogeneity ?? ["h1"]).reduce((n, h) => n + agentsFor(h), 0);
+  const F = block.F ?? [0];
+  let cells = 0;
+  for (const N of block.N ?? [5]) {
+    const Ms = block.M === "all" ? N : (block.M ?? [3]).length;
+    const Fs = Array.isArray(F) ? F.length : F[String(N)]?.length ?? 0;
+    cells += Ms * Fs * perPoint;
+  }
+  return cells;
 }
 
 /** What a cell's seeds depend on: its condition, and its agents unless seeds are paired. */

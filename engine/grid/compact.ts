@@ -1,9 +1,10 @@
 /**
  * Compaction: a run folder's NDJSON logs (any depth, so a folder of shard
- * folders compacts their union) become Parquet tables that the analysis
- * loaders read directly (`loadRuns` / `loadRunsLazy` on the output folder).
+ * folders compacts their union; grid segments and per-episode files alike)
+ * become Parquet tables that the analysis loaders read directly (`loadRuns`
+ * / `loadRunsLazy` on the output folder).
  *
- * Tables (`<out>/<table>.parquet`):
+ * Tables (`<table>.parquet` in the output's current set):
  * - the loader's frames, built by the loader itself and written by its
  *   writer (`writeRunsParquet`), so both paths agree: `episodes`, `rounds`,
  *   `decisions`, `mechanisms`, `corrections`, `calls` and `turns` (one row
@@ -14,20 +15,43 @@
  *   `step`, `type`, `time`, `agent` (or null) and `data` (every other field,
  *   as JSON; checkpoints keep their full state).
  *
+ * Atomic: the output folder holds `compacted.json`, which names its current
+ * set (`set-<stamp>-<id>/`) and lists its tables with their row counts. A
+ * compaction writes a new set beside the current one, then replaces
+ * `compacted.json` by a rename, and only then removes the old set. Loaders
+ * read a set only through `compacted.json`, so at every moment (a SIGKILL
+ * included) the output loads as the old set or the new one, never as a part
+ * of either; the next compaction removes what a killed one left (sets that
+ * `compacted.json` does not name, temporary files of its own naming, and
+ * the hidden `.<name>.<uuid>.tmp` folders of earlier versions beside the
+ * output). The output folder is locked while it is written (`lockFolder`):
+ * a second compaction into it is refused.
+ *
  * Choices: malformed lines stop the compaction (strict loading) rather than
  * being skipped; two logs of one (run, episode) are refused (a union of shard
  * folders must be disjoint); the output must lie outside the input (the
  * loader reads a folder recursively, so a compacted set inside it would be
- * read twice); tables are written into a temporary sibling folder that is
- * then renamed. Default output: `<dir>-parquet`.
+ * read twice). An output folder holding a flat set (tables at its top, as
+ * `writeRunsParquet` and earlier versions wrote) is converted: the new set
+ * and `compacted.json` go beside the flat tables, which are then removed.
+ * Default output: `<dir>-parquet`.
  *
  * @module
  */
 import { basename, dirname, join, relative, resolve } from "node:path";
 import pl from "npm:nodejs-polars@0.25.2";
-import { loadRuns, writeRunsParquet } from "../../analysis/load/load_runs.ts";
+import {
+  COMPACTED_FILE,
+  type CompactedManifest,
+  FRAME_NAMES,
+  loadRuns,
+  writeRunsParquet,
+} from "../../analysis/load/load_runs.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { parseEpisodeLog } from "../core/log_file.ts";
+import { pathInside } from "../names.ts";
+import { LOCK_FILE, lockFolder } from "./lock.ts";
+import { readCommittedBytes, sessionTag } from "./segments.ts";
 
 /** Options of {@linkcode compactRun}. */
 export interface CompactRunOptions {
@@ -41,10 +65,14 @@ export interface CompactRunOptions {
 export interface CompactResult {
   /** Output folder. */
   out: string;
-  /** NDJSON logs read. */
+  /** The new current set, a subfolder of `out`. */
+  set: string;
+  /** NDJSON log files read. */
   logs: number;
   /** Rows per table. */
   rows: Record<string, number>;
+  /** Leftovers of earlier, killed compactions (and replaced sets) that were removed. */
+  removed: string[];
 }
 
 const BASE_KEYS = new Set([
@@ -59,6 +87,13 @@ const BASE_KEYS = new Set([
   "agent",
 ]);
 
+/** Tables of a set: the loader's frames and `events`. */
+const TABLES = [...FRAME_NAMES, "events"];
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+/** Sets this toolkit names (`sessionTag`). */
+const SET_NAME = /^set-\d{8}T\d{6}-[0-9a-f]{6}$/;
+const POINTER_TEMPORARY = new RegExp(`^${COMPACTED_FILE.replace(".", "\\.")}\\.${UUID}\\.tmp$`);
+
 async function walk(dir: string, found: { ndjson: string[]; parquet: string[] }): Promise<void> {
   const entries = await Array.fromAsync(Deno.readDir(dir));
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -66,7 +101,9 @@ async function walk(dir: string, found: { ndjson: string[]; parquet: string[] })
     const path = join(dir, e.name);
     if (e.isDirectory) await walk(path, found);
     else if (e.isFile && e.name.endsWith(".ndjson")) found.ndjson.push(path);
-    else if (e.isFile && e.name === "episodes.parquet") found.parquet.push(dir);
+    else if (e.isFile && (e.name === "episodes.parquet" || e.name === COMPACTED_FILE)) {
+      found.parquet.push(dir);
+    }
   }
 }
 
@@ -85,48 +122,75 @@ class Table {
   }
 }
 
+/** What an output folder holds now. */
+interface OutputState {
+  /** Whether the folder exists. */
+  exists: boolean;
+  /** Its `compacted.json`, or `null`. */
+  manifest: CompactedManifest | null;
+  /** Whether tables lie at its top (a flat set). */
+  flat: boolean;
+  /** Entries that are neither this toolkit's nor a flat set's. */
+  foreign: string[];
+}
+
+async function outputState(out: string): Promise<OutputState> {
+  const state: OutputState = { exists: false, manifest: null, flat: false, foreign: [] };
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(out));
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return state;
+    throw err;
+  }
+  state.exists = true;
+  for (const e of entries) {
+    if (e.isFile && e.name === COMPACTED_FILE) {
+      state.manifest = JSON.parse(await Deno.readTextFile(join(out, e.name)));
+    } else if (e.isFile && TABLES.some((t) => e.name === `${t}.parquet`)) {
+      state.flat = true;
+    } else if (
+      !(e.isDirectory && SET_NAME.test(e.name)) && !(e.isFile && POINTER_TEMPORARY.test(e.name)) &&
+      e.name !== LOCK_FILE
+    ) {
+      state.foreign.push(e.name);
+    }
+  }
+  return state;
+}
+
 /**
- * Compacts the NDJSON logs under a folder into Parquet tables.
- *
- * @example
- * ```ts
- * import { loadRuns } from "../../analysis/load/load_runs.ts";
- * import { compactRun } from "./compact.ts";
- * import { runGrid } from "./run_grid.ts";
- * const root = await Deno.makeTempDir();
- * await runGrid({ name: "demo", episodes: 1, blocks: [
- *   { game: "frail", envs: ["bank_run"], mechanisms: ["M0", "M2"] },
- *   { game: "staghunt", N: [3], M: [2], T: [2], F: [1] },
- * ] }, { out: `${root}/demo`, workers: 0, progress: false });
- * const r = await compactRun(`${root}/demo`);
- * if (r.out !== `${root}/demo-parquet` || r.rows.episodes !== 3 || r.rows.turns !== 6) throw new Error();
- * const back = await loadRuns(r.out);
- * if (back.episodes.height !== 3) throw new Error();
- * ```
- * @throws {RangeError} When the output lies inside the input, the input holds a compacted set, or two logs share a (run, episode).
- * @throws {SyntaxError} For a malformed line, naming the file and line.
+ * Removes what no reader can see in an output folder: sets other than
+ * `keep`, temporary pointer files, flat tables once a pointer exists, and
+ * earlier versions' hidden temporary folders beside it.
  */
-export async function compactRun(
-  dir: string,
-  options: CompactRunOptions = {},
-): Promise<CompactResult> {
-  const input = resolve(dir);
-  const out = options.out ?? `${dir.replace(/\/+$/, "")}-parquet`;
-  const rel = relative(input, resolve(out));
-  if (rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"))) {
-    throw new RangeError(
-      `Compaction output "${out}" lies inside its input "${dir}": choose a folder outside it`,
-    );
+async function removeLeftovers(out: string, keep: string | null): Promise<string[]> {
+  const removed: string[] = [];
+  const pointed = keep !== null;
+  for await (const e of Deno.readDir(out)) {
+    const own = (e.isDirectory && SET_NAME.test(e.name) && e.name !== keep) ||
+      (e.isFile && POINTER_TEMPORARY.test(e.name)) ||
+      (pointed && e.isFile && TABLES.some((t) => e.name === `${t}.parquet`));
+    if (own) {
+      await Deno.remove(join(out, e.name), { recursive: true });
+      removed.push(join(out, e.name));
+    }
   }
-  const found = { ndjson: [] as string[], parquet: [] as string[] };
-  await walk(dir, found);
-  if (found.parquet.length > 0) {
-    throw new RangeError(
-      `Folder "${dir}" holds a compacted set at "${
-        found.parquet[0]
-      }": compaction reads NDJSON logs only`,
-    );
+  const parent = dirname(resolve(out));
+  const earlier = new RegExp(`^\\.${escape(basename(out))}\\.${UUID}\\.tmp$`);
+  for await (const e of Deno.readDir(parent)) {
+    if (e.isDirectory && earlier.test(e.name)) {
+      await Deno.remove(join(parent, e.name), { recursive: true });
+      removed.push(join(parent, e.name));
+    }
   }
+  return removed.sort();
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Reads every log under `dir` into the events table and the loader's frames. */
+async function readInput(dir: string, files: readonly string[]) {
   const events = new Table([
     ["run", pl.Utf8],
     ["episode", pl.Utf8],
@@ -140,8 +204,9 @@ export async function compactRun(
   ]);
   const disclosed = new Map<string, string>();
   const owners = new Map<string, string>();
-  for (const file of found.ndjson) {
-    const log: EngineEvent[] = parseEpisodeLog(await Deno.readTextFile(file), file);
+  const decoder = new TextDecoder();
+  for (const file of files) {
+    const log: EngineEvent[] = parseEpisodeLog(decoder.decode(readCommittedBytes(file)), file);
     for (const id of new Set(log.map((e) => `${e.run}\u0000${e.episode}`))) {
       const prior = owners.get(id);
       if (prior !== undefined) {
@@ -175,46 +240,100 @@ export async function compactRun(
   const publicColumn = run.map((r, i) =>
     disclosed.get(`${r}\u0000${episode[i]}\u0000${round[i]}`) ?? null
   );
-  const tables: Record<string, pl.DataFrame> = { events: events.frame() };
-  const loaderFrames = {
-    ...frames,
-    rounds: rounds.withColumn(pl.Series("public", publicColumn, pl.Utf8)),
+  return {
+    events: events.frame(),
+    frames: { ...frames, rounds: rounds.withColumn(pl.Series("public", publicColumn, pl.Utf8)) },
   };
+}
 
-  const tmp = join(dirname(resolve(out)), `.${basename(out)}.${crypto.randomUUID()}.tmp`);
-  await Deno.mkdir(tmp, { recursive: true });
+/**
+ * Compacts the NDJSON logs under a folder into Parquet tables.
+ *
+ * @example
+ * ```ts
+ * import { loadRuns } from "../../analysis/load/load_runs.ts";
+ * import { compactRun } from "./compact.ts";
+ * import { runGrid } from "./run_grid.ts";
+ * const root = await Deno.makeTempDir();
+ * await runGrid({ name: "demo", episodes: 1, blocks: [
+ *   { game: "frail", envs: ["bank_run"], mechanisms: ["M0", "M2"] },
+ *   { game: "staghunt", N: [3], M: [2], T: [2], F: [1] },
+ * ] }, { out: `${root}/demo`, workers: 0, progress: false });
+ * const r = await compactRun(`${root}/demo`);
+ * if (r.out !== `${root}/demo-parquet` || r.rows.episodes !== 3 || r.rows.turns !== 6) throw new Error();
+ * const back = await loadRuns(r.out);
+ * if (back.episodes.height !== 3) throw new Error();
+ * ```
+ * @throws {RangeError} When the output lies inside the input, the input holds a compacted set, two logs share a (run, episode), or the output holds other files.
+ * @throws {SyntaxError} For a malformed line, naming the file and line.
+ * @throws {FolderLockedError} When another process is writing the output folder.
+ */
+export async function compactRun(
+  dir: string,
+  options: CompactRunOptions = {},
+): Promise<CompactResult> {
+  const input = resolve(dir);
+  const out = options.out ?? `${dir.replace(/\/+$/, "")}-parquet`;
+  const rel = relative(input, resolve(out));
+  if (rel === "" || (!rel.startsWith("..") && !rel.startsWith("/"))) {
+    throw new RangeError(
+      `Compaction output "${out}" lies inside its input "${dir}": choose a folder outside it`,
+    );
+  }
+  const found = { ndjson: [] as string[], parquet: [] as string[] };
+  await walk(dir, found);
+  if (found.parquet.length > 0) {
+    throw new RangeError(
+      `Folder "${dir}" holds a compacted set at "${
+        found.parquet[0]
+      }": compaction reads NDJSON logs only`,
+    );
+  }
+  checkOutput(out, await outputState(out), options.overwrite ?? true);
+  const { events, frames } = await readInput(dir, found.ndjson);
+
+  const lock = lockFolder(out, `compaction of "${dir}"`);
   try {
-    for (const [name, df] of Object.entries(tables)) df.writeParquet(join(tmp, `${name}.parquet`));
-    await writeRunsParquet(loaderFrames, tmp);
-    let exists = false;
-    try {
-      exists = (await Deno.stat(out)).isDirectory;
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    const before = await outputState(out);
+    checkOutput(out, before, options.overwrite ?? true);
+    const removed = await removeLeftovers(out, before.manifest?.set ?? null);
+    const name = `set-${sessionTag()}`;
+    const set = pathInside(out, name);
+    await Deno.mkdir(set);
+    events.writeParquet(join(set, "events.parquet"));
+    await writeRunsParquet(frames, set);
+    const rows: Record<string, number> = { events: events.height };
+    for (const t of FRAME_NAMES) {
+      const height = (frames[t] as { height?: unknown } | undefined)?.height;
+      if (typeof height === "number") rows[t] = height;
     }
-    if (exists) {
-      const names = (await Array.fromAsync(Deno.readDir(out))).map((e) => e.name);
-      if (
-        !(options.overwrite ?? true) || (names.length > 0 && !names.includes("episodes.parquet"))
-      ) {
-        throw new RangeError(
-          `Compaction output "${out}" already exists${
-            names.length ? " and is not a compacted set" : ""
-          }: choose another folder`,
-        );
-      }
-      await Deno.remove(out, { recursive: true });
-    }
-    await Deno.mkdir(dirname(resolve(out)), { recursive: true });
-    await Deno.rename(tmp, out);
-  } catch (err) {
-    await Deno.remove(tmp, { recursive: true }).catch(() => {});
-    throw err;
+    const manifest: CompactedManifest = {
+      compacted: 1,
+      set: name,
+      tables: rows,
+      source: dir,
+      written: new Date().toISOString(),
+    };
+    // The swap: one rename makes the new set current.
+    const pointer = pathInside(out, COMPACTED_FILE);
+    const tmp = `${pointer}.${crypto.randomUUID()}.tmp`;
+    await Deno.writeTextFile(tmp, JSON.stringify(manifest, null, 2) + "\n");
+    await Deno.rename(tmp, pointer);
+    removed.push(...await removeLeftovers(out, name));
+    return { out, set, logs: found.ndjson.length, rows, removed };
+  } finally {
+    lock.release();
   }
-  const rows: Record<string, number> = {};
-  for (const [name, df] of Object.entries({ ...loaderFrames, ...tables })) {
-    const height = (df as { height?: unknown } | undefined)?.height;
-    if (typeof height === "number") rows[name] = height;
+}
+
+function checkOutput(out: string, state: OutputState, overwrite: boolean): void {
+  if (!state.exists) return;
+  const isSet = state.manifest !== null || state.flat;
+  if (state.foreign.length > 0 || (isSet && !overwrite)) {
+    throw new RangeError(
+      `Compaction output "${out}" already exists${
+        state.foreign.length ? " and is not a compacted set" : ""
+      }: choose another folder`,
+    );
   }
-  return { out, logs: found.ndjson.length, rows };
 }

@@ -23,7 +23,10 @@
  *   Stag Hunt).
  * - Episodes that differ only in their FRAIL model assignment (the paired
  *   seeds of a model comparison) are played once and their calls attributed
- *   to each assignment's models.
+ *   to each assignment's models (the last 1,024 plays are kept for this:
+ *   such episodes are neighbours in the grid's order).
+ * - The episodes are read one at a time from any iterable (a streamed
+ *   plan's), so memory does not grow with the grid.
  *
  * @module
  */
@@ -141,6 +144,9 @@ function playKey(ep: GridEpisode, custom: boolean): string | null {
   return canonicalJson({ condition: ep.condition, seed: ep.seed, who });
 }
 
+/** Plays kept for episodes that share them (see the module doc). */
+const PLAYS_KEPT = 1024;
+
 const nonNegative = (name: string, v: number) => {
   if (!(v >= 0) || !Number.isFinite(v)) {
     throw new RangeError(`Estimate option "${name}" must be a number >= 0, got ${v}`);
@@ -171,7 +177,7 @@ const nonNegative = (name: string, v: number) => {
  * @throws {TypeError} For a call without a prompt template.
  */
 export async function estimateUsage(
-  episodes: readonly GridEpisode[],
+  episodes: Iterable<GridEpisode>,
   options: EstimateUsageOptions = {},
 ): Promise<UsageEstimate> {
   const tokensOutPerCall = nonNegative("tokensOutPerCall", options.tokensOutPerCall ?? 500);
@@ -183,7 +189,7 @@ export async function estimateUsage(
   const byModel: Record<string, ModelUsageEstimate> = {};
   const perCell = new Map<string, { calls: number; episodes: number }>();
   const out: UsageEstimate = {
-    episodes: episodes.length,
+    episodes: 0,
     callsPerEpisode: {},
     calls: 0,
     llmEpisodes: 0,
@@ -198,13 +204,17 @@ export async function estimateUsage(
     unpriced: [],
   };
   for (const ep of episodes) {
+    out.episodes++;
     const assignment: ModelAssignment | null = modelAssignmentOf(ep.agents);
     const key = playKey(ep, options.standIn !== undefined);
     let calls = key === null ? undefined : played.get(key);
     if (!calls) {
       const standIn = options.standIn?.(ep) ?? episodeRunner(ep.condition.game).mockAgents(ep);
       calls = await playedCalls(ep, standIn, assignment === null ? null : count);
-      if (key !== null) played.set(key, calls);
+      if (key !== null) {
+        played.set(key, calls);
+        if (played.size > PLAYS_KEPT) played.delete(played.keys().next().value!);
+      }
     }
     const cell = perCell.get(ep.cell) ?? { calls: 0, episodes: 0 };
     perCell.set(ep.cell, { calls: cell.calls + calls.length, episodes: cell.episodes + 1 });

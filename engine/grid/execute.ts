@@ -1,12 +1,11 @@
 /**
- * Playing one episode of a grid and writing its log: the same function runs
- * in a worker and in-process.
+ * Playing one episode of a grid and appending its log to a segment (see
+ * `segments.ts`): the same function runs in a worker and in-process.
  *
  * @module
  */
 import { emptyTotals, usageFromEvents, type UsageTotals } from "../agents/llm/accounting.ts";
 import type { Degradation, EngineEvent } from "../core/events.ts";
-import { writeEpisodeLog } from "../core/log_file.ts";
 import type { GridEpisode } from "./cells.ts";
 import { type GridAgentFactory, playGridEpisode } from "./runners.ts";
 
@@ -116,30 +115,38 @@ export function summarizeEpisode(
   };
 }
 
+/** Where an episode's complete log goes: a `SegmentWriter`, or anything with its `append`. */
+export interface EpisodeLog {
+  /** Appends one episode's complete log (from `episode_start` to `episode_end`). */
+  append(events: readonly EngineEvent[]): unknown;
+}
+
 /** Options of {@linkcode executeEpisode}. */
 export interface ExecuteEpisodeOptions {
-  /** Run folder: the log is written to `<dir>/<episode id>.ndjson`. */
-  dir: string;
+  /** Where the log is appended. */
+  log: EpisodeLog;
   /** Agents. Default: the rule-based agents of the episode's `mock` entry. */
   agents?: GridAgentFactory;
 }
 
 /**
- * Plays an episode with its game's runner and writes its log atomically.
+ * Plays an episode with its game's runner and appends its log as one block.
  * Never throws for the episode itself: a failure is reported in the summary.
  *
  * @example
  * ```ts
  * import { executeEpisode } from "./execute.ts";
- * const dir = await Deno.makeTempDir();
+ * import { readLogEpisodes, SegmentWriter } from "./segments.ts";
+ * const log = SegmentWriter.create(await Deno.makeTempDir(), "doc");
  * const s = await executeEpisode({
  *   id: "ep", index: 0, run: "demo", cell: "c", replicate: 0, seed: 1,
  *   condition: { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} },
  *   agents: { kind: "mock", mock: { depositors: "always_stay" } },
- * }, { dir });
+ * }, { log });
+ * log.close();
  * // M0: 15 withdrawal calls a round for 12 rounds.
  * if (s.status !== "ok" || !s.logged || s.calls !== 12 * 15) throw new Error(JSON.stringify(s));
- * await Deno.stat(`${dir}/ep.ndjson`);
+ * if ((await readLogEpisodes(log.path))[0].episode !== "ep") throw new Error();
  * ```
  * @throws Only when the log cannot be written.
  */
@@ -154,7 +161,7 @@ export async function executeEpisode(
   } catch (err) {
     return failedSummary(episode.id, err, performance.now() - t0);
   }
-  await writeEpisodeLog(`${options.dir}/${episode.id}.ndjson`, events);
+  options.log.append(events);
   return {
     id: episode.id,
     ...summarizeEpisode(events),

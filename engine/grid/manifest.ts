@@ -156,7 +156,9 @@ export async function runtimeInfo(): Promise<RuntimeInfo> {
   const config = await readText(new URL("deno.json", ROOT));
   const lock = await readText(new URL("deno.lock", ROOT));
   if (config) {
-    const imports = (JSON.parse(config) as { imports?: Record<string, string> }).imports ?? {};
+    // deno.json may hold whole-line comments (it is read as JSONC by Deno).
+    const json = config.split("\n").filter((line) => !line.trimStart().startsWith("//")).join("\n");
+    const imports = (JSON.parse(json) as { imports?: Record<string, string> }).imports ?? {};
     const resolved = lock
       ? (JSON.parse(lock) as { specifiers?: Record<string, string> }).specifiers ?? {}
       : {};

@@ -1,8 +1,9 @@
 /**
  * The grid runner, for rule-based and LLM agents alike: experiment specs,
- * deterministic cells and seeds, shards, resumable runs with a manifest, Web
- * Workers, LLM runs with budgets and preflight, progress, dry-run estimates
- * (`estimateUsage`), and Parquet compaction.
+ * deterministic cells and seeds, shards, resumable runs with a manifest and
+ * append-only segment logs, one writer per folder, Web Workers, LLM runs
+ * with budgets and preflight, progress, dry-run estimates (`estimateUsage`),
+ * and Parquet compaction.
  *
  * @module
  */
@@ -12,6 +13,7 @@ export * from "./estimate.ts";
 export * from "./execute.ts";
 export * from "./frail_runner.ts";
 export * from "./labels.ts";
+export * from "./lock.ts";
 export * from "./llm_agents.ts";
 export * from "./manifest.ts";
 export * from "./plan.ts";
@@ -19,6 +21,7 @@ export * from "./progress.ts";
 export * from "./resume.ts";
 export * from "./run_grid.ts";
 export * from "./runners.ts";
+export * from "./segments.ts";
 export * from "./seeds.ts";
 export * from "./shard.ts";
 export * from "./spec.ts";

@@ -4,13 +4,21 @@
  * (LLM agents, or a custom agents factory). It is the one grid runner, for
  * rule-based and LLM agents alike.
  *
- * The run folder holds `manifest.json` and one `<episode id>.ndjson` per
- * finished episode, written atomically. Starting the same spec (and shard) on
+ * The run folder holds `manifest.json` and the episode logs in append-only
+ * segments, one per worker and session (`segment-<session>-<writer>.ndjson`
+ * with its `.idx`; see `segments.ts`): each finished episode is one block
+ * appended with one synchronous write. Starting the same spec (and shard) on
  * the same folder resumes it: finished episodes are skipped (their logs are
- * kept, so nothing is paid twice), temporary files of a killed run are
- * removed and their episodes played again, so nothing is duplicated; with a
- * response cache, a replayed episode's calls are answered from the cache. A
- * different spec or shard on the same folder is refused.
+ * kept, so nothing is paid twice); a block torn by a kill is cut away and its
+ * episode played again, so nothing is duplicated; with a response cache, a
+ * replayed episode's calls are answered from the cache. A different spec or
+ * shard on the same folder is refused.
+ *
+ * One writer per folder: the folder is locked (`lockFolder`) from before
+ * resume looks at it until the run returns; a second process (or a second
+ * `runGrid` of this one) on the same folder is refused with a
+ * `FolderLockedError` naming the holder, and a lock left by a killed run is
+ * taken over. Resume removes only files of its own naming schemes.
  *
  * LLM agents: given an `LlmRuntime` (`runtime`), `runGrid` builds the agents
  * of every episode whose entry names models (see `gridLlmAgents`); all
@@ -40,14 +48,15 @@
  * tables leave it out.
  *
  * Choices: an episode that crashed keeps its log (ending in `episode_end`
- * with status `"error"`), and a degraded one its log, and both count as
- * finished on resume unless `redoFailed`, which plays both again; an episode
- * that could not start leaves no log and is played again on resume. Workers are used when there is neither an `agents`
+ * with status `"error"`), and a degraded one its log; both count as
+ * finished on resume unless `redoFailed`, which retires the old block and
+ * plays them again; an episode that could not start leaves no log and is
+ * played again on resume; an episode abandoned in flight (`abandon`) is not
+ * logged and is played again on resume. Workers are used when there is neither an `agents`
  * factory nor an LLM episode to play with `runtime` (a function cannot cross
  * into a worker); their number defaults to the cores. Usage comes from the
  * runtime's ledger when there is one (live, calls in flight included), else
- * from the logs of the episodes played. One process per run folder: two
- * processes on one folder at once are not detected.
+ * from the logs of the episodes played.
  *
  * @module
  */
@@ -73,10 +82,12 @@ import {
   runtimeInfo,
   writeManifest,
 } from "./manifest.ts";
-import { planGrid } from "./plan.ts";
+import { type GridPlan, planGrid } from "./plan.ts";
 import { type GridProgress, type ProgressOption, progressSink } from "./progress.ts";
-import { scanRunFolder } from "./resume.ts";
+import { lockFolder, type LockHolder } from "./lock.ts";
+import { retireLogs, scanRunFolder } from "./resume.ts";
 import { type GridAgentFactory, noLlmAgentsError } from "./runners.ts";
+import { SegmentWriter, sessionTag } from "./segments.ts";
 import { type Shard, shardFolderName } from "./shard.ts";
 import { modelsOf } from "./spec.ts";
 import { WorkerPool } from "./worker_pool.ts";
@@ -87,6 +98,8 @@ export interface RunGridOptions {
   out?: string;
   /** Shard to run, as `{ index, count }` or `"i/n"`. Default: the whole grid. */
   shard?: Shard | string;
+  /** Refuse a grid of more episodes than this (the whole grid). Default 1,000,000 (`MAX_EPISODES`). */
+  maxEpisodes?: number;
   /** Web Workers for episodes without an `agents` factory; 0 plays them in-process. Default: the number of cores. */
   workers?: number;
   /** Episodes in flight at once when playing in-process. Default 8. */
@@ -151,8 +164,10 @@ export interface GridResult {
   stoppedBy: "budget" | "provider" | null;
   /** Temporary files of an earlier, killed run that were removed. */
   removedTemporary: number;
-  /** Unfinished logs that were removed and played again. */
+  /** Unfinished logs that were removed (torn segment blocks, partial per-episode logs) and played again. */
   removedPartial: number;
+  /** The holder of a stale lock (a killed run) that was taken over, or `null`. */
+  staleLock: LockHolder | null;
   /** `"workers"` or `"in-process"`. */
   mode: "workers" | "in-process";
   /** Wall time in ms. */
@@ -226,20 +241,42 @@ function intAtLeast(name: string, v: number, min: number): number {
  *   await server.close();
  * }
  * ```
- * @throws {RangeError} For a bad spec or option, a folder holding another run, a model id the runtime lacks, or a cost budget with a model that has no price.
+ * @throws {RangeError} For a bad spec or option, a grid above `maxEpisodes`, a folder holding another run, a model id the runtime lacks, or a cost budget with a model that has no price.
  * @throws {TypeError} When the spec names models and there is neither `runtime` nor `agents`, or a game lacks a template.
  * @throws {LlmPreflightError} When a model cannot be used (before any episode starts).
+ * @throws {FolderLockedError} When another process (or run) is writing the folder.
  */
 export async function runGrid(spec: unknown, options: RunGridOptions = {}): Promise<GridResult> {
   const t0 = performance.now();
-  const plan = planGrid(spec, { shard: options.shard });
-  const workers = intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);
-  const concurrency = intAtLeast("concurrency", options.concurrency ?? 8, 1);
-  const runtime = options.runtime;
-  if (plan.llm && !options.agents && !runtime) {
+  const plan = planGrid(spec, { shard: options.shard, maxEpisodes: options.maxEpisodes });
+  intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);
+  intAtLeast("concurrency", options.concurrency ?? 8, 1);
+  if (plan.llm && !options.agents && !options.runtime) {
     throw noLlmAgentsError(plan.episodes.find((e) => modelsOf(e.agents).length > 0)!.id);
   }
   const dir = options.out ?? defaultRunFolder(plan.spec.name, plan.shard);
+  const existed = await Deno.stat(dir).then(() => true, () => false);
+  const lock = lockFolder(dir, `grid "${plan.spec.name}"`);
+  try {
+    return await runLocked(plan, dir, lock.stale, options, t0);
+  } finally {
+    lock.release();
+    // A run refused before writing anything leaves no folder it made (only an empty one goes).
+    if (!existed) await Deno.remove(dir).catch(() => {});
+  }
+}
+
+/** The rest of {@linkcode runGrid}, while holding the folder's lock. */
+async function runLocked(
+  plan: GridPlan,
+  dir: string,
+  staleLock: LockHolder | null,
+  options: RunGridOptions,
+  t0: number,
+): Promise<GridResult> {
+  const workers = intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);
+  const concurrency = intAtLeast("concurrency", options.concurrency ?? 8, 1);
+  const runtime = options.runtime;
   const existing = await readManifest(dir);
   if (existing) {
     assertSameRun(existing, plan, dir);
@@ -249,15 +286,16 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
         `choose an empty or new output folder`,
     );
   }
-  const scan = await scanRunFolder(dir, new Set(plan.episodes.map((e) => e.id)));
+  const scan = await scanRunFolder(dir, new Set(plan.episodes.map((e) => e.id)), plan.spec.name);
   const todo = plan.episodes.filter((e) => {
     const s = scan.finished.get(e.id);
-    return s === undefined || (s !== "ok" && options.redoFailed);
+    return s === undefined || (s.status !== "ok" && options.redoFailed);
   });
   if (runtime) {
     if (options.budget?.maxCost !== undefined) assertPriced(todo, runtime);
     await checkLlmEpisodes(todo, runtime, { preflight: options.preflight });
   }
+  await retireLogs(scan, todo.map((e) => e.id));
   const info = await runtimeInfo();
   const session: GridSession = {
     ...info,
@@ -350,14 +388,28 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
 
   const llmInProcess = runtime !== undefined && plan.llm;
   const useWorkers = !options.agents && !llmInProcess && workers > 0 && todo.length > 0;
+  const tag = sessionTag();
   const pool = useWorkers
-    ? new WorkerPool({ size: Math.min(workers, todo.length), modules: options.runnerModules })
+    ? new WorkerPool({
+      size: Math.min(workers, todo.length),
+      modules: options.runnerModules,
+      segmentTag: tag,
+    })
     : null;
   const parallel = pool ? pool.size * pool.depth : concurrency;
+  // In-process episodes share one segment, opened at the first log and closed
+  // before the lock is released (a late, abandoned episode is then not logged).
+  const main = { segment: null as SegmentWriter | null, closed: false };
+  const log = {
+    append(events: Parameters<SegmentWriter["append"]>[0]) {
+      if (main.closed) throw new Error("The run has returned: an abandoned episode is not logged");
+      return (main.segment ??= SegmentWriter.create(dir, `${tag}-main`)).append(events);
+    },
+  };
   const execute = async (ep: GridEpisode): Promise<EpisodeSummary> => {
     if (pool) return await pool.run(ep, dir);
     const agents = options.agents?.(ep) ?? (runtime ? gridLlmAgents(ep, runtime) : undefined);
-    return await executeEpisode(ep, { dir, agents });
+    return await executeEpisode(ep, { log, agents });
   };
   const tick = sink ? setInterval(() => sink.update(progress()), 1000) : undefined;
   const unwatch = runtime && sink && plan.llm
@@ -397,6 +449,8 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     unwatch?.();
     if (onAbandon) options.abandon?.removeEventListener("abort", onAbandon);
     pool?.close();
+    main.closed = true;
+    main.segment?.close();
   }
 
   const interrupted = state.done < todo.length;
@@ -441,6 +495,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
     stoppedBy: state.stoppedBy,
     removedTemporary: scan.removedTemporary.length,
     removedPartial: scan.removedPartial.length,
+    staleLock,
     mode: pool ? "workers" : "in-process",
     elapsedMs: performance.now() - t0,
     usage: usage(),

@@ -55,6 +55,7 @@ import {
 } from "../staghunt/heterogeneity.ts";
 import { CORRUPTION_MODES, type CorruptionMode } from "../staghunt/params.ts";
 import { type PayoffsInput, PayoffsSchema, type StagHuntPayoffs } from "../staghunt/payoffs.ts";
+import { NAME_HINT, NAME_PATTERN } from "../names.ts";
 import { describeIssue } from "./_issue.ts";
 
 /** Games a grid can run. */
@@ -195,9 +196,7 @@ export interface GridSpecInput {
   blocks: Record<string, unknown>[];
 }
 
-const ID_PATTERN = /^[\w.-]+$/;
-const ID_HINT = "use letters, digits, '_', '-' or '.'";
-const label = () => z.string().regex(ID_PATTERN, ID_HINT).max(60);
+const label = () => z.string().regex(NAME_PATTERN, NAME_HINT).max(60);
 const unit = () => z.number().min(0).max(1);
 const positiveInts = () => z.array(z.number().int().min(1)).min(1);
 
@@ -338,7 +337,7 @@ const StagHuntBlockSchema = strictObject({
  * ```
  */
 export const GridSpecSchema: z.ZodType<GridSpec> = strictObject({
-  name: z.string().regex(ID_PATTERN, ID_HINT).max(80).default("grid"),
+  name: z.string().regex(NAME_PATTERN, NAME_HINT).max(80).default("grid"),
   seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
   episodes: episodes().default(5),
   pairSeeds: z.boolean().default(true),

@@ -1,9 +1,11 @@
 /**
  * Web Worker entry of the grid's worker pool: imports the runner modules it
  * is told to (so runners registered outside this folder are seen here too),
- * then plays the episodes it is sent and writes their logs.
+ * then plays the episodes it is sent and appends their logs to its own
+ * segment of each run folder (`segment-<tag>.ndjson`, opened at the first
+ * episode).
  *
- * Messages in: `{ type: "init", modules }`, then `{ type: "run", job, episode, dir }`.
+ * Messages in: `{ type: "init", modules, tag }`, then `{ type: "run", job, episode, dir }`.
  * Messages out: `{ type: "ready" }`, `{ type: "init_error", message }` and
  * `{ type: "done", job, summary }`.
  *
@@ -12,13 +14,17 @@
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
 import { executeEpisode, failedSummary } from "./execute.ts";
+import { SegmentWriter } from "./segments.ts";
 import type { WorkerRequest, WorkerResponse } from "./worker_pool.ts";
 
 const post = (m: WorkerResponse) => self.postMessage(m);
+let tag = "";
+const segments = new Map<string, SegmentWriter>();
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const m = event.data;
   if (m.type === "init") {
+    tag = m.tag;
     try {
       for (const url of m.modules) await import(url);
       post({ type: "ready" });
@@ -27,7 +33,14 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     }
     return;
   }
-  const summary = await executeEpisode(m.episode, { dir: m.dir }).catch((err) =>
+  const log = {
+    append(events: Parameters<SegmentWriter["append"]>[0]) {
+      let writer = segments.get(m.dir);
+      if (!writer) segments.set(m.dir, writer = SegmentWriter.create(m.dir, tag));
+      return writer.append(events);
+    },
+  };
+  const summary = await executeEpisode(m.episode, { log }).catch((err) =>
     failedSummary(
       m.episode.id,
       `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`,

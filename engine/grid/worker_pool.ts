@@ -1,16 +1,17 @@
 /**
  * A pool of Web Workers that play mock-agent episodes in parallel, each
  * worker holding up to `depth` episodes at once (so it never waits for the
- * main thread between two).
+ * main thread between two) and appending their logs to its own segment.
  *
  * @module
  */
 import type { GridEpisode } from "./cells.ts";
 import type { EpisodeSummary } from "./execute.ts";
+import { sessionTag } from "./segments.ts";
 
 /** A message to a worker. */
 export type WorkerRequest =
-  | { type: "init"; modules: string[] }
+  | { type: "init"; modules: string[]; tag: string }
   | { type: "run"; job: number; episode: GridEpisode; dir: string };
 
 /** A message from a worker. */
@@ -27,6 +28,12 @@ export interface WorkerPoolOptions {
   depth?: number;
   /** Module URLs each worker imports before its first episode (e.g. to register runners). Default none. */
   modules?: readonly string[];
+  /**
+   * Start of the segment names: worker k (counting replacements of crashed
+   * workers) appends to `segment-<segmentTag>-w<k>.ndjson`. Default: a new
+   * `sessionTag()`.
+   */
+  segmentTag?: string;
 }
 
 interface Slot {
@@ -63,8 +70,10 @@ export class WorkerPool {
   /** Episodes in flight per worker. */
   readonly depth: number;
   readonly #modules: string[];
+  readonly #tag: string;
   readonly #slots: Slot[] = [];
   #next = 0;
+  #started = 0;
   #closed = false;
 
   /** Starts the workers. */
@@ -80,6 +89,7 @@ export class WorkerPool {
     this.size = size;
     this.depth = depth;
     this.#modules = [...(options.modules ?? [])];
+    this.#tag = options.segmentTag ?? sessionTag();
     for (let i = 0; i < size; i++) this.#slots.push(this.#start());
   }
 
@@ -120,7 +130,9 @@ export class WorkerPool {
         if (i >= 0) this.#slots[i] = this.#start();
       }
     };
-    worker.postMessage({ type: "init", modules: this.#modules } satisfies WorkerRequest);
+    // A new worker gets a new segment: a crashed one's may end in a torn block.
+    const tag = `${this.#tag}-w${this.#started++}`;
+    worker.postMessage({ type: "init", modules: this.#modules, tag } satisfies WorkerRequest);
     return slot;
   }
 

@@ -16,6 +16,7 @@ import { type MockStagHuntOptions, mockStagHuntPlayers } from "../agents/mock/st
 import { playEpisode } from "../core/episode.ts";
 import type { EngineEvent, EpisodeOutcome } from "../core/events.ts";
 import { writeEpisodeLog } from "../core/log_file.ts";
+import { NAME_HINT, NAME_PATTERN, pathInside } from "../names.ts";
 import { corruptedPlayers } from "./corruption.ts";
 import { stagHunt } from "./environment.ts";
 import { assignModel, type ModelPolicy, ModelPolicySchema } from "./heterogeneity.ts";
@@ -72,7 +73,7 @@ export interface StagHuntRunResult {
   logPath?: string;
 }
 
-const id = () => z.string().regex(/^[\w.-]+$/, "use letters, digits, '_', '-' or '.'");
+const id = () => z.string().regex(NAME_PATTERN, NAME_HINT).max(200);
 
 const ConfigSchema = strictObject({
   N: z.unknown().optional(),
@@ -127,7 +128,7 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
   const models: Record<string, string> = {};
   const episode = c.episode ??
     `staghunt_N${params.N}_M${params.M}_T${params.T}_F${params.F}_${params.corruption}_${regime}_s${c.seed}`;
-  const logPath = c.outDir ? `${c.outDir}/${c.run}/${episode}.ndjson` : undefined;
+  const logPath = c.outDir ? pathInside(c.outDir, c.run, `${episode}.ndjson`) : undefined;
   let events: EngineEvent[];
   try {
     const played = await playEpisode(stagHunt, {

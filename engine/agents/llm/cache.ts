@@ -11,6 +11,13 @@
  * counts) is a miss, so a damaged or tampered file is asked again, not
  * trusted.
  *
+ * Shared between processes: a response is written to a temporary file and
+ * hard-linked into place, which fails if the key is already stored, so the
+ * first response stored under a key stays (a run that used it replays the
+ * same reply however many processes share the folder; only requests in
+ * flight at once in two processes are paid twice). A stored file that does
+ * not parse is replaced. Readers never see a half-written file.
+ *
  * @module
  */
 import { z } from "npm:zod@4.6.7";
@@ -184,15 +191,36 @@ export class ResponseCache {
     return undefined;
   }
 
-  /** Stores a response atomically (temporary file, then rename). */
+  /**
+   * Stores a response atomically, unless the key already holds a readable
+   * one (the first stored response wins, see the module doc).
+   */
   async put(key: string, response: CachedResponse): Promise<void> {
     const path = this.pathOf(key);
     const dir = path.slice(0, path.lastIndexOf("/"));
     await Deno.mkdir(dir, { recursive: true });
     const tmp = `${path}.${crypto.randomUUID()}.tmp`;
     await Deno.writeTextFile(tmp, JSON.stringify({ cache: 1, key, response }) + "\n");
-    await Deno.rename(tmp, path);
-    this.#stats.writes++;
+    try {
+      await Deno.link(tmp, path);
+      this.#stats.writes++;
+    } catch (err) {
+      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+      if (await this.#readable(path)) return;
+      await Deno.rename(tmp, path);
+      this.#stats.writes++;
+    } finally {
+      await Deno.remove(tmp).catch(() => {});
+    }
+  }
+
+  async #readable(path: string): Promise<boolean> {
+    try {
+      const value = JSON.parse(await Deno.readTextFile(path)) as { response?: unknown };
+      return typeof value.response === "object" && value.response !== null;
+    } catch {
+      return false;
+    }
   }
 
   /** Counts so far. */

@@ -198,16 +198,23 @@ Deno.test("writeRunsParquet() and loadRuns() round-trip every frame", async () =
   });
 });
 
-Deno.test("loadRuns() concatenates NDJSON logs and Parquet frame sets in one folder", async () => {
+Deno.test("loadRuns() reads NDJSON logs and a Parquet frame set of them in one folder, each episode once", async () => {
   await withTempDir(async (dir) => {
     const frames = await loadRuns(await writeFixture(`${dir}/a`));
     await writeRunsParquet(frames, `${dir}/b`);
     const both = await loadRuns(dir);
     assert.equal(both.sources, 8);
-    assert.equal(both.episodes.height, 14);
-    assert.equal(both.decisions!.height, 46);
+    assert.equal(both.episodes.height, 7);
+    assert.equal(both.decisions!.height, 23);
+    assert.deepEqual(both.episodes.toRecords(), frames.episodes.toRecords());
+    assert.deepEqual(
+      both.duplicates.map((d) => [d.episode, d.dropped, d.same]),
+      ["E1", "E2", "E3", "E4", "E5", "E6", "E7"].map((e) => [e, `${dir}/b`, true]),
+    );
     const lazy = await loadRunsLazy(dir);
-    assert.equal(lazy.episodes.collectSync().height, 14);
+    assert.equal(lazy.episodes.collectSync().height, 7);
+    assert.equal(lazy.decisions!.collectSync().height, 23);
+    assert.equal(lazy.duplicates.length, 7);
   });
 });
 

@@ -1,6 +1,7 @@
 // Test helpers: what identifies an episode log regardless of wall-clock
-// times, and the files of a run folder.
-import { readEpisodeLog } from "../../../engine/core/log_file.ts";
+// times and of how the run folder stores it, and the files of a run folder.
+import type { EngineEvent } from "../../../engine/core/events.ts";
+import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 
 /** The time-free fingerprint of one episode log. */
 export interface LogDigest {
@@ -17,33 +18,43 @@ export interface LogDigest {
   seed: number;
 }
 
-/** Digests of every `.ndjson` log in a folder, by file name. */
+/** The digest of one episode's events. */
+export function digestEvents(events: readonly EngineEvent[]): LogDigest {
+  const start = events.find((e) => e.type === "episode_start") as { seed: number } | undefined;
+  const { time: _t, ...end } = events.at(-1)!;
+  return {
+    checkpoints: events.filter((e) => e.type === "checkpoint").map((e) => {
+      const c = e as unknown as { state_hash: string; events_hash: string };
+      return [c.state_hash, c.events_hash];
+    }),
+    end,
+    starts: events.filter((e) => e.type === "episode_start").length,
+    ends: events.filter((e) => e.type === "episode_end").length,
+    contiguous: events.every((e, i) => e.seq === i),
+    seed: start?.seed ?? -1,
+  };
+}
+
+/** Digests of every episode logged in a folder (segments or per-episode files), by episode id. */
 export async function digestFolder(dir: string): Promise<Map<string, LogDigest>> {
   const out = new Map<string, LogDigest>();
-  const names = (await Array.fromAsync(Deno.readDir(dir)))
-    .filter((e) => e.isFile && e.name.endsWith(".ndjson"))
-    .map((e) => e.name)
-    .sort();
-  for (const name of names) {
-    const events = await readEpisodeLog(`${dir}/${name}`);
-    const start = events.find((e) => e.type === "episode_start") as { seed: number } | undefined;
-    const { time: _t, ...end } = events.at(-1)!;
-    out.set(name, {
-      checkpoints: events.filter((e) => e.type === "checkpoint").map((e) => {
-        const c = e as unknown as { state_hash: string; events_hash: string };
-        return [c.state_hash, c.events_hash];
-      }),
-      end,
-      starts: events.filter((e) => e.type === "episode_start").length,
-      ends: events.filter((e) => e.type === "episode_end").length,
-      contiguous: events.every((e, i) => e.seq === i),
-      seed: start?.seed ?? -1,
-    });
-  }
+  for (const [id, events] of await readRunEpisodes(dir)) out.set(id, digestEvents(events));
   return out;
+}
+
+/** The events of one episode of a run folder. */
+export async function episodeLog(dir: string, id: string): Promise<EngineEvent[]> {
+  const events = (await readRunEpisodes(dir)).get(id);
+  if (!events) throw new Error(`No log of episode "${id}" in ${dir}`);
+  return events;
 }
 
 /** Names of every file in a folder (not recursive), sorted. */
 export async function fileNames(dir: string): Promise<string[]> {
   return (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name).sort();
+}
+
+/** The segment files (data and index) of a folder. */
+export async function segmentFiles(dir: string): Promise<string[]> {
+  return (await fileNames(dir)).filter((n) => n.startsWith("segment-"));
 }

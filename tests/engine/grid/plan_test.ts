@@ -1,6 +1,9 @@
-import { assert, assertEquals, assertThrows } from "../../_assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../_assert.ts";
+import { countGridEpisodes, expandGrid } from "../../../engine/grid/cells.ts";
 import { estimateUsage } from "../../../engine/grid/estimate.ts";
-import { formatPlan, planGrid } from "../../../engine/grid/plan.ts";
+import { formatPlan, planGrid, streamPlan } from "../../../engine/grid/plan.ts";
+import { runGrid } from "../../../engine/grid/run_grid.ts";
+import { parseGridSpec } from "../../../engine/grid/spec.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const CLI = new URL("../../../engine/cli/grid.ts", import.meta.url).pathname;
@@ -201,4 +204,104 @@ Deno.test("planGrid() expands the paper's stable-regime grid to 84 cells and 420
   assertEquals(new Set(Object.values(u.byModel).map((m) => m.calls)).size, 1);
   // Five paired seeds per condition: the seven models of a cell share them.
   assertEquals(new Set(plan.episodes.map((e) => e.seed)).size, 12 * 5);
+});
+
+Deno.test("countGridEpisodes() counts exactly what expandGrid() expands, without expanding", () => {
+  const specs = [
+    {
+      episodes: 3,
+      blocks: [
+        { game: "frail", envs: ["bank_run", "crowdfunding"], regimes: ["stable", "expansion"] },
+        { game: "frail", envs: ["debt_rollover"], params: [{}, { T: 8 }], episodes: 2 },
+      ],
+    },
+    { episodes: 2, blocks: [{ game: "staghunt", N: [2, 3, 5], M: "all", T: [1, 4], F: [0, 1] }] },
+    {
+      blocks: [{
+        game: "staghunt",
+        N: [3, 5],
+        F: { "3": [0, 1], "5": [0, 2, 3] },
+        corruption: ["base", "b3"],
+        heterogeneity: ["h1", "h2"],
+        agents: [
+          { mock: {} },
+          { mock: { players: "always_stag" } },
+          { models: { kind: "h2", pool: ["a", "b"] }, mock: {} },
+        ],
+      }],
+    },
+    {
+      episodes: 1,
+      blocks: [{
+        game: "staghunt",
+        paper: { ablationPoints: 5 },
+        agents: [
+          { mock: {} },
+          { models: { kind: "h2", pool: ["a", "b"] }, mock: {} },
+          { models: { kind: "h3", strong: "a", weak: "b" }, mock: {} },
+        ],
+      }],
+    },
+  ];
+  for (const input of specs) {
+    const spec = parseGridSpec(input);
+    assertEquals(countGridEpisodes(spec), expandGrid(spec).episodes.length, JSON.stringify(input));
+  }
+});
+
+const HUGE = {
+  name: "huge",
+  episodes: 1_000_000,
+  blocks: [{
+    game: "frail",
+    envs: ["bank_run", "debt_rollover", "crowdfunding"],
+    regimes: ["expansion", "stable", "contraction"],
+  }],
+};
+
+Deno.test("a 36M-episode grid is refused with its count before anything is expanded", async () => {
+  const message = 'Grid "huge" has 36,000,000 episodes, more than the limit of 1,000,000: ' +
+    "split it into several specs, or raise the limit (maxEpisodes, --max-episodes)";
+  assertThrows(() => planGrid(HUGE), RangeError, message);
+  assertThrows(() => streamPlan(HUGE, { shard: "0/8" }), RangeError, message);
+  await assertRejects(() => runGrid(HUGE, { out: "/nonexistent/never" }), RangeError, message);
+  assertThrows(
+    () => planGrid({ ...HUGE, episodes: 5 }, { maxEpisodes: 179 }),
+    RangeError,
+    'Grid "huge" has 180 episodes, more than the limit of 179',
+  );
+  assertEquals(planGrid({ ...HUGE, episodes: 5 }, { maxEpisodes: 180 }).total, 180);
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(HUGE));
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "--spec", `${dir}/spec.json`, "--dry-run"],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(out.code, 2);
+  assertEquals(new TextDecoder().decode(out.stderr).trim(), message);
+});
+
+Deno.test("streamPlan() generates the episodes planGrid() holds, for the grid and each shard", () => {
+  const spec = {
+    name: "streamed",
+    seed: 3,
+    episodes: 4,
+    blocks: [
+      { game: "frail", envs: ["bank_run"], agents: [{ mock: {} }, { model: "m" }] },
+      { game: "staghunt", N: [3], M: [1, 2], T: [2], F: [1], episodes: 2 },
+    ],
+  };
+  for (const shard of [undefined, "0/3", "1/3", "2/3"]) {
+    const held = planGrid(spec, { shard });
+    const streamed = streamPlan(spec, { shard });
+    assertEquals([...streamed.episodes], held.episodes);
+    assertEquals([...streamed.episodes], held.episodes, "iterable twice");
+    assertEquals(
+      [streamed.count, streamed.total, streamed.llm, streamed.cells, streamed.hash],
+      [held.episodes.length, held.total, held.llm, held.cells, held.hash],
+    );
+    assertEquals(formatPlan(streamed), formatPlan(held));
+  }
 });

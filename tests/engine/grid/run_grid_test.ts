@@ -3,12 +3,12 @@ import type { Agent } from "../../../engine/agents/agent.ts";
 import { llmPopulation } from "../../../engine/agents/llm/llm_agent.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
-import { readEpisodeLog } from "../../../engine/core/log_file.ts";
 import type { GridEpisode } from "../../../engine/grid/cells.ts";
 import { readManifest } from "../../../engine/grid/manifest.ts";
 import type { GridProgress } from "../../../engine/grid/progress.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
-import { digestFolder, fileNames } from "./_logs.ts";
+import { readRunEpisodes } from "../../../engine/grid/segments.ts";
+import { digestFolder, episodeLog, fileNames, segmentFiles } from "./_logs.ts";
 
 const SMALL = {
   name: "small",
@@ -21,28 +21,35 @@ const SMALL = {
 };
 const quiet = { workers: 0, progress: false } as const;
 
-Deno.test("runGrid() resumes by skipping finished logs and redoing half-written ones", async () => {
+Deno.test("runGrid() resumes by skipping finished logs, indexing complete blocks and redoing a torn one", async () => {
   const out = await Deno.makeTempDir();
   const first = await runGrid(SMALL, { out, ...quiet });
   assertEquals([first.total, first.played, first.skipped, first.remaining], [6, 6, 0, 0]);
   const before = await digestFolder(out);
-  const names = [...before.keys()];
-  await Deno.remove(`${out}/${names[0]}`);
-  const cut = await Deno.readTextFile(`${out}/${names[1]}`);
-  await Deno.writeTextFile(`${out}/${names[1]}`, cut.slice(0, cut.length - 40));
-  await Deno.writeTextFile(`${out}/${names[2]}.1234.tmp`, "{");
+  assertEquals(before.size, 6);
+  // What a kill can leave: the last two blocks not yet indexed, the last one
+  // cut in half; a temporary manifest; and a user's own file, to be kept.
+  const [data, index] = (await segmentFiles(out)).filter((n) => !n.endsWith(".tmp")).sort()
+    .reverse();
+  const lines = (await Deno.readTextFile(`${out}/${index}`)).trimEnd().split("\n");
+  const last = JSON.parse(lines.at(-1)!) as { offset: number; bytes: number };
+  await Deno.writeTextFile(`${out}/${index}`, lines.slice(0, -2).join("\n") + "\n");
+  await Deno.truncate(`${out}/${data}`, last.offset + Math.floor(last.bytes / 2));
+  await Deno.writeTextFile(`${out}/manifest.json.${crypto.randomUUID()}.tmp`, "{");
+  await Deno.writeTextFile(`${out}/notes.tmp`, "mine");
   const again = await runGrid(SMALL, { out, ...quiet });
   assertEquals(
     [again.skipped, again.played, again.removedTemporary, again.removedPartial, again.remaining],
-    [4, 2, 1, 1, 0],
+    [5, 1, 1, 1, 0],
   );
   assertEquals(await digestFolder(out), before);
-  assertEquals((await fileNames(out)).length, 7);
+  assertEquals(await Deno.readTextFile(`${out}/notes.tmp`), "mine");
+  assertEquals((await fileNames(out)).length, 1 + 1 + 2 * 2);
   const m = (await readManifest(out))!;
   assertEquals([m.status, m.sessions.length, m.episodes, m.total], ["complete", 2, 6, 6]);
   assertEquals(m.sessions.map((s) => [s.skipped, s.played, s.interrupted]), [[0, 6, false], [
-    4,
-    2,
+    5,
+    1,
     false,
   ]]);
 });
@@ -136,7 +143,7 @@ Deno.test("runGrid() builds agents with the factory hook, per episode, and recor
     "bank_run_M0_stable_m1_e0",
     "staghunt_N3_M2_T1_F1_base_h2_a_b_e0",
   ]);
-  const sh = await readEpisodeLog(`${out}/staghunt_N3_M2_T1_F1_base_h2_a_b_e0.ndjson`);
+  const sh = await episodeLog(out, "staghunt_N3_M2_T1_F1_base_h2_a_b_e0");
   const start = sh[0] as unknown as {
     condition: { heterogeneity: string };
     agents: { id: string; policy: string }[];
@@ -147,7 +154,7 @@ Deno.test("runGrid() builds agents with the factory hook, per episode, and recor
     "p02:test:b",
     "p03:test:a",
   ]);
-  const br = await readEpisodeLog(`${out}/bank_run_M0_stable_m1_e0.ndjson`);
+  const br = await episodeLog(out, "bank_run_M0_stable_m1_e0");
   assert(
     (br[0] as unknown as { agents: { policy: string }[] }).agents.every((a) =>
       a.policy === "test:m1"
@@ -172,9 +179,8 @@ Deno.test("runGrid() plays h2 and h3 cells with mock players tagged by their mod
       }],
     }],
   }, { out, ...quiet });
-  const [name] = (await fileNames(out)).filter((n) => n.endsWith(".ndjson"));
-  assertEquals(name, "staghunt_N4_M2_T1_F2_base_h3_mock-always_stag-big_small_e0.ndjson");
-  const log = await readEpisodeLog(`${out}/${name}`);
+  const [[name, log]] = await readRunEpisodes(out);
+  assertEquals(name, "staghunt_N4_M2_T1_F2_base_h3_mock-always_stag-big_small_e0");
   const start = log[0] as unknown as { agents: { id: string; policy: string }[] };
   const assigned = log.find((e) =>
     e.type === "transition" && e.kind === "corruption_assigned"
@@ -202,7 +208,7 @@ Deno.test("runGrid() keeps crashed episodes' logs, counts them as failures, and 
   });
   assertEquals(crash.failed, [{ id: "bank_run_M0_stable_mock_e0", error: "no agents today" }]);
   assertEquals([crash.remaining, (await readManifest(out))!.status], [0, "complete"]);
-  const log = await readEpisodeLog(`${out}/bank_run_M0_stable_mock_e0.ndjson`);
+  const log = await episodeLog(out, "bank_run_M0_stable_mock_e0");
   assertEquals([log.at(-1)!.type, (log.at(-1) as { status?: string }).status], [
     "episode_end",
     "error",
@@ -211,6 +217,13 @@ Deno.test("runGrid() keeps crashed episodes' logs, counts them as failures, and 
   assertEquals([skip.skipped, skip.played], [2, 0]);
   const redo = await runGrid(spec, { out, ...quiet, redoFailed: true });
   assertEquals([redo.skipped, redo.played, redo.failed.length], [1, 1, 0]);
+  // The failed block is retired: one log per episode, the redone one ok.
+  const logs = await readRunEpisodes(out);
+  assertEquals(logs.size, 2);
+  assertEquals(
+    (logs.get("bank_run_M0_stable_mock_e0")!.at(-1) as { status?: string }).status,
+    "ok",
+  );
 });
 
 Deno.test("runGrid() stops starting episodes on abort, reports progress, and resumes to the end", async () => {
@@ -273,10 +286,14 @@ Deno.test("runGrid() abandons in-flight episodes on the abandon signal and retur
   assertEquals([r.interrupted, r.played, r.remaining], [true, 0, 1]);
   assertEquals((await readManifest(out))!.status, "interrupted");
   release();
-  // The abandoned episode still finishes in the background, atomically.
-  while (!(await fileNames(out)).includes("bank_run_M0_stable_mock_e0.ndjson")) {
-    await new Promise((res) => setTimeout(res, 5));
-  }
+  // The abandoned episode may finish in the background, but is not logged
+  // once the run has returned; resuming plays it, once.
+  const rest = await runGrid({
+    episodes: 1,
+    blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }],
+  }, { out, ...quiet });
+  assertEquals([rest.skipped, rest.played], [0, 1]);
+  assertEquals([...(await readRunEpisodes(out)).keys()], ["bank_run_M0_stable_mock_e0"]);
 });
 
 // Needs a local HTTP server: skipped where the test run has no net permission.
@@ -317,8 +334,8 @@ Deno.test({
     });
     assertEquals([r.played, r.failed.length], [4, 0]);
     let tokens = 0;
-    for (const name of (await fileNames(out)).filter((n) => n.endsWith(".ndjson"))) {
-      for (const e of await readEpisodeLog(`${out}/${name}`)) {
+    for (const events of (await readRunEpisodes(out)).values()) {
+      for (const e of events) {
         if (e.type === "llm_call") tokens += e.tokens_in + e.tokens_out;
       }
     }
@@ -349,22 +366,20 @@ Deno.test("runGrid() plays every FRAIL environment with its own rule-based agent
   }, { out, ...quiet });
   assertEquals([r.played, r.failed.length], [3, 0]);
   const roles: Record<string, string[]> = {};
-  for (const name of (await fileNames(out)).filter((n) => n.endsWith(".ndjson"))) {
-    const start = (await readEpisodeLog(`${out}/${name}`))[0] as unknown as {
-      agents: { role: string; policy: string }[];
-    };
+  for (const [name, events] of await readRunEpisodes(out)) {
+    const start = events[0] as unknown as { agents: { role: string; policy: string }[] };
     roles[name] = [...new Set(start.agents.map((a) => `${a.role}=${a.policy}`))].sort();
   }
   assertEquals(roles, {
-    "bank_run_M2_stable_mock-always_stay_e0.ndjson": [
+    "bank_run_M2_stable_mock-always_stay_e0": [
       "bank=mock:active_bank",
       "depositor=mock:always_stay",
     ],
-    "crowdfunding_M2_stable_mock-passive_e0.ndjson": [
+    "crowdfunding_M2_stable_mock-passive_e0": [
       "backer=mock:hesitant",
       "founder=mock:passive_founder",
     ],
-    "debt_rollover_M2_stable_mock-always_roll_e0.ndjson": [
+    "debt_rollover_M2_stable_mock-always_roll_e0": [
       "borrower=mock:active_borrower",
       "creditor=mock:always_roll",
     ],
@@ -375,10 +390,8 @@ Deno.test("runGrid() makes workers import runnerModules, so runners registered e
   const spec = { episodes: 2, blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }] };
   const policies = async (out: string) => {
     const seen = new Set<string>();
-    for (const name of (await fileNames(out)).filter((n) => n.endsWith(".ndjson"))) {
-      const start = (await readEpisodeLog(`${out}/${name}`))[0] as unknown as {
-        agents: { policy: string }[];
-      };
+    for (const events of (await readRunEpisodes(out)).values()) {
+      const start = events[0] as unknown as { agents: { policy: string }[] };
       start.agents.forEach((a) => seen.add(a.policy));
     }
     return [...seen];

@@ -105,7 +105,15 @@ Deno.test("parseGridSpec() explains agents entries, shapes and ranges in one sen
     [{ episodes: 0, ...frail() }, 'Invalid grid spec "episodes": must be >= 1 (got 0)'],
     [
       { name: "my run", ...frail() },
-      `Invalid grid spec "name": use letters, digits, '_', '-' or '.' (got "my run")`,
+      `Invalid grid spec "name": use letters, digits, '_', '-' or '.', starting with a letter, digit or '_' (got "my run")`,
+    ],
+    [
+      { name: "..", ...frail() },
+      `Invalid grid spec "name": use letters, digits, '_', '-' or '.', starting with a letter, digit or '_' (got "..")`,
+    ],
+    [
+      { name: ".", ...frail() },
+      `Invalid grid spec "name": use letters, digits, '_', '-' or '.', starting with a letter, digit or '_' (got ".")`,
     ],
     [
       { blocks: [{ game: "staghunt", paper: {}, N: [3] }] },

@@ -1,5 +1,6 @@
 // A failing provider (issue 12, item 1): degraded episodes, the circuit breaker,
 // immediate stops on refused keys and wrong endpoints, and preflight's chat request.
+import { readRunEpisodes } from "../../../../engine/grid/segments.ts";
 import { assert, assertEquals, assertRejects } from "../../../_assert.ts";
 import { LlmPreflightError, preflight } from "../../../../engine/agents/llm/preflight.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
@@ -10,9 +11,8 @@ import {
 } from "../../../../engine/agents/llm/server/local_server.ts";
 import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
-import { readEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { filesUnder, scriptedServer } from "./_helpers.ts";
+import { scriptedServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const CLI = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
@@ -44,8 +44,8 @@ function smallSpec(episodes: number, horizon: number) {
 
 async function endsOf(dir: string): Promise<string[]> {
   const out: string[] = [];
-  for (const f of (await filesUnder(dir)).filter((f) => f.endsWith(".ndjson")).sort()) {
-    const end = (await readEpisodeLog(f)).at(-1) as EngineEvent;
+  for (const events of (await readRunEpisodes(dir)).values()) {
+    const end = events.at(-1) as EngineEvent;
     out.push(end.type === "episode_end" ? end.status : "none");
   }
   return out;

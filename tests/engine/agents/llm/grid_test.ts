@@ -3,7 +3,6 @@ import { serveLocalModel } from "../../../../engine/agents/llm/server/local_serv
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
 import { mockStagHuntPlayers } from "../../../../engine/agents/mock/staghunt.ts";
-import { readEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
@@ -12,16 +11,11 @@ import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { planGrid } from "../../../../engine/grid/plan.ts";
 import { formatProgress, type GridProgress } from "../../../../engine/grid/progress.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { childSpec, filesUnder } from "./_helpers.ts";
+import { readRunEpisodes } from "../../../../engine/grid/segments.ts";
+import { childSpec } from "./_helpers.ts";
 
-/** Every event of the logs in a run folder, by file. */
-async function logsIn(dir: string): Promise<Map<string, EngineEvent[]>> {
-  const out = new Map<string, EngineEvent[]>();
-  for (const f of (await filesUnder(dir)).filter((f) => f.endsWith(".ndjson")).sort()) {
-    out.set(f, await readEpisodeLog(f));
-  }
-  return out;
-}
+/** Every event of the logs in a run folder, by episode. */
+const logsIn = readRunEpisodes;
 
 Deno.test("runGrid() completes a 20-episode LLM grid under 20% injected faults with every fault a retry or a correction", async () => {
   // No timeout faults and a client timeout no answer can reach: which attempts fail is decided by

@@ -4,10 +4,32 @@ import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { parseModelConfig } from "../../../../engine/agents/llm/model_config.ts";
 import { denoPermissionFlags } from "../../../../engine/agents/llm/permissions.ts";
-import { readEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
+import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
+import { readRunEpisodes } from "../../../../engine/grid/segments.ts";
 import { childSpec, filesUnder, here } from "./_helpers.ts";
+
+/**
+ * The episodes a killed run finished: every episode with an `episode_end`
+ * in its folder's segments, indexed or not (resume indexes complete blocks
+ * a kill left unindexed); a torn last line is skipped.
+ */
+async function finishedLogs(dir: string): Promise<EngineEvent[][]> {
+  const byEpisode = new Map<string, EngineEvent[]>();
+  for (const f of (await filesUnder(dir)).filter((f) => f.endsWith(".ndjson"))) {
+    for (const line of (await Deno.readTextFile(f)).split("\n")) {
+      let e: EngineEvent;
+      try {
+        e = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      byEpisode.set(e.episode, [...(byEpisode.get(e.episode) ?? []), e]);
+    }
+  }
+  return [...byEpisode.values()].filter((events) => events.at(-1)?.type === "episode_end");
+}
 
 const KEY_VAR = "COORDLAB_TEST_KEY";
 
@@ -61,11 +83,9 @@ Deno.test("a run killed mid-way and started again makes no new call for its cach
       readEnv: (name) => (name === KEY_VAR ? key : undefined),
     });
     // The episodes the killed run finished: their logs stay, so they are not played again.
-    const finished = (await filesUnder(`${runDir}/child`)).filter((f) => f.endsWith(".ndjson"));
+    const finished = await finishedLogs(`${runDir}/child`);
     let finishedCalls = 0;
-    for (const f of finished) {
-      finishedCalls += (await readEpisodeLog(f)).filter((e) => e.type === "llm_call").length;
-    }
+    for (const log of finished) finishedCalls += log.filter((e) => e.type === "llm_call").length;
     const result = await runGrid(childSpec(1), {
       out: `${runDir}/child`,
       runtime,
@@ -85,11 +105,9 @@ Deno.test("a run killed mid-way and started again makes no new call for its cach
     // ... and the network sees exactly the calls the cache could not answer (and preflight's test request).
     assertEquals(server.stats().chat, stats.misses + 1);
     assertEquals(result.usage.cacheHits, stats.hits);
-    const logs = (await filesUnder(`${runDir}/child`)).filter((f) => f.endsWith(".ndjson"));
-    assertEquals(logs.length, 4);
-    for (const f of logs) {
-      assertEquals((await replayWith(bankRun, await readEpisodeLog(f))).ok, true, f);
-    }
+    const logs = await readRunEpisodes(`${runDir}/child`);
+    assertEquals(logs.size, 4);
+    for (const [id, log] of logs) assertEquals((await replayWith(bankRun, log)).ok, true, id);
 
     // 3. No file either run wrote, and nothing the child printed, holds the key.
     const files = await filesUnder(dir);

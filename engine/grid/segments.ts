@@ -1,0 +1,652 @@
+/**
+ * Segment files: how a grid stores its episode logs.
+ *
+ * A run folder holds `segment-<session>-<writer>.ndjson` files, one per
+ * worker and session, append-only. Every finished episode is appended as one
+ * block: its events as NDJSON lines, from its `episode_start` to its
+ * `episode_end` (an episode that crashed before it started has only the
+ * latter), every line carrying `run` and `episode`, written with one
+ * synchronous write of one buffer (no file created, renamed or folder made
+ * per episode: creating and renaming a file costs about 0.8 ms on ext4,
+ * which alone capped a core near 1,200 logged episodes/s). Beside each
+ * segment, `segment-<...>.idx` lists its blocks, one JSON line appended after
+ * each block: `{"run","episode","offset","bytes","status"}` (byte offset and
+ * length in the segment, and the status of its `episode_end`); a line
+ * `{"retire":offset,"bytes":n}` retires a block (a failed episode that is
+ * played again), whose bytes are then overwritten with spaces.
+ *
+ * Readers (the loaders, compaction, {@linkcode readLogEpisodes}) read a
+ * segment only up to the end of its last indexed block, with retired blocks
+ * blanked: a block being written, or torn by a kill, is never seen, as a
+ * half-written per-episode file never was. A segment without its index (a
+ * copy) is read whole. Recovery ({@linkcode recoverSegment}, run by resume
+ * under the folder lock) adds to the index the complete blocks that a kill
+ * left unindexed, truncates a torn tail (a block without its `episode_end`,
+ * or a half line) so its episode is played again, and completes retirements.
+ * Anything else that does not parse (a damaged line followed by more lines)
+ * is refused, naming the file and byte offset, rather than cut away.
+ *
+ * Choices: no `fsync` (as before: a killed process loses nothing, a power
+ * cut may lose the last blocks, which resume then replays); a block's lines
+ * are those of `JSON.stringify` of each event; offsets are bytes.
+ *
+ * @module
+ */
+import { basename, join } from "node:path";
+import type { EngineEvent } from "../core/events.ts";
+import { parseEpisodeLog } from "../core/log_file.ts";
+import { checkName, pathInside } from "../names.ts";
+
+/** One block of a segment, as its index lists it. */
+export interface SegmentEntry {
+  /** Run id. */
+  run: string;
+  /** Episode id. */
+  episode: string;
+  /** Byte offset of the block in the segment. */
+  offset: number;
+  /** Byte length of the block (its last byte is a newline). */
+  bytes: number;
+  /** Status of its `episode_end`. */
+  status: string;
+}
+
+/** What a reader may read of a segment: up to `end`, with `retired` ranges blanked. */
+export interface CommittedView {
+  /** End of the last indexed block. */
+  end: number;
+  /** Retired blocks as `[offset, bytes]`. */
+  retired: [number, number][];
+}
+
+const SEGMENT_NAME = /^segment-[\w.-]+\.ndjson$/;
+const NEWLINE = 10;
+const SPACE = 32;
+const encoder = new TextEncoder();
+
+/**
+ * Whether a file name is a segment's.
+ *
+ * @example
+ * ```ts
+ * import { isSegmentName } from "./segments.ts";
+ * if (!isSegmentName("segment-20260101T000000-ab12cd-w0.ndjson") || isSegmentName("ep.ndjson")) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function isSegmentName(name: string): boolean {
+  return SEGMENT_NAME.test(name);
+}
+
+/**
+ * The index path of a segment.
+ *
+ * @example
+ * ```ts
+ * import { segmentIndexPath } from "./segments.ts";
+ * if (segmentIndexPath("runs/x/segment-a.ndjson") !== "runs/x/segment-a.idx") throw new Error();
+ * ```
+ */
+export function segmentIndexPath(path: string): string {
+  return `${path.slice(0, -".ndjson".length)}.idx`;
+}
+
+/**
+ * A tag that names one writer of one session, e.g. `20260101T120000-3f9a1c`
+ * (sortable by start time); writers append `-w<k>` or `-main`.
+ *
+ * @example
+ * ```ts
+ * import { sessionTag } from "./segments.ts";
+ * if (!/^\d{8}T\d{6}-[0-9a-f]{6}$/.test(sessionTag(new Date(0)))) throw new Error(sessionTag());
+ * ```
+ */
+export function sessionTag(now: Date = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").slice(0, 15);
+  return `${stamp}-${crypto.randomUUID().slice(0, 6)}`;
+}
+
+function writeAll(file: Deno.FsFile, bytes: Uint8Array): void {
+  let done = 0;
+  while (done < bytes.length) done += file.writeSync(bytes.subarray(done));
+}
+
+/** Options of {@linkcode SegmentWriter.append}. */
+export interface AppendOptions {
+  /**
+   * The events already serialised as NDJSON (one `JSON.stringify` line per
+   * event, each ending in a newline), when the caller has built them: they
+   * are written as they are, instead of serialising the events again.
+   * Default: the events are serialised here.
+   */
+  text?: string;
+}
+
+/**
+ * Appends episodes to a new segment file, synchronously.
+ *
+ * @example
+ * ```ts
+ * import { readLogEpisodes, SegmentWriter } from "./segments.ts";
+ * import { runEpisode } from "../run_episode.ts";
+ * const dir = await Deno.makeTempDir();
+ * const writer = SegmentWriter.create(dir, "demo-w0");
+ * for (const seed of [1, 2]) writer.append((await runEpisode({ env: "bank_run", seed, run: "demo" })).events);
+ * // Lines the caller already built are written as they are.
+ * const { events } = await runEpisode({ env: "bank_run", seed: 3, run: "demo" });
+ * writer.append(events, { text: events.map((e) => JSON.stringify(e) + "\n").join("") });
+ * writer.close();
+ * const episodes = await readLogEpisodes(writer.path);
+ * if (episodes.length !== 3 || episodes[2].events.length !== events.length) throw new Error();
+ * ```
+ */
+export class SegmentWriter {
+  /** Segment path. */
+  readonly path: string;
+  /** Index path. */
+  readonly indexPath: string;
+  #data: Deno.FsFile | null;
+  #index: Deno.FsFile | null;
+  #size = 0;
+  #buffer = new Uint8Array(1 << 16);
+
+  private constructor(path: string, data: Deno.FsFile, index: Deno.FsFile) {
+    this.path = path;
+    this.indexPath = segmentIndexPath(path);
+    this.#data = data;
+    this.#index = index;
+  }
+
+  /**
+   * Creates `<dir>/segment-<tag>.ndjson` and its index; both must be new.
+   *
+   * @throws {RangeError} For a tag that is not a name.
+   * @throws {Deno.errors.AlreadyExists} When the segment exists.
+   */
+  static create(dir: string, tag: string): SegmentWriter {
+    const path = pathInside(dir, `segment-${checkName("segment tag", tag)}.ndjson`);
+    // The index first: a kill in between leaves an empty index, which recovery removes.
+    const index = Deno.openSync(segmentIndexPath(path), { createNew: true, append: true });
+    try {
+      const data = Deno.openSync(path, { createNew: true, append: true });
+      return new SegmentWriter(path, data, index);
+    } catch (err) {
+      index.close();
+      throw err;
+    }
+  }
+
+  /** Bytes written so far. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * Appends one episode's complete log as a block, then its index line.
+   *
+   * @throws {TypeError} Unless the events end with an `episode_end` of the
+   * (run, episode) of the first.
+   * @throws {Error} When the writer is closed.
+   */
+  append(events: readonly EngineEvent[], options: AppendOptions = {}): SegmentEntry {
+    const first = events[0];
+    const last = events[events.length - 1];
+    if (last?.type !== "episode_end" || first.run !== last.run || first.episode !== last.episode) {
+      throw new TypeError(
+        `A segment block must end with the episode_end of its episode ` +
+          `(got ${first?.type ?? "nothing"} ... ${last?.type ?? "nothing"})`,
+      );
+    }
+    let text = options.text;
+    if (text === undefined) {
+      text = "";
+      for (const e of events) text += JSON.stringify(e) + "\n";
+    }
+    return this.#appendText(first.run, first.episode, last.status, text);
+  }
+
+  #appendText(run: string, episode: string, status: string, text: string): SegmentEntry {
+    if (this.#data === null || this.#index === null) {
+      throw new Error(`The segment "${this.path}" is closed`);
+    }
+    if (this.#buffer.length < text.length * 3) {
+      this.#buffer = new Uint8Array(Math.max(text.length * 3, this.#buffer.length * 2));
+    }
+    const { written } = encoder.encodeInto(text, this.#buffer);
+    const entry: SegmentEntry = { run, episode, offset: this.#size, bytes: written, status };
+    try {
+      writeAll(this.#data, this.#buffer.subarray(0, written));
+      writeAll(this.#index, encoder.encode(JSON.stringify(entry) + "\n"));
+    } catch (err) {
+      // A block may be torn now: appending after it would misplace every
+      // later block, so this segment takes no more (resume cuts the tail).
+      this.close();
+      throw err;
+    }
+    this.#size += written;
+    return entry;
+  }
+
+  /** Closes both files; later appends throw. */
+  close(): void {
+    this.#data?.close();
+    this.#index?.close();
+    this.#data = null;
+    this.#index = null;
+  }
+}
+
+/** An index parsed: valid block lines in order, retirements, and where validity ends. */
+interface ParsedIndex {
+  blocks: SegmentEntry[];
+  retired: Map<number, number>;
+  /** Characters of the index text made of valid lines. */
+  valid: number;
+}
+
+function isEntry(v: unknown, offset: number, size: number): v is SegmentEntry {
+  const e = v as Partial<SegmentEntry>;
+  return typeof e === "object" && e !== null && typeof e.run === "string" &&
+    typeof e.episode === "string" && typeof e.status === "string" && e.offset === offset &&
+    Number.isSafeInteger(e.bytes) && e.bytes! > 0 && offset + e.bytes! <= size;
+}
+
+/**
+ * Parses index text: block lines must be contiguous from offset 0 and end
+ * within `size` bytes; retire lines must name an indexed block. Parsing
+ * stops at the first line that breaks a rule (a torn or stale tail).
+ */
+function parseIndex(text: string, size: number): ParsedIndex {
+  const out: ParsedIndex = { blocks: [], retired: new Map(), valid: 0 };
+  const starts = new Set<number>();
+  let at = 0;
+  let end = 0;
+  while (at < text.length) {
+    const nl = text.indexOf("\n", at);
+    if (nl === -1) break;
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(at, nl));
+    } catch {
+      break;
+    }
+    const retire = value as { retire?: unknown; bytes?: unknown };
+    if (typeof retire?.retire === "number") {
+      if (!starts.has(retire.retire)) break;
+      out.retired.set(retire.retire, retire.bytes as number);
+    } else if (isEntry(value, end, size)) {
+      out.blocks.push(value);
+      starts.add(end);
+      end += value.bytes;
+    } else {
+      break;
+    }
+    at = nl + 1;
+    out.valid = at;
+  }
+  return out;
+}
+
+function readTextIfExists(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}
+
+/**
+ * What readers may read of a file: for a segment with an index, the end of
+ * its last indexed block and its retired blocks; `null` for any other file
+ * (read it whole).
+ *
+ * @example
+ * ```ts
+ * import { committedView } from "./segments.ts";
+ * if (committedView("/nonexistent/ep.ndjson") !== null) throw new Error();
+ * ```
+ */
+export function committedView(path: string): CommittedView | null {
+  if (!isSegmentName(basename(path))) return null;
+  const text = readTextIfExists(segmentIndexPath(path));
+  if (text === null) return null;
+  const index = parseIndex(text, Number.MAX_SAFE_INTEGER);
+  const last = index.blocks.at(-1);
+  return { end: last ? last.offset + last.bytes : 0, retired: [...index.retired] };
+}
+
+/**
+ * Overwrites the retired ranges of a buffer holding a segment from offset 0
+ * with spaces, keeping each range's final newline.
+ *
+ * @example
+ * ```ts
+ * import { blankRetired } from "./segments.ts";
+ * const bytes = new TextEncoder().encode('{"a":1}\n{"b":2}\n');
+ * blankRetired(bytes, { end: 16, retired: [[0, 8]] });
+ * if (new TextDecoder().decode(bytes) !== '       \n{"b":2}\n') throw new Error();
+ * ```
+ */
+export function blankRetired(bytes: Uint8Array, view: CommittedView): void {
+  for (const [offset, length] of view.retired) {
+    const stop = Math.min(offset + length - 1, bytes.length);
+    if (offset < stop) bytes.fill(SPACE, offset, stop);
+  }
+}
+
+/**
+ * The bytes of a log file that readers may read: a whole file, or a
+ * segment's committed part with retired blocks blanked.
+ *
+ * @example
+ * ```ts
+ * import { readCommittedBytes } from "./segments.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/ep.ndjson`, "{}\n");
+ * if (readCommittedBytes(`${dir}/ep.ndjson`).length !== 3) throw new Error();
+ * ```
+ */
+export function readCommittedBytes(path: string): Uint8Array {
+  const view = committedView(path);
+  if (view === null) return Deno.readFileSync(path);
+  using file = Deno.openSync(path, { read: true });
+  const size = Math.min(view.end, file.statSync().size);
+  const bytes = new Uint8Array(size);
+  let read = 0;
+  while (read < size) {
+    const n = file.readSync(bytes.subarray(read));
+    if (n === null || n === 0) break;
+    read += n;
+  }
+  blankRetired(bytes, view);
+  return bytes.subarray(0, read);
+}
+
+/** The episodes of one log file, in file order. */
+export interface LoggedEpisode {
+  /** Run id. */
+  run: string;
+  /** Episode id. */
+  episode: string;
+  /** Its events, in log order. */
+  events: EngineEvent[];
+}
+
+/**
+ * Reads a log file (one episode's file, or a segment's committed part) and
+ * groups its events by (run, episode), in the order episodes first appear.
+ *
+ * @example
+ * ```ts
+ * import { readLogEpisodes } from "./segments.ts";
+ * import { runEpisode } from "../run_episode.ts";
+ * const dir = await Deno.makeTempDir();
+ * const r = await runEpisode({ env: "bank_run", seed: 1, run: "demo", outDir: dir });
+ * const [one] = await readLogEpisodes(r.logPath!);
+ * if (one.episode !== "bank_run_M0_stable_s1" || one.events.length !== r.events.length) throw new Error();
+ * ```
+ * @throws {SyntaxError} For a malformed line, naming the file and line.
+ */
+export function readLogEpisodes(path: string): Promise<LoggedEpisode[]> {
+  const events = parseEpisodeLog(new TextDecoder().decode(readCommittedBytes(path)), path);
+  const byKey = new Map<string, LoggedEpisode>();
+  for (const e of events) {
+    const key = `${e.run}\u0000${e.episode}`;
+    let found = byKey.get(key);
+    if (!found) byKey.set(key, found = { run: e.run, episode: e.episode, events: [] });
+    found.events.push(e);
+  }
+  return Promise.resolve([...byKey.values()]);
+}
+
+/**
+ * Every episode logged under a folder (any depth; per-episode files and
+ * segments alike), by episode id, sorted by id. It holds every event in
+ * memory: for replaying or checking a few episodes; analyse large runs with
+ * the loaders (`loadRuns`).
+ *
+ * @example
+ * ```ts
+ * import { readRunEpisodes } from "./segments.ts";
+ * import { runGrid } from "./run_grid.ts";
+ * const out = await Deno.makeTempDir();
+ * await runGrid({ name: "demo", episodes: 2, blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }] },
+ *   { out, workers: 0, progress: false });
+ * const logs = await readRunEpisodes(out);
+ * if ([...logs.keys()].join() !== "bank_run_M0_stable_mock_e0,bank_run_M0_stable_mock_e1") throw new Error();
+ * ```
+ * @throws {RangeError} When two files hold the same (run, episode).
+ * @throws {SyntaxError} For a malformed line, naming the file and line.
+ */
+export async function readRunEpisodes(dir: string): Promise<Map<string, EngineEvent[]>> {
+  const found = new Map<string, { file: string; log: LoggedEpisode }>();
+  for (const file of await logFilesUnder(dir)) {
+    for (const log of await readLogEpisodes(file)) {
+      const key = `${log.run}\u0000${log.episode}`;
+      const prior = found.get(key);
+      if (prior) {
+        throw new RangeError(
+          `Episode "${log.episode}" of run "${log.run}" is logged twice ("${prior.file}" and "${file}")`,
+        );
+      }
+      found.set(key, { file, log });
+    }
+  }
+  const sorted = [...found.values()].sort((a, b) =>
+    a.log.episode < b.log.episode ? -1 : a.log.episode > b.log.episode ? 1 : 0
+  );
+  return new Map(sorted.map(({ log }) => [log.episode, log.events]));
+}
+
+/** Every `.ndjson` file under a folder, any depth, in sorted path order. */
+async function logFilesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const entries = await Array.fromAsync(Deno.readDir(dir));
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of entries) {
+    const path = join(dir, e.name);
+    if (e.isDirectory) out.push(...await logFilesUnder(path));
+    else if (e.isFile && e.name.endsWith(".ndjson")) out.push(path);
+  }
+  return out;
+}
+
+/** Complete blocks found in segment bytes past the index, and what ends them. */
+interface TailScan {
+  blocks: SegmentEntry[];
+  /** Offset just past the last complete block (or blank line). */
+  end: number;
+  /** Episode of the torn block, `""` when unknown, `null` when nothing is torn. */
+  torn: string | null;
+}
+
+/**
+ * Reads complete blocks from `bytes` (segment bytes from offset `base`).
+ * Blank lines (retired blocks) between blocks are skipped.
+ */
+function scanBlocks(bytes: Uint8Array, base: number, path: string): TailScan {
+  const decoder = new TextDecoder();
+  const out: TailScan = { blocks: [], end: base, torn: null };
+  let open: { run: string; episode: string; start: number } | null = null;
+  let at = 0;
+  while (at < bytes.length) {
+    const nl = bytes.indexOf(NEWLINE, at);
+    if (nl === -1) {
+      out.torn = open?.episode ?? "";
+      return out;
+    }
+    const line = decoder.decode(bytes.subarray(at, nl));
+    const where = `"${path}" at byte ${base + at}`;
+    if (line.trim() === "") {
+      if (open === null) out.end = base + nl + 1;
+      at = nl + 1;
+      continue;
+    }
+    let e: Partial<EngineEvent>;
+    try {
+      e = JSON.parse(line);
+    } catch (err) {
+      throw new RangeError(
+        `Segment ${where} holds a malformed line before its end (${(err as Error).message}): ` +
+          `repair or remove the file`,
+      );
+    }
+    if (typeof e?.run !== "string" || typeof e.episode !== "string") {
+      throw new RangeError(`Segment ${where} holds a line without run and episode`);
+    }
+    if (open === null) {
+      open = { run: e.run, episode: e.episode, start: base + at };
+    } else if (e.run !== open.run || e.episode !== open.episode) {
+      throw new RangeError(
+        `Segment ${where}: a line of episode "${e.episode}" inside the block of "${open.episode}"`,
+      );
+    }
+    at = nl + 1;
+    if (e.type === "episode_end") {
+      out.blocks.push({
+        run: open.run,
+        episode: open.episode,
+        offset: open.start,
+        bytes: base + at - open.start,
+        status: String((e as { status?: unknown }).status),
+      });
+      out.end = base + at;
+      open = null;
+    }
+  }
+  if (open !== null) out.torn = open.episode;
+  return out;
+}
+
+/** What {@linkcode recoverSegment} found and did. */
+export interface SegmentRecovery {
+  /** Segment path. */
+  path: string;
+  /** Its complete, unretired blocks, in order (empty when the segment was removed). */
+  entries: SegmentEntry[];
+  /** Episode of a torn block that was cut away (`""` when unknown), or `null`. */
+  truncated: string | null;
+  /** Complete blocks that were missing from the index and added. */
+  reindexed: number;
+  /** Whether the segment (empty) and its index were removed. */
+  removed: boolean;
+}
+
+function readRange(path: string, start: number, end: number): Uint8Array {
+  using file = Deno.openSync(path, { read: true });
+  file.seekSync(start, Deno.SeekMode.Start);
+  const bytes = new Uint8Array(end - start);
+  let read = 0;
+  while (read < bytes.length) {
+    const n = file.readSync(bytes.subarray(read));
+    if (n === null || n === 0) break;
+    read += n;
+  }
+  return bytes.subarray(0, read);
+}
+
+function writeIndex(path: string, index: ParsedIndex): void {
+  const lines = index.blocks.map((b) => JSON.stringify(b) + "\n").join("") +
+    [...index.retired].map(([retire, bytes]) => JSON.stringify({ retire, bytes }) + "\n")
+      .join("");
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  Deno.writeTextFileSync(tmp, lines);
+  Deno.renameSync(tmp, path);
+}
+
+function blankInPlace(path: string, ranges: Iterable<[number, number]>): void {
+  using file = Deno.openSync(path, { read: true, write: true });
+  const probe = new Uint8Array(1);
+  for (const [offset, bytes] of ranges) {
+    // Blanking runs front to back, so a blank last character means it finished.
+    file.seekSync(offset + Math.max(0, bytes - 2), Deno.SeekMode.Start);
+    if (file.readSync(probe) !== 1 || probe[0] === SPACE) continue;
+    const blank = new Uint8Array(bytes).fill(SPACE);
+    blank[bytes - 1] = NEWLINE;
+    file.seekSync(offset, Deno.SeekMode.Start);
+    writeAll(file, blank);
+  }
+}
+
+/**
+ * Brings a segment back to a state of complete blocks, for resume (the
+ * caller holds the folder lock): drops index lines that are torn or do not
+ * match the segment, indexes complete blocks past the index, cuts away a
+ * torn tail, completes retirements, and removes a segment with no block.
+ *
+ * @example
+ * ```ts
+ * import { recoverSegment, SegmentWriter } from "./segments.ts";
+ * import { runEpisode } from "../run_episode.ts";
+ * const dir = await Deno.makeTempDir();
+ * const w = SegmentWriter.create(dir, "t");
+ * w.append((await runEpisode({ env: "bank_run", seed: 1 })).events);
+ * w.close();
+ * await Deno.writeTextFile(w.path, '{"schema":1,"run":"adhoc","epi', { append: true });
+ * const r = await recoverSegment(w.path);
+ * if (r.entries.length !== 1 || r.truncated !== "") throw new Error(JSON.stringify(r));
+ * ```
+ * @throws {RangeError} For a segment damaged before its end, naming the file and byte.
+ * @throws {Deno.errors.NotFound} When the segment does not exist.
+ */
+export function recoverSegment(path: string): Promise<SegmentRecovery> {
+  const indexPath = segmentIndexPath(path);
+  const out: SegmentRecovery = { path, entries: [], truncated: null, reindexed: 0, removed: false };
+  let size = Deno.statSync(path).size;
+  const text = readTextIfExists(indexPath);
+  const index = parseIndex(text ?? "", size);
+  let dirty = text === null || index.valid < text.length;
+  const last = index.blocks.at(-1);
+  const indexed = last ? last.offset + last.bytes : 0;
+  if (size > indexed) {
+    const tail = scanBlocks(readRange(path, indexed, size), indexed, path);
+    index.blocks.push(...tail.blocks);
+    out.reindexed = tail.blocks.length;
+    dirty ||= tail.blocks.length > 0;
+    if (tail.end < size) {
+      Deno.truncateSync(path, tail.end);
+      out.truncated = tail.torn ?? "";
+      size = tail.end;
+    }
+  }
+  if (index.blocks.length === 0 && size === 0) {
+    Deno.removeSync(path);
+    if (text !== null) Deno.removeSync(indexPath);
+    out.removed = true;
+    return Promise.resolve(out);
+  }
+  if (dirty) writeIndex(indexPath, index);
+  if (index.retired.size > 0) blankInPlace(path, index.retired);
+  out.entries = index.blocks.filter((b) => !index.retired.has(b.offset));
+  return Promise.resolve(out);
+}
+
+/**
+ * Retires a block (a failed episode about to be played again): appends a
+ * retire line to the index, then overwrites the block with spaces. Readers
+ * skip it from the moment the index line is written.
+ *
+ * @example
+ * ```ts
+ * import { readLogEpisodes, recoverSegment, retireBlock, SegmentWriter } from "./segments.ts";
+ * import { runEpisode } from "../run_episode.ts";
+ * const dir = await Deno.makeTempDir();
+ * const w = SegmentWriter.create(dir, "t");
+ * const entry = w.append((await runEpisode({ env: "bank_run", seed: 1 })).events);
+ * w.close();
+ * await retireBlock(w.path, entry);
+ * if ((await readLogEpisodes(w.path)).length !== 0) throw new Error();
+ * if ((await recoverSegment(w.path)).entries.length !== 0) throw new Error();
+ * ```
+ */
+export function retireBlock(path: string, entry: SegmentEntry): Promise<void> {
+  Deno.writeTextFileSync(
+    segmentIndexPath(path),
+    JSON.stringify({ retire: entry.offset, bytes: entry.bytes }) + "\n",
+    { append: true },
+  );
+  blankInPlace(path, [[entry.offset, entry.bytes]]);
+  return Promise.resolve();
+}
