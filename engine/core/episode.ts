@@ -1,19 +1,18 @@
 /**
  * The round loop: start the round, then for every step issue the step's calls
- * concurrently from the same pre-decision state, validate the replies, apply
- * the step, and at the end of the round write a checkpoint with its state hash.
+ * together from the same pre-decision state, validate the replies, apply the
+ * step, and at the end of the round record a checkpoint (with the state and
+ * its hash when hashes are asked). Recording is `event_recorder.ts`.
  *
  * @module
  */
 import type { Agent, AgentFactory } from "../agents/agent.ts";
 import type { Correction } from "./contract.ts";
-import type { CallRequest, Environment } from "./environment.ts";
+import type { CallRequest, Environment, Reports, StepContext } from "./environment.ts";
 import type { EngineEvent, EpisodeOutcome, EventBody, LlmCallRecord } from "./events.ts";
-import { EVENT_SCHEMA_VERSION } from "./events.ts";
-import { sha256Hex, stateHash } from "./hash.ts";
-import { canonicalJson } from "./canonical_json.ts";
-import { openStream } from "./rng.ts";
-import { cloneJson } from "./clone.ts";
+import { EventRecorder } from "./event_recorder.ts";
+import { DEFAULT_HASHING, type HashingVersion } from "./events_hash.ts";
+import { DEFAULT_RNG, type RngVersion, roundStreams } from "./rng.ts";
 
 /**
  * Version string written into every log.
@@ -62,25 +61,7 @@ export class AgentReply {
   }
 }
 
-/**
- * Event types that record the agent side of the boundary rather than the game:
- * model-call records, agent failures and contract repairs. Replay feeds the
- * validated reports back and cannot regenerate them, so (like event times) they
- * are left out of {@linkcode eventsHash} and do not advance `seq` (each takes
- * the `seq` of the game event that follows it), so a replayed log numbers its
- * game events exactly as the original did.
- *
- * @example
- * ```ts
- * import { UNHASHED_EVENT_TYPES } from "./episode.ts";
- * if (!UNHASHED_EVENT_TYPES.has("llm_call") || UNHASHED_EVENT_TYPES.has("report")) throw new Error();
- * ```
- */
-export const UNHASHED_EVENT_TYPES: ReadonlySet<string> = new Set([
-  "llm_call",
-  "agent_error",
-  "correction",
-]);
+export { eventsHash, UNHASHED_EVENT_TYPES } from "./events_hash.ts";
 
 /** Options of {@linkcode playEpisode}. */
 export interface PlayOptions<P> {
@@ -98,20 +79,46 @@ export interface PlayOptions<P> {
   run?: string;
   /** Episode id. Default `"ep"`. */
   episode?: string;
-  /** Clock for event times. Default: the wall clock. */
+  /** Clock for event times, read once per round (see {@linkcode playEpisode}). Default: the wall clock. */
   clock?: () => string;
   /** Called with every event as it is appended (e.g. to stream it). */
   onEvent?: (event: EngineEvent) => void;
+  /** Keep the events in memory (`PlayedEpisode.events`). Default `true`. */
+  events?: boolean;
+  /**
+   * Checkpoints carry the state and the state and events hashes, and
+   * `PlayedEpisode.hashes` lists the state hashes. Default `false` (a
+   * checkpoint then only marks the end of its round); always on with `ndjson`.
+   */
+  hashes?: boolean;
+  /** Build the episode's NDJSON log text as it plays (`PlayedEpisode.ndjson`). Default `false`. */
+  ndjson?: boolean;
+  /**
+   * Stream derivation. Default the current one (`RNG_VERSION`); replay passes
+   * the one its log names.
+   */
+  rng?: RngVersion;
+  /**
+   * Events-hash definition. Default the current one (`HASHING_VERSION`);
+   * replay passes the one its log names.
+   */
+  hashing?: HashingVersion;
 }
 
 /** What {@linkcode playEpisode} returns. */
 export interface PlayedEpisode<S> {
   /** Outcome with welfare and its realization. */
   outcome: EpisodeOutcome;
-  /** The full event log. */
-  events: EngineEvent[];
-  /** State hash at the end of each round, index 0 is round 1. */
+  /**
+   * The full event log (empty when `events: false`). The event objects are
+   * built when this is first read, so a caller that only needs the outcome
+   * never pays for them.
+   */
+  readonly events: EngineEvent[];
+  /** State hash at the end of each round, index 0 is round 1 (empty without hashes). */
   hashes: string[];
+  /** The NDJSON log text, one line per event, when `ndjson` was asked. */
+  ndjson?: string;
   /** Final state. */
   state: S;
 }
@@ -127,20 +134,37 @@ export interface PlayedEpisode<S> {
  * ```
  */
 export class EpisodeError extends Error {
-  /** The events up to and including the `episode_end` error event. */
+  /** The events up to and including the `episode_end` error event (empty when they were not kept). */
   events: EngineEvent[];
+  /** The NDJSON text of those events, when the episode built its log text. */
+  ndjson?: string;
   /** Creates the error. */
-  constructor(message: string, events: EngineEvent[], options?: ErrorOptions) {
+  constructor(
+    message: string,
+    events: EngineEvent[],
+    options?: ErrorOptions & { ndjson?: string },
+  ) {
     super(message, options);
     this.name = "EpisodeError";
     this.events = events;
+    if (options?.ndjson !== undefined) this.ndjson = options.ndjson;
   }
 }
 
 /**
- * Plays one episode of an environment. Agents are awaited step by step; calls
- * within a step run concurrently. Crashes end the log with an `episode_end`
- * event of status `"error"` and throw an {@linkcode EpisodeError} carrying it.
+ * Plays one episode of an environment. Calls within a step are issued
+ * together from the same pre-decision state; when every agent of a step
+ * answers synchronously (mock and replay agents) the step completes without
+ * awaiting, otherwise the step awaits all answers. Crashes end the log with an
+ * `episode_end` event of status `"error"` and throw an {@linkcode EpisodeError}
+ * carrying it.
+ *
+ * The environment's steps change the episode's one state in place (see
+ * `Step.apply`); nothing is copied between steps. Event times are read from
+ * the clock at set-up, at the start of each round, after a step whose agents
+ * answered asynchronously, and at the end: the events in between share that
+ * time. What is recorded is the caller's choice (`events`, `hashes`,
+ * `ndjson`); with none of them, nothing is serialised or hashed.
  *
  * @example
  * ```ts
@@ -150,9 +174,9 @@ export class EpisodeError extends Error {
  * const params = bankRun.parseParams({});
  * const played = await playEpisode(bankRun, {
  *   params, mechanism: "M0", regime: "stable", seed: 1,
- *   agents: mockPopulation({ depositors: "always_stay" }),
+ *   agents: mockPopulation({ depositors: "always_stay" }), hashes: true,
  * });
- * if (!played.outcome.success) throw new Error("all-stay should succeed");
+ * if (!played.outcome.success || played.hashes.length !== 12) throw new Error();
  * ```
  */
 export async function playEpisode<P, S>(
@@ -160,32 +184,21 @@ export async function playEpisode<P, S>(
   options: PlayOptions<P>,
 ): Promise<PlayedEpisode<S>> {
   const { params, mechanism, seed } = options;
-  const clock = options.clock ?? (() => new Date().toISOString());
-  const events: EngineEvent[] = [];
-  let gameEvents = 0;
-  let round = 0;
-  let step = "setup";
-  let roundStart = 0;
-  const emit = (body: EventBody) => {
-    const event = {
-      schema: EVENT_SCHEMA_VERSION,
-      run: options.run ?? "adhoc",
-      episode: options.episode ?? "ep",
-      round,
-      step,
-      seq: gameEvents,
-      time: clock(),
-      ...body,
-    } as EngineEvent;
-    if (!UNHASHED_EVENT_TYPES.has(body.type)) gameEvents++;
-    events.push(event);
-    options.onEvent?.(event);
-  };
-  const stream = (r: number) => (agent: string, purpose: string) =>
-    openStream({ seed, round: r, agent, purpose });
-  const hashes: string[] = [];
+  const rng = options.rng ?? DEFAULT_RNG;
+  const rec = new EventRecorder({
+    run: options.run ?? "adhoc",
+    episode: options.episode ?? "ep",
+    keep: options.events ?? true,
+    lines: options.ndjson ?? false,
+    hashes: options.hashes ?? false,
+    hashing: options.hashing,
+    clock: options.clock,
+    onEvent: options.onEvent,
+  });
+  const emit = (body: EventBody) => rec.emit(body);
   try {
-    let state = env.init(params, { mechanism, seed, stream: stream(0) });
+    rec.tick();
+    let state = env.init(params, { mechanism, seed, stream: roundStreams(seed, 0, { rng }) });
     const roster = env.roster(state);
     const agents = new Map<string, Agent>(roster.map((p) => [p.id, options.agents(p)]));
     const bounds = env.bounds(params);
@@ -199,39 +212,45 @@ export async function playEpisode<P, S>(
       agents: roster.map((p) => ({ ...p, policy: agents.get(p.id)!.policy })),
       bounds,
       toolkit: TOOLKIT_VERSION,
+      rng,
+      hashing: options.hashing ?? DEFAULT_HASHING,
     });
     const horizon = env.horizon(state);
     let played = 0;
-    for (round = 1; round <= horizon && !env.isDone(state); round++) {
+    for (let round = 1; round <= horizon && !env.isDone(state); round++) {
       played = round;
-      roundStart = events.length;
-      step = "start";
-      const started = env.startRound(clone(state), round);
+      rec.startRound(round);
+      rec.step = "start";
+      rec.tick();
+      const started = env.startRound(state, round);
       state = started.state;
       emit({ type: "round_start" });
-      started.events.forEach(emit);
+      for (const e of started.events) emit(e);
+      const ctx: StepContext = { round, stream: roundStreams(seed, round, { rng }) };
       for (const s of env.steps(state)) {
-        step = s.id;
+        rec.step = s.id;
         const requests = s.requests(state, round);
-        const reports = await collect(env, requests, agents, emit);
-        const t = s.apply(clone(state), reports, { round, stream: stream(round) });
+        let reports: Reports = NO_REPORTS;
+        if (requests.length > 0) {
+          let raws = ask(requests, agents);
+          if (raws instanceof Promise) {
+            raws = await raws;
+            rec.tick();
+          }
+          reports = validate(env, requests, raws, rec);
+        }
+        const t = s.apply(state, reports, ctx);
         state = t.state;
-        t.events.forEach(emit);
+        for (const e of t.events) emit(e);
       }
-      step = "checkpoint";
-      const hash = stateHash(state);
-      hashes.push(hash);
-      emit({
-        type: "checkpoint",
-        state: clone(state),
-        state_hash: hash,
-        events_hash: eventsHash(events.slice(roundStart)),
-      });
+      rec.step = "checkpoint";
+      rec.checkpoint(state);
     }
-    round = played;
-    step = "end";
-    const fin = env.finish(clone(state));
-    fin.events.forEach(emit);
+    rec.round = played;
+    rec.step = "end";
+    rec.tick();
+    const fin = env.finish(state);
+    for (const e of fin.events) emit(e);
     const { worst, best } = bounds;
     const raw = (fin.outcome.welfare - worst) / (best - worst);
     const outcome: EpisodeOutcome = {
@@ -241,51 +260,129 @@ export async function playEpisode<P, S>(
       welfareRealization: raw > 1 ? 1 : raw < 0 && raw > -1e-9 ? 0 : raw,
     };
     emit({ type: "episode_end", status: "ok", outcome });
-    return { outcome, events, hashes, state: fin.state };
+    return new Played(outcome, rec, fin.state, options.ndjson === true);
   } catch (err) {
     if (err instanceof EpisodeError) throw err;
     const message = err instanceof Error ? err.message : String(err);
-    step = "end";
+    const round = rec.round;
+    const step = rec.step;
+    rec.step = "end";
     emit({ type: "episode_end", status: "error", error: message });
-    throw new EpisodeError(`Episode failed in round ${round}, step ${step}: ${message}`, events, {
-      cause: err,
-    });
+    throw new EpisodeError(
+      `Episode failed in round ${round}, step ${step}: ${message}`,
+      rec.events,
+      {
+        cause: err,
+        ...(options.ndjson ? { ndjson: rec.text } : {}),
+      },
+    );
   }
 }
 
-async function collect<P, S>(
+const NO_REPORTS: Reports = new Map();
+
+/**
+ * The result of {@linkcode playEpisode}: `events` is a getter on the class
+ * (built from the recorder on first read). A getter on the prototype rather
+ * than one closing over the round loop's scope matters: V8 allocates such
+ * result objects in its old generation, and a closure there made every
+ * episode's objects survive the young-generation collections, which doubled
+ * the cost of an episode.
+ */
+class Played<S> implements PlayedEpisode<S> {
+  readonly hashes: string[];
+  readonly ndjson?: string;
+  readonly #rec: EventRecorder;
+  constructor(
+    readonly outcome: EpisodeOutcome,
+    rec: EventRecorder,
+    readonly state: S,
+    text: boolean,
+  ) {
+    this.#rec = rec;
+    this.hashes = rec.hashes;
+    if (text) this.ndjson = rec.text;
+  }
+  get events(): EngineEvent[] {
+    return this.#rec.events;
+  }
+  /** The result as plain data, `events` included. */
+  toJSON(): object {
+    return { ...this, events: this.events };
+  }
+}
+
+/** An agent that failed: it threw, its promise rejected, or it answered with an error. */
+class Failure {
+  constructor(readonly error: string, readonly calls: readonly LlmCallRecord[]) {}
+}
+
+/**
+ * Asks every agent of a step. Each `decide` is called at once, in request
+ * order; when every answer is synchronous the answers are returned as they
+ * are (raw replies, `AgentReply`s or `Failure`s), otherwise a promise of all
+ * of them.
+ */
+function ask(requests: CallRequest[], agents: Map<string, Agent>): unknown[] | Promise<unknown[]> {
+  const answers: unknown[] = new Array(requests.length);
+  let pending: Promise<void>[] | undefined;
+  for (let i = 0; i < requests.length; i++) {
+    let got: unknown;
+    try {
+      got = agents.get(requests[i].agent)!.decide(requests[i]);
+    } catch (err) {
+      answers[i] = failed(err);
+      continue;
+    }
+    if (isThenable(got)) {
+      (pending ??= []).push(
+        Promise.resolve(got).then((v) => {
+          answers[i] = v;
+        }, (err) => {
+          answers[i] = failed(err);
+        }),
+      );
+    } else answers[i] = got;
+  }
+  return pending ? Promise.all(pending).then(() => answers) : answers;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value instanceof Promise ||
+    (typeof value === "object" && value !== null &&
+      typeof (value as { then?: unknown }).then === "function");
+}
+
+function failed(err: unknown): Failure {
+  return new Failure(err instanceof Error ? err.message : String(err), NO_CALLS);
+}
+
+const NO_CALLS: readonly LlmCallRecord[] = [];
+
+/** Validates the answers against their contracts, logging calls, errors and corrections. */
+function validate<P, S>(
   env: Environment<P, S>,
   requests: CallRequest[],
-  agents: Map<string, Agent>,
-  emit: (e: EventBody) => void,
-): Promise<Map<string, Record<string, unknown>>> {
-  const raws = await Promise.all(requests.map(async (req) => {
-    try {
-      const got = await agents.get(req.agent)!.decide(req);
-      if (!(got instanceof AgentReply)) return { ok: true as const, raw: got, calls: [] };
-      return got.error === undefined
-        ? { ok: true as const, raw: got.raw, calls: got.calls }
-        : { ok: false as const, error: got.error, calls: got.calls };
-    } catch (err) {
-      return {
-        ok: false as const,
-        error: err instanceof Error ? err.message : String(err),
-        calls: [],
-      };
-    }
-  }));
+  answers: unknown[],
+  rec: EventRecorder,
+): Map<string, Record<string, unknown>> {
   const reports = new Map<string, Record<string, unknown>>();
-  requests.forEach((req, i) => {
+  for (let i = 0; i < requests.length; i++) {
+    const req = requests[i];
     const contract = env.contracts[req.call];
     if (!contract) throw new TypeError(`No contract for call "${req.call}"`);
-    const got = raws[i];
-    for (const c of got.calls) emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
+    let got = answers[i];
+    if (got instanceof AgentReply) {
+      got = got.error === undefined ? got : new Failure(got.error, got.calls);
+    }
+    const calls = got instanceof AgentReply || got instanceof Failure ? got.calls : NO_CALLS;
+    for (const c of calls) rec.emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
     let corrections: Correction[];
     let value: Record<string, unknown>;
-    if (got.ok) {
-      ({ value, corrections } = contract.parse(got.raw));
+    if (!(got instanceof Failure)) {
+      ({ value, corrections } = contract.parse(got instanceof AgentReply ? got.raw : got));
     } else {
-      emit({
+      rec.emit({
         type: "agent_error",
         agent: req.agent,
         call: req.call,
@@ -301,31 +398,10 @@ async function collect<P, S>(
       }];
     }
     for (const c of corrections) {
-      emit({ type: "correction", agent: req.agent, call: req.call, ...c, raw: c.raw ?? null });
+      rec.emit({ type: "correction", agent: req.agent, call: req.call, ...c, raw: c.raw ?? null });
     }
-    emit({ type: "report", agent: req.agent, role: req.role, call: req.call, report: value });
+    rec.emit({ type: "report", agent: req.agent, role: req.role, call: req.call, report: value });
     reports.set(req.agent, value);
-  });
+  }
   return reports;
 }
-
-/**
- * Hash of a round's events without their wall-clock times, so a tampered
- * log is caught even where the state is unchanged. Events of the types in
- * {@linkcode UNHASHED_EVENT_TYPES} are left out.
- *
- * @example
- * ```ts
- * import { eventsHash } from "./episode.ts";
- * if (eventsHash([]).length !== 64) throw new Error();
- * ```
- */
-export function eventsHash(events: readonly EngineEvent[]): string {
-  return sha256Hex(
-    canonicalJson(
-      events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type)).map(({ time: _t, ...rest }) => rest),
-    ),
-  );
-}
-
-const clone = cloneJson;

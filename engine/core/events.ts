@@ -51,6 +51,10 @@ export type EventBody =
     agents: AgentInfo[];
     bounds: { worst: number; best: number };
     toolkit: string;
+    /** Stream derivation (`rng.ts`); absent in logs written with `"sha256-v1"`. */
+    rng?: string;
+    /** Events-hash definition (`events_hash.ts`); absent in logs written with `"canonical-v1"`. */
+    hashing?: string;
   }
   | { type: "round_start" }
   | { type: "report"; agent: string; role: string; call: string; report: Record<string, unknown> }
@@ -124,7 +128,17 @@ export type EventBody =
     /** The public justification (a new one when the public action was changed). */
     public_justification: string;
   }
-  | { type: "checkpoint"; state: unknown; state_hash: string; events_hash: string }
+  | {
+    /**
+     * The end of a round. An episode played with hashes (every written log)
+     * records the state and both hashes; one played without them (in memory,
+     * logging off) records none of the three.
+     */
+    type: "checkpoint";
+    state?: unknown;
+    state_hash?: string;
+    events_hash?: string;
+  }
   | { type: "episode_end"; status: "ok" | "error"; outcome?: EpisodeOutcome; error?: string };
 
 /**

@@ -2,6 +2,10 @@
  * Episode logs on disk: NDJSON, written atomically (temporary file, then
  * rename), read back with errors that name the file and line.
  *
+ * Writes are synchronous from one string (an episode's log is built in memory
+ * first), and a folder is created once per process: later writes into it try
+ * the file first and create the folder again only if it has gone.
+ *
  * @module
  */
 import type { EngineEvent } from "./events.ts";
@@ -19,13 +23,47 @@ import { EVENT_SCHEMA_VERSION } from "./events.ts";
  * if ((await readEpisodeLog(`${dir}/ep.ndjson`)).length !== 0) throw new Error();
  * ```
  */
-export async function writeEpisodeLog(path: string, events: readonly EngineEvent[]): Promise<void> {
+export function writeEpisodeLog(path: string, events: readonly EngineEvent[]): Promise<void> {
+  try {
+    let text = "";
+    for (const e of events) text += JSON.stringify(e) + "\n";
+    writeEpisodeLogText(path, text);
+    return Promise.resolve();
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+const madeDirs = new Set<string>();
+
+/**
+ * Writes an episode's NDJSON text atomically and synchronously: a temporary
+ * file in the same folder, then a rename. The folder is created on first use.
+ *
+ * @example
+ * ```ts
+ * import { readEpisodeLog, writeEpisodeLogText } from "./log_file.ts";
+ * const dir = await Deno.makeTempDir();
+ * writeEpisodeLogText(`${dir}/runs/ep.ndjson`, '{"schema":1,"type":"round_start"}\n');
+ * if ((await readEpisodeLog(`${dir}/runs/ep.ndjson`)).length !== 1) throw new Error();
+ * ```
+ */
+export function writeEpisodeLogText(path: string, text: string): void {
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-  await Deno.mkdir(dir, { recursive: true });
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  const text = events.map((e) => JSON.stringify(e)).join("\n") + (events.length ? "\n" : "");
-  await Deno.writeTextFile(tmp, text);
-  await Deno.rename(tmp, path);
+  if (!madeDirs.has(dir)) {
+    Deno.mkdirSync(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+  try {
+    Deno.writeTextFileSync(tmp, text);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    // The folder was removed since it was made: make it again.
+    Deno.mkdirSync(dir, { recursive: true });
+    Deno.writeTextFileSync(tmp, text);
+  }
+  Deno.renameSync(tmp, path);
 }
 
 /**

@@ -3,14 +3,38 @@
  * with the recorded seed; the states, hashes and events must come out the
  * same. A mismatch names the first round and field that differ.
  *
+ * The replay opens streams with the derivation the log names (`rng` in
+ * `episode_start`; none means `"sha256-v1"`) and hashes events with the
+ * definition it names (`hashing`; none means `"canonical-v1"`), so logs
+ * written before either changed still replay; a log naming a derivation this
+ * build does not know is refused with a `RangeError` naming it.
+ *
+ * What is checked per round depends on what the log carries:
+ * - a hashed checkpoint (every written log): its state hash against its own
+ *   state (kind `"hash"`), the replayed state hash (kind `"state"`), and its
+ *   events hash against both the recorded events and the replay's (kind
+ *   `"events"`);
+ * - a checkpoint without hashes (an episode played in memory with logging
+ *   off): the replay recomputes the events hash of the recorded round and
+ *   compares it with its own (kind `"events"`); such a checkpoint holds no
+ *   state, so states are compared only through the events they produced and
+ *   the final outcome.
+ *
  * @module
  */
 import type { Agent } from "../agents/agent.ts";
 import { firstDifference } from "./diff.ts";
 import type { Environment } from "./environment.ts";
-import { eventsHash, playEpisode, UNHASHED_EVENT_TYPES } from "./episode.ts";
+import { playEpisode } from "./episode.ts";
 import type { EngineEvent, EventBody } from "./events.ts";
+import {
+  eventsHash,
+  HASHING_VERSION,
+  LEGACY_HASHING_VERSION,
+  UNHASHED_EVENT_TYPES,
+} from "./events_hash.ts";
 import { stateHash } from "./hash.ts";
+import { LEGACY_RNG_VERSION, RNG_VERSION } from "./rng.ts";
 
 /** Where a replay first disagreed with its log. */
 export interface ReplayMismatch {
@@ -67,6 +91,12 @@ export async function replayWith<P, S>(
   if (start.env !== env.id) {
     throw new TypeError(`Cannot replay a "${start.env}" log with the "${env.id}" environment`);
   }
+  const rng = known(start.rng ?? LEGACY_RNG_VERSION, [RNG_VERSION, LEGACY_RNG_VERSION], "rng");
+  const hashing = known(
+    start.hashing ?? LEGACY_HASHING_VERSION,
+    [HASHING_VERSION, LEGACY_HASHING_VERSION],
+    "hashing",
+  );
   const reports = new Map<string, Record<string, unknown>>();
   for (const e of events) {
     if (e.type === "report") reports.set(key(e.round, e.step, e.agent, e.call), e.report);
@@ -76,10 +106,8 @@ export async function replayWith<P, S>(
     policy: policies.get(id) ?? "replay",
     decide(req) {
       const r = reports.get(key(req.round, req.step, req.agent, req.call));
-      if (r === undefined) {
-        return Promise.reject(new Error(`no recorded report for ${req.agent} (${req.call})`));
-      }
-      return Promise.resolve(r);
+      if (r === undefined) throw new Error(`no recorded report for ${req.agent} (${req.call})`);
+      return r;
     },
   });
   const replay = await playEpisode(env, {
@@ -91,6 +119,9 @@ export async function replayWith<P, S>(
     run: start.run,
     episode: start.episode,
     clock: () => start.time,
+    hashes: true,
+    rng,
+    hashing,
   });
   const result = (mismatch?: ReplayMismatch): ReplayResult => ({
     ok: mismatch === undefined,
@@ -114,7 +145,10 @@ export async function replayWith<P, S>(
         replayed: pc ? "present" : "absent",
       });
     }
-    if (stateHash(rc.state) !== rc.state_hash) {
+    const rEvents = recorded.rounds[i];
+    const pEvents = replayed.rounds[i];
+    const hashed = rc.state_hash !== undefined;
+    if (hashed && stateHash(rc.state) !== rc.state_hash) {
       const d = firstDifference(rc.state, pc.state);
       return result({
         round,
@@ -124,15 +158,14 @@ export async function replayWith<P, S>(
         replayed: d ? d.right : stateHash(rc.state),
       });
     }
-    if (rc.state_hash !== pc.state_hash) {
+    if (hashed && rc.state_hash !== pc.state_hash) {
       const d = firstDifference(rc.state, pc.state)!;
       return result({ round, kind: "state", field: d.path, recorded: d.left, replayed: d.right });
     }
-    const rEvents = recorded.rounds[i];
-    const pEvents = replayed.rounds[i];
-    if (eventsHash(rEvents) !== rc.events_hash || rc.events_hash !== pc.events_hash) {
+    const own = eventsHash(rEvents, { hashing });
+    if (own !== (hashed ? rc.events_hash : own) || own !== pc.events_hash) {
       const d = firstDifference(strip(rEvents), strip(pEvents)) ??
-        { path: "events_hash", left: rc.events_hash, right: pc.events_hash };
+        { path: "events_hash", left: rc.events_hash ?? own, right: pc.events_hash };
       return result({
         round,
         kind: "events",
@@ -158,6 +191,17 @@ export async function replayWith<P, S>(
     });
   }
   return result();
+}
+
+function known<V extends string>(value: string, versions: readonly V[], field: string): V {
+  if (!(versions as readonly string[]).includes(value)) {
+    throw new RangeError(
+      `Cannot replay: the log's ${field} "${value}" is unknown to this build, which replays ${
+        versions.map((v) => `"${v}"`).join(" and ")
+      }`,
+    );
+  }
+  return value as V;
 }
 
 function key(round: number, step: string, agent: string, call: string): string {

@@ -81,12 +81,12 @@ export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOption
   return {
     policy: `mock:always_${action.toLowerCase()}`,
     decide(req) {
-      if (req.call === REJUSTIFY_CALL) return Promise.resolve(rejustify(req));
-      return Promise.resolve({
+      if (req.call === REJUSTIFY_CALL) return rejustify(req);
+      return {
         action,
         confidence,
         justification: `I always play ${action}.`,
-      });
+      };
     },
   };
 }
@@ -115,7 +115,7 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
   return {
     policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
     decide(req) {
-      if (req.call === REJUSTIFY_CALL) return Promise.resolve(rejustify(req));
+      if (req.call === REJUSTIFY_CALL) return rejustify(req);
       const v = req.view as StagHuntView;
       const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}`;
       let qs = cutoffs.get(key);
@@ -133,13 +133,13 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
         }
       }
       const source = estimate === undefined ? "first-speaker prior" : `${rule.id} estimate`;
-      return Promise.resolve({
+      return {
         action,
         confidence: 0.5 + Math.min(0.5, Math.abs(qHat - qs)),
         justification:
           `My ${source} ${qHat.toFixed(3)} is ${qHat >= qs ? "at or above" : "below"} ` +
           `the cutoff ${qs.toFixed(3)}${flipped ? ", but I deviate this time" : ""}.`,
-      });
+      };
     },
   };
 }

@@ -35,9 +35,11 @@ export interface FixedEpisodeOptions<P> {
   regime?: string;
   /** Default 1. */
   seed?: number;
+  /** Hashed checkpoints (states and hashes), as in a written log. Default `true`. */
+  hashes?: boolean;
 }
 
-/** Plays one episode with a fixed clock (`"t"`). */
+/** Plays one episode with a fixed clock (`"t"`), with hashed checkpoints unless told otherwise. */
 export function playFixed<P, S>(
   env: Environment<P, S>,
   options: FixedEpisodeOptions<P>,
@@ -49,6 +51,7 @@ export function playFixed<P, S>(
     seed: options.seed ?? 1,
     agents: options.agents,
     clock: () => "t",
+    hashes: options.hashes ?? true,
   });
 }
 

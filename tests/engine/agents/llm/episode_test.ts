@@ -17,7 +17,13 @@ Deno.test("bank-run episodes under M0-M3 through the openai SDK reproduce the mo
       models: [{ id: "local", baseURL: server.url, model: "coordlab-defensive", concurrency: 32 }],
     });
     for (const mechanism of MECHANISMS) {
-      const options = { params: bankRun.parseParams({}), mechanism, regime: "stable", seed };
+      const options = {
+        params: bankRun.parseParams({}),
+        mechanism,
+        regime: "stable",
+        seed,
+        hashes: true,
+      };
       const llm = await playEpisode(bankRun, {
         ...options,
         agents: llmPopulation({ runtime, env: "bank_run", models: "local", sample: seed }),
@@ -58,7 +64,13 @@ Deno.test("debt-rollover and crowdfunding episodes under M0-M3 and a Stag Hunt e
           }],
         });
         for (const { mechanism, regime } of game.conditions) {
-          const options = { params: game.env.parseParams(game.params), mechanism, regime, seed };
+          const options = {
+            params: game.env.parseParams(game.params),
+            mechanism,
+            regime,
+            seed,
+            hashes: true,
+          };
           const llm = await playEpisode(game.env, {
             ...options,
             agents: llmPopulation({ runtime, env: game.id, models: "local", sample: seed }),

@@ -35,6 +35,7 @@ Deno.test("runEpisode() with every depositor staying gives W = W_best and W~ = 1
       mechanism,
       seed: 11,
       agents: { depositors: "always_stay", bank: "passive" },
+      hashes: true,
     });
     assert(r.outcome.success, mechanism);
     assertAlmostEquals(r.outcome.welfare, 18.174825, 1e-12);

@@ -16,6 +16,7 @@ Deno.test("bank-run episodes for seeds 0-3 under M0-M3 keep their pinned outcome
         mechanism: m,
         seed,
         params: { depositSplit: "heterogeneous" },
+        hashes: true,
       });
       rows.push(`${m}/${seed}: ${r.outcome.rounds} ${r.outcome.welfare.toFixed(6)}`);
       hashes.push(r.hashes.at(-1)!);

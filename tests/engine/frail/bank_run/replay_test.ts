@@ -40,6 +40,7 @@ Deno.test("1,000 seeded mock episodes across M0-M3 replay to identical hashes an
       seed,
       params: { depositSplit: seed % 8 < 4 ? "equal" : "heterogeneous" },
       clock: () => "t",
+      hashes: true,
     });
     const check = await replayEpisode(r.events);
     assert(check.ok, `seed ${seed}: ${JSON.stringify(check.mismatch)}`);
@@ -51,7 +52,13 @@ Deno.test("1,000 seeded mock episodes across M0-M3 replay to identical hashes an
 });
 
 async function sample() {
-  return await runEpisode({ env: "bank_run", mechanism: "M0", seed: 1, clock: () => "t" });
+  return await runEpisode({
+    env: "bank_run",
+    mechanism: "M0",
+    seed: 1,
+    clock: () => "t",
+    hashes: true,
+  });
 }
 
 Deno.test("replayEpisode() names the round and field of a tampered decision", async () => {
@@ -118,8 +125,21 @@ Deno.test("the order in which agents answer does not change the episode", async 
     };
   };
   for (const mechanism of MECHANISMS) {
-    const fast = await runEpisode({ env: "bank_run", mechanism, seed: 9, agents: base });
-    const shuffled = await runEpisode({ env: "bank_run", mechanism, seed: 9, agents: slow });
+    const fast = await runEpisode({
+      env: "bank_run",
+      mechanism,
+      seed: 9,
+      agents: base,
+      hashes: true,
+    });
+    const shuffled = await runEpisode({
+      env: "bank_run",
+      mechanism,
+      seed: 9,
+      agents: slow,
+      hashes: true,
+    });
+    assertEquals(fast.hashes.length, fast.outcome.rounds);
     assertEquals(shuffled.hashes, fast.hashes);
   }
 });
