@@ -11,8 +11,8 @@ import type { Correction } from "./contract.ts";
 import type { CallRequest, Environment, Reports, StepContext } from "./environment.ts";
 import type { EngineEvent, EpisodeOutcome, EventBody, LlmCallRecord } from "./events.ts";
 import { EventRecorder } from "./event_recorder.ts";
-import { DEFAULT_HASHING, type HashingVersion } from "./events_hash.ts";
-import { DEFAULT_RNG, type RngVersion, roundStreams } from "./rng.ts";
+import { HASHING_VERSION, type HashingVersion } from "./events_hash.ts";
+import { RNG_VERSION, type RngVersion, roundStreams } from "./rng.ts";
 
 /**
  * Version string written into every log.
@@ -184,7 +184,7 @@ export async function playEpisode<P, S>(
   options: PlayOptions<P>,
 ): Promise<PlayedEpisode<S>> {
   const { params, mechanism, seed } = options;
-  const rng = options.rng ?? DEFAULT_RNG;
+  const rng = options.rng ?? RNG_VERSION;
   const rec = new EventRecorder({
     run: options.run ?? "adhoc",
     episode: options.episode ?? "ep",
@@ -213,7 +213,7 @@ export async function playEpisode<P, S>(
       bounds,
       toolkit: TOOLKIT_VERSION,
       rng,
-      hashing: options.hashing ?? DEFAULT_HASHING,
+      hashing: options.hashing ?? HASHING_VERSION,
     });
     const horizon = env.horizon(state);
     let played = 0;

@@ -34,7 +34,6 @@ import { canonicalJson } from "./canonical_json.ts";
 import type { EngineEvent, EventBody } from "./events.ts";
 import { EVENT_SCHEMA_VERSION } from "./events.ts";
 import {
-  DEFAULT_HASHING,
   eventsHash,
   HASHING_VERSION,
   type HashingVersion,
@@ -124,7 +123,7 @@ export class EventRecorder {
     this.lines = options.lines;
     this.hashed = options.hashes || options.lines;
     this.counted = this.hashed || options.onEvent !== undefined;
-    const hashing = options.hashing ?? DEFAULT_HASHING;
+    const hashing = options.hashing ?? HASHING_VERSION;
     if (hashing !== HASHING_VERSION && hashing !== LEGACY_HASHING_VERSION) {
       throw new RangeError(`Unknown events-hash definition "${hashing}"`);
     }

@@ -95,7 +95,7 @@ export function eventsHash(
   events: readonly EngineEvent[],
   options: EventsHashOptions = {},
 ): string {
-  const hashing = options.hashing ?? DEFAULT_HASHING;
+  const hashing = options.hashing ?? HASHING_VERSION;
   const game = events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type));
   if (hashing === LEGACY_HASHING_VERSION) {
     return sha256Hex(canonicalJson(game.map(withoutTime)));
@@ -124,6 +124,3 @@ export function withoutTime(event: EngineEvent): Omit<EngineEvent, "time"> {
   const { time: _t, ...rest } = event;
   return rest;
 }
-
-/** The definition used when none is named (until the switch, the legacy one). */
-export const DEFAULT_HASHING: HashingVersion = LEGACY_HASHING_VERSION;

@@ -148,7 +148,7 @@ export function roundStreams(
   if (!Number.isSafeInteger(round) || round < 0) {
     throw new RangeError(`Round must be a non-negative safe integer, got ${round}`);
   }
-  const rng = options.rng ?? DEFAULT_RNG;
+  const rng = options.rng ?? RNG_VERSION;
   if (rng === LEGACY_RNG_VERSION) {
     return (agent, purpose) => legacyStream(`${seed}|${round}|${agent}|${purpose}`);
   }
@@ -296,6 +296,3 @@ function legacyStream(text: string): Stream {
     },
   };
 }
-
-/** The derivation used when none is named (until the switch, the legacy one). */
-export const DEFAULT_RNG: RngVersion = LEGACY_RNG_VERSION;

@@ -70,7 +70,7 @@ Deno.test("1,000 seeded mock episodes across M0-M3 and the three regimes replay 
   assert(launches > 0 && launches < 1000, `mix of outcomes, got ${launches}`);
 });
 
-Deno.test("hesitant mock backers launch 78/100 stable episodes under M0 and nearly all under M1-M3", async () => {
+Deno.test("hesitant mock backers launch 74/100 stable episodes under M0 and all under M1-M3", async () => {
   const rates: Record<string, number> = {};
   const rounds: Record<string, number> = {};
   for (const mechanism of MECHANISMS) {
@@ -86,8 +86,8 @@ Deno.test("hesitant mock backers launch 78/100 stable episodes under M0 and near
     rates[mechanism] = launched;
     rounds[mechanism] = Number((sum / launched).toFixed(2));
   }
-  assertEquals(rates, { M0: 78, M1: 99, M2: 100, M3: 100 });
-  assertEquals(rounds, { M0: 4.1, M1: 1.98, M2: 1.54, M3: 1.34 });
+  assertEquals(rates, { M0: 74, M1: 100, M2: 100, M3: 100 });
+  assertEquals(rounds, { M0: 4.16, M1: 2.12, M2: 1.67, M3: 1.34 });
 });
 
 Deno.test("always-pledge mock backers reach W_best and never-pledge ones keep every unit in the bank", async () => {
