@@ -19,7 +19,7 @@
  */
 import { cpuUsage } from "node:process";
 import { runGrid } from "../engine/grid/run_grid.ts";
-import { machine, markdownTable } from "./_measure.ts";
+import { loadAverage, machine, markdownTable } from "./_measure.ts";
 
 const perCell = Number(Deno.args[0] ?? 150);
 if (!Number.isInteger(perCell) || perCell < 2) {
@@ -33,14 +33,6 @@ const spec = {
   blocks: [{ game: "frail", envs: ["bank_run"] }],
 };
 const root = await Deno.makeTempDir({ prefix: "coordlab-bench-grid-" });
-
-function load(): string {
-  try {
-    return Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
-  } catch {
-    return "n/a";
-  }
-}
 
 interface Measured {
   label: string;
@@ -114,7 +106,7 @@ await runGrid({ ...spec, name: "warm", episodes: 2 }, {
   progress: false,
 });
 
-const before = load();
+const before = loadAverage();
 const controlBefore = await computeControl();
 const rows = [
   await measure("in-process", 0),
@@ -122,7 +114,7 @@ const rows = [
   await measure("2 workers", 2),
 ];
 const controlAfter = await computeControl();
-const after = load();
+const after = loadAverage();
 await Deno.remove(root, { recursive: true });
 
 console.log(

@@ -111,15 +111,18 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
   const noise = unit("noise", options.noise ?? 0);
   const prior = unit("firstSpeakerPrior", options.firstSpeakerPrior ?? 0.5);
   const seed = options.seed ?? 0;
-  const cutoffs = new Map<string, number>();
+  const hare = options.qStar?.hare ?? "";
   return {
     policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
     decide(req) {
       if (req.call === REJUSTIFY_CALL) return rejustify(req);
       const v = req.view as StagHuntView;
-      const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}`;
+      const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}|${hare}`;
       let qs = cutoffs.get(key);
-      if (qs === undefined) cutoffs.set(key, qs = qStar(v, options.qStar));
+      if (qs === undefined) {
+        if (cutoffs.size >= 1024) cutoffs.clear();
+        cutoffs.set(key, qs = qStar(v, options.qStar));
+      }
       const estimate = rule.estimate(historyFromView(v));
       const qHat = estimate ?? prior;
       let action = benchmarkAction(qHat, qs);
@@ -143,6 +146,10 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
     },
   };
 }
+
+// q* by game and hare option, shared by every threshold player: it depends on
+// nothing else, and computing it by bisection is most of a mock player's work.
+const cutoffs = new Map<string, number>();
 
 /** Options of {@linkcode mockStagHuntPlayers}. */
 export interface MockStagHuntOptions {
