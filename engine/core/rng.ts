@@ -161,9 +161,15 @@ export function roundStreams(
   const hi = Math.floor(seed / 4294967296) >>> 0;
   const a = absorb(absorb(absorb(LANE_A, lo), hi), round >>> 0);
   const b = absorb(absorb(absorb(LANE_B, lo), hi), round >>> 0);
+  // Streams of a round are mostly opened for one purpose after another agent's.
+  let lastPurpose: string | undefined;
+  let hp: readonly [number, number] = [0, 0];
   return (agent, purpose) => {
     const ha = stringHash(agent);
-    const hp = stringHash(purpose);
+    if (purpose !== lastPurpose) {
+      hp = stringHash(purpose);
+      lastPurpose = purpose;
+    }
     return new Xoshiro128ss(
       fmix32(absorb(absorb(a, ha[0]), hp[0]) ^ 20),
       fmix32(absorb(absorb(b, ha[1]), hp[1]) ^ 20),
