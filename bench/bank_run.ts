@@ -195,6 +195,11 @@ console.log(markdownTable(
   ]),
   { alignRight: true },
 ));
+console.log("");
+console.log(
+  "The ratio is the median of each repetition's ratio (coordlab's rate over the peer's, measured " +
+    "just before it), so it need not equal the quotient of the two median rates.",
+);
 
 function pythonVersion(): string {
   try {
