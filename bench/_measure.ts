@@ -68,9 +68,70 @@ export async function loggingRates(
   }
 }
 
+/** Options of {@linkcode ratePerSecond}. */
+export interface RateOptions {
+  /** Wall-clock budget of the timing, in seconds. */
+  seconds: number;
+  /** Seed of the first episode; the next ones follow. @default {0} */
+  firstSeed?: number;
+}
+
+/**
+ * Episodes per second: plays episodes one after another (seeds `firstSeed`,
+ * `firstSeed + 1`, ...) until the budget is spent, then divides the count by
+ * the time taken.
+ *
+ * @param play Plays one episode.
+ * @param options The budget and the first seed.
+ * @returns Episodes per second.
+ *
+ * @example
+ * ```ts
+ * import { ratePerSecond } from "./_measure.ts";
+ * const seeds: number[] = [];
+ * const rate = await ratePerSecond((s) => Promise.resolve(seeds.push(s)), { seconds: 0.01, firstSeed: 5 });
+ * if (!(rate > 0) || seeds[0] !== 5 || seeds[1] !== 6) throw new Error();
+ * ```
+ */
+export async function ratePerSecond(
+  play: (seed: number) => Promise<unknown>,
+  options: RateOptions,
+): Promise<number> {
+  const budget = options.seconds * 1000;
+  let seed = options.firstSeed ?? 0;
+  let n = 0;
+  const t0 = performance.now();
+  let elapsed = 0;
+  while (elapsed < budget) {
+    await play(seed++);
+    n++;
+    elapsed = performance.now() - t0;
+  }
+  return n / (elapsed / 1000);
+}
+
+/**
+ * The 1, 5 and 15 minute load averages, or `"n/a"` where the system has none.
+ *
+ * @returns E.g. `"0.52 0.61 0.70"`.
+ *
+ * @example
+ * ```ts
+ * import { loadAverage } from "./_measure.ts";
+ * if (!/^(n\/a|[\d.]+ [\d.]+ [\d.]+)$/.test(loadAverage())) throw new Error(loadAverage());
+ * ```
+ */
+export function loadAverage(): string {
+  try {
+    return Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
+  } catch {
+    return "n/a";
+  }
+}
+
 /** Options of {@linkcode machine}. */
 export interface MachineOptions {
-  /** Name the CPU model (read from `/proc/cpuinfo`; left out elsewhere). @default {false} */
+  /** Name the CPU model (read from `/proc/cpuinfo`, else from `lscpu`; left out when neither answers). @default {false} */
   cpuModel?: boolean;
 }
 
@@ -92,7 +153,13 @@ export function machine(options: MachineOptions = {}): string {
     try {
       cpu = Deno.readTextFileSync("/proc/cpuinfo").match(/model name\s*:\s*(.+)/)?.[1] ?? "";
     } catch {
-      // Not Linux: leave the CPU model out.
+      // Not Linux, or /proc not readable with these permissions: ask lscpu if allowed.
+      try {
+        const out = new Deno.Command("lscpu", { stdout: "piped", stderr: "null" }).outputSync();
+        cpu = new TextDecoder().decode(out.stdout).match(/Model name:\s*(.+)/)?.[1]?.trim() ?? "";
+      } catch {
+        // Leave the CPU model out.
+      }
     }
   }
   return `${Deno.build.os} ${Deno.build.arch}${cpu ? `, ${cpu}` : ""}, ` +

@@ -62,7 +62,13 @@ async function generate(): Promise<{ episodes: number; decisions: number; bytes:
   const templates: { lines: string[]; episode: string; decisions: number }[] = [];
   for (const mechanism of MECHANISMS) {
     for (let seed = 0; seed < 5; seed++) {
-      const result = await runEpisode({ env: "bank_run", mechanism, seed, run: "template" });
+      const result = await runEpisode({
+        env: "bank_run",
+        mechanism,
+        seed,
+        run: "template",
+        hashes: true,
+      });
       templates.push({
         lines: result.events.map((event) => JSON.stringify(event))
           .filter((line) => !SKIPPED.some((type) => line.includes(type))),

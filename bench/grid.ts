@@ -25,7 +25,7 @@
  */
 import { cpuUsage } from "node:process";
 import { runGrid } from "../engine/grid/run_grid.ts";
-import { machine, markdownTable, median } from "./_measure.ts";
+import { loadAverage, machine, markdownTable, median } from "./_measure.ts";
 import { loggedGridRate, peerPath, peerRate, storageCosts } from "./_storage.ts";
 
 const perCell = Number(Deno.args[0] ?? 150);
@@ -45,14 +45,6 @@ const spec = {
   blocks: [{ game: "frail", envs: ["bank_run"] }],
 };
 const root = await Deno.makeTempDir({ prefix: "coordlab-bench-grid-" });
-
-function load(): string {
-  try {
-    return Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
-  } catch {
-    return "n/a";
-  }
-}
 
 interface Measured {
   label: string;
@@ -126,7 +118,7 @@ await runGrid({ ...spec, name: "warm", episodes: 2 }, {
   progress: false,
 });
 
-const before = load();
+const before = loadAverage();
 const controlBefore = await computeControl();
 const rows = [
   await measure("in-process", 0),
@@ -134,7 +126,7 @@ const rows = [
   await measure("2 workers", 2),
 ];
 const controlAfter = await computeControl();
-const after = load();
+const after = loadAverage();
 
 console.log(
   `Mock bank-run grid, ${rows[0].episodes} episodes (M0-M3 x ${perCell}), ${machine()}; ` +

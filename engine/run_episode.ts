@@ -2,6 +2,11 @@
  * `runEpisode`: one episode of a FRAIL environment from a plain config, with
  * its log written atomically under a run folder when asked.
  *
+ * Logging off (no `outDir`) means off: the episode builds its outcome and,
+ * unless `events: false`, its events in memory, and serialises and hashes
+ * nothing unless `hashes: true` (see `playEpisode`). Logging on builds each
+ * line once, hashes every round, and writes the file synchronously.
+ *
  * @module
  */
 import { z } from "npm:zod@4.6.7";
@@ -9,7 +14,7 @@ import type { AgentFactory } from "./agents/agent.ts";
 import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
 import { type PlayedEpisode, playEpisode } from "./core/episode.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
-import { writeEpisodeLog } from "./core/log_file.ts";
+import { writeEpisodeLogText } from "./core/log_file.ts";
 import { type ReplayResult, replayWith } from "./core/replay.ts";
 import { describeInputIssue, strictObject } from "./core/strict_input.ts";
 import { frailSetup } from "./frail/descriptor.ts";
@@ -42,16 +47,32 @@ export interface EpisodeConfig {
   outDir?: string;
   /** Clock for event times. Default: wall clock. */
   clock?: () => string;
+  /** Keep the events in memory (`EpisodeResult.events`). Default `true`. */
+  events?: boolean;
+  /**
+   * Checkpoints carry the state and its hash and the events hash, and
+   * `EpisodeResult.hashes` is filled. Default `false`, and always on with
+   * `outDir` or `ndjson` (a written log is always complete).
+   */
+  hashes?: boolean;
+  /** Return the NDJSON log text (`EpisodeResult.ndjson`), complete with hashes. Default `false`. */
+  ndjson?: boolean;
 }
 
 /** What {@linkcode runEpisode} returns. */
 export interface EpisodeResult {
   /** Outcome: success, payoffs, W, W~. */
   outcome: EpisodeOutcome;
-  /** The event log. */
-  events: EngineEvent[];
-  /** State hash per round. */
+  /**
+   * The event log (empty with `events: false`). A getter: the event objects
+   * are built when it is first read, so a caller that only needs the outcome
+   * never pays for them (a spread copy of the result leaves it out; read it).
+   */
+  readonly events: EngineEvent[];
+  /** State hash per round (empty without hashes). */
   hashes: string[];
+  /** The NDJSON log text, when `ndjson` was asked. */
+  ndjson?: string;
   /** Where the log was written, if it was. */
   logPath?: string;
 }
@@ -67,6 +88,9 @@ const ConfigSchema = strictObject({
   episode: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).optional(),
   outDir: z.string().optional(),
   clock: z.function().optional(),
+  events: z.boolean().default(true),
+  hashes: z.boolean().default(false),
+  ndjson: z.boolean().default(false),
 });
 
 /**
@@ -94,6 +118,7 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
   const episode = c.episode ?? `${c.env}_${c.mechanism}_${c.regime}_s${c.seed}`;
   let played: PlayedEpisode<unknown>;
   const logPath = c.outDir ? pathInside(c.outDir, c.run, `${episode}.ndjson`) : undefined;
+  const text = c.ndjson || logPath !== undefined;
   try {
     played = await playEpisode(game.environment, {
       ...setup,
@@ -102,14 +127,43 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
       run: c.run,
       episode,
       clock: config.clock,
+      events: c.events,
+      hashes: c.hashes || text,
+      ndjson: text,
     });
   } catch (err) {
-    const events = (err as { events?: EngineEvent[] }).events;
-    if (logPath && events) await writeEpisodeLog(logPath, events);
+    const ndjson = (err as { ndjson?: string }).ndjson;
+    if (logPath && ndjson !== undefined) writeEpisodeLogText(logPath, ndjson);
     throw err;
   }
-  if (logPath) await writeEpisodeLog(logPath, played.events);
-  return { outcome: played.outcome, events: played.events, hashes: played.hashes, logPath };
+  if (logPath) writeEpisodeLogText(logPath, played.ndjson!);
+  return new EpisodeRun(played, c.ndjson, logPath);
+}
+
+/**
+ * What {@linkcode runEpisode} returns: `events` is a getter, built on first
+ * read (see `PlayedEpisode.events`); `toJSON` includes it.
+ */
+class EpisodeRun implements EpisodeResult {
+  readonly outcome: EpisodeOutcome;
+  readonly hashes: string[];
+  readonly ndjson?: string;
+  readonly logPath?: string;
+  readonly #played: PlayedEpisode<unknown>;
+  constructor(played: PlayedEpisode<unknown>, ndjson: boolean, logPath: string | undefined) {
+    this.#played = played;
+    this.outcome = played.outcome;
+    this.hashes = played.hashes;
+    if (ndjson) this.ndjson = played.ndjson;
+    this.logPath = logPath;
+  }
+  get events(): EngineEvent[] {
+    return this.#played.events;
+  }
+  /** The result as plain data, `events` included. */
+  toJSON(): object {
+    return { ...this, events: this.events };
+  }
 }
 
 /**

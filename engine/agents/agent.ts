@@ -8,6 +8,9 @@ import type { CallRequest } from "../core/environment.ts";
 /**
  * An agent answers calls with raw reports (an object, or the text of a model
  * reply); the engine validates and repairs them against the call's contract.
+ * It may answer synchronously (return the reply: mock and replay agents do, and
+ * a step whose agents all do completes without awaiting) or asynchronously
+ * (return a promise of it, as LLM agents do).
  *
  * @example
  * ```ts
@@ -21,8 +24,8 @@ import type { CallRequest } from "../core/environment.ts";
 export interface Agent {
   /** Names the policy or model behind the agent, e.g. `"mock:defensive"`. */
   policy: string;
-  /** Answers one call from the agent's authorized view. */
-  decide(request: CallRequest): Promise<unknown>;
+  /** Answers one call from the agent's authorized view: the reply, or a promise of it. */
+  decide(request: CallRequest): unknown | Promise<unknown>;
 }
 
 /** Gives the agent that plays a given id and role. */

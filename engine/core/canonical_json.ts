@@ -3,6 +3,11 @@
  * as `0`, and non-finite numbers rejected. Two values that are deep-equal give
  * the same text, which is what state hashes need.
  *
+ * The writer is on the engine's hot path (one state per checkpoint), so it
+ * tracks no path while writing: quoted keys are cached, key lists already in
+ * order are not sorted again, and only when a value cannot be written is the
+ * value walked a second time to name the bad field.
+ *
  * @module
  */
 
@@ -17,44 +22,102 @@
  * @throws {TypeError} When a number is NaN or infinite, or a value is not JSON data.
  */
 export function canonicalJson(value: unknown): string {
-  return write(value, "$");
+  try {
+    return write(value);
+  } catch (err) {
+    if (err !== NOT_JSON) throw err;
+    throw new TypeError(explain(value, "$") ?? "Cannot hash $: not JSON data");
+  }
 }
 
-function write(value: unknown, path: string): string {
-  if (value === null) return "null";
+const NOT_JSON = new Error("not JSON data");
+const quoted = new Map<string, string>();
+
+function key(k: string): string {
+  let q = quoted.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k) + ":";
+    if (quoted.size >= 8192) quoted.clear();
+    quoted.set(k, q);
+  }
+  return q;
+}
+
+function write(value: unknown): string {
   switch (typeof value) {
     case "number":
-      if (!Number.isFinite(value)) {
-        throw new TypeError(`Cannot hash ${path}: ${value} is not a finite number`);
-      }
-      return Object.is(value, -0) ? "0" : String(value);
+      if (value - value !== 0) throw NOT_JSON;
+      return value === 0 ? "0" : "" + value;
     case "string":
-    case "boolean":
       return JSON.stringify(value);
+    case "boolean":
+      return value ? "true" : "false";
     case "object": {
+      if (value === null) return "null";
       if (Array.isArray(value)) {
+        const n = value.length;
+        if (n === 0) return "[]";
         let out = "[";
-        for (let i = 0; i < value.length; i++) {
-          if (i) out += ",";
+        for (let i = 0; i < n; i++) {
           const v = value[i];
-          out += v === undefined ? "null" : write(v, path);
+          if (i) out += ",";
+          out += v === undefined ? "null" : write(v);
         }
         return out + "]";
       }
       const obj = value as Record<string, unknown>;
-      const keys = Object.keys(obj).sort();
+      const keys = Object.keys(obj);
+      const n = keys.length;
+      for (let i = 1; i < n; i++) {
+        if (keys[i - 1] > keys[i]) {
+          keys.sort();
+          break;
+        }
+      }
       let out = "{";
       let first = true;
-      for (const k of keys) {
+      for (let i = 0; i < n; i++) {
+        const k = keys[i];
         const v = obj[k];
         if (v === undefined) continue;
         if (!first) out += ",";
         first = false;
-        out += JSON.stringify(k) + ":" + write(v, path + "." + k);
+        out += key(k) + write(v);
       }
       return out + "}";
     }
     default:
-      throw new TypeError(`Cannot hash ${path}: a ${typeof value} is not JSON data`);
+      throw NOT_JSON;
+  }
+}
+
+/** The message naming the first value that cannot be written, or undefined. */
+function explain(value: unknown, path: string): string | undefined {
+  switch (typeof value) {
+    case "number":
+      return Number.isFinite(value)
+        ? undefined
+        : `Cannot hash ${path}: ${value} is not a finite number`;
+    case "string":
+    case "boolean":
+      return undefined;
+    case "object": {
+      if (value === null) return undefined;
+      if (Array.isArray(value)) {
+        for (const v of value) {
+          const got = v === undefined ? undefined : explain(v, path);
+          if (got) return got;
+        }
+        return undefined;
+      }
+      const obj = value as Record<string, unknown>;
+      for (const k of Object.keys(obj).sort()) {
+        const got = obj[k] === undefined ? undefined : explain(obj[k], path + "." + k);
+        if (got) return got;
+      }
+      return undefined;
+    }
+    default:
+      return `Cannot hash ${path}: a ${typeof value} is not JSON data`;
   }
 }

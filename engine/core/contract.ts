@@ -68,36 +68,42 @@ export interface Contract<R> {
  * ```
  */
 export function defineContract<R>(call: string, fields: Record<string, FieldSpec>): Contract<R> {
+  const names = Object.keys(fields);
+  const specs = names.map((k) => fields[k]);
   return {
     call,
     fields,
     parse(raw: unknown) {
-      const corrections: Correction[] = [];
       let obj: Record<string, unknown> | undefined;
       if (typeof raw === "string") obj = extractJsonObject(raw);
       else if (raw !== null && typeof raw === "object" && !Array.isArray(raw)) {
         obj = raw as Record<string, unknown>;
       }
       if (obj === undefined) {
-        const value = Object.fromEntries(
-          Object.entries(fields).map(([k, spec]) => [k, neutral(spec)]),
-        );
-        corrections.push({
-          field: "*",
-          reason: "The reply holds no JSON object, so every field takes its neutral default",
-          raw,
-          applied: value,
-        });
-        return { value: value as R, corrections };
+        const value: Record<string, unknown> = {};
+        for (let i = 0; i < names.length; i++) value[names[i]] = neutral(specs[i]);
+        return {
+          value: value as R,
+          corrections: [{
+            field: "*",
+            reason: "The reply holds no JSON object, so every field takes its neutral default",
+            raw,
+            applied: value,
+          }],
+        };
       }
       const out: Record<string, unknown> = {};
-      for (const [name, spec] of Object.entries(fields)) {
+      let corrections: Correction[] | undefined;
+      for (let i = 0; i < names.length; i++) {
+        const name = names[i];
         const got = obj[name];
-        const [value, reason] = repair(spec, got);
+        const value = repair(specs[i], got);
         out[name] = value;
-        if (reason) corrections.push({ field: name, reason, raw: got, applied: value });
+        if (reason !== undefined) {
+          (corrections ??= []).push({ field: name, reason, raw: got, applied: value });
+        }
       }
-      return { value: out as R, corrections };
+      return { value: out as R, corrections: corrections ?? [] };
     },
   };
 }
@@ -117,59 +123,75 @@ function neutral(spec: FieldSpec): unknown {
   }
 }
 
-function repair(spec: FieldSpec, got: unknown): [unknown, string | undefined] {
+// Why the last `repair` changed its value (undefined when it kept it): a
+// module variable rather than a returned pair, so a report allocates nothing
+// beyond its own value.
+let reason: string | undefined;
+
+function repair(spec: FieldSpec, got: unknown): unknown {
+  reason = undefined;
   switch (spec.kind) {
     case "probability":
       return repairProbability(got);
     case "text":
-      if (typeof got === "string") return [got, undefined];
+      if (typeof got === "string") return got;
       if (typeof got === "number" || typeof got === "boolean") {
-        return [String(got), "Text field was not a string; it was stringified"];
+        reason = "Text field was not a string; it was stringified";
+        return String(got);
       }
-      return ["", got === undefined ? "Text field is missing" : "Text field was not a string"];
+      reason = got === undefined ? "Text field is missing" : "Text field was not a string";
+      return "";
     case "boolean":
-      if (typeof got === "boolean") return [got, undefined];
-      if (got === "true" || got === "false") return [got === "true", "Boolean given as a string"];
-      return [spec.default ?? false, "Boolean field is missing or not true/false"];
+      if (typeof got === "boolean") return got;
+      if (got === "true" || got === "false") {
+        reason = "Boolean given as a string";
+        return got === "true";
+      }
+      reason = "Boolean field is missing or not true/false";
+      return spec.default ?? false;
     case "list": {
-      if (got === undefined) return [[], undefined];
-      if (!Array.isArray(got)) return [[], "List field was not an array"];
-      const kept = got.filter((item) => spec.item.safeParse(item).success)
-        .map((item) => spec.item.parse(item));
-      return [
-        kept,
-        kept.length < got.length
-          ? `${got.length - kept.length} of ${got.length} list items were invalid and dropped`
-          : undefined,
-      ];
+      if (got === undefined) return [];
+      if (!Array.isArray(got)) {
+        reason = "List field was not an array";
+        return [];
+      }
+      const kept: unknown[] = [];
+      for (const item of got) {
+        const r = spec.item.safeParse(item);
+        if (r.success) kept.push(r.data);
+      }
+      if (kept.length < got.length) {
+        reason = `${got.length - kept.length} of ${got.length} list items were invalid and dropped`;
+      }
+      return kept;
     }
     case "value": {
       if (got === undefined) {
-        return [
-          spec.default,
-          spec.required ? "Required field is missing; default used" : undefined,
-        ];
+        if (spec.required) reason = "Required field is missing; default used";
+        return spec.default;
       }
       const r = spec.schema.safeParse(got);
-      return r.success ? [r.data, undefined] : [spec.default, "Value failed its schema"];
+      if (r.success) return r.data;
+      reason = "Value failed its schema";
+      return spec.default;
     }
   }
 }
 
-function repairProbability(got: unknown): [number, string | undefined] {
+function repairProbability(got: unknown): number {
   let n: number | undefined;
   if (typeof got === "number") n = got;
   else if (typeof got === "string" && /^\s*-?\d+(\.\d+)?\s*%?\s*$/.test(got)) {
     n = Number(got.replace("%", "").trim());
   }
   if (n === undefined || !Number.isFinite(n)) {
-    return [
-      0,
-      got === undefined ? "Probability is missing; 0 used" : "Probability is unparseable; 0 used",
-    ];
+    reason = got === undefined
+      ? "Probability is missing; 0 used"
+      : "Probability is unparseable; 0 used";
+    return 0;
   }
   const fixed = Math.min(100, Math.max(0, Math.round(n)));
-  if (typeof got === "string") return [fixed, "Probability given as a string"];
-  if (fixed !== n) return [fixed, "Probability was not an integer in 0-100; rounded and clamped"];
-  return [fixed, undefined];
+  if (typeof got === "string") reason = "Probability given as a string";
+  else if (fixed !== n) reason = "Probability was not an integer in 0-100; rounded and clamped";
+  return fixed;
 }

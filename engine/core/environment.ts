@@ -52,7 +52,13 @@ export interface Step<S> {
   id: string;
   /** The calls this step makes; empty for steps without agents. */
   requests(state: S, round: number): CallRequest[];
-  /** Applies the step. Receives a private copy of the state that it may mutate. */
+  /**
+   * Applies the step. Receives the episode's state, which it may change in
+   * place (and return) or replace (returning a new one): the runner keeps no
+   * other reference to it and copies nothing between steps. The events it
+   * returns must not share objects with the state (copy such parts, e.g.
+   * `[...s.corrupted]`), since the state changes after they are recorded.
+   */
   apply(state: S, reports: Reports, ctx: StepContext): Transition<S>;
 }
 
@@ -78,7 +84,7 @@ export interface Environment<P, S> {
   roster(state: S): Omit<AgentInfo, "policy">[];
   /** Number of rounds. */
   horizon(state: S): number;
-  /** Starts a round (sets the round number, clears per-round fields). */
+  /** Starts a round (sets the round number, clears per-round fields); may change `state` in place, as `Step.apply`. */
   startRound(state: S, round: number): Transition<S>;
   /** The steps of the round about to be played, in order (may depend on the state, e.g. on N speakers). */
   steps(state: S): readonly Step<S>[];
@@ -86,7 +92,7 @@ export interface Environment<P, S> {
   contracts: Readonly<Record<string, Contract<Record<string, unknown>>>>;
   /** Whether the episode is over. */
   isDone(state: S): boolean;
-  /** Final settlement after the last round or a failure. */
+  /** Final settlement after the last round or a failure; may change `state` in place, as `Step.apply`. */
   finish(
     state: S,
   ): Transition<S> & { outcome: Omit<EpisodeOutcome, "bounds" | "welfareRealization"> };

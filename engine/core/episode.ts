@@ -1,14 +1,14 @@
 /**
  * The round loop: start the round, then for every step issue the step's calls
- * concurrently from the same pre-decision state, validate the replies, apply
- * the step, and at the end of the round write a checkpoint with its state hash.
+ * together from the same pre-decision state, validate the replies, apply the
+ * step, and at the end of the round record a checkpoint (with the state and
+ * its hash when hashes are asked). Recording is `event_recorder.ts`.
  *
  * @module
  */
 import type { Agent, AgentFactory } from "../agents/agent.ts";
 import type { Correction } from "./contract.ts";
-import type { CallRequest, Environment } from "./environment.ts";
-import type { EpisodeCondition } from "./game.ts";
+import type { CallRequest, Environment, Reports, StepContext } from "./environment.ts";
 import type {
   AgentInfo,
   Degradation,
@@ -17,11 +17,10 @@ import type {
   EventBody,
   LlmCallRecord,
 } from "./events.ts";
-import { EVENT_SCHEMA_VERSION } from "./events.ts";
-import { sha256Hex, stateHash } from "./hash.ts";
-import { canonicalJson } from "./canonical_json.ts";
-import { openStream } from "./rng.ts";
-import { cloneJson } from "./clone.ts";
+import type { EpisodeCondition } from "./game.ts";
+import { EventRecorder } from "./event_recorder.ts";
+import { HASHING_VERSION, type HashingVersion } from "./events_hash.ts";
+import { RNG_VERSION, type RngVersion, roundStreams } from "./rng.ts";
 
 /**
  * Version string written into every log.
@@ -75,25 +74,7 @@ export class AgentReply {
   }
 }
 
-/**
- * Event types that record the agent side of the boundary rather than the game:
- * model-call records, agent failures and contract repairs. Replay feeds the
- * validated reports back and cannot regenerate them, so (like event times) they
- * are left out of {@linkcode eventsHash} and do not advance `seq` (each takes
- * the `seq` of the game event that follows it), so a replayed log numbers its
- * game events exactly as the original did.
- *
- * @example
- * ```ts
- * import { UNHASHED_EVENT_TYPES } from "./episode.ts";
- * if (!UNHASHED_EVENT_TYPES.has("llm_call") || UNHASHED_EVENT_TYPES.has("report")) throw new Error();
- * ```
- */
-export const UNHASHED_EVENT_TYPES: ReadonlySet<string> = new Set([
-  "llm_call",
-  "agent_error",
-  "correction",
-]);
+export { eventsHash, UNHASHED_EVENT_TYPES } from "./events_hash.ts";
 
 /** Options of {@linkcode playEpisode}. */
 export interface PlayOptions<P> {
@@ -109,20 +90,48 @@ export interface PlayOptions<P> {
   run?: string;
   /** Episode id. Default `"ep"`. */
   episode?: string;
-  /** Clock for event times. Default: the wall clock. */
+  /** Clock for event times, read once per round (see {@linkcode playEpisode}). Default: the wall clock. */
   clock?: () => string;
   /** Called with every event as it is appended (e.g. to stream it). */
   onEvent?: (event: EngineEvent) => void;
+  /** Keep the events in memory (`PlayedEpisode.events`). Default `true`. */
+  events?: boolean;
+  /**
+   * Checkpoints carry the state and the state and events hashes, and
+   * `PlayedEpisode.hashes` lists the state hashes. Default `false` (a
+   * checkpoint then only marks the end of its round); always on with `ndjson`.
+   */
+  hashes?: boolean;
+  /** Build the episode's NDJSON log text as it plays (`PlayedEpisode.ndjson`). Default `false`. */
+  ndjson?: boolean;
+  /**
+   * Stream derivation. Default the current one (`RNG_VERSION`); replay passes
+   * the one its log names.
+   */
+  rng?: RngVersion;
+  /**
+   * Events-hash definition. Default the current one (`HASHING_VERSION`);
+   * replay passes the one its log names.
+   */
+  hashing?: HashingVersion;
+  /** Toolkit version recorded in `episode_start`. Default {@linkcode TOOLKIT_VERSION}; replay passes the log's. */
+  toolkit?: string;
 }
 
 /** What {@linkcode playEpisode} returns. */
 export interface PlayedEpisode<S> {
   /** Outcome with welfare and its realization. */
   outcome: EpisodeOutcome;
-  /** The full event log. */
-  events: EngineEvent[];
-  /** State hash at the end of each round, index 0 is round 1. */
+  /**
+   * The full event log (empty when `events: false`). The event objects are
+   * built when this is first read, so a caller that only needs the outcome
+   * never pays for them.
+   */
+  readonly events: EngineEvent[];
+  /** State hash at the end of each round, index 0 is round 1 (empty without hashes). */
   hashes: string[];
+  /** The NDJSON log text, one line per event, when `ndjson` was asked. */
+  ndjson?: string;
   /** Final state. */
   state: S;
 }
@@ -138,23 +147,39 @@ export interface PlayedEpisode<S> {
  * ```
  */
 export class EpisodeError extends Error {
-  /** The events up to and including the `episode_end` error event. */
+  /** The events up to and including the `episode_end` error event (empty when they were not kept). */
   events: EngineEvent[];
+  /** The NDJSON text of those events, when the episode built its log text. */
+  ndjson?: string;
   /** Creates the error. */
-  constructor(message: string, events: EngineEvent[], options?: ErrorOptions) {
+  constructor(
+    message: string,
+    events: EngineEvent[],
+    options?: ErrorOptions & { ndjson?: string },
+  ) {
     super(message, options);
     this.name = "EpisodeError";
     this.events = events;
+    if (options?.ndjson !== undefined) this.ndjson = options.ndjson;
   }
 }
 
 /**
- * Plays one episode of an environment. Agents are awaited step by step; calls
- * within a step run concurrently. Crashes end the log with an `episode_end`
- * event of status `"error"` and throw an {@linkcode EpisodeError} carrying it.
- * An episode in which some agent failed (its decision then takes the neutral
- * default) ends with status `"degraded"` and the counts (`Degradation`), so
- * filled-in decisions are never reported as `"ok"`.
+ * Plays one episode of an environment. Calls within a step are issued
+ * together from the same pre-decision state; when every agent of a step
+ * answers synchronously (mock and replay agents) the step completes without
+ * awaiting, otherwise the step awaits all answers. Crashes end the log with an
+ * `episode_end` event of status `"error"` and throw an {@linkcode EpisodeError}
+ * carrying it. An episode in which some agent failed (its decision then takes
+ * the neutral default) ends with status `"degraded"` and the counts
+ * (`Degradation`), so filled-in decisions are never reported as `"ok"`.
+ *
+ * The environment's steps change the episode's one state in place (see
+ * `Step.apply`); nothing is copied between steps. Event times are read from
+ * the clock at set-up, at the start of each round, after a step whose agents
+ * answered asynchronously, and at the end: the events in between share that
+ * time. What is recorded is the caller's choice (`events`, `hashes`,
+ * `ndjson`); with none of them, nothing is serialised or hashed.
  *
  * @example
  * ```ts
@@ -165,9 +190,9 @@ export class EpisodeError extends Error {
  * const setup = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" });
  * const played = await playEpisode(bankRunGame.environment, {
  *   ...setup, seed: 1,
- *   agents: mockPopulation({ depositors: "always_stay" }),
+ *   agents: mockPopulation({ depositors: "always_stay" }), hashes: true,
  * });
- * if (!played.outcome.success) throw new Error("all-stay should succeed");
+ * if (!played.outcome.success || played.hashes.length !== 12) throw new Error();
  * ```
  */
 export async function playEpisode<P, S>(
@@ -175,33 +200,26 @@ export async function playEpisode<P, S>(
   options: PlayOptions<P>,
 ): Promise<PlayedEpisode<S>> {
   const { params, condition, seed } = options;
-  const clock = options.clock ?? (() => new Date().toISOString());
-  const events: EngineEvent[] = [];
-  let gameEvents = 0;
-  let round = 0;
-  let step = "setup";
-  let roundStart = 0;
-  const emit = (body: EventBody) => {
-    const event = {
-      schema: EVENT_SCHEMA_VERSION,
-      run: options.run ?? "adhoc",
-      episode: options.episode ?? "ep",
-      round,
-      step,
-      seq: gameEvents,
-      time: clock(),
-      ...body,
-    } as EngineEvent;
-    if (!UNHASHED_EVENT_TYPES.has(body.type)) gameEvents++;
-    events.push(event);
-    options.onEvent?.(event);
-  };
-  const stream = (r: number) => (agent: string, purpose: string) =>
-    openStream({ seed, round: r, agent, purpose });
-  const hashes: string[] = [];
+  const rng = options.rng ?? RNG_VERSION;
+  const rec = new EventRecorder({
+    run: options.run ?? "adhoc",
+    episode: options.episode ?? "ep",
+    keep: options.events ?? true,
+    lines: options.ndjson ?? false,
+    hashes: options.hashes ?? false,
+    hashing: options.hashing,
+    clock: options.clock,
+    onEvent: options.onEvent,
+  });
+  const emit = (body: EventBody) => rec.emit(body);
   const degradation: Degradation = { defaults: 0, agent_errors: 0, failed_calls: 0 };
   try {
-    let state = env.init(params, { mechanism: condition.mechanism, seed, stream: stream(0) });
+    rec.tick();
+    let state = env.init(params, {
+      mechanism: condition.mechanism,
+      seed,
+      stream: roundStreams(seed, 0, { rng }),
+    });
     const roster = env.roster(state);
     const agents = new Map<string, Agent>(roster.map((p) => [p.id, options.agents(p)]));
     const bounds = env.bounds(params);
@@ -219,42 +237,46 @@ export async function playEpisode<P, S>(
       agents: players,
       model: participantModel(players, condition.centralRole),
       bounds,
-      toolkit: TOOLKIT_VERSION,
+      toolkit: options.toolkit ?? TOOLKIT_VERSION,
+      rng,
+      hashing: options.hashing ?? HASHING_VERSION,
     });
     const horizon = env.horizon(state);
     let played = 0;
-    for (round = 1; round <= horizon && !env.isDone(state); round++) {
+    for (let round = 1; round <= horizon && !env.isDone(state); round++) {
       played = round;
-      // Round 1's events hash also covers the set-up events (the condition,
-      // parameters and players of episode_start), so an edited start is caught.
-      roundStart = round === 1 ? 0 : events.length;
-      step = "start";
-      const started = env.startRound(clone(state), round);
+      rec.startRound(round);
+      rec.step = "start";
+      rec.tick();
+      const started = env.startRound(state, round);
       state = started.state;
       emit({ type: "round_start" });
-      started.events.forEach(emit);
+      for (const e of started.events) emit(e);
+      const ctx: StepContext = { round, stream: roundStreams(seed, round, { rng }) };
       for (const s of env.steps(state)) {
-        step = s.id;
+        rec.step = s.id;
         const requests = s.requests(state, round);
-        const reports = await collect(env, requests, agents, emit, degradation);
-        const t = s.apply(clone(state), reports, { round, stream: stream(round) });
+        let reports: Reports = NO_REPORTS;
+        if (requests.length > 0) {
+          let raws = ask(requests, agents);
+          if (raws instanceof Promise) {
+            raws = await raws;
+            rec.tick();
+          }
+          reports = validate(env, requests, raws, rec, degradation);
+        }
+        const t = s.apply(state, reports, ctx);
         state = t.state;
-        t.events.forEach(emit);
+        for (const e of t.events) emit(e);
       }
-      step = "checkpoint";
-      const hash = stateHash(state);
-      hashes.push(hash);
-      emit({
-        type: "checkpoint",
-        state: clone(state),
-        state_hash: hash,
-        events_hash: eventsHash(events.slice(roundStart)),
-      });
+      rec.step = "checkpoint";
+      rec.checkpoint(state);
     }
-    round = played;
-    step = "end";
-    const fin = env.finish(clone(state));
-    fin.events.forEach(emit);
+    rec.round = played;
+    rec.step = "end";
+    rec.tick();
+    const fin = env.finish(state);
+    for (const e of fin.events) emit(e);
     const { worst, best } = bounds;
     const raw = (fin.outcome.welfare - worst) / (best - worst);
     const outcome: EpisodeOutcome = {
@@ -268,15 +290,55 @@ export async function playEpisode<P, S>(
         ? { type: "episode_end", status: "degraded", outcome, degraded: degradation }
         : { type: "episode_end", status: "ok", outcome },
     );
-    return { outcome, events, hashes, state: fin.state };
+    return new Played(outcome, rec, fin.state, options.ndjson === true);
   } catch (err) {
     if (err instanceof EpisodeError) throw err;
     const message = err instanceof Error ? err.message : String(err);
-    step = "end";
+    const round = rec.round;
+    const step = rec.step;
+    rec.step = "end";
     emit({ type: "episode_end", status: "error", error: message });
-    throw new EpisodeError(`Episode failed in round ${round}, step ${step}: ${message}`, events, {
-      cause: err,
-    });
+    throw new EpisodeError(
+      `Episode failed in round ${round}, step ${step}: ${message}`,
+      rec.events,
+      {
+        cause: err,
+        ...(options.ndjson ? { ndjson: rec.text } : {}),
+      },
+    );
+  }
+}
+
+const NO_REPORTS: Reports = new Map();
+
+/**
+ * The result of {@linkcode playEpisode}: `events` is a getter on the class
+ * (built from the recorder on first read). A getter on the prototype rather
+ * than one closing over the round loop's scope matters: V8 allocates such
+ * result objects in its old generation, and a closure there made every
+ * episode's objects survive the young-generation collections, which doubled
+ * the cost of an episode.
+ */
+class Played<S> implements PlayedEpisode<S> {
+  readonly hashes: string[];
+  readonly ndjson?: string;
+  readonly #rec: EventRecorder;
+  constructor(
+    readonly outcome: EpisodeOutcome,
+    rec: EventRecorder,
+    readonly state: S,
+    text: boolean,
+  ) {
+    this.#rec = rec;
+    this.hashes = rec.hashes;
+    if (text) this.ndjson = rec.text;
+  }
+  get events(): EngineEvent[] {
+    return this.#rec.events;
+  }
+  /** The result as plain data, `events` included. */
+  toJSON(): object {
+    return { ...this, events: this.events };
   }
 }
 
@@ -303,51 +365,88 @@ export function participantModel(
   return [...policies].sort().join("+");
 }
 
-async function collect<P, S>(
+/** An agent that failed: it threw, its promise rejected, or it answered with an error. */
+class Failure {
+  constructor(readonly error: string, readonly calls: readonly LlmCallRecord[]) {}
+}
+
+/**
+ * Asks every agent of a step. Each `decide` is called at once, in request
+ * order; when every answer is synchronous the answers are returned as they
+ * are (raw replies, `AgentReply`s or `Failure`s), otherwise a promise of all
+ * of them.
+ */
+function ask(requests: CallRequest[], agents: Map<string, Agent>): unknown[] | Promise<unknown[]> {
+  const answers: unknown[] = new Array(requests.length);
+  let pending: Promise<void>[] | undefined;
+  for (let i = 0; i < requests.length; i++) {
+    let got: unknown;
+    try {
+      got = agents.get(requests[i].agent)!.decide(requests[i]);
+    } catch (err) {
+      answers[i] = failed(err);
+      continue;
+    }
+    if (isThenable(got)) {
+      (pending ??= []).push(
+        Promise.resolve(got).then((v) => {
+          answers[i] = v;
+        }, (err) => {
+          answers[i] = failed(err);
+        }),
+      );
+    } else answers[i] = got;
+  }
+  return pending ? Promise.all(pending).then(() => answers) : answers;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value instanceof Promise ||
+    (typeof value === "object" && value !== null &&
+      typeof (value as { then?: unknown }).then === "function");
+}
+
+function failed(err: unknown): Failure {
+  return new Failure(err instanceof Error ? err.message : String(err), NO_CALLS);
+}
+
+const NO_CALLS: readonly LlmCallRecord[] = [];
+const NO_NOTES: readonly Correction[] = [];
+
+/** Validates the answers against their contracts, logging calls, errors and corrections. */
+function validate<P, S>(
   env: Environment<P, S>,
   requests: CallRequest[],
-  agents: Map<string, Agent>,
-  emit: (e: EventBody) => void,
+  answers: unknown[],
+  rec: EventRecorder,
   degradation: Degradation,
-): Promise<Map<string, Record<string, unknown>>> {
-  const raws = await Promise.all(requests.map(async (req) => {
-    try {
-      const got = await agents.get(req.agent)!.decide(req);
-      if (!(got instanceof AgentReply)) {
-        return { ok: true as const, raw: got, calls: [], notes: [] };
-      }
-      return got.error === undefined
-        ? { ok: true as const, raw: got.raw, calls: got.calls, notes: got.notes }
-        : { ok: false as const, error: got.error, calls: got.calls, notes: got.notes };
-    } catch (err) {
-      return {
-        ok: false as const,
-        error: err instanceof Error ? err.message : String(err),
-        calls: [],
-        notes: [],
-      };
-    }
-  }));
+): Map<string, Record<string, unknown>> {
   const reports = new Map<string, Record<string, unknown>>();
-  requests.forEach((req, i) => {
+  for (let i = 0; i < requests.length; i++) {
+    const req = requests[i];
     const contract = env.contracts[req.call];
     if (!contract) throw new TypeError(`No contract for call "${req.call}"`);
-    const got = raws[i];
-    for (const c of got.calls) {
-      if (c.status === "error") degradation.failed_calls++;
-      emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
+    let got = answers[i];
+    if (got instanceof AgentReply) {
+      got = got.error === undefined ? got : new Failure(got.error, got.calls);
     }
-    for (const n of got.notes) {
-      emit({ type: "correction", agent: req.agent, call: req.call, ...n, raw: n.raw ?? null });
+    const calls = got instanceof AgentReply || got instanceof Failure ? got.calls : NO_CALLS;
+    for (const c of calls) {
+      if (c.status === "error") degradation.failed_calls++;
+      rec.emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
+    }
+    const notes = answers[i] instanceof AgentReply ? (answers[i] as AgentReply).notes : NO_NOTES;
+    for (const n of notes) {
+      rec.emit({ type: "correction", agent: req.agent, call: req.call, ...n, raw: n.raw ?? null });
     }
     let corrections: Correction[];
     let value: Record<string, unknown>;
-    if (got.ok) {
-      ({ value, corrections } = contract.parse(got.raw));
+    if (!(got instanceof Failure)) {
+      ({ value, corrections } = contract.parse(got instanceof AgentReply ? got.raw : got));
     } else {
       degradation.agent_errors++;
       degradation.defaults++;
-      emit({
+      rec.emit({
         type: "agent_error",
         agent: req.agent,
         call: req.call,
@@ -363,47 +462,10 @@ async function collect<P, S>(
       }];
     }
     for (const c of corrections) {
-      emit({ type: "correction", agent: req.agent, call: req.call, ...c, raw: c.raw ?? null });
+      rec.emit({ type: "correction", agent: req.agent, call: req.call, ...c, raw: c.raw ?? null });
     }
-    emit({ type: "report", agent: req.agent, role: req.role, call: req.call, report: value });
+    rec.emit({ type: "report", agent: req.agent, role: req.role, call: req.call, report: value });
     reports.set(req.agent, value);
-  });
+  }
   return reports;
 }
-
-/**
- * Hash of a round's events without their wall-clock times, so a tampered
- * log is caught even where the state is unchanged. Events of the types in
- * {@linkcode UNHASHED_EVENT_TYPES} are left out.
- *
- * @example
- * ```ts
- * import { eventsHash } from "./episode.ts";
- * if (eventsHash([]).length !== 64) throw new Error();
- * ```
- */
-export function eventsHash(events: readonly EngineEvent[]): string {
-  return sha256Hex(canonicalJson(hashedEvents(events)));
-}
-
-/**
- * The events as {@linkcode eventsHash} covers them: game events only,
- * without their wall-clock `time` and without the `toolkit` version of
- * `episode_start` (metadata that a replay by a newer build cannot reproduce).
- *
- * @example
- * ```ts
- * import { hashedEvents } from "./episode.ts";
- * const got = hashedEvents([{ type: "round_start", time: "t", seq: 0 }] as never);
- * if (JSON.stringify(got) !== '[{"type":"round_start","seq":0}]') throw new Error();
- * ```
- */
-export function hashedEvents(events: readonly EngineEvent[]): Record<string, unknown>[] {
-  return events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type)).map((e) => {
-    const { time: _t, ...rest } = e as EngineEvent & { toolkit?: string };
-    if (rest.type === "episode_start") delete (rest as { toolkit?: string }).toolkit;
-    return rest;
-  });
-}
-
-const clone = cloneJson;

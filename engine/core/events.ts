@@ -71,6 +71,10 @@ export type EventBody =
     bounds: { worst: number; best: number };
     /** Toolkit version that wrote the log. */
     toolkit: string;
+    /** Stream derivation (`rng.ts`), e.g. `"murmur3-xoshiro128ss-v2"`. */
+    rng?: string;
+    /** Events-hash definition (`events_hash.ts`), e.g. `"lines-v2"`. */
+    hashing?: string;
   }
   | { type: "round_start" }
   | { type: "report"; agent: string; role: string; call: string; report: Record<string, unknown> }
@@ -144,7 +148,17 @@ export type EventBody =
     /** The public justification (a new one when the public action was changed). */
     public_justification: string;
   }
-  | { type: "checkpoint"; state: unknown; state_hash: string; events_hash: string }
+  | {
+    /**
+     * The end of a round. An episode played with hashes (every written log)
+     * records the state and both hashes; one played without them (in memory,
+     * logging off) records none of the three.
+     */
+    type: "checkpoint";
+    state?: unknown;
+    state_hash?: string;
+    events_hash?: string;
+  }
   | {
     type: "episode_end";
     /**

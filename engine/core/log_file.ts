@@ -2,6 +2,10 @@
  * Episode logs on disk: NDJSON, written atomically (temporary file, then
  * rename), read back with errors that name the file and line.
  *
+ * Writes are synchronous from one string (an episode's log is built in memory
+ * first), and a folder is created once per process: later writes into it try
+ * the file first and create the folder again only if it has gone.
+ *
  * @module
  */
 import type { EngineEvent } from "./events.ts";
@@ -23,32 +27,72 @@ const CHUNK_CHARS = 1 << 20;
  * if ((await readEpisodeLog(`${dir}/ep.ndjson`)).length !== 0) throw new Error();
  * ```
  */
-export async function writeEpisodeLog(path: string, events: readonly EngineEvent[]): Promise<void> {
-  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
-  await Deno.mkdir(dir, { recursive: true });
-  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  const file = await Deno.open(tmp, { write: true, create: true, truncate: true });
+export function writeEpisodeLog(path: string, events: readonly EngineEvent[]): Promise<void> {
   try {
-    const encoder = new TextEncoder();
-    let chunk: string[] = [];
-    let size = 0;
-    const flush = async () => {
-      const bytes = encoder.encode(chunk.join(""));
-      for (let at = 0; at < bytes.length;) at += await file.write(bytes.subarray(at));
-      chunk = [];
-      size = 0;
-    };
-    for (const e of events) {
-      const line = JSON.stringify(e) + "\n";
-      chunk.push(line);
-      size += line.length;
-      if (size >= CHUNK_CHARS) await flush();
-    }
-    await flush();
+    writeAtomically(path, (file) => {
+      const encoder = new TextEncoder();
+      let chunk = "";
+      const flush = () => {
+        const bytes = encoder.encode(chunk);
+        for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+        chunk = "";
+      };
+      for (const e of events) {
+        chunk += JSON.stringify(e) + "\n";
+        if (chunk.length >= CHUNK_CHARS) flush();
+      }
+      flush();
+    });
+    return Promise.resolve();
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+const madeDirs = new Set<string>();
+
+/**
+ * Writes an episode's NDJSON text atomically and synchronously: a temporary
+ * file in the same folder, then a rename. The folder is created on first use.
+ *
+ * @example
+ * ```ts
+ * import { readEpisodeLog, writeEpisodeLogText } from "./log_file.ts";
+ * const dir = await Deno.makeTempDir();
+ * writeEpisodeLogText(`${dir}/runs/ep.ndjson`, '{"schema":2,"type":"round_start"}\n');
+ * if ((await readEpisodeLog(`${dir}/runs/ep.ndjson`)).length !== 1) throw new Error();
+ * ```
+ */
+export function writeEpisodeLogText(path: string, text: string): void {
+  writeAtomically(path, (file) => {
+    const bytes = new TextEncoder().encode(text);
+    for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+  });
+}
+
+/** Writes a file through `write` into a temporary sibling, then renames it into place. */
+function writeAtomically(path: string, write: (file: Deno.FsFile) => void): void {
+  const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+  const tmp = `${path}.${crypto.randomUUID()}.tmp`;
+  if (!madeDirs.has(dir)) {
+    Deno.mkdirSync(dir, { recursive: true });
+    madeDirs.add(dir);
+  }
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(tmp, { write: true, create: true, truncate: true });
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    // The folder was removed since it was made: make it again.
+    Deno.mkdirSync(dir, { recursive: true });
+    file = Deno.openSync(tmp, { write: true, create: true, truncate: true });
+  }
+  try {
+    write(file);
   } finally {
     file.close();
   }
-  await Deno.rename(tmp, path);
+  Deno.renameSync(tmp, path);
 }
 
 /**

@@ -3,15 +3,40 @@
  * with the recorded seed; the states, hashes and events must come out the
  * same. A mismatch names the first round and field that differ.
  *
+ * The replay opens streams with the derivation the log names (`rng` in
+ * `episode_start`) and hashes events with the definition it names
+ * (`hashing`); a log naming one this build does not know, or none, is refused
+ * with a `RangeError` naming the field.
+ *
+ * Before anything is played, the caller's set-up (see {@linkcode ReplayOptions})
+ * rebuilds the parameters and condition from the recorded `episode_start`;
+ * recorded parameters, derived quantities or a condition id that differ from
+ * the rebuilt ones are a `"condition"` mismatch. Round 1's events include the
+ * set-up events, so an edited player, policy or label in `episode_start` is an
+ * `"events"` mismatch of round 1.
+ *
+ * What is checked per round depends on what the log carries:
+ * - a hashed checkpoint (every written log): its state hash against its own
+ *   state (kind `"hash"`), the replayed state hash (kind `"state"`), and its
+ *   events hash against both the recorded events and the replay's (kind
+ *   `"events"`);
+ * - a checkpoint without hashes (an episode played in memory with logging
+ *   off): the replay recomputes the events hash of the recorded round and
+ *   compares it with its own (kind `"events"`); such a checkpoint holds no
+ *   state, so states are compared only through the events they produced and
+ *   the final outcome.
+ *
  * @module
  */
 import type { Agent } from "../agents/agent.ts";
 import { firstDifference } from "./diff.ts";
 import type { Environment } from "./environment.ts";
-import { eventsHash, hashedEvents, playEpisode } from "./episode.ts";
-import type { EngineEvent } from "./events.ts";
+import { playEpisode } from "./episode.ts";
+import type { EngineEvent, EventBody } from "./events.ts";
 import type { EpisodeCondition } from "./game.ts";
+import { eventsHash, HASHING_VERSION, UNHASHED_EVENT_TYPES } from "./events_hash.ts";
 import { stateHash } from "./hash.ts";
+import { RNG_VERSION } from "./rng.ts";
 
 /** Where a replay first disagreed with its log. */
 export interface ReplayMismatch {
@@ -45,6 +70,8 @@ export interface ReplayResult {
   /** The first mismatch, when not ok. */
   mismatch?: ReplayMismatch;
 }
+
+type Body = Omit<EngineEvent, "time"> & EventBody;
 
 /** The parameters and condition a replay plays, rebuilt from a log's `episode_start`. */
 export interface ReplaySetup<P> {
@@ -125,6 +152,8 @@ export async function replayWith<P, S>(
   if (start.env !== env.id) {
     throw new TypeError(`Cannot replay a "${start.env}" log with the "${env.id}" environment`);
   }
+  const rng = known(start.rng, [RNG_VERSION], "rng");
+  const hashing = known(start.hashing, [HASHING_VERSION], "hashing");
   const setup = options.setup
     ? options.setup(start)
     : recordedSetup(start) as ReplaySetup<unknown> as ReplaySetup<P>;
@@ -142,20 +171,22 @@ export async function replayWith<P, S>(
     policy: policies.get(id) ?? "replay",
     decide(req) {
       const r = reports.get(key(req.round, req.step, req.agent, req.call));
-      if (r === undefined) {
-        return Promise.reject(new Error(`no recorded report for ${req.agent} (${req.call})`));
-      }
-      return Promise.resolve(r);
+      if (r === undefined) throw new Error(`no recorded report for ${req.agent} (${req.call})`);
+      return r;
     },
   });
   const replay = await playEpisode(env, {
     params,
     condition: setup.condition,
+    toolkit: start.toolkit,
     seed: start.seed,
     agents,
     run: start.run,
     episode: start.episode,
     clock: () => start.time,
+    hashes: true,
+    rng,
+    hashing,
   });
   const result = (mismatch?: ReplayMismatch): ReplayResult => ({
     ok: mismatch === undefined,
@@ -179,7 +210,10 @@ export async function replayWith<P, S>(
         replayed: pc ? "present" : "absent",
       });
     }
-    if (stateHash(rc.state) !== rc.state_hash) {
+    const rEvents = recorded.rounds[i];
+    const pEvents = replayed.rounds[i];
+    const hashed = rc.state_hash !== undefined;
+    if (hashed && stateHash(rc.state) !== rc.state_hash) {
       const d = firstDifference(rc.state, pc.state);
       return result({
         round,
@@ -189,15 +223,14 @@ export async function replayWith<P, S>(
         replayed: d ? d.right : stateHash(rc.state),
       });
     }
-    if (rc.state_hash !== pc.state_hash) {
+    if (hashed && rc.state_hash !== pc.state_hash) {
       const d = firstDifference(rc.state, pc.state)!;
       return result({ round, kind: "state", field: d.path, recorded: d.left, replayed: d.right });
     }
-    const rEvents = recorded.rounds[i];
-    const pEvents = replayed.rounds[i];
-    if (eventsHash(rEvents) !== rc.events_hash || rc.events_hash !== pc.events_hash) {
+    const own = eventsHash(rEvents, { hashing });
+    if (own !== (hashed ? rc.events_hash : own) || own !== pc.events_hash) {
       const d = firstDifference(strip(rEvents), strip(pEvents)) ??
-        { path: "events_hash", left: rc.events_hash, right: pc.events_hash };
+        { path: "events_hash", left: rc.events_hash ?? own, right: pc.events_hash };
       return result({
         round,
         kind: "events",
@@ -253,12 +286,31 @@ function compareCondition(
   return undefined;
 }
 
+function known<V extends string>(
+  value: string | undefined,
+  versions: readonly V[],
+  field: string,
+): V {
+  if (value === undefined || !(versions as readonly string[]).includes(value)) {
+    const got = value === undefined ? "has no" : `names an unknown ${field}, "${value}":`;
+    throw new RangeError(
+      `Cannot replay: the log ${got} ${value === undefined ? `"${field}" field;` : ""} this build ${
+        versions.map((v) => `replays ${field} "${v}"`).join(" and ")
+      }`.replace(/ +/g, " "),
+    );
+  }
+  return value as V;
+}
+
 function key(round: number, step: string, agent: string, call: string): string {
   return `${round}|${step}|${agent}|${call}`;
 }
 
-/** What the events hash covers (see `hashedEvents`). */
-const strip = hashedEvents;
+/** Game events without their times: what the events hash covers (see `eventsHash`). */
+function strip(events: readonly EngineEvent[]): Body[] {
+  return events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type))
+    .map(({ time: _t, ...rest }) => rest as Body);
+}
 
 /** Events by round, as the events hash slices them: round 1 includes the set-up events. */
 function byRound(events: readonly EngineEvent[]) {

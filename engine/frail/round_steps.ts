@@ -9,7 +9,8 @@
  * every environment does alike:
  * - the proposal step asks the central player only under M1 or M2 (M1 offers,
  *   M2 solicitation), and nobody once the episode is over;
- * - the response step asks nobody under M0 or once the episode is over;
+ * - the response step asks nobody under M0 or once the episode is over (and
+ *   under M0 applies nothing: there is no mechanism business to close);
  * - a round starts by clearing last round's inbox and pending reports and
  *   opening the M2 agreement for the round (signers whose exit was declared
  *   last round leave, with an `exit_effective` event);
@@ -130,7 +131,8 @@ export function responseStep<S extends RoundState>(options: ResponseStepOptions<
       }));
     },
     apply(s, reports) {
-      return { state: s, events: options.apply(s, reports) };
+      // Under M0 nobody was asked and there is no mechanism business to close.
+      return { state: s, events: s.mechanism === "M0" ? [] : options.apply(s, reports) };
     },
   };
 }

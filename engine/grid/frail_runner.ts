@@ -51,6 +51,7 @@ export const frailRunner: EpisodeRunner = {
       agents,
       run: ep.run,
       episode: ep.id,
+      hashes: true,
     });
     return r.events;
   },

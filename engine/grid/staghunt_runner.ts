@@ -103,6 +103,7 @@ export const stagHuntRunner: EpisodeRunner = {
       agents,
       run: ep.run,
       episode: ep.id,
+      hashes: true,
     });
     return r.events;
   },

@@ -9,13 +9,17 @@
  * corruption, heterogeneity, payoffs; see `descriptor.ts`), with
  * heterogeneity `"h1"` when no policy is given.
  *
+ * Logging is as in `runEpisode`: off (no `outDir`) means the events are
+ * built in memory (unless `events: false`; the turns need them, so they are
+ * then empty too) and nothing is serialised or hashed unless `hashes: true`.
+ *
  * @module
  */
 import { z } from "npm:zod@4.6.7";
 import { type MockStagHuntOptions, mockStagHuntPlayers } from "../agents/mock/staghunt.ts";
-import { playEpisode } from "../core/episode.ts";
+import { type PlayedEpisode, playEpisode } from "../core/episode.ts";
 import type { EngineEvent, EpisodeOutcome } from "../core/events.ts";
-import { writeEpisodeLog } from "../core/log_file.ts";
+import { writeEpisodeLogText } from "../core/log_file.ts";
 import { NAME_HINT, NAME_PATTERN, pathInside } from "../names.ts";
 import { corruptedPlayers } from "./corruption.ts";
 import { stagHunt } from "./environment.ts";
@@ -55,18 +59,26 @@ export interface StagHuntRunConfig {
   outDir?: string;
   /** Clock for event times. Default: wall clock. */
   clock?: () => string;
+  /** Keep the events in memory (`events`, and the `turns` read from them). Default `true`. */
+  events?: boolean;
+  /** Checkpoints carry states and hashes; `hashes` is filled. Default `false`; always on with `outDir` or `ndjson`. */
+  hashes?: boolean;
+  /** Return the NDJSON log text (`ndjson`), complete with hashes. Default `false`. */
+  ndjson?: boolean;
 }
 
 /** What {@linkcode runStagHuntEpisode} returns. */
 export interface StagHuntRunResult {
   /** Outcome: success, payoffs, welfare, realization. */
   outcome: EpisodeOutcome;
-  /** The event log. */
-  events: EngineEvent[];
-  /** State hash per round. */
+  /** The event log (empty with `events: false`); a getter, built on first read. */
+  readonly events: EngineEvent[];
+  /** State hash per round (empty without hashes). */
   hashes: string[];
-  /** The turn records of the episode. */
-  turns: StagHuntTurn[];
+  /** The NDJSON log text, when `ndjson` was asked. */
+  ndjson?: string;
+  /** The turn records of the episode (empty with `events: false`); a getter, built on first read. */
+  readonly turns: StagHuntTurn[];
   /** Model of each player, when a heterogeneity policy was given. */
   models?: Record<string, string>;
   /** Where the log was written, if it was. */
@@ -89,6 +101,9 @@ const ConfigSchema = strictObject({
   episode: id().optional(),
   outDir: z.string().min(1).optional(),
   clock: z.function().optional(),
+  events: z.boolean().default(true),
+  hashes: z.boolean().default(false),
+  ndjson: z.boolean().default(false),
 });
 
 /**
@@ -129,7 +144,7 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
   const episode = c.episode ??
     `staghunt_N${params.N}_M${params.M}_T${params.T}_F${params.F}_${params.corruption}_${regime}_s${c.seed}`;
   const logPath = c.outDir ? pathInside(c.outDir, c.run, `${episode}.ndjson`) : undefined;
-  let events: EngineEvent[];
+  const text = c.ndjson || logPath !== undefined;
   try {
     const played = await playEpisode(stagHunt, {
       params,
@@ -145,20 +160,55 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
       run: c.run,
       episode,
       clock: config.clock,
+      events: c.events,
+      hashes: c.hashes || text,
+      ndjson: text,
     });
-    events = played.events;
-    if (logPath) await writeEpisodeLog(logPath, events);
-    return {
-      outcome: played.outcome,
-      events,
-      hashes: played.hashes,
-      turns: turnsFromEvents(events),
-      ...(config.models ? { models } : {}),
+    if (logPath) writeEpisodeLogText(logPath, played.ndjson!);
+    return new StagHuntRun(played, {
+      ndjson: c.ndjson,
+      models: config.models ? models : undefined,
       logPath,
-    };
+    });
   } catch (err) {
-    const logged = (err as { events?: EngineEvent[] }).events;
-    if (logPath && logged) await writeEpisodeLog(logPath, logged);
+    const logged = (err as { ndjson?: string }).ndjson;
+    if (logPath && logged !== undefined) writeEpisodeLogText(logPath, logged);
     throw err;
+  }
+}
+
+/**
+ * What {@linkcode runStagHuntEpisode} returns: `events` and `turns` are
+ * getters, built on first read (see `PlayedEpisode.events`); `toJSON`
+ * includes them.
+ */
+class StagHuntRun implements StagHuntRunResult {
+  readonly outcome: EpisodeOutcome;
+  readonly hashes: string[];
+  readonly ndjson?: string;
+  readonly models?: Record<string, string>;
+  readonly logPath?: string;
+  readonly #played: PlayedEpisode<unknown>;
+  #turns: StagHuntTurn[] | undefined;
+  constructor(
+    played: PlayedEpisode<unknown>,
+    options: { ndjson: boolean; models?: Record<string, string>; logPath?: string },
+  ) {
+    this.#played = played;
+    this.outcome = played.outcome;
+    this.hashes = played.hashes;
+    if (options.ndjson) this.ndjson = played.ndjson;
+    if (options.models) this.models = options.models;
+    this.logPath = options.logPath;
+  }
+  get events(): EngineEvent[] {
+    return this.#played.events;
+  }
+  get turns(): StagHuntTurn[] {
+    return this.#turns ??= turnsFromEvents(this.events);
+  }
+  /** The result as plain data, `events` and `turns` included. */
+  toJSON(): object {
+    return { ...this, events: this.events, turns: this.turns };
   }
 }

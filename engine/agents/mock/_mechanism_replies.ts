@@ -200,10 +200,10 @@ export function centralPlayer<V>(
     policy: `mock:${policy}_${options.role}`,
     decide(req: CallRequest) {
       if (req.call !== options.offerCall) {
-        return Promise.resolve(solicitationReply(policy, options.whom));
+        return solicitationReply(policy, options.whom);
       }
-      if (policy === "passive") return Promise.resolve({ offers: [], reasoning: "No offers." });
-      return Promise.resolve(options.offers(req.view as V));
+      if (policy === "passive") return { offers: [], reasoning: "No offers." };
+      return options.offers(req.view as V);
     },
   };
 }

@@ -72,9 +72,9 @@ export function mockDepositor(policy: DepositorPolicy, who: { seed: number; id: 
     decide(req: CallRequest) {
       const v = req.view as DepositorView;
       if (req.call === "withdrawal") {
-        return Promise.resolve(withdrawal(policy, t, v));
+        return withdrawal(policy, t, v);
       }
-      return Promise.resolve(respond(policy, t, v));
+      return respond(policy, t, v);
     },
   };
 }

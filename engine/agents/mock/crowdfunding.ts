@@ -108,20 +108,20 @@ export function mockBacker(policy: BackerPolicy, who: { seed: number; id: string
       const v = req.view as BackerView;
       switch (req.call) {
         case "pledge":
-          return Promise.resolve(pledge(policy, t, v));
+          return pledge(policy, t, v);
         case "withdrawal":
-          return Promise.resolve(withdrawal(policy, t, v));
+          return withdrawal(policy, t, v);
         case "mechanism_response":
-          return Promise.resolve(respond(policy, t, v));
+          return respond(policy, t, v);
         case "coalition_response":
-          return Promise.resolve(coalition(policy, t, v));
+          return coalition(policy, t, v);
         case "exit_confirmation":
-          return Promise.resolve({
+          return {
             confirm: policy === "hesitant",
             reasoning: policy === "hesitant" ? "I still want out." : "I stay.",
-          });
+          };
         default:
-          return Promise.reject(new RangeError(`No mock backer reply for call "${req.call}"`));
+          throw new RangeError(`No mock backer reply for call "${req.call}"`);
       }
     },
   };
@@ -214,24 +214,24 @@ export function mockFounder(policy: FounderPolicy): Agent {
       const v = req.view as FounderView;
       switch (req.call) {
         case "launch_decision":
-          return Promise.resolve({
+          return {
             launch: v.launchAllowed,
             reasoning: v.launchAllowed ? "The goal is met; launching." : "Not allowed yet.",
-          });
+          };
         case "pledge_offer": {
           if (policy === "passive") {
-            return Promise.resolve({
+            return {
               offers: [],
               disclose_terms_to: "none",
               reasoning: "No offers.",
-            });
+            };
           }
           const locked = new Set(
             v.acceptedOffers.filter((o) => o.lockUntil >= v.round).map((o) => o.target),
           );
           const open = v.backers.filter((id) => !locked.has(id));
           const bonus = v.round === 1 ? 0.03 : 0.04;
-          return Promise.resolve({
+          return {
             offers: open.map((id) => ({
               target: id,
               amount: bonus,
@@ -239,12 +239,12 @@ export function mockFounder(policy: FounderPolicy): Agent {
             })),
             disclose_terms_to: "all",
             reasoning: `Offering ${bonus} to ${open.length} backers.`,
-          });
+          };
         }
         case "intent_solicitation":
-          return Promise.resolve(solicitationReply(policy, "everyone"));
+          return solicitationReply(policy, "everyone");
         default:
-          return Promise.reject(new RangeError(`No mock founder reply for call "${req.call}"`));
+          throw new RangeError(`No mock founder reply for call "${req.call}"`);
       }
     },
   };

@@ -114,8 +114,8 @@ export function mockCreditor(policy: CreditorPolicy, who: { seed: number; id: st
     policy: `mock:${policy}`,
     decide(req: CallRequest) {
       const v = req.view as CreditorView;
-      if (req.call === "redeem_or_roll") return Promise.resolve(redeemOrRoll(policy, t, v));
-      return Promise.resolve(respond(policy, t, v));
+      if (req.call === "redeem_or_roll") return redeemOrRoll(policy, t, v);
+      return respond(policy, t, v);
     },
   };
 }

@@ -83,12 +83,12 @@ export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOption
   return {
     policy: `mock:always_${action.toLowerCase()}`,
     decide(req) {
-      if (req.call === REJUSTIFY_CALL) return Promise.resolve(rejustify(req));
-      return Promise.resolve({
+      if (req.call === REJUSTIFY_CALL) return rejustify(req);
+      return {
         action,
         confidence,
         justification: `I always play ${action}.`,
-      });
+      };
     },
   };
 }
@@ -113,15 +113,18 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
   const noise = unit("noise", options.noise ?? 0);
   const prior = unit("firstSpeakerPrior", options.firstSpeakerPrior ?? 0.5);
   const seed = options.seed ?? 0;
-  const cutoffs = new Map<string, number>();
+  const hare = options.qStar?.hare ?? "";
   return {
     policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
     decide(req) {
-      if (req.call === REJUSTIFY_CALL) return Promise.resolve(rejustify(req));
+      if (req.call === REJUSTIFY_CALL) return rejustify(req);
       const v = req.view as StagHuntView;
-      const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}`;
+      const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}|${hare}`;
       let qs = cutoffs.get(key);
-      if (qs === undefined) cutoffs.set(key, qs = qStar(v, options.qStar));
+      if (qs === undefined) {
+        if (cutoffs.size >= 1024) cutoffs.clear();
+        cutoffs.set(key, qs = qStar(v, options.qStar));
+      }
       const estimate = rule.estimate(historyFromView(v));
       const qHat = estimate ?? prior;
       let action = benchmarkAction(qHat, qs);
@@ -135,16 +138,20 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
         }
       }
       const source = estimate === undefined ? "first-speaker prior" : `${rule.id} estimate`;
-      return Promise.resolve({
+      return {
         action,
         confidence: 0.5 + Math.min(0.5, Math.abs(qHat - qs)),
         justification:
           `My ${source} ${qHat.toFixed(3)} is ${qHat >= qs ? "at or above" : "below"} ` +
           `the cutoff ${qs.toFixed(3)}${flipped ? ", but I deviate this time" : ""}.`,
-      });
+      };
     },
   };
 }
+
+// q* by game and hare option, shared by every threshold player: it depends on
+// nothing else, and computing it by bisection is most of a mock player's work.
+const cutoffs = new Map<string, number>();
 
 /** Options of {@linkcode mockStagHuntPlayers}. */
 export interface MockStagHuntOptions {

@@ -99,17 +99,18 @@ Deno.test("episodeBundle() escapes hostile agent text in reports, reasoning and 
 });
 
 Deno.test("episodeBundle() shows overrides, corrections, draws and model calls as logged", async () => {
-  const result = await hostileFrailEpisode("bank_run", "M3", 0);
+  // Seed 1: the insisting depositor joins the coalition, so each round overrides it.
+  const result = await hostileFrailEpisode("bank_run", "M3", 1);
   const text = await html(result);
   const overrides = ofType(result.events, "override");
   const corrections = ofType(result.events, "correction");
   const calls = ofType(result.events, "llm_call");
-  assertEquals([overrides.length, corrections.length, calls.length], [12, 1, 316]);
+  assertEquals([overrides.length, corrections.length, calls.length], [12, 1, 360]);
   assertEquals(text.includes(`<small>overrides</small><b>12</b>`), true);
   assertEquals(text.includes(`<small>corrections</small><b>1</b>`), true);
-  assertEquals(text.includes(`<small>model calls</small><b>316</b>`), true);
-  assertEquals(text.includes(`<small>tokens</small><b>150,732</b>`), true); // 316 × (420 + 57)
-  assertEquals(text.includes(`<small>cost</small><b>$0.474</b>`), true); // 316 × 0.0015
+  assertEquals(text.includes(`<small>model calls</small><b>360</b>`), true);
+  assertEquals(text.includes(`<small>tokens</small><b>171,720</b>`), true); // 360 × (420 + 57)
+  assertEquals(text.includes(`<small>cost</small><b>$0.54</b>`), true); // 360 × 0.0015
   assertEquals(
     count(text, `<span class="note warn">override <b>withdraw_probability</b> 80 → 0`),
     12,
@@ -124,8 +125,8 @@ Deno.test("episodeBundle() shows overrides, corrections, draws and model calls a
     true,
   );
   // Model-call statistics and the failed attempt sit under each report.
-  assertEquals(count(text, `<tr><th>latency ms</th><td>812</td></tr>`), 316);
-  assertEquals(count(text, `<td>rate_limit</td><td>429</td>`), 316);
+  assertEquals(count(text, `<tr><th>latency ms</th><td>812</td></tr>`), 360);
+  assertEquals(count(text, `<td>rate_limit</td><td>429</td>`), 360);
 });
 
 Deno.test("episodeBundle() lays out Stag Hunt turns with both action layers and highlights flips", async () => {
@@ -302,7 +303,7 @@ Deno.test("episodeBundle() shows degraded, error and incomplete episodes promine
 });
 
 Deno.test("episodeModel() attaches every decision, override, correction and model call to its report", async () => {
-  const result = await hostileFrailEpisode("bank_run", "M3", 0);
+  const result = await hostileFrailEpisode("bank_run", "M3", 1);
   const model = episodeModel(result.events as unknown as LogEvent[]);
   const calls = model.rounds.flatMap((r) => r.calls);
   assertEquals(calls.length, ofType(result.events, "report").length);

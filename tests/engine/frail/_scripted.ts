@@ -39,9 +39,11 @@ export interface FixedEpisodeOptions<P> {
   regime?: string;
   /** Default 1. */
   seed?: number;
+  /** Hashed checkpoints (states and hashes), as in a written log. Default `true`. */
+  hashes?: boolean;
 }
 
-/** Plays one episode with a fixed clock (`"t"`). */
+/** Plays one episode with a fixed clock (`"t"`), with hashed checkpoints unless told otherwise. */
 export function playFixed<P, S>(
   env: Environment<P, S>,
   options: FixedEpisodeOptions<P>,
@@ -57,6 +59,7 @@ export function playFixed<P, S>(
     seed: options.seed ?? 1,
     agents: options.agents,
     clock: () => "t",
+    hashes: options.hashes ?? true,
   });
 }
 

@@ -108,7 +108,7 @@ Deno.test("formatPlan() lists cells with their shard counts and every episode wi
     lines[0],
     `Grid "tiny": 2 cells, 4 episodes, base seed 9, spec ${
       plan.hash.slice(0, 12)
-    }; shard 0/2: 2 episodes of 1 cell`,
+    }; shard 0/2: 2 episodes of 2 cells`,
   );
   assertEquals(lines.slice(-3), [
     "episode  seed",

@@ -207,14 +207,14 @@ Deno.test("stagHunt (b3) draws public actions independently of the original and 
 
 // Seeded exact values: a change to the stream keys or the draw rule changes them.
 const PINNED_B3: string[] = [
-  "1p02H",
-  "1p03S",
-  "2p02S",
+  "1p01H",
+  "1p03H",
+  "2p01H",
   "2p03S",
-  "3p02H",
+  "3p01H",
   "3p03S",
-  "4p02H",
-  "4p03H",
+  "4p01H",
+  "4p03S",
 ];
 
 Deno.test("stagHunt (b3) draws are pinned by the seed", async () => {

@@ -16,6 +16,7 @@ const noisy = (seed: number, corruption: "base" | "b3") =>
     corruption,
     seed,
     agents: { threshold: { rule: carryoverRule(), noise: 0.3 } },
+    hashes: true,
   });
 
 Deno.test("replayWith() reproduces both action layers and every hash of Stag Hunt logs", async () => {

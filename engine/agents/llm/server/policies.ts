@@ -120,7 +120,7 @@ export function answerPrompt(
   const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
   const user = messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
   const answer = (agent: Agent, call: string, view: unknown, who: string) =>
-    agent.decide({ call, view } as CallRequest).then((reply) => ({
+    Promise.resolve(agent.decide({ call, view } as CallRequest)).then((reply) => ({
       content: JSON.stringify(reply),
       reasoning: `Rule-based ${agent.policy.replace(/^mock:/, "")} ${who} read the prompt.`,
     }));

@@ -86,6 +86,7 @@ Deno.test("no bank-run view or prompt, the bank's or a depositor's, under M0-M3 
     const played = await playEpisode(bankRun, {
       ...frailSetup(bankRunGame, { mechanism, regime: "stable", overrides: { horizon: HORIZON } }),
       seed: 5,
+      hashes: true,
       agents: watched(scripted(withReasoning), (req) => {
         const json = JSON.stringify(req.view);
         const text = findTemplate(set, req.role, req.call)!.render(req.view as never)

@@ -73,6 +73,7 @@ Deno.test("no founder view or prompt under M0 or M3 names a backer, its position
     const played = await playEpisode(crowdfunding, {
       ...frailSetup(crowdfundingGame, { mechanism, regime: "stable" }),
       seed: 4,
+      hashes: true,
       agents: watched(scripted(script), (req) => {
         if (req.role === "founder") {
           views.push({ round: req.round, view: req.view as FounderView, call: req.call });

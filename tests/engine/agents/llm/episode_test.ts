@@ -19,7 +19,11 @@ Deno.test("bank-run episodes under M0-M3 through the openai SDK reproduce the mo
       models: [{ id: "local", baseURL: server.url, model: "coordlab-defensive", concurrency: 32 }],
     });
     for (const mechanism of MECHANISMS) {
-      const options = { ...frailSetup(bankRunGame, { mechanism, regime: "stable" }), seed };
+      const options = {
+        ...frailSetup(bankRunGame, { mechanism, regime: "stable" }),
+        seed,
+        hashes: true,
+      };
       const llm = await playEpisode(bankRun, {
         ...options,
         agents: llmPopulation({ runtime, env: "bank_run", models: "local", sample: seed }),
@@ -38,8 +42,8 @@ Deno.test("bank-run episodes under M0-M3 through the openai SDK reproduce the mo
       const start = llm.events[0];
       assert(start.type === "episode_start" && start.agents.every((a) => a.policy === "llm:local"));
     }
-    // M0 (seed 3) fails in round 4; M1-M3 survive all 12 rounds: 45 + 372 + 372 + 360 calls.
-    assertEquals(server.stats().chat, 45 + 372 + 372 + 360);
+    // M0 (seed 3) fails in round 6; M1-M3 survive all 12 rounds: 78 + 372 + 372 + 344 calls.
+    assertEquals(server.stats().chat, 78 + 372 + 372 + 344);
     assertEquals(runtime.ledger.run().calls, server.stats().chat);
   } finally {
     await server.close();
@@ -60,7 +64,7 @@ Deno.test("debt-rollover and crowdfunding episodes under M0-M3 and a Stag Hunt e
           }],
         });
         for (const setup of game.setups) {
-          const options = { ...setup, seed };
+          const options = { ...setup, seed, hashes: true };
           const mechanism = setup.condition.id;
           const llm = await playEpisode(game.env, {
             ...options,

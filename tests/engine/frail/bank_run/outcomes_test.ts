@@ -35,6 +35,7 @@ Deno.test("runEpisode() with every depositor staying gives W = W_best and W~ = 1
       mechanism,
       seed: 11,
       agents: { depositors: "always_stay", bank: "passive" },
+      hashes: true,
     });
     assert(r.outcome.success, mechanism);
     assertAlmostEquals(r.outcome.welfare, 18.174825, 1e-12);
@@ -114,6 +115,7 @@ async function fiveRequests(capacityRule?: "expire" | "partial") {
     env: "bank_run",
     seed: 8,
     params: capacityRule ? { capacityRule } : {},
+    hashes: true,
     agents: scripted((req) => {
       if (req.call !== "withdrawal" || idx(req.agent) > 5) return undefined;
       if (req.round === 2) askedInRound2.push(req.agent);

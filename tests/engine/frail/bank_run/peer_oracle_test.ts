@@ -57,7 +57,7 @@ Deno.test({
   async fn() {
     let binding = 0;
     let failures = 0;
-    for (let seed = 0; seed < 40; seed++) {
+    for (let seed = 0; seed < 60; seed++) {
       const r = await runEpisode({ env: "bank_run", mechanism: "M0", seed, clock: () => "t" });
       const expired = r.events.filter((e) =>
         e.type === "transition" && e.kind === "request_expired"
@@ -82,7 +82,7 @@ Deno.test({
         assertAlmostEquals(row.assets, m.assets, 1e-8, `${at}: assets`);
       }
     }
-    assert(binding >= 10, `only ${binding} of 40 episodes had a binding capacity`);
+    assert(binding >= 10, `only ${binding} of 60 episodes had a binding capacity`);
     assert(failures > 0 && failures < binding, `a mix of outcomes, got ${failures} failures`);
   },
 });

@@ -1,4 +1,4 @@
-import { assert, assertAlmostEquals, assertEquals, assertRejects } from "../../../_assert.ts";
+import { assert, assertEquals, assertRejects } from "../../../_assert.ts";
 import { replayEpisode, runEpisode } from "../../../../engine/run_episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { readEpisodeLog } from "../../../../engine/core/log_file.ts";
@@ -6,52 +6,20 @@ import { MECHANISMS } from "../../../../engine/frail/types.ts";
 import type { Agent } from "../../../../engine/agents/agent.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
 import { withFlippedDecision } from "../_scripted.ts";
+import { replaySweep } from "./_replay_sweep.ts";
 
-/** W must equal initial cash plus what the assets realized (sold early at h, or at maturity at R). */
-function assertAccountingCloses(events: EngineEvent[]) {
-  const start = events[0] as Extract<EngineEvent, { type: "episode_start" }>;
-  const p = start.params as {
-    initialCash: number;
-    earlySalePrice: number;
-    assetReturn: number;
-    longTermAssets: number;
-  };
-  let sold = 0;
-  let matured = 0;
-  for (const e of events) {
-    if (e.type !== "transition") continue;
-    if (e.kind === "withdrawal_paid" || e.kind === "liquidation") sold += e.units_sold as number;
-    if (e.kind === "maturity") matured += e.units as number;
-  }
-  assertAlmostEquals(sold + matured, p.longTermAssets, 1e-9, "every asset unit is sold or matures");
-  const end = events.at(-1) as Extract<EngineEvent, { type: "episode_end" }>;
-  const realized = p.initialCash + p.earlySalePrice * sold + p.assetReturn * matured;
-  assertAlmostEquals(end.outcome!.welfare, realized, 1e-9, "accounting closes");
-}
-
-Deno.test("1,000 seeded mock episodes across M0-M3 replay to identical hashes and close their accounts", async () => {
-  let successes = 0;
-  for (let seed = 0; seed < 1000; seed++) {
-    const mechanism = MECHANISMS[seed % 4];
-    const r = await runEpisode({
-      env: "bank_run",
-      mechanism,
-      regime: (["expansion", "stable", "contraction"] as const)[Math.floor(seed / 4) % 3],
-      seed,
-      params: { depositSplit: seed % 8 < 4 ? "equal" : "heterogeneous" },
-      clock: () => "t",
-    });
-    const check = await replayEpisode(r.events);
-    assert(check.ok, `seed ${seed}: ${JSON.stringify(check.mismatch)}`);
-    assertEquals(check.hashes, r.hashes);
-    assertAccountingCloses(r.events);
-    successes += r.outcome.success ? 1 : 0;
-  }
-  assert(successes > 0 && successes < 1000, `mix of outcomes, got ${successes}`);
+Deno.test("48 seeded mock episodes across M0-M3, regimes and splits replay, hashed or not, and close their accounts", async () => {
+  await replaySweep(48);
 });
 
 async function sample() {
-  return await runEpisode({ env: "bank_run", mechanism: "M0", seed: 1, clock: () => "t" });
+  return await runEpisode({
+    env: "bank_run",
+    mechanism: "M0",
+    seed: 1,
+    clock: () => "t",
+    hashes: true,
+  });
 }
 
 Deno.test("replayEpisode() names the round and field of a tampered decision", async () => {
@@ -118,8 +86,21 @@ Deno.test("the order in which agents answer does not change the episode", async 
     };
   };
   for (const mechanism of MECHANISMS) {
-    const fast = await runEpisode({ env: "bank_run", mechanism, seed: 9, agents: base });
-    const shuffled = await runEpisode({ env: "bank_run", mechanism, seed: 9, agents: slow });
+    const fast = await runEpisode({
+      env: "bank_run",
+      mechanism,
+      seed: 9,
+      agents: base,
+      hashes: true,
+    });
+    const shuffled = await runEpisode({
+      env: "bank_run",
+      mechanism,
+      seed: 9,
+      agents: slow,
+      hashes: true,
+    });
+    assertEquals(fast.hashes.length, fast.outcome.rounds);
     assertEquals(shuffled.hashes, fast.hashes);
   }
 });

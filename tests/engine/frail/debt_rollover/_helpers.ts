@@ -40,6 +40,8 @@ export interface PlayTestOptions {
   regime?: RegimeId;
   params?: Partial<DebtRolloverParams>;
   seed?: number;
+  /** Hashed checkpoints. Default `true`. */
+  hashes?: boolean;
 }
 
 /** Plays one debt-rollover episode with a fixed clock. */
@@ -54,6 +56,7 @@ export function play(
     mechanism: options.mechanism,
     regime,
     seed: options.seed,
+    hashes: options.hashes,
   });
 }
 

@@ -1,0 +1,336 @@
+/**
+ * What the round loop does with each event, paid for only when asked: keep
+ * it in memory, write its NDJSON line, feed the round's events hash, hand it
+ * to a listener. With none of these asked, recording an event does nothing.
+ *
+ * - Every event gets the shared base (`schema`, `run`, `episode`, `round`,
+ *   `step`, `seq`, `time`). `time` is read from the clock once per
+ *   {@linkcode EventRecorder.tick} (the loop ticks at set-up, at the start of
+ *   each round, after a step whose agents answered asynchronously, and at the
+ *   end), not once per event; nothing reads the clock when no event is kept,
+ *   written or listened to. The wall clock's ISO text is cached per millisecond.
+ * - Kept events are stored as the bodies the environment returned, with the
+ *   base recorded only where it changes; the full event objects are built the
+ *   first time {@linkcode EventRecorder.events} is read. A caller that never
+ *   reads them never pays for them. (This is sound because an environment's
+ *   events never share objects with its state: see `Step.apply`.)
+ * - Lines are built once: `JSON.stringify` of the event's body, behind a base
+ *   prefix cached per episode and step. The same text without the `time`
+ *   member feeds the events hash (`"lines-v2"`, see `events_hash.ts`), so a
+ *   logged episode serialises each event once. The line of a body that
+ *   repeats a base field (a body's own `round` overrides the base's, as with
+ *   an object spread) is built from the whole event instead; both give the
+ *   text `JSON.stringify` gives for the event object.
+ * - A checkpoint serialises its state once, canonically: the text is hashed
+ *   (`state_hash`), written into the line as is, and kept for the in-memory
+ *   checkpoint, whose `state` is parsed from it when the events are built.
+ * - Without hashes, a checkpoint is `{ type: "checkpoint" }`: it marks the end
+ *   of a round (and keeps `seq` numbering identical to a hashed run) but
+ *   carries neither the state nor the hashes.
+ *
+ * @module
+ */
+import { canonicalJson } from "./canonical_json.ts";
+import type { EngineEvent, EventBody } from "./events.ts";
+import { EVENT_SCHEMA_VERSION } from "./events.ts";
+import { HASHING_VERSION, type HashingVersion, UNHASHED_EVENT_TYPES } from "./events_hash.ts";
+import { sha256Hex } from "./hash.ts";
+
+/** Options of {@linkcode EventRecorder}. */
+export interface EventRecorderOptions {
+  /** Run id. */
+  run: string;
+  /** Episode id. */
+  episode: string;
+  /** Keep every event in memory (`events`). */
+  keep: boolean;
+  /** Build the NDJSON text (`text`); implies `hashes`. */
+  lines: boolean;
+  /** Checkpoints carry the state and both hashes. */
+  hashes: boolean;
+  /** The events-hash definition. Default {@linkcode HASHING_VERSION}. */
+  hashing?: HashingVersion;
+  /** Clock for event times. Default: the wall clock. */
+  clock?: () => string;
+  /** Called with every event as it is recorded. */
+  onEvent?: (event: EngineEvent) => void;
+}
+
+/** Body types whose fields are open (`[key: string]: unknown`), so they may repeat a base field. */
+const OPEN_BODIES: ReadonlySet<string> = new Set(["mechanism", "transition"]);
+
+/** Base fields a body may not carry without the slow line path. */
+const BASE_KEYS = ["schema", "run", "episode", "round", "step", "seq", "time"] as const;
+
+/**
+ * Records the events of one episode (see the module doc).
+ *
+ * @example
+ * ```ts
+ * import { EventRecorder } from "./event_recorder.ts";
+ * const rec = new EventRecorder({ run: "r", episode: "e", keep: true, lines: true, hashes: true,
+ *   clock: () => "t" });
+ * rec.tick();
+ * rec.emit({ type: "round_start" });
+ * if (rec.text !== '{"schema":2,"run":"r","episode":"e","round":0,"step":"setup","seq":0,"time":"t","type":"round_start"}\n') {
+ *   throw new Error(rec.text);
+ * }
+ * if (rec.events[0].seq !== 0 || rec.seq !== 1) throw new Error();
+ * ```
+ */
+export class EventRecorder {
+  /** The NDJSON text so far, when lines are built. */
+  text = "";
+  /** The state hash of every checkpoint so far, when hashed. */
+  readonly hashes: string[] = [];
+  /** Number of game events so far (the `seq` of the next one), when hashed or listened to. */
+  seq = 0;
+  private roundNo = 0;
+  private stepId = "setup";
+  private stepJson: string | undefined = '"setup"';
+  private time = "";
+  private timePart = "";
+  private roundText = "";
+  // Kept bodies, and the base wherever it changes: from body index markAt[i] on,
+  // the base is (markRound[i], markStep[i], markTime[i]).
+  private readonly bodies: (EventBody | Checkpoint)[] = [];
+  private readonly markAt: number[] = [];
+  private readonly markRound: number[] = [];
+  private readonly markStep: string[] = [];
+  private readonly markTime: string[] = [];
+  private readonly built: EngineEvent[] = [];
+  private builtSeq = 0;
+  private readonly prefix: string;
+  private readonly keep: boolean;
+  private readonly lines: boolean;
+  private readonly hashed: boolean;
+  private readonly counted: boolean;
+  private readonly timed: boolean;
+  private readonly options: EventRecorderOptions;
+
+  /** Starts an empty record. */
+  constructor(options: EventRecorderOptions) {
+    this.options = options;
+    this.keep = options.keep;
+    this.lines = options.lines;
+    this.hashed = options.hashes || options.lines;
+    this.counted = this.hashed || options.onEvent !== undefined;
+    const hashing = options.hashing ?? HASHING_VERSION;
+    if (hashing !== HASHING_VERSION) {
+      throw new RangeError(`Unknown events-hash definition "${hashing}"`);
+    }
+    this.timed = this.keep || this.lines || options.onEvent !== undefined;
+    this.prefix = `{"schema":${EVENT_SCHEMA_VERSION},"run":${JSON.stringify(options.run)},` +
+      `"episode":${JSON.stringify(options.episode)},"round":`;
+    this.mark();
+  }
+
+  /**
+   * The events so far (empty unless kept), built on first read and then
+   * extended as more are recorded; the same array every time.
+   */
+  get events(): EngineEvent[] {
+    const bodies = this.bodies;
+    const built = this.built;
+    if (built.length === bodies.length) return built;
+    const { run, episode } = this.options;
+    let m = 0;
+    while (m + 1 < this.markAt.length && this.markAt[m + 1] <= built.length) m++;
+    let seq = this.builtSeq;
+    for (let i = built.length; i < bodies.length; i++) {
+      while (m + 1 < this.markAt.length && this.markAt[m + 1] <= i) m++;
+      let body = bodies[i];
+      if (body instanceof Checkpoint) body = body.body();
+      built.push(
+        {
+          schema: EVENT_SCHEMA_VERSION,
+          run,
+          episode,
+          round: this.markRound[m],
+          step: this.markStep[m],
+          seq,
+          time: this.markTime[m],
+          ...body,
+        } as EngineEvent,
+      );
+      if (!UNHASHED_EVENT_TYPES.has(body.type)) seq++;
+    }
+    this.builtSeq = seq;
+    return built;
+  }
+
+  /** The round of the next events. */
+  get round(): number {
+    return this.roundNo;
+  }
+
+  /** Sets the round of the next events. */
+  set round(round: number) {
+    if (round !== this.roundNo) {
+      this.roundNo = round;
+      this.mark();
+    }
+  }
+
+  /** The step of the next events. */
+  get step(): string {
+    return this.stepId;
+  }
+
+  /** Sets the step of the next events. */
+  set step(id: string) {
+    if (id !== this.stepId) {
+      this.stepId = id;
+      this.stepJson = undefined;
+      this.mark();
+    }
+  }
+
+  /** Reads the clock for the events that follow (a no-op when no event needs a time). */
+  tick(): void {
+    if (!this.timed) return;
+    const time = this.options.clock ? this.options.clock() : wallClock();
+    if (time !== this.time) {
+      this.time = time;
+      this.timePart = `"time":${JSON.stringify(time)},`;
+      this.mark();
+    }
+  }
+
+  /**
+   * Marks the start of a round: its events hash covers what is recorded from
+   * here. Round 1's also covers the set-up events before it (the condition,
+   * parameters and players of `episode_start`), so an edited start is caught.
+   */
+  startRound(round: number): void {
+    this.round = round;
+    if (round === 1) return;
+    this.roundText = "";
+  }
+
+  /** Records one event. */
+  emit(body: EventBody): void {
+    let seq = 0;
+    let game = false;
+    if (this.counted) {
+      game = !UNHASHED_EVENT_TYPES.has(body.type);
+      seq = this.seq;
+      if (game) this.seq++;
+    }
+    if (this.keep) this.bodies.push(body);
+    if (this.hashed) this.serialise(body, seq, game);
+    if (this.options.onEvent) this.options.onEvent(this.whole(body, seq));
+  }
+
+  /**
+   * Records the checkpoint of the round just played and returns its state
+   * hash (undefined without hashes).
+   */
+  checkpoint(state: unknown): string | undefined {
+    if (!this.hashed) {
+      this.emit({ type: "checkpoint" });
+      return undefined;
+    }
+    const stateText = canonicalJson(state);
+    const stateHash = sha256Hex(stateText);
+    const roundHash = sha256Hex(this.roundText);
+    this.hashes.push(stateHash);
+    const seq = this.seq++;
+    if (this.lines) {
+      this.text += `${this.head(seq)}${this.timePart}"type":"checkpoint","state":${stateText},` +
+        `"state_hash":"${stateHash}","events_hash":"${roundHash}"}\n`;
+    }
+    if (this.keep) this.bodies.push(new Checkpoint(stateText, stateHash, roundHash));
+    if (this.options.onEvent) {
+      this.options.onEvent(this.whole(new Checkpoint(stateText, stateHash, roundHash).body(), seq));
+    }
+    return stateHash;
+  }
+
+  private mark(): void {
+    const at = this.bodies.length;
+    const last = this.markAt.length - 1;
+    if (last >= 0 && this.markAt[last] === at) {
+      this.markRound[last] = this.roundNo;
+      this.markStep[last] = this.stepId;
+      this.markTime[last] = this.time;
+      return;
+    }
+    this.markAt.push(at);
+    this.markRound.push(this.roundNo);
+    this.markStep.push(this.stepId);
+    this.markTime.push(this.time);
+  }
+
+  private whole(body: EventBody, seq: number): EngineEvent {
+    return {
+      schema: EVENT_SCHEMA_VERSION,
+      run: this.options.run,
+      episode: this.options.episode,
+      round: this.roundNo,
+      step: this.stepId,
+      seq,
+      time: this.time,
+      ...body,
+    } as EngineEvent;
+  }
+
+  private head(seq: number): string {
+    this.stepJson ??= JSON.stringify(this.stepId);
+    return `${this.prefix}${this.roundNo},"step":${this.stepJson},"seq":${seq},`;
+  }
+
+  private serialise(body: EventBody, seq: number, game: boolean): void {
+    let bare: string;
+    const json = JSON.stringify(body);
+    if (json.startsWith('{"type":') && !(OPEN_BODIES.has(body.type) && repeatsBase(body))) {
+      const head = this.head(seq);
+      const rest = json.slice(1);
+      bare = head + rest;
+      if (this.lines) this.text += head + this.timePart + rest + "\n";
+    } else {
+      const whole = this.whole(body, seq);
+      const { time: _t, ...rest } = whole;
+      bare = JSON.stringify(rest);
+      if (this.lines) this.text += JSON.stringify(whole) + "\n";
+    }
+    if (game) this.roundText += bare + "\n";
+  }
+}
+
+/** A kept checkpoint: its state stays canonical text until the events are built. */
+class Checkpoint {
+  readonly type = "checkpoint";
+  constructor(
+    readonly stateText: string,
+    readonly stateHash: string,
+    readonly eventsHash: string,
+  ) {}
+  body(): EventBody {
+    return {
+      type: "checkpoint",
+      state: JSON.parse(this.stateText),
+      state_hash: this.stateHash,
+      events_hash: this.eventsHash,
+    };
+  }
+}
+
+function repeatsBase(body: EventBody): boolean {
+  const b = body as Record<string, unknown>;
+  for (const k of BASE_KEYS) if (b[k] !== undefined) return true;
+  return false;
+}
+
+let clockMs = NaN;
+let clockIso = "";
+
+/** The wall clock as ISO 8601, computed at most once per millisecond. */
+function wallClock(): string {
+  const now = Date.now();
+  if (now !== clockMs) {
+    clockMs = now;
+    clockIso = new Date(now).toISOString();
+  }
+  return clockIso;
+}
