@@ -2,7 +2,8 @@
  * FRAIL Table 10: welfare realization across the economic regimes, the mean
  * across model means ± SE per environment, mechanism and regime. The
  * per-model tables behind it (Tables 11 and 12) are `welfareTable()`
- * filtered to one regime.
+ * filtered to one regime. Parameter override sets stay apart: with
+ * `overrides_id` in the frame, each set has rows of its own.
  *
  * @module
  */
@@ -15,13 +16,14 @@ import { ENV_ORDER, REGIME_ORDER } from "./env_profiles.ts";
 export type RegimeTableOptions = WelfareTableOptions;
 
 /**
- * Welfare realization by environment, mechanism and regime (Table 10).
+ * Welfare realization by environment, mechanism and regime (Table 10), per
+ * parameter override set.
  *
  * @param episodes The `episodes` frame of `loadRuns()`.
  * @param options Passed to `welfareTable()`.
- * @returns Columns `env`, `mechanism`, `regime`, `mean`, `se`, `models`,
- * sorted by environment, mechanism and regime (expansion, stable,
- * contraction).
+ * @returns Columns `env`, `overrides_id` (when the frame has it),
+ * `mechanism`, `regime`, `mean`, `se`, `models`, sorted by environment,
+ * override set, mechanism and regime (expansion, stable, contraction).
  *
  * @example
  * ```ts
@@ -57,15 +59,11 @@ export function regimeTable(
     }
     return expr.alias(`__${name}`);
   };
+  const overrides = average.columns.includes("overrides_id") ? ["overrides_id"] : [];
   return average
     .withColumns(rank("env", ENV_ORDER), rank("regime", REGIME_ORDER))
-    .sort(["__env", "env", "mechanism", "__regime", "regime"])
+    .sort(["__env", "env", ...overrides, "mechanism", "__regime", "regime"])
     .select(
-      pl.col("env"),
-      pl.col("mechanism"),
-      pl.col("regime"),
-      pl.col("mean"),
-      pl.col("se"),
-      pl.col("models"),
+      ...["env", ...overrides, "mechanism", "regime", "mean", "se", "models"].map((c) => pl.col(c)),
     );
 }
