@@ -136,6 +136,43 @@ export function sortKeyValues<T>(key: string, values: Iterable<T>): T[] {
 }
 
 /**
+ * Sorts a frame by columns, key columns in the order of
+ * {@linkcode sortKeyValues} (environments, mechanisms, regimes and
+ * corruption modes in the papers' order), other columns by value.
+ *
+ * @param df The frame.
+ * @param by Columns to sort by, in order; those the frame lacks are skipped.
+ * @returns The sorted frame.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { sortByConditions } from "./conditions.ts";
+ *
+ * const df = pl.DataFrame({ corruption: ["b3", "base", "b3"], F: [2, 1, 1] });
+ * const sorted = sortByConditions(df, ["corruption", "F"]).toRecords();
+ * assert.deepEqual(sorted.map((r) => `${r.corruption}/${r.F}`), ["base/1", "b3/1", "b3/2"]);
+ * ```
+ */
+export function sortByConditions(df: pl.DataFrame, by: readonly string[]): pl.DataFrame {
+  const columns = [...new Set(by)].filter((name) => df.columns.includes(name));
+  if (columns.length === 0 || df.height === 0) return df;
+  const ranked = columns.filter((name) => name in VALUE_ORDER);
+  const rank = (name: string) => {
+    const order = VALUE_ORDER[name];
+    let expr: pl.Expr = pl.lit(order.length);
+    for (let i = order.length - 1; i >= 0; i--) {
+      expr = pl.when(pl.col(name).eq(pl.lit(order[i]))).then(pl.lit(i)).otherwise(expr);
+    }
+    return expr.alias(`__rank_${name}`);
+  };
+  const keys = columns.flatMap((name) => ranked.includes(name) ? [`__rank_${name}`, name] : [name]);
+  return df.withColumns(...ranked.map(rank)).sort(keys)
+    .drop(ranked.map((name) => `__rank_${name}`));
+}
+
+/**
  * The distinct values of a key column, in the order of
  * {@linkcode sortKeyValues}.
  *

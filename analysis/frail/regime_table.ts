@@ -10,7 +10,7 @@
 
 import pl from "npm:nodejs-polars@0.25.2";
 import { welfareAverage, welfareTable, type WelfareTableOptions } from "./welfare_table.ts";
-import { ENV_ORDER, REGIME_ORDER } from "./env_profiles.ts";
+import { sortByConditions } from "../conditions.ts";
 
 /** Options for {@linkcode regimeTable}. */
 export type RegimeTableOptions = WelfareTableOptions;
@@ -52,18 +52,9 @@ export function regimeTable(
   options: RegimeTableOptions = {},
 ): pl.DataFrame {
   const average = welfareAverage(welfareTable(episodes, options));
-  const rank = (name: string, order: readonly string[]) => {
-    let expr: pl.Expr = pl.lit(order.length);
-    for (let i = order.length - 1; i >= 0; i--) {
-      expr = pl.when(pl.col(name).eq(pl.lit(order[i]))).then(pl.lit(i)).otherwise(expr);
-    }
-    return expr.alias(`__${name}`);
-  };
   const overrides = average.columns.includes("overrides_id") ? ["overrides_id"] : [];
-  return average
-    .withColumns(rank("env", ENV_ORDER), rank("regime", REGIME_ORDER))
-    .sort(["__env", "env", ...overrides, "mechanism", "__regime", "regime"])
-    .select(
-      ...["env", ...overrides, "mechanism", "regime", "mean", "se", "models"].map((c) => pl.col(c)),
-    );
+  const columns = ["env", ...overrides, "mechanism", "regime"];
+  return sortByConditions(average, columns).select(
+    ...[...columns, "mean", "se", "models"].map((c) => pl.col(c)),
+  );
 }

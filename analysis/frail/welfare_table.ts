@@ -22,15 +22,14 @@
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
-import { countedEpisodes, type EpisodeStatusOptions, FRAIL_CONDITION_KEYS } from "../conditions.ts";
-import { acrossModelMeans, requireColumns } from "../stats.ts";
 import {
-  ENV_LABELS,
-  ENV_ORDER,
-  MECHANISM_LABELS,
-  REGIME_LABELS,
-  REGIME_ORDER,
-} from "./env_profiles.ts";
+  countedEpisodes,
+  type EpisodeStatusOptions,
+  FRAIL_CONDITION_KEYS,
+  sortByConditions,
+} from "../conditions.ts";
+import { acrossModelMeans, requireColumns } from "../stats.ts";
+import { ENV_LABELS, MECHANISM_LABELS, REGIME_LABELS } from "./env_profiles.ts";
 
 /**
  * Columns that identify a cell of the FRAIL tables, in the order the tables
@@ -366,28 +365,7 @@ export function welfareTableDisplay(
  * ```
  */
 export function sortCells(df: pl.DataFrame, then: readonly string[] = []): pl.DataFrame {
-  const ranked: [string, readonly string[]][] = [["env", ENV_ORDER], ["regime", REGIME_ORDER]];
-  const present = ranked.filter(([name]) => df.columns.includes(name));
-  const others = ["overrides_id", "mechanism", "model"].filter((name) => df.columns.includes(name));
-  const by = [
-    ...present.flatMap(([name]) => [`__rank_${name}`, name]),
-    ...others,
-    ...then.filter((name) => !others.includes(name)),
-  ];
-  if (by.length === 0) return df;
-  return df.withColumns(
-    ...present.map(([name, order]) => rankOf(name, order).alias(`__rank_${name}`)),
-  )
-    .sort(by).drop(present.map(([name]) => `__rank_${name}`));
-}
-
-/** The position of a column's value in an ordered list; values not in it sort last. */
-function rankOf(column: string, order: readonly string[]): pl.Expr {
-  let rank: pl.Expr = pl.lit(order.length);
-  for (let i = order.length - 1; i >= 0; i--) {
-    rank = pl.when(pl.col(column).eq(pl.lit(order[i]))).then(pl.lit(i)).otherwise(rank);
-  }
-  return rank;
+  return sortByConditions(df, [...CELL_KEYS, "model", ...then]);
 }
 
 function fixed(value: unknown): string {
