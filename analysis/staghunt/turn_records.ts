@@ -12,7 +12,7 @@
  * @module
  */
 
-import pl from "npm:nodejs-polars@0.25.2";
+import type pl from "npm:nodejs-polars@0.25.2";
 import type { StagHuntParams } from "../../engine/staghunt/params.ts";
 import type { StagHuntAction } from "../../engine/staghunt/payoffs.ts";
 import type { StagHuntTurn } from "../../engine/staghunt/turns.ts";
