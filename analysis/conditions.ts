@@ -307,7 +307,7 @@ const NOUNS: Readonly<Record<string, string>> = {
   env: "environments",
   mechanism: "mechanisms",
   regime: "regimes",
-  overrides_id: "parameter override sets (overrides_id)",
+  overrides_id: "override sets",
   corruption: "corruption modes",
   heterogeneity: "heterogeneity modes",
   payoffs: "payoff sets",

@@ -372,9 +372,11 @@ export function assertOnePerPlace(
     field,
     values: [...new Set(clash.map((row) => String(row[field] ?? null)))],
   })).filter((d) => d.values.length > 1);
-  // Name the condition keys that differ if any do; the other columns then follow from them.
+  // Name the condition keys that differ if any do, else the columns of text: the numbers
+  // (standard errors, counts) then follow from them.
   const keys = differing.filter((d) => [...CONDITION_KEYS, "model"].includes(d.field));
-  const differ = keys.length > 0 ? keys : differing;
+  const text = differing.filter((d) => clash.some((row) => typeof row[d.field] === "string"));
+  const differ = keys.length > 0 ? keys : text.length > 0 ? text : differing;
   const how = differ.length === 0
     ? "they are duplicates"
     : `they differ in ${differ.map((d) => `${d.field} (${d.values.join(", ")})`).join(", ")}`;
