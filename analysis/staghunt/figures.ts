@@ -139,6 +139,18 @@ function valueOf(columns: readonly string[], values: readonly KeyValue[], column
   return Number(values[columns.indexOf(column)]);
 }
 
+/** The `fraction` column, F / N, of groups split by N and F. */
+function fractionSeries(
+  columns: readonly string[],
+  rows: readonly { values: readonly KeyValue[] }[],
+): pl.Series {
+  return pl.Series(
+    "fraction",
+    rows.map((g) => valueOf(columns, g.values, "F") / valueOf(columns, g.values, "N")),
+    pl.Float64,
+  );
+}
+
 /**
  * Figure 1: pre-flip and public success rates (over rounds) per game
  * setting and corrupted fraction, with the all-Stag inversion boundary.
@@ -192,12 +204,15 @@ export function successByCorruption(
     groups.set(key, g);
   }
   const rows = [...groups.values()];
-  const N = rows.map((g) => valueOf(columns, g.values, "N"));
   return sortByConditions(
     pl.DataFrame([
       ...keySeries(columns, rows),
-      pl.Series("fraction", rows.map((g, i) => valueOf(columns, g.values, "F") / N[i])),
-      pl.Series("boundary", rows.map((g, i) => 1 - valueOf(columns, g.values, "M") / N[i])),
+      fractionSeries(columns, rows),
+      pl.Series(
+        "boundary",
+        rows.map((g) => 1 - valueOf(columns, g.values, "M") / valueOf(columns, g.values, "N")),
+        pl.Float64,
+      ),
       pl.Series("rounds", rows.map((g) => g.n), pl.Int32),
       pl.Series("preflip", rows.map((g) => g.pre / g.n), pl.Float64),
       pl.Series("public", rows.map((g) => g.pub / g.n), pl.Float64),
@@ -250,10 +265,7 @@ export function honestStagRates(
   return sortByConditions(
     pl.DataFrame([
       ...keySeries(columns, rows),
-      pl.Series(
-        "fraction",
-        rows.map((g) => valueOf(columns, g.values, "F") / valueOf(columns, g.values, "N")),
-      ),
+      fractionSeries(columns, rows),
       pl.Series("turns", rows.map((g) => g.n), pl.Int32),
       pl.Series("stag", rows.map((g) => g.k), pl.Int32),
       pl.Series("rate", rates.rate, pl.Float64),
@@ -460,11 +472,7 @@ export function payoffGap(
   return sortByConditions(
     pl.DataFrame([
       ...keySeries(columns, rows),
-      pl.Series(
-        "fraction",
-        rows.map((g) => valueOf(columns, g.values, "F") / valueOf(columns, g.values, "N")),
-        pl.Float64,
-      ),
+      fractionSeries(columns, rows),
       pl.Series("turns", rows.map((g) => g.turns), pl.Int32),
       pl.Series("realised", rows.map((g) => g.realised), pl.Float64),
       pl.Series("truthful", rows.map((g) => g.truthful), pl.Float64),

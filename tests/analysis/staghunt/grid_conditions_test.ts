@@ -71,6 +71,12 @@ function publicSuccess(where: pl.Expr): number {
 
 const is = (key: string, value: string | number) => pl.col(key).eq(pl.lit(value));
 
+/** Rows of the same T, F, corruption and heterogeneity as a result row. */
+const sameCondition = (row: Record<string, unknown>) =>
+  is("T", row.T as number).and(is("F", row.F as number))
+    .and(is("corruption", row.corruption as string))
+    .and(is("heterogeneity", row.heterogeneity as string));
+
 Deno.test("the grid mixes corruption modes, heterogeneity and horizons; records carry them", () => {
   assert.equal(episodes.height, 48);
   assert.deepEqual(STAGHUNT_CONDITION_KEYS, [
@@ -125,10 +131,7 @@ Deno.test("successByCorruption() keeps base and b3 apart: each equals its own pu
   const rows = successByCorruption(records, { by: [...all] }).toRecords();
   assert.equal(rows.length, 16); // 2 T x 2 F x 2 corruption x 2 heterogeneity
   for (const row of rows) {
-    const where = is("T", row.T as number).and(is("F", row.F as number))
-      .and(is("corruption", row.corruption as string))
-      .and(is("heterogeneity", row.heterogeneity as string));
-    assert.ok(Math.abs((row.public as number) - publicSuccess(where)) < 1e-12);
+    assert.ok(Math.abs((row.public as number) - publicSuccess(sameCondition(row))) < 1e-12);
   }
   const at = (corruption: string) =>
     rows.find((r) =>
@@ -154,11 +157,7 @@ Deno.test("honestStagRates() counts honest Stag turns per condition", () => {
   assert.equal(rows.length, 16);
   const honest = turns.filter(pl.col("corrupted").not());
   for (const row of rows) {
-    const cell = honest.filter(
-      is("T", row.T as number).and(is("F", row.F as number))
-        .and(is("corruption", row.corruption as string))
-        .and(is("heterogeneity", row.heterogeneity as string)),
-    );
+    const cell = honest.filter(sameCondition(row));
     assert.equal(row.turns, cell.height);
     assert.equal(row.stag, cell.filter(is("original_action", "Stag")).height);
   }
@@ -195,11 +194,7 @@ Deno.test("Table 1, Figure 3, Figure A2, A5 and calibration split per condition 
   assert.equal(gap.length, 16);
   const honest = turns.filter(pl.col("corrupted").not());
   for (const row of gap) {
-    const cell = honest.filter(
-      is("T", row.T as number).and(is("F", row.F as number))
-        .and(is("corruption", row.corruption as string))
-        .and(is("heterogeneity", row.heterogeneity as string)),
-    );
+    const cell = honest.filter(sameCondition(row));
     assert.equal(row.turns, cell.height);
   }
   const calibration = calibrationTable(records, { by: ["corruption", "heterogeneity"] });
