@@ -193,10 +193,11 @@ export function successByCorruption(
   options: ByFractionOptions = {},
 ): pl.DataFrame {
   const columns = conditionsOf(records, "successByCorruption", BY_FRACTION, options);
-  const firstTurns = new Map(records.map((t) => [`${t.run}\u0000${t.episode}`, t]));
+  // A turn of each episode gives the round's condition (and, by model, the episode's last speaker's).
+  const episodeTurn = new Map(records.map((t) => [`${t.run}\u0000${t.episode}`, t]));
   const groups = new Map<string, { values: KeyValue[]; n: number; pre: number; pub: number }>();
   for (const row of roundOutcomes(records)) {
-    const { key, values } = groupOf(firstTurns.get(`${row.run}\u0000${row.episode}`)!, columns);
+    const { key, values } = groupOf(episodeTurn.get(`${row.run}\u0000${row.episode}`)!, columns);
     const g = groups.get(key) ?? { values, n: 0, pre: 0, pub: 0 };
     g.n++;
     if (row.preflipSuccess) g.pre++;
