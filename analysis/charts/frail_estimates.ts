@@ -6,12 +6,18 @@
  * regime) and Figure 6 (early-commitment bins with 95% CIs and n labels).
  * Environment ids are shown with the paper's names.
  *
+ * Rows of several conditions (regimes, parameter override sets, ...) are
+ * never stacked: each builder facets or colours by the condition keys that
+ * vary among its rows and that it does not draw already, e.g. Figure 3a
+ * gets one panel per regime.
+ *
  * @module
  */
 
 import { SCORECARD_DIMENSIONS, SCORECARD_LABELS } from "../frail/scorecard.ts";
 import { ENV_NAMES, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
 import { REGIME_ORDER } from "../frail/env_profiles.ts";
+import { splitConditions, withSplit } from "./_condition_facet.ts";
 import {
   type ChartRows,
   chartValues,
@@ -61,51 +67,67 @@ function meanSeBars(
 
 /**
  * FRAIL Figure 3a: mean welfare realization across model means per
- * environment and mechanism, as bars with ± SE error bars.
+ * environment and mechanism, as bars with ± SE error bars; one panel per
+ * condition (regime, parameter override set) when the rows hold several.
  *
  * @param averages Rows with `env`, `mechanism`, `mean`, `se` (from
- * `welfareAverage()`).
+ * `welfareAverage()`), and the condition keys.
  * @param options Title and size.
  * @returns A Vega-Lite spec: one bar and one rule per row.
+ * @throws {RangeError} If two rows fall on one bar.
  *
- * @example
+ * @example Two regimes get a panel each
  * ```ts
  * import assert from "node:assert/strict";
  * import { renderSvg } from "./render.ts";
  * import { welfareBarsChart } from "./frail_estimates.ts";
  *
  * const svg = await renderSvg(welfareBarsChart([
- *   { env: "bank_run", mechanism: "M0", mean: 0.215, se: 0.139 },
- *   { env: "bank_run", mechanism: "M3", mean: 0.737, se: 0.169 },
+ *   { env: "bank_run", regime: "stable", mechanism: "M0", mean: 0.215, se: 0.139 },
+ *   { env: "bank_run", regime: "stable", mechanism: "M3", mean: 0.737, se: 0.169 },
+ *   { env: "bank_run", regime: "contraction", mechanism: "M0", mean: 0.1, se: 0.05 },
  * ]));
- * assert.equal(svg.match(/aria-roledescription="bar"/g)?.length, 2);
+ * assert.equal(svg.match(/aria-roledescription="bar"/g)?.length, 3);
  * assert.ok(svg.includes(">Bank run</text>"));
+ * assert.ok(svg.includes(">Stable</text>") && svg.includes(">Contraction</text>"));
  * ```
  */
 export function welfareBarsChart(
   averages: ChartRows,
   options: FrailChartOptions = {},
 ): VegaLiteSpec {
-  return meanSeBars(labelled(averages), {
-    x: "env",
-    color: "mechanism",
-    sort: { x: ENV_NAMES, color: MECHANISM_ORDER },
-    title: options.title ?? "Welfare realization by environment (mean of model means ± SE)",
-    xTitle: "Environment",
-    yTitle: "Welfare realization W~",
-    width: options.width ?? 360,
-    height: options.height ?? 220,
-  });
+  const { values, options: split } = splitConditions(
+    labelled(averages),
+    ["env", "mechanism"],
+    "column",
+  );
+  return meanSeBars(
+    values,
+    withSplit({
+      x: "env",
+      y: "mean",
+      color: "mechanism",
+      sort: { x: ENV_NAMES, color: MECHANISM_ORDER },
+      title: options.title ?? "Welfare realization by environment (mean of model means ± SE)",
+      xTitle: "Environment",
+      yTitle: "Welfare realization W~",
+      width: options.width ?? 360,
+      height: options.height ?? 220,
+      name: "welfareBarsChart",
+    }, split),
+  );
 }
 
 /**
  * FRAIL Table 8 as a chart: success rate per model and mechanism with 95%
- * Wilson intervals, one column per environment.
+ * Wilson intervals, one column per environment and one row per condition
+ * (regime, parameter override set) when the rows hold several.
  *
  * @param table Rows with `env`, `model`, `mechanism`, `rate`, `lower`,
- * `upper` (from `successTable()`).
+ * `upper` (from `successTable()`), and the condition keys.
  * @param options Title and size.
  * @returns A Vega-Lite spec: one point and one rule per row.
+ * @throws {RangeError} If two rows fall on one point.
  *
  * @example
  * ```ts
@@ -121,31 +143,43 @@ export function welfareBarsChart(
  * ```
  */
 export function successChart(table: ChartRows, options: FrailChartOptions = {}): VegaLiteSpec {
-  return intervalChart(labelled(table), {
-    x: "model",
-    y: "rate",
-    lower: "lower",
-    upper: "upper",
-    color: "mechanism",
-    column: "env",
-    sort: { color: MECHANISM_ORDER, column: ENV_NAMES },
-    yDomain: [0, 1],
-    title: options.title ?? "Success rate with 95% Wilson intervals",
-    xTitle: "Model",
-    yTitle: "Success rate",
-    width: options.width,
-    height: options.height,
-  });
+  const { values, options: split } = splitConditions(
+    labelled(table),
+    ["env", "model", "mechanism"],
+    "row",
+  );
+  return intervalChart(
+    values,
+    withSplit({
+      x: "model",
+      y: "rate",
+      lower: "lower",
+      upper: "upper",
+      color: "mechanism",
+      column: "env",
+      sort: { color: MECHANISM_ORDER, column: ENV_NAMES },
+      yDomain: [0, 1],
+      title: options.title ?? "Success rate with 95% Wilson intervals",
+      xTitle: "Model",
+      yTitle: "Success rate",
+      width: options.width,
+      height: options.height,
+      name: "successChart",
+    }, split),
+  );
 }
 
 /**
  * FRAIL Table 9 as a chart: each action measure's mean across model means
- * ± SE per mechanism, one column (with its own scale) per measure.
+ * ± SE per mechanism, one column (with its own scale) per measure; bars
+ * coloured by condition (regime, parameter override set) when the rows hold
+ * several.
  *
  * @param table Rows with `measure`, `mechanism`, `mean`, `se` (from
- * `actionMeasuresTable()`).
+ * `actionMeasuresTable()`), and the condition keys.
  * @param options Title and size.
  * @returns A Vega-Lite spec: one bar and one rule per row.
+ * @throws {RangeError} If two rows fall on one bar.
  *
  * @example
  * ```ts
@@ -164,30 +198,43 @@ export function actionMeasuresChart(
   table: ChartRows,
   options: FrailChartOptions = {},
 ): VegaLiteSpec {
-  return meanSeBars(chartValues(table), {
-    x: "mechanism",
-    column: "measure",
-    independentY: true,
-    sort: {
-      x: MECHANISM_ORDER,
-      column: ["withdrawal_rate", "redemption_rate", "first_launch_round"],
-    },
-    title: options.title ?? "Action-level measures (mean of model means ± SE)",
-    xTitle: "Mechanism",
-    yTitle: "Value",
-    width: options.width ?? 180,
-    height: options.height,
-  });
+  // A measure belongs to one environment, so its column names the environment too.
+  const { values, options: split } = splitConditions(
+    chartValues(table),
+    ["env", "mechanism"],
+    "color",
+  );
+  return meanSeBars(
+    values,
+    withSplit({
+      x: "mechanism",
+      y: "mean",
+      column: "measure",
+      independentY: true,
+      sort: {
+        x: MECHANISM_ORDER,
+        column: ["withdrawal_rate", "redemption_rate", "first_launch_round"],
+      },
+      title: options.title ?? "Action-level measures (mean of model means ± SE)",
+      xTitle: "Mechanism",
+      yTitle: "Value",
+      width: options.width ?? 180,
+      height: options.height,
+      name: "actionMeasuresChart",
+    }, split),
+  );
 }
 
 /**
  * FRAIL Table 10 as a chart: welfare realization per regime and mechanism
- * (mean of model means ± SE), one column per environment.
+ * (mean of model means ± SE), one column per environment and one row per
+ * parameter override set when the rows hold several.
  *
  * @param table Rows with `env`, `regime`, `mechanism`, `mean`, `se` (from
- * `regimeTable()`).
+ * `regimeTable()`), and `overrides_id`.
  * @param options Title and size.
  * @returns A Vega-Lite spec: one bar and one rule per row.
+ * @throws {RangeError} If two rows fall on one bar.
  *
  * @example
  * ```ts
@@ -204,27 +251,39 @@ export function actionMeasuresChart(
  * ```
  */
 export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): VegaLiteSpec {
-  return meanSeBars(labelled(table), {
-    x: "regime",
-    color: "mechanism",
-    column: "env",
-    sort: { x: [...REGIME_ORDER], color: MECHANISM_ORDER, column: ENV_NAMES },
-    title: options.title ?? "Welfare realization across economic regimes",
-    xTitle: "Regime",
-    yTitle: "Welfare realization W~",
-    width: options.width,
-    height: options.height,
-  });
+  const { values, options: split } = splitConditions(
+    labelled(table),
+    ["env", "regime", "mechanism"],
+    "row",
+  );
+  return meanSeBars(
+    values,
+    withSplit({
+      x: "regime",
+      y: "mean",
+      color: "mechanism",
+      column: "env",
+      sort: { x: [...REGIME_ORDER], color: MECHANISM_ORDER, column: ENV_NAMES },
+      title: options.title ?? "Welfare realization across economic regimes",
+      xTitle: "Regime",
+      yTitle: "Welfare realization W~",
+      width: options.width,
+      height: options.height,
+      name: "regimeChart",
+    }, split),
+  );
 }
 
 /**
  * FRAIL Figure 3b: the mechanism scorecard as grouped bars, one group per
- * dimension (larger is better on every dimension).
+ * dimension (larger is better on every dimension); one panel per condition
+ * (regime, parameter override set) when the rows hold several.
  *
  * @param card Rows with `mechanism`, `dimension`, `value` (from
- * `scorecard()`, one regime).
+ * `scorecard()`), and the condition keys.
  * @param options Title and size.
  * @returns A Vega-Lite spec: one bar per row.
+ * @throws {RangeError} If two rows fall on one bar.
  *
  * @example
  * ```ts
@@ -246,29 +305,37 @@ export function scorecardChart(card: ChartRows, options: FrailChartOptions = {})
     ...row,
     dimension: SCORECARD_LABELS[String(row.dimension)] ?? row.dimension,
   }));
-  return intervalChart(rows, {
-    x: "dimension",
-    y: "value",
-    color: "mechanism",
-    mark: "bar",
-    sort: { x: SCORECARD_DIMENSIONS.map((d) => SCORECARD_LABELS[d]), color: MECHANISM_ORDER },
-    title: options.title ?? "Mechanism scorecard",
-    xTitle: "Dimension",
-    yTitle: "Score (larger is better)",
-    width: options.width ?? 480,
-    height: options.height ?? 220,
-  });
+  const { values, options: split } = splitConditions(rows, ["mechanism"], "column");
+  return intervalChart(
+    values,
+    withSplit({
+      x: "dimension",
+      y: "value",
+      color: "mechanism",
+      mark: "bar",
+      sort: { x: SCORECARD_DIMENSIONS.map((d) => SCORECARD_LABELS[d]), color: MECHANISM_ORDER },
+      title: options.title ?? "Mechanism scorecard",
+      xTitle: "Dimension",
+      yTitle: "Score (larger is better)",
+      width: options.width ?? 480,
+      height: options.height ?? 220,
+      name: "scorecardChart",
+    }, split),
+  );
 }
 
 /**
  * FRAIL Figure 6: early-commitment bins with mean outcome, 95% CIs and n
  * labels, one column per environment (success rate, or launch round in
- * crowdfunding, each with its own scale).
+ * crowdfunding, each with its own scale); one row of panels per condition
+ * (regime, parameter override set) when the rows hold several (from
+ * `earlyCommitmentBins(..., { by: ["regime"] })`).
  *
  * @param bins Rows with `env`, `bin_start`, `bin_end`, `mean`, `lower`,
- * `upper`, `n` (from `earlyCommitmentBins()`).
+ * `upper`, `n` (from `earlyCommitmentBins()`), and the condition keys.
  * @param options Title and size.
  * @returns A Vega-Lite spec: one point, one rule and one `n=` label per row.
+ * @throws {RangeError} If two rows fall on one point.
  *
  * @example
  * ```ts
@@ -294,20 +361,26 @@ export function earlyCommitmentChart(
     share: binLabel(row.bin_start as number, row.bin_end as number),
   }));
   const order = [0, 1, 2, 3, 4].map((i) => binLabel(i / 5, (i + 1) / 5));
-  return intervalChart(rows, {
-    x: "share",
-    y: "mean",
-    lower: "lower",
-    upper: "upper",
-    label: "n",
-    column: "env",
-    independentY: true,
-    showAllX: true,
-    sort: { x: order, column: ENV_NAMES },
-    title: options.title ?? "Early committed share (max over rounds 1-3) and outcomes",
-    xTitle: "Early committed share",
-    yTitle: "Success rate / launch round",
-    width: options.width,
-    height: options.height,
-  });
+  // A row per condition: coloured points would crowd their n labels.
+  const { values, options: split } = splitConditions(rows, ["env"], "row");
+  return intervalChart(
+    values,
+    withSplit({
+      x: "share",
+      y: "mean",
+      lower: "lower",
+      upper: "upper",
+      label: "n",
+      column: "env",
+      independentY: true,
+      showAllX: true,
+      sort: { x: order, column: ENV_NAMES },
+      title: options.title ?? "Early committed share (max over rounds 1-3) and outcomes",
+      xTitle: "Early committed share",
+      yTitle: "Success rate / launch round",
+      width: options.width,
+      height: options.height,
+      name: "earlyCommitmentChart",
+    }, split),
+  );
 }

@@ -8,6 +8,8 @@
  */
 
 import type pl from "npm:nodejs-polars@0.25.2";
+import { CONDITION_KEYS } from "../conditions.ts";
+import { facetPlaceholders, SKIP_PLACEHOLDERS, wrapColumns } from "./_condition_facet.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
 /** Rows of a chart: a Polars frame or plain records. */
@@ -62,7 +64,24 @@ export interface IntervalChartOptions {
    *
    * @default {order of first appearance}
    */
-  sort?: { x?: readonly string[]; color?: readonly string[]; column?: readonly string[] };
+  sort?: {
+    x?: readonly string[];
+    color?: readonly string[];
+    column?: readonly string[];
+    row?: readonly string[];
+  };
+  /**
+   * Title of the colour legend.
+   *
+   * @default {the color field}
+   */
+  colorTitle?: string;
+  /**
+   * The chart's name in error messages, e.g. `"welfareBarsChart"`.
+   *
+   * @default {"intervalChart"}
+   */
+  name?: string;
   /**
    * Show every category of `sort.x` on the x axis, even those without data.
    *
@@ -99,12 +118,16 @@ type Layer = Extract<VegaLiteSpec, { layer: unknown }>["layer"][number];
  * Builds a Vega-Lite chart of estimates with intervals.
  *
  * The spec holds a copy of the rows with every value that is not a number,
- * string or boolean converted to a string (or null).
+ * string or boolean converted to a string (or null). Each estimate must
+ * have a place of its own: two rows with the same x, colour, column and row
+ * would be stacked or drawn over each other, so they are an error naming
+ * the columns in which they differ.
  *
  * @param rows The estimates.
  * @param options Fields, grouping, facets, labels and sizes.
  * @returns A Vega-Lite v5 spec.
- * @throws {RangeError} If a size is not a positive integer.
+ * @throws {RangeError} If a size is not a positive integer, or two rows
+ * share a place.
  *
  * @example Two estimates with intervals and n labels
  * ```ts
@@ -141,10 +164,16 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     showAllX = false,
     width = 240,
     height = 180,
+    colorTitle = color,
+    name = "intervalChart",
   } = options;
   checkSize("width", width);
   checkSize("height", height);
   const values = chartValues(rows);
+  assertOnePerPlace(values, name, {
+    place: [x, color, column, row].filter((f) => f !== undefined),
+    measures: [y, lower, upper, label].filter((f) => f !== undefined),
+  });
   const xOrder = sort.x ?? firstAppearance(values, x);
   const colorOrder = color === undefined ? [] : sort.color ?? firstAppearance(values, color);
   const xEncoding = {
@@ -152,15 +181,24 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     type: "nominal",
     title: xTitle,
     sort: xOrder,
-    axis: { labelLimit: 240 },
+    axis: xAxis(xOrder, width),
     ...(showAllX ? { scale: { domain: [...xOrder] } } : {}),
   } as const;
+  // Rules and labels at the middle of their band, like points and bars.
+  const centred = { ...xEncoding, bandPosition: 0.5 } as const;
   const yScale = yDomain === undefined ? {} : { scale: { domain: [...yDomain] } };
   const grouping = color === undefined ? {} : {
-    color: { field: color, type: "nominal", title: color, sort: colorOrder } as const,
+    color: {
+      field: color,
+      type: "nominal",
+      title: colorTitle,
+      sort: colorOrder,
+      legend: { labelLimit: 0, titleLimit: 0 },
+    } as const,
     xOffset: { field: color, type: "nominal", sort: colorOrder } as const,
   };
   const layers: Layer[] = [{
+    transform: [SKIP_PLACEHOLDERS],
     mark: mark === "bar" ? { type: "bar" } : { type: "point", filled: true, size: 50 },
     encoding: {
       x: xEncoding,
@@ -170,9 +208,10 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
   }];
   if (lower !== undefined && upper !== undefined) {
     layers.push({
+      transform: [SKIP_PLACEHOLDERS],
       mark: { type: "rule", color: "#333333" },
       encoding: {
-        x: xEncoding,
+        x: centred,
         y: { field: lower, type: "quantitative", title: yTitle, ...yScale },
         y2: { field: upper },
         ...(color === undefined ? {} : { xOffset: grouping.xOffset }),
@@ -181,23 +220,44 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
   }
   if (label !== undefined) {
     layers.push({
-      transform: [{ calculate: `'n=' + datum['${label}']`, as: "__label" }],
+      transform: [SKIP_PLACEHOLDERS, { calculate: `'n=' + datum['${label}']`, as: "__label" }],
       mark: { type: "text", dy: -8, fontSize: 10, color: "#333333" },
       encoding: {
-        x: xEncoding,
+        x: centred,
         y: { field: upper ?? y, type: "quantitative", title: yTitle, ...yScale },
         text: { field: "__label", type: "nominal" },
         ...(color === undefined ? {} : { xOffset: grouping.xOffset }),
       },
     });
   }
+  const placeholders = column !== undefined && row !== undefined
+    ? facetPlaceholders(values, row, column)
+    : [];
   const head = {
     $schema: VEGA_LITE_SCHEMA,
     ...(title === undefined ? {} : { title }),
-    data: { values },
+    data: { values: [...values, ...placeholders] },
   };
   if (column === undefined && row === undefined) {
     return { ...head, width, height, layer: layers } as VegaLiteSpec;
+  }
+  const header = { labelLimit: 0 };
+  const columnOrder = column === undefined ? [] : sort.column ?? firstAppearance(values, column);
+  // Each panel offsets only the colours it has, so no panel is full of empty slots.
+  const scales = {
+    ...(independentY ? { y: "independent" } : {}),
+    ...(color === undefined ? {} : { xOffset: "independent" }),
+  };
+  const resolve = Object.keys(scales).length === 0 ? {} : { resolve: { scale: scales } };
+  if (column !== undefined && row === undefined && columnOrder.length > 3) {
+    // Many panels in one row are too wide to read: wrap them.
+    return {
+      ...head,
+      facet: { field: column, type: "nominal", title: null, sort: columnOrder, header },
+      columns: wrapColumns(columnOrder.length),
+      spec: { width, height, layer: layers },
+      ...resolve,
+    } as VegaLiteSpec;
   }
   const facet: Record<string, unknown> = {};
   if (column !== undefined) {
@@ -205,18 +265,125 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
       field: column,
       type: "nominal",
       title: null,
-      sort: sort.column ?? firstAppearance(values, column),
+      sort: columnOrder,
+      header,
     };
   }
   if (row !== undefined) {
-    facet.row = { field: row, type: "nominal", title: null, sort: firstAppearance(values, row) };
+    facet.row = {
+      field: row,
+      type: "nominal",
+      title: null,
+      sort: sort.row ?? firstAppearance(values, row),
+      header,
+    };
   }
   return {
     ...head,
     facet,
     spec: { width, height, layer: layers },
-    ...(independentY ? { resolve: { scale: { y: "independent" } } } : {}),
+    ...resolve,
   } as VegaLiteSpec;
+}
+
+/**
+ * The x axis: horizontal labels, long ones one word per line, where the
+ * longest word fits its band (about 6.5 px per character at the axis font
+ * size); otherwise slanted labels rather than labels overlapping.
+ */
+function xAxis(categories: readonly string[], width: number): {
+  labelLimit: number;
+  labelAngle: number;
+  labelExpr?: string;
+  labelAlign?: "right";
+  labelBaseline?: "top";
+} {
+  const band = width / Math.max(1, categories.length);
+  const longestWord = Math.max(
+    0,
+    ...categories.flatMap((c) => String(c).split(" ").map((word) => word.length)),
+  );
+  return longestWord * 6.5 <= band
+    ? {
+      labelLimit: 240,
+      labelAngle: 0,
+      labelExpr: "length(datum.label) > 12 ? split(datum.label, ' ') : datum.label",
+    }
+    : { labelLimit: 240, labelAngle: -40, labelAlign: "right", labelBaseline: "top" };
+}
+
+/** Options for {@linkcode assertOnePerPlace}. */
+export interface OnePerPlaceOptions {
+  /** Fields that together give a mark its place (x, colour, facets). */
+  place: readonly string[];
+  /** Fields of the estimate itself, left out when naming how rows differ. */
+  measures: readonly string[];
+}
+
+/**
+ * Throws when two rows would be drawn at the same place, which a bar chart
+ * would stack and a point chart overplot: the message names the place and
+ * the columns in which the rows differ (e.g. a regime the chart was not
+ * told to facet by).
+ *
+ * @param values Chart rows.
+ * @param name The chart's name, first in the message.
+ * @param options The fields that give a place, and the measures.
+ * @throws {RangeError} Naming the place and the differing columns.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { assertOnePerPlace } from "./interval.ts";
+ *
+ * const rows = [
+ *   { env: "Bank run", mechanism: "M0", regime: "stable", mean: 0.4 },
+ *   { env: "Bank run", mechanism: "M0", regime: "expansion", mean: 0.9 },
+ * ];
+ * assert.throws(
+ *   () => assertOnePerPlace(rows, "f", { place: ["env", "mechanism"], measures: ["mean"] }),
+ *   {
+ *     message: 'f: 2 rows share env "Bank run", mechanism "M0" and would be drawn on one ' +
+ *       "another; they differ in regime (stable, expansion): pass one row per place",
+ *   },
+ * );
+ * ```
+ */
+export function assertOnePerPlace(
+  values: readonly Record<string, unknown>[],
+  name: string,
+  options: OnePerPlaceOptions,
+): void {
+  const { place, measures } = options;
+  const groups = new Map<string, Record<string, unknown>[]>();
+  for (const value of values) {
+    const key = JSON.stringify(place.map((field) => value[field] ?? null));
+    const group = groups.get(key) ?? [];
+    group.push(value);
+    groups.set(key, group);
+  }
+  const clash = [...groups.values()].find((group) => group.length > 1);
+  if (clash === undefined) return;
+  const where = place.map((field) => `${field} ${JSON.stringify(clash[0][field] ?? null)}`)
+    .join(", ");
+  const fields = [...new Set(clash.flatMap((row) => Object.keys(row)))]
+    .filter((field) => !place.includes(field) && !measures.includes(field));
+  const differing = fields.map((field) => ({
+    field,
+    values: [...new Set(clash.map((row) => String(row[field] ?? null)))],
+  })).filter((d) => d.values.length > 1);
+  // Name the condition keys that differ if any do, else the columns of text: the numbers
+  // (standard errors, counts) then follow from them.
+  const keys = differing.filter((d) => [...CONDITION_KEYS, "model"].includes(d.field));
+  const text = differing.filter((d) => clash.some((row) => typeof row[d.field] === "string"));
+  const differ = keys.length > 0 ? keys : text.length > 0 ? text : differing;
+  const how = differ.length === 0
+    ? "they are duplicates"
+    : `they differ in ${differ.map((d) => `${d.field} (${d.values.join(", ")})`).join(", ")}`;
+  throw new RangeError(
+    `${name}: ${clash.length} rows share ${where} and would be drawn on one another; ${how}: ` +
+      `pass one row per place`,
+  );
 }
 
 /**

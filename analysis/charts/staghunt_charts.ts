@@ -5,12 +5,25 @@
  * hidden history (Figure A2), realised versus truthful payoff (Figure A5)
  * and calibration.
  *
+ * Rows of several conditions (game settings, corruption modes,
+ * heterogeneity, payoffs, models) are never drawn over one another: each
+ * builder facets (or colours) by the condition keys that vary among its
+ * rows and that it does not draw already, e.g. one panel per corruption
+ * mode from `successByCorruption(records, { by: ["corruption"] })`.
+ *
  * @module
  */
 
-import { type Layer, REFERENCE_COLOR, referenceLayers } from "./_reference.ts";
-import { type ChartRows, chartValues, checkSize, intervalChart } from "./interval.ts";
-import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
+import { conditionLabels, layeredChart, splitConditions, withSplit } from "./_condition_facet.ts";
+import { REFERENCE_COLOR, referenceLayers } from "./_reference.ts";
+import {
+  type ChartRows,
+  chartValues,
+  checkSize,
+  firstAppearance,
+  intervalChart,
+} from "./interval.ts";
+import type { VegaLiteSpec } from "./spec.ts";
 
 /** Options shared by the Stag Hunt chart builders. */
 export interface StagHuntChartOptions {
@@ -29,54 +42,94 @@ function sized(options: StagHuntChartOptions): { width: number; height: number }
   return { width, height };
 }
 
-function verticalRules(values: readonly number[], label: string): Layer[] {
-  const rows = [...new Set(values)].map((x) => ({ x, label }));
+/** Dashed vertical rules at the `x` of the rows of `kind`, labelled with their `label`. */
+function verticalRules(kind: string) {
   return referenceLayers("x", { value: "x", label: "label", fontSize: 9 }).map((layer) => ({
-    data: { values: rows },
+    transform: [{ filter: `datum.kind === '${kind}'` }],
     ...layer,
   }));
 }
 
+/** The facet of labelled rows, if they hold several conditions. */
+function facetOf(labels: { field: string | undefined; order: string[] }) {
+  return labels.field === undefined ? undefined : { field: labels.field, order: labels.order };
+}
+
+/** One row per distinct (condition, x) of reference rows. */
+function distinctRows(rows: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  return [...new Map(rows.map((row) => [JSON.stringify(row), row])).values()];
+}
+
 /**
  * Figure 1: pre-flip and public success against the corrupted fraction,
- * one line each, with a dashed vertical rule at each boundary 1 - M/N.
+ * one line each, with a dashed vertical rule at the boundary 1 - M/N; one
+ * panel per condition (setting N, M, horizon T, corruption mode, ...) when
+ * the rows hold several.
  *
  * @param rows Rows with `fraction`, `preflip`, `public` and `boundary` (from
- * `successByCorruption()`, one game setting).
+ * `successByCorruption()`), and the condition keys.
  * @param options Title and size.
- * @returns A Vega-Lite spec: two lines and one rule per distinct boundary.
+ * @returns A Vega-Lite spec: two lines per panel and one rule per distinct
+ * boundary of a panel.
  * @throws {RangeError} If a size is not a positive integer.
  *
- * @example
+ * @example Base and b3 side by side
  * ```ts
  * import assert from "node:assert/strict";
  * import { renderSvg } from "./render.ts";
  * import { successByCorruptionChart } from "./staghunt_charts.ts";
  *
+ * const row = { N: 5, M: 3, boundary: 0.4 };
  * const svg = await renderSvg(successByCorruptionChart([
- *   { fraction: 0.2, preflip: 0.972, public: 0.972, boundary: 0.4 },
- *   { fraction: 0.8, preflip: 0.778, public: 0.123, boundary: 0.4 },
+ *   { ...row, corruption: "base", F: 1, fraction: 0.2, preflip: 0.972, public: 0.972 },
+ *   { ...row, corruption: "base", F: 4, fraction: 0.8, preflip: 0.778, public: 0.123 },
+ *   { ...row, corruption: "b3", F: 1, fraction: 0.2, preflip: 0.95, public: 0.9 },
+ *   { ...row, corruption: "b3", F: 4, fraction: 0.8, preflip: 0.8, public: 0.6 },
  * ]));
- * assert.equal(svg.match(/aria-roledescription="line mark"/g)?.length, 2);
- * assert.equal(svg.match(/aria-roledescription="rule mark"/g)?.length, 1);
+ * assert.equal(svg.match(/aria-roledescription="line mark"/g)?.length, 4);
+ * assert.equal(svg.match(/aria-roledescription="rule mark"/g)?.length, 2);
+ * assert.ok(svg.includes(">base</text>") && svg.includes(">b3</text>"));
  * ```
  */
 export function successByCorruptionChart(
   rows: ChartRows,
   options: StagHuntChartOptions = {},
 ): VegaLiteSpec {
-  const values = chartValues(rows).flatMap((row) => [
-    { fraction: row.fraction, series: "pre-flip success", value: row.preflip },
-    { fraction: row.fraction, series: "public success", value: row.public },
+  const labels = conditionLabels(chartValues(rows), ["F"]);
+  const field = labels.field;
+  const tag = (row: Record<string, unknown>) => field === undefined ? {} : { [field]: row[field] };
+  const series = labels.values.flatMap((row) => [
+    {
+      ...tag(row),
+      kind: "series",
+      fraction: row.fraction,
+      series: "pre-flip success",
+      value: row.preflip,
+    },
+    {
+      ...tag(row),
+      kind: "series",
+      fraction: row.fraction,
+      series: "public success",
+      value: row.public,
+    },
   ]);
-  const boundaries = chartValues(rows).map((row) => row.boundary as number);
-  return {
-    $schema: VEGA_LITE_SCHEMA,
+  const boundaries = distinctRows(
+    labels.values.map((row) => ({
+      ...tag(row),
+      kind: "boundary",
+      x: row.boundary,
+      label: "1 - M/N",
+    })),
+  );
+  return layeredChart({
     title: options.title ?? "Pre-flip versus public success by corrupted fraction",
+    values: [...series, ...boundaries],
     ...sized(options),
+    facet: facetOf(labels),
     layer: [
       {
-        data: { values },
+        transform: [{ filter: "datum.kind === 'series'" }],
         mark: { type: "line", point: true },
         encoding: {
           x: { field: "fraction", type: "quantitative", title: "Corrupted fraction F/N" },
@@ -86,22 +139,24 @@ export function successByCorruptionChart(
             title: "Success rate",
             scale: { domain: [0, 1] },
           },
-          color: { field: "series", type: "nominal", title: null },
+          color: { field: "series", type: "nominal", title: null, legend: { labelLimit: 0 } },
         },
       },
-      ...verticalRules(boundaries, "1 - M/N"),
+      ...verticalRules("boundary"),
     ],
-  } as VegaLiteSpec;
+  });
 }
 
 /**
  * Table 1 as a chart: match rate per rule (per model when the rows have a
- * `model` column) with 95% Wilson intervals.
+ * `model` column) with 95% Wilson intervals; coloured, or with a panel per
+ * condition, when the rows hold several conditions.
  *
  * @param rows Rows with `rule`, `rate`, `lower`, `upper` (and `model`)
- * from `matchRateTable()`.
+ * from `matchRateTable()`, and the condition keys.
  * @param options Title and size.
  * @returns A Vega-Lite spec: one bar and one rule per row.
+ * @throws {RangeError} If two rows fall on one bar.
  *
  * @example
  * ```ts
@@ -117,33 +172,44 @@ export function successByCorruptionChart(
  * ```
  */
 export function matchRateChart(rows: ChartRows, options: StagHuntChartOptions = {}): VegaLiteSpec {
-  const values = chartValues(rows);
-  const byModel = values.some((row) => "model" in row);
-  return intervalChart(values, {
-    x: "rule",
-    y: "rate",
-    lower: "lower",
-    upper: "upper",
-    ...(byModel ? { color: "model" } : {}),
-    mark: "bar",
-    yDomain: [0, 1],
-    title: options.title ?? "Benchmark match rates (95% Wilson intervals)",
-    xTitle: "Belief rule",
-    yTitle: "Match rate",
-    width: options.width ?? 320,
-    height: options.height ?? 200,
-  });
+  const all = chartValues(rows);
+  const byModel = all.some((row) => "model" in row);
+  const { values, options: split } = splitConditions(
+    all,
+    byModel ? ["model"] : [],
+    byModel ? "column" : "color",
+  );
+  return intervalChart(
+    values,
+    withSplit({
+      x: "rule",
+      y: "rate",
+      lower: "lower",
+      upper: "upper",
+      ...(byModel ? { color: "model" } : {}),
+      mark: "bar",
+      yDomain: [0, 1],
+      title: options.title ?? "Benchmark match rates (95% Wilson intervals)",
+      xTitle: "Belief rule",
+      yTitle: "Match rate",
+      width: options.width ?? 320,
+      height: options.height ?? 200,
+      name: "matchRateChart",
+    }, split),
+  );
 }
 
 /**
  * Figure 3: P(Stag) against the benchmark margin q-hat - q*, a point with a
- * 95% interval per rule and margin bin, and a dashed rule at margin 0.
+ * 95% interval per rule and margin bin, and a dashed rule at margin 0; one
+ * panel per condition (model, corruption mode, ...) when the rows hold
+ * several.
  *
  * @param rows Rows with `rule`, `margin`, `rate`, `lower`, `upper` (from
- * `stagByMargin()`).
+ * `stagByMargin()`), and the condition keys.
  * @param options Title and size.
  * @returns A Vega-Lite spec: one point and one interval rule per row, plus
- * the zero rule.
+ * the zero rule of each panel.
  *
  * @example
  * ```ts
@@ -163,7 +229,15 @@ export function stagByMarginChart(
   rows: ChartRows,
   options: StagHuntChartOptions = {},
 ): VegaLiteSpec {
-  const values = chartValues(rows);
+  const labels = conditionLabels(chartValues(rows), []);
+  const field = labels.field;
+  const points = labels.values.map((row) => ({ ...row, kind: "point" }));
+  const zeros = distinctRows(labels.values.map((row) => ({
+    ...(field === undefined ? {} : { [field]: row[field] }),
+    kind: "zero",
+    x: 0,
+    label: "q-hat = q*",
+  })));
   const x = {
     field: "margin",
     type: "quantitative",
@@ -176,34 +250,37 @@ export function stagByMarginChart(
     scale: { domain: [0, 1] },
   } as const;
   const color = { field: "rule", type: "nominal", title: "Rule" } as const;
-  return {
-    $schema: VEGA_LITE_SCHEMA,
+  const onlyPoints = [{ filter: "datum.kind === 'point'" }];
+  return layeredChart({
     title: options.title ?? "P(Stag) against the benchmark margin",
+    values: [...points, ...zeros],
     ...sized(options),
+    facet: facetOf(labels),
     layer: [
       {
-        data: { values },
+        transform: onlyPoints,
         mark: { type: "rule" },
         encoding: { x, y: { ...y, field: "lower" }, y2: { field: "upper" }, color },
       },
       {
-        data: { values },
+        transform: onlyPoints,
         mark: { type: "point", filled: true, size: 40 },
         encoding: { x, y, color },
       },
-      ...verticalRules([0], "q-hat = q*"),
+      ...verticalRules("zero"),
     ],
-  } as VegaLiteSpec;
+  });
 }
 
 /**
  * Figure A2: match rate against the corrupted fraction with the public and
- * the hidden original-action history, one column per rule.
+ * the hidden original-action history, one column per rule (in the order
+ * of the rows) and one row per condition (setting N, M, corruption mode, ...) when the rows hold several.
  *
  * @param rows Rows with `rule`, `layer`, `fraction`, `rate` (from
- * `historyMatchRates()`).
+ * `historyMatchRates()`), and the condition keys.
  * @param options Title and size.
- * @returns A Vega-Lite spec: one line per rule and layer.
+ * @returns A Vega-Lite spec: one line per rule, condition and layer.
  *
  * @example
  * ```ts
@@ -225,11 +302,24 @@ export function historyMatchChart(
   options: StagHuntChartOptions = {},
 ): VegaLiteSpec {
   const { width, height } = sized({ width: 220, height: 180, ...options });
+  const labels = conditionLabels(chartValues(rows), ["F"]);
+  const header = { labelLimit: 0 };
   return {
-    $schema: VEGA_LITE_SCHEMA,
+    $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title: options.title ?? "Match rate with public versus hidden original history",
-    data: { values: chartValues(rows) },
-    facet: { column: { field: "rule", type: "nominal", title: null } },
+    data: { values: labels.values },
+    facet: {
+      column: {
+        field: "rule",
+        type: "nominal",
+        title: null,
+        sort: firstAppearance(labels.values, "rule"),
+        header,
+      },
+      ...(labels.field === undefined ? {} : {
+        row: { field: labels.field, type: "nominal", title: null, sort: labels.order, header },
+      }),
+    },
     spec: {
       width,
       height,
@@ -245,12 +335,13 @@ export function historyMatchChart(
 
 /**
  * Figure A5: mean realised and truthful-implementation payoff per honest
- * turn against the corrupted fraction.
+ * turn against the corrupted fraction; one panel per condition (setting N,
+ * M, corruption mode, model, ...) when the rows hold several.
  *
  * @param rows Rows with `fraction`, `realised`, `truthful` (from
- * `payoffGap()`, one game setting).
+ * `payoffGap()`), and the condition keys.
  * @param options Title and size.
- * @returns A Vega-Lite spec: two lines.
+ * @returns A Vega-Lite spec: two lines per panel.
  *
  * @example
  * ```ts
@@ -266,33 +357,40 @@ export function historyMatchChart(
  * ```
  */
 export function payoffGapChart(rows: ChartRows, options: StagHuntChartOptions = {}): VegaLiteSpec {
-  const values = chartValues(rows).flatMap((row) => [
-    { fraction: row.fraction, series: "realised", value: row.realised },
-    { fraction: row.fraction, series: "truthful implementation", value: row.truthful },
+  const labels = conditionLabels(chartValues(rows), ["F"]);
+  const field = labels.field;
+  const tag = (row: Record<string, unknown>) => field === undefined ? {} : { [field]: row[field] };
+  const values = labels.values.flatMap((row) => [
+    { ...tag(row), fraction: row.fraction, series: "realised", value: row.realised },
+    { ...tag(row), fraction: row.fraction, series: "truthful implementation", value: row.truthful },
   ]);
-  return {
-    $schema: VEGA_LITE_SCHEMA,
+  return layeredChart({
     title: options.title ?? "Realised versus truthful-implementation payoff",
+    values,
     ...sized(options),
-    data: { values },
-    mark: { type: "line", point: true },
-    encoding: {
-      x: { field: "fraction", type: "quantitative", title: "Corrupted fraction F/N" },
-      y: { field: "value", type: "quantitative", title: "Mean payoff per honest turn" },
-      color: { field: "series", type: "nominal", title: null },
-    },
-  } as VegaLiteSpec;
+    facet: facetOf(labels),
+    layer: [{
+      mark: { type: "line", point: true },
+      encoding: {
+        x: { field: "fraction", type: "quantitative", title: "Corrupted fraction F/N" },
+        y: { field: "value", type: "quantitative", title: "Mean payoff per honest turn" },
+        color: { field: "series", type: "nominal", title: null, legend: { labelLimit: 0 } },
+      },
+    }],
+  });
 }
 
 /**
  * Calibration plot: mean outcome alignment against mean confidence per
  * bin (point size = units), the diagonal of perfect calibration, and the
- * ECE in the title.
+ * ECE in the title; one panel per condition, its ECE in the panel's label,
+ * when the rows hold several.
  *
  * @param rows Rows with `confidence`, `alignment`, `units` and `ece` (from
- * `calibrationTable()`); empty bins are left out.
+ * `calibrationTable()`), and the condition keys; empty bins are left out.
  * @param options Title and size.
- * @returns A Vega-Lite spec: one point per non-empty bin and the diagonal.
+ * @returns A Vega-Lite spec: one point per non-empty bin and the diagonal
+ * of each panel.
  *
  * @example
  * ```ts
@@ -313,30 +411,48 @@ export function calibrationChart(
   rows: ChartRows,
   options: StagHuntChartOptions = {},
 ): VegaLiteSpec {
-  const values = chartValues(rows).filter((row) =>
+  const bins = chartValues(rows).filter((row) =>
     typeof row.confidence === "number" && typeof row.alignment === "number" &&
     (row.units as number) > 0
   );
-  const ece = values.length > 0 ? Number(values[0].ece) : NaN;
+  const labels = conditionLabels(bins, []);
+  const field = labels.field;
+  const eceText = (value: unknown) =>
+    typeof value === "number" ? `ECE ${value.toFixed(3)}` : "ECE n/a";
+  // With several conditions each panel's label carries its own ECE.
+  const panel = (row: Record<string, unknown>) =>
+    field === undefined ? {} : { panel: `${row[field]} · ${eceText(row.ece)}` };
+  const points: Record<string, unknown>[] = labels.values.map((row) => ({
+    ...row,
+    ...panel(row),
+    kind: "bin",
+  }));
+  const panels = distinctRows(points.map((row) => ({ panel: row.panel })));
+  const diagonal = panels.flatMap((p) => [0, 1].map((d) => ({ ...p, kind: "diagonal", d })));
+  const order = labels.order.map((label) =>
+    String(points.find((row) => field !== undefined && row[field] === label)?.panel)
+  );
   const axis = { scale: { domain: [0, 1] } };
-  return {
-    $schema: VEGA_LITE_SCHEMA,
-    title: options.title ??
-      `Calibration of honest agents' confidence (ECE ${
-        Number.isNaN(ece) ? "n/a" : ece.toFixed(3)
-      })`,
+  const title = options.title ??
+    (field === undefined
+      ? `Calibration of honest agents' confidence (${eceText(bins[0]?.ece)})`
+      : "Calibration of honest agents' confidence");
+  return layeredChart({
+    title,
+    values: [...diagonal, ...points],
     ...sized({ width: 240, height: 240, ...options }),
+    facet: field === undefined ? undefined : { field: "panel", order },
     layer: [
       {
-        data: { values: [{ x: 0, y: 0 }, { x: 1, y: 1 }] },
+        transform: [{ filter: "datum.kind === 'diagonal'" }],
         mark: { type: "line", strokeDash: [6, 4], color: REFERENCE_COLOR },
         encoding: {
-          x: { field: "x", type: "quantitative", title: "Mean confidence", ...axis },
-          y: { field: "y", type: "quantitative", title: "Outcome alignment", ...axis },
+          x: { field: "d", type: "quantitative", title: "Mean confidence", ...axis },
+          y: { field: "d", type: "quantitative", title: "Outcome alignment", ...axis },
         },
       },
       {
-        data: { values },
+        transform: [{ filter: "datum.kind === 'bin'" }],
         mark: { type: "point", filled: true },
         encoding: {
           x: { field: "confidence", type: "quantitative", ...axis },
@@ -345,5 +461,5 @@ export function calibrationChart(
         },
       },
     ],
-  } as VegaLiteSpec;
+  });
 }

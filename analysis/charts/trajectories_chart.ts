@@ -3,12 +3,22 @@
  * (financial state, committed amount, defensive intent or share not yet
  * launched) and the environments as columns; one line per mechanism with
  * its episode means, shaded 95% bands in the top and middle rows, and the
- * dashed critical-boundary reference lines (8.48 units, round 4, goal 14).
+ * dashed critical-boundary reference lines (in the stable regime 8.48
+ * units, round 4, goal 14). Rows of several conditions (regimes, parameter
+ * override sets) get a column each, `Bank run · Contraction`, with the
+ * reference lines of that condition.
  *
  * @module
  */
 
+import { sortKeyValues } from "../conditions.ts";
 import type { TrajectoryReference } from "../frail/trajectories.ts";
+import {
+  CONDITION_FIELD,
+  conditionLabels,
+  facetPlaceholders,
+  keyLabel,
+} from "./_condition_facet.ts";
 import { envFacet, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
 import { referenceLayers } from "./_reference.ts";
 import { type ChartRows, chartValues, checkSize } from "./interval.ts";
@@ -43,13 +53,17 @@ const ROW_ORDER = ["Financial state", "Committed amount", "Defensive intent / no
  * Builds the Figure 4 grid.
  *
  * @param rows Rows with `env`, `mechanism`, `panel`, `round`, `mean`,
- * `lower`, `upper` (from `trajectories()`, one regime).
+ * `lower`, `upper` (from `trajectories()`), and the condition keys
+ * (`regime`, `overrides_id`).
  * @param options Title, reference lines and panel size.
- * @returns A Vega-Lite spec: one line per environment, panel and mechanism,
- * one band per line of the top and middle rows, and dashed reference rules:
- * a level (bank run, crowdfunding) in the environment's top-row panel, a
- * round (debt rollover) in all three of its panels.
- * @throws {RangeError} If a size is not a positive integer.
+ * @returns A Vega-Lite spec: one column per environment and condition, one
+ * line per panel and mechanism, one band per line of the top and middle
+ * rows, and dashed reference rules of the column's condition: a level (bank
+ * run, crowdfunding) in the top-row panel, a round (debt rollover) in all
+ * three panels. References of conditions without rows are left out.
+ * @throws {RangeError} If a size is not a positive integer, or the
+ * references hold several regimes (or override sets) for an environment
+ * while the rows carry no `regime` (or `overrides_id`) to tell them apart.
  *
  * @example Two mechanisms in the bank run
  * ```ts
@@ -71,6 +85,30 @@ const ROW_ORDER = ["Financial state", "Committed amount", "Defensive intent / no
  * assert.equal(svg.match(/aria-roledescription="area mark"/g)?.length, 2);
  * assert.ok(svg.includes(">insolvency boundary</text>"));
  * ```
+ *
+ * @example Two regimes, each with its own boundary
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { renderSvg } from "./render.ts";
+ * import { trajectoriesChart } from "./trajectories_chart.ts";
+ *
+ * const rows = ["stable", "contraction"].flatMap((regime) =>
+ *   [1, 2].map((round) => ({
+ *     env: "bank_run", regime, overrides_id: "none", mechanism: "M0", panel: "financial", round,
+ *     mean: round, lower: 0, upper: 3,
+ *   }))
+ * );
+ * const reference = { env: "bank_run", overrides_id: "none", axis: "y", label: "boundary" } as const;
+ * const svg = await renderSvg(trajectoriesChart(rows, {
+ *   references: [
+ *     { ...reference, regime: "stable", value: 8.48 },
+ *     { ...reference, regime: "contraction", value: 3.65 },
+ *     { ...reference, regime: "expansion", value: 11.53 },
+ *   ],
+ * }));
+ * assert.ok(svg.includes("<tspan>Stable</tspan>") && svg.includes("<tspan>Contraction</tspan>"));
+ * assert.equal(svg.match(/aria-roledescription="rule mark"/g)?.length, 2); // no expansion rows
+ * ```
  */
 export function trajectoriesChart(
   rows: ChartRows,
@@ -79,25 +117,37 @@ export function trajectoriesChart(
   const { title = "Round-by-round dynamics", width = 220, height = 140 } = options;
   checkSize("width", width);
   checkSize("height", height);
-  const series = chartValues(rows).map((row) => ({
-    ...row,
-    kind: "series",
-    env: envName(row.env),
-    layer: ROW_LABELS[String(row.panel)] ?? String(row.panel),
-    band: row.panel === "financial" || row.panel === "committed",
-  }));
-  const references = options.references ?? [];
+  const labelled = chartValues(rows).map((row) => ({ ...row, env: envName(row.env) }));
+  const condition = conditionLabels(labelled, ["env", "mechanism"]);
+  // One block of the three rows per condition, the condition named before the layer.
+  const rowOf = (label: unknown, layer: string) =>
+    condition.field === undefined ? layer : `${label} · ${layer}`;
+  const series = condition.values.map((row) => {
+    const layer = ROW_LABELS[String(row.panel)] ?? String(row.panel);
+    return {
+      ...row,
+      kind: "series",
+      row: rowOf(condition.field && row[condition.field], layer),
+      band: row.panel === "financial" || row.panel === "committed",
+    };
+  });
+  const blocks = condition.field === undefined ? [undefined] : condition.order;
+  const rowOrder = blocks.flatMap((label) => ROW_ORDER.map((layer) => rowOf(label, layer)));
+  const references = placedReferences(options.references ?? [], series);
   // A horizontal boundary belongs to the financial state; a round boundary
-  // is drawn in every row of its environment, labelled in the top one.
-  const referenceRows = references.flatMap((reference) =>
+  // is drawn in every row of its condition, labelled in the top one.
+  const referenceRows = references.flatMap(({ reference, label }) =>
     (reference.axis === "y" ? ROW_ORDER.slice(0, 1) : ROW_ORDER).map((layer, index) => ({
       kind: `reference_${reference.axis}`,
       env: envName(reference.env),
-      layer,
+      row: rowOf(label, layer),
       ref_value: reference.value,
       ref_label: index === 0 ? reference.label : "",
     }))
   );
+  const rowHeader = condition.field === undefined
+    ? { labelLimit: 0 }
+    : { labelLimit: 0, labelAngle: 0, labelAlign: "left", labelExpr: "split(datum.label, ' · ')" };
   const x = {
     field: "round",
     type: "quantitative",
@@ -119,9 +169,9 @@ export function trajectoriesChart(
   return {
     $schema: VEGA_LITE_SCHEMA,
     title,
-    data: { values: [...series, ...referenceRows] },
+    data: { values: [...series, ...referenceRows, ...facetPlaceholders(series, "row", "env")] },
     facet: {
-      row: { field: "layer", type: "nominal", title: null, sort: ROW_ORDER },
+      row: { field: "row", type: "nominal", title: null, sort: rowOrder, header: rowHeader },
       column: envFacet(),
     },
     spec: {
@@ -155,4 +205,41 @@ export function trajectoriesChart(
     },
     resolve: { scale: { y: "independent" } },
   } as VegaLiteSpec;
+}
+
+/** The condition keys a reference carries besides its environment. */
+const REFERENCE_KEYS = ["regime", "overrides_id"] as const;
+
+/**
+ * The condition label of each reference: that of the series of its
+ * environment and condition (references of conditions without series are
+ * left out).
+ */
+function placedReferences(
+  references: readonly TrajectoryReference[],
+  series: readonly Record<string, unknown>[],
+): { reference: TrajectoryReference; label: unknown }[] {
+  const carried = REFERENCE_KEYS.filter((key) => series.some((row) => row[key] !== undefined));
+  for (const key of REFERENCE_KEYS.filter((k) => !carried.includes(k))) {
+    for (const env of new Set(references.map((r) => r.env))) {
+      const values = sortKeyValues(
+        key,
+        references.filter((r) => r.env === env).map((r) => r[key]),
+      );
+      if (values.length > 1) {
+        throw new RangeError(
+          `trajectoriesChart: the references hold ${values.length} values of ${key} ` +
+            `(${values.map((v) => keyLabel(key, v)).join(", ")}) for ${envName(env)} ` +
+            `but the rows carry no ${key}; pass the rows of trajectories(), which carry it, ` +
+            `or the references of one ${key}`,
+        );
+      }
+    }
+  }
+  return references.flatMap((reference) => {
+    const match = series.find((row) =>
+      row.env === envName(reference.env) && carried.every((key) => row[key] === reference[key])
+    );
+    return match === undefined ? [] : [{ reference, label: match[CONDITION_FIELD] }];
+  });
 }

@@ -8,16 +8,22 @@
  * cumulative paid exits in the last disclosed round (`cumulative_withdrawn`,
  * `cumulative_redeemed`), divided by the episode's initial funding (15
  * deposits, 8 face value); the first-launch round averages launched
- * episodes only. Only episodes with `status` `ok` count.
+ * episodes only. Only episodes with `status` `ok` (and `degraded` when
+ * asked) count. Every condition (environment, regime, parameter overrides,
+ * mechanism) has rows of its own.
  *
  * @module
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
+import { countedEpisodes, type EpisodeStatusOptions } from "../conditions.ts";
 import { acrossModelMeans, requireColumns } from "../stats.ts";
 import { ENV_PROFILES } from "./env_profiles.ts";
 import { EPISODE_ID, finalMetric, launchRounds } from "./episode_measures.ts";
-import { sortCells } from "./welfare_table.ts";
+import { cellKeysOf, sortCells } from "./welfare_table.ts";
+
+/** Options for {@linkcode episodeActionMeasures} and {@linkcode actionMeasuresTable}. */
+export type ActionMeasuresOptions = EpisodeStatusOptions;
 
 /**
  * Measure names of Table 9, with the environment each applies to.
@@ -41,8 +47,9 @@ export const ACTION_MEASURES: Readonly<Record<string, string>> = {
  *
  * @param episodes The `episodes` frame of `loadRuns()`.
  * @param rounds The `rounds` frame of `loadRuns()`.
- * @returns Columns `run`, `episode`, `env`, `regime`, `mechanism`, `model`,
- * `measure`, `value`.
+ * @param options Whether degraded episodes count.
+ * @returns Columns `run`, `episode`, `env`, `regime`, `overrides_id` (when
+ * the frame has it), `mechanism`, `model`, `measure`, `value`.
  * @throws {RangeError} If a needed column is missing.
  *
  * @example A bank run where 6 of 15 deposits were withdrawn
@@ -66,10 +73,11 @@ export const ACTION_MEASURES: Readonly<Record<string, string>> = {
 export function episodeActionMeasures(
   episodes: pl.DataFrame,
   rounds: pl.DataFrame,
+  options: ActionMeasuresOptions = {},
 ): pl.DataFrame {
-  const keys = [...EPISODE_ID, "env", "regime", "mechanism", "model"];
+  const keys = [...EPISODE_ID, ...cellKeysOf(episodes, "episodeActionMeasures()"), "model"];
   requireColumns(episodes, [...keys, "status", "funding"], "episodeActionMeasures()");
-  const ok = episodes.filter(pl.col("status").eq(pl.lit("ok")));
+  const ok = countedEpisodes(episodes, { ...options, game: "frail" });
   const parts: pl.DataFrame[] = [];
   for (const [measure, env] of Object.entries(ACTION_MEASURES)) {
     const profile = ENV_PROFILES[env];
@@ -102,13 +110,14 @@ export function episodeActionMeasures(
 }
 
 /**
- * FRAIL Table 9: each measure's mean across model means ± SE, per
- * environment, regime and mechanism.
+ * FRAIL Table 9: each measure's mean across model means ± SE, per condition
+ * (environment, regime, parameter overrides, mechanism).
  *
  * @param episodes The `episodes` frame of `loadRuns()`.
  * @param rounds The `rounds` frame of `loadRuns()`.
- * @returns Columns `measure`, `env`, `regime`, `mechanism`, `mean`, `se`,
- * `models`.
+ * @param options Whether degraded episodes count.
+ * @returns Columns `measure`, `env`, `regime`, `overrides_id` (when the
+ * frame has it), `mechanism`, `mean`, `se`, `models`.
  *
  * @example Two models' withdrawal rates 0.4 and 0.6
  * ```ts
@@ -129,19 +138,15 @@ export function episodeActionMeasures(
  * assert.equal((row.se as number).toFixed(3), "0.100");
  * ```
  */
-export function actionMeasuresTable(episodes: pl.DataFrame, rounds: pl.DataFrame): pl.DataFrame {
-  const perEpisode = episodeActionMeasures(episodes, rounds);
-  const table = acrossModelMeans(perEpisode, {
-    by: ["measure", "env", "regime", "mechanism"],
-    value: "value",
-  });
+export function actionMeasuresTable(
+  episodes: pl.DataFrame,
+  rounds: pl.DataFrame,
+  options: ActionMeasuresOptions = {},
+): pl.DataFrame {
+  const perEpisode = episodeActionMeasures(episodes, rounds, options);
+  const keys = cellKeysOf(perEpisode, "actionMeasuresTable()");
+  const table = acrossModelMeans(perEpisode, { by: ["measure", ...keys], value: "value" });
   return sortCells(table).select(
-    pl.col("measure"),
-    pl.col("env"),
-    pl.col("regime"),
-    pl.col("mechanism"),
-    pl.col("mean"),
-    pl.col("se"),
-    pl.col("models"),
+    ...["measure", ...keys, "mean", "se", "models"].map((c) => pl.col(c)),
   );
 }

@@ -11,23 +11,35 @@
  * - Bin points are means with 95% normal-approximation confidence intervals
  *   across the episodes in the bin, with their number n.
  *
+ * Conditions: the per-episode frame carries every condition key. The bins
+ * and the comparison pool mechanisms (and models) by design, as the paper
+ * does; they take `by` to split further and refuse a frame that mixes
+ * regimes or parameter override sets they were not told to split (see
+ * `analysis/conditions.ts`).
+ *
  * Choices: shares are computed as `floor(share · 5 + 1e-9)` so that a share
  * of exactly 0.6 falls in [0.6, 0.8) despite floating point; the comparison
  * pools every environment in the frame (pass `by: ["env"]` to split it) and
  * counts crowdfunding launches as successes; only episodes with `status`
- * `ok` count.
+ * `ok` (and `degraded` when asked) count.
  *
  * @module
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
+import {
+  assertSingleCondition,
+  countedEpisodes,
+  type EpisodeStatusOptions,
+  FRAIL_CONDITION_KEYS,
+} from "../conditions.ts";
 import { ciAggregations, type MeanCiOptions, requireColumns, wilson } from "../stats.ts";
 import { ENV_PROFILES } from "./env_profiles.ts";
 import { committedShares, EPISODE_ID, launchRounds } from "./episode_measures.ts";
-import { sortCells } from "./welfare_table.ts";
+import { cellKeysOf, sortCells } from "./welfare_table.ts";
 
 /** Options for {@linkcode earlyCommitment}. */
-export interface EarlyCommitmentOptions {
+export interface EarlyCommitmentOptions extends EpisodeStatusOptions {
   /**
    * The early window: rounds 1 to this round.
    *
@@ -53,10 +65,11 @@ export interface EarlyCommitmentOptions {
  *
  * @param episodes The `episodes` frame of `loadRuns()`.
  * @param rounds The `rounds` frame of `loadRuns()`.
- * @param options The early window, the number of bins and the launch round
- * of unlaunched episodes.
- * @returns Columns `run`, `episode`, `env`, `regime`, `mechanism`, `model`,
- * `early_share`, `bin` (0-based), `bin_start`, `bin_end`, `success` (0/1),
+ * @param options The early window, the number of bins, the launch round
+ * of unlaunched episodes and whether degraded episodes count.
+ * @returns Columns `run`, `episode`, `env`, `regime`, `overrides_id` (when
+ * the frame has it), `mechanism`, `model`, `early_share`, `bin` (0-based),
+ * `bin_start`, `bin_end`, `success` (0/1),
  * `launch_round` (crowdfunding only, else null) and `outcome` (the value
  * Figure 6 plots).
  * @throws {RangeError} If `rounds` or `bins` is not a positive integer, or a
@@ -86,7 +99,7 @@ export function earlyCommitment(
   rounds: pl.DataFrame,
   options: EarlyCommitmentOptions = {},
 ): pl.DataFrame {
-  const { rounds: window = 3, bins = 5, neverLaunchedRound = 10 } = options;
+  const { rounds: window = 3, bins = 5, neverLaunchedRound = 10, includeDegraded } = options;
   for (const [name, value] of [["rounds", window], ["bins", bins]] as const) {
     if (!(Number.isInteger(value) && value > 0)) {
       throw new RangeError(
@@ -94,9 +107,9 @@ export function earlyCommitment(
       );
     }
   }
-  const keys = [...EPISODE_ID, "env", "regime", "mechanism", "model"];
+  const keys = [...EPISODE_ID, ...cellKeysOf(episodes, "earlyCommitment()"), "model"];
   requireColumns(episodes, [...keys, "status", "success", "funding"], "earlyCommitment()");
-  const ok = episodes.filter(pl.col("status").eq(pl.lit("ok")));
+  const ok = countedEpisodes(episodes, { includeDegraded, game: "frail" });
   const early = committedShares(rounds.filter(pl.col("round").ltEq(window)), ok)
     .groupBy([...EPISODE_ID])
     .agg(pl.col("committed_share").max().alias("__share"));
@@ -138,6 +151,7 @@ export function earlyCommitment(
         pl.col("launch_round"),
         pl.col("outcome"),
       ),
+    EPISODE_ID,
   );
 }
 
@@ -149,16 +163,32 @@ export interface EarlyCommitmentBinsOptions extends MeanCiOptions {
    * @default {true}
    */
   includeBaseline?: boolean;
+  /**
+   * Columns to split the points by besides the environment, e.g.
+   * `["regime"]`; a frame that mixes regimes or override sets not named here
+   * is refused.
+   *
+   * @default {[]}
+   */
+  by?: readonly string[];
 }
 
 /**
  * The points of FRAIL Figure 6: per environment and bin, the mean outcome
- * with a 95% confidence interval and the number of episodes.
+ * with a 95% confidence interval and the number of episodes. Mechanisms and
+ * models are pooled, as in the paper; every other condition key must hold
+ * one value per environment unless it is named in `by`.
  *
  * @param perEpisode The frame of {@linkcode earlyCommitment}.
- * @param options Whether baseline episodes count, and the normal quantile.
- * @returns Columns `env`, `bin`, `bin_start`, `bin_end`, `mean`, `lower`,
- * `upper`, `n`; empty bins are left out.
+ * @param options Whether baseline episodes count, the split, and the normal
+ * quantile.
+ * @returns Columns `env`, the other condition keys the frame has but
+ * `mechanism` (`regime`, `overrides_id`), the other `by` columns, `bin`,
+ * `bin_start`, `bin_end`, `mean`, `lower`, `upper`, `n`; empty bins are left
+ * out.
+ * @throws {RangeError} If a needed column is missing, or the frame mixes
+ * conditions not named in `by`, e.g. `earlyCommitmentBins: the frame holds 2
+ * regimes (stable, contraction); filter to one or pass by: ["regime"]`.
  *
  * @example
  * ```ts
@@ -167,18 +197,35 @@ export interface EarlyCommitmentBinsOptions extends MeanCiOptions {
  * import { earlyCommitmentBins } from "./early_commitment.ts";
  *
  * const perEpisode = pl.DataFrame({
- *   env: ["bank_run", "bank_run", "bank_run"], mechanism: ["M0", "M3", "M3"],
- *   bin: [0, 0, 4], bin_start: [0, 0, 0.8], bin_end: [0.2, 0.2, 1], outcome: [0, 1, 1],
+ *   env: ["bank_run", "bank_run", "bank_run", "bank_run"],
+ *   regime: ["stable", "stable", "stable", "contraction"],
+ *   mechanism: ["M0", "M3", "M3", "M3"],
+ *   bin: [0, 0, 4, 4], bin_start: [0, 0, 0.8, 0.8], bin_end: [0.2, 0.2, 1, 1],
+ *   outcome: [0, 1, 1, 0],
  * });
- * const points = earlyCommitmentBins(perEpisode, { includeBaseline: false }).toRecords();
- * assert.deepEqual(points.map((p) => [p.bin, p.mean, p.n]), [[0, 1, 1], [4, 1, 1]]);
+ * assert.throws(() => earlyCommitmentBins(perEpisode), {
+ *   message: 'earlyCommitmentBins: the frame holds 2 regimes (stable, contraction); ' +
+ *     'filter to one or pass by: ["regime"]',
+ * });
+ * const stable = perEpisode.filter(pl.col("regime").eq(pl.lit("stable")));
+ * const points = earlyCommitmentBins(stable, { includeBaseline: false }).toRecords();
+ * assert.deepEqual(points.map((p) => [p.regime, p.bin, p.mean, p.n]), [
+ *   ["stable", 0, 1, 1],
+ *   ["stable", 4, 1, 1],
+ * ]);
+ * const split = earlyCommitmentBins(perEpisode, { by: ["regime"] }).toRecords();
+ * assert.deepEqual(split.map((p) => [p.regime, p.bin, p.mean, p.n]), [
+ *   ["stable", 0, 0.5, 2],
+ *   ["stable", 4, 1, 1],
+ *   ["contraction", 4, 0, 1],
+ * ]);
  * ```
  */
 export function earlyCommitmentBins(
   perEpisode: pl.DataFrame,
   options: EarlyCommitmentBinsOptions = {},
 ): pl.DataFrame {
-  const { includeBaseline = true, ...ci } = options;
+  const { includeBaseline = true, by = [], ...ci } = options;
   requireColumns(
     perEpisode,
     ["env", "mechanism", "bin", "bin_start", "bin_end", "outcome"],
@@ -187,9 +234,15 @@ export function earlyCommitmentBins(
   const rows = includeBaseline
     ? perEpisode
     : perEpisode.filter(pl.col("mechanism").neq(pl.lit("M0")));
+  const keys = assertSingleCondition(rows, "earlyCommitmentBins", {
+    keys: FRAIL_CONDITION_KEYS,
+    by: ["env", ...by],
+    pooled: ["mechanism"],
+  });
+  const groups = [...new Set([...keys, ...by])];
   return sortCells(
-    rows.groupBy(["env", "bin", "bin_start", "bin_end"]).agg(...ciAggregations("outcome", ci))
-      .sort(["env", "bin"]),
+    rows.groupBy([...groups, "bin", "bin_start", "bin_end"]).agg(...ciAggregations("outcome", ci)),
+    [...groups, "bin"],
   );
 }
 
@@ -208,9 +261,10 @@ export interface EarlyCommitmentContrastOptions {
    */
   atMost?: number;
   /**
-   * Columns to split the comparison by, e.g. `["env"]`.
+   * Columns to split the comparison by, e.g. `["env"]` or `["regime"]`; a
+   * frame that mixes regimes or override sets not named here is refused.
    *
-   * @default {[] (pooled)}
+   * @default {[] (environments and mechanisms pooled)}
    */
   by?: readonly string[];
 }
@@ -218,13 +272,18 @@ export interface EarlyCommitmentContrastOptions {
 /**
  * The Section 4.2 comparison: the success rate of episodes whose early
  * share exceeds 45% against those at or below 10%, with baseline episodes
- * included and excluded, with 95% Wilson intervals.
+ * included and excluded, with 95% Wilson intervals. Environments,
+ * mechanisms and models are pooled, as in the paper; every other condition
+ * key must hold one value unless it is named in `by`.
  *
  * @param perEpisode The frame of {@linkcode earlyCommitment}.
  * @param options The two thresholds and an optional split.
- * @returns Columns (the `by` columns,) `baseline` (`"included"` /
- * `"excluded"`), `group` (`"above"` / `"at_most"`), `episodes`,
- * `successes`, `rate`, `lower`, `upper`.
+ * @returns Columns: the condition keys the frame has that are not pooled
+ * (`regime`, `overrides_id`, and `env` when in `by`), the other `by`
+ * columns, `baseline` (`"included"` / `"excluded"`), `group` (`"above"` /
+ * `"at_most"`), `episodes`, `successes`, `rate`, `lower`, `upper`.
+ * @throws {RangeError} If a needed column is missing, or the frame mixes
+ * conditions not named in `by`.
  *
  * @example
  * ```ts
@@ -250,12 +309,14 @@ export function earlyCommitmentContrast(
   perEpisode: pl.DataFrame,
   options: EarlyCommitmentContrastOptions = {},
 ): pl.DataFrame {
-  const { above = 0.45, atMost = 0.1, by = [] } = options;
-  requireColumns(
-    perEpisode,
-    [...by, "mechanism", "early_share", "success"],
-    "earlyCommitmentContrast()",
-  );
+  const { above = 0.45, atMost = 0.1 } = options;
+  requireColumns(perEpisode, ["mechanism", "early_share", "success"], "earlyCommitmentContrast()");
+  const keys = assertSingleCondition(perEpisode, "earlyCommitmentContrast", {
+    keys: FRAIL_CONDITION_KEYS,
+    by: options.by,
+    pooled: ["env", "mechanism"],
+  });
+  const by = [...new Set([...keys, ...(options.by ?? [])])];
   const group = pl.when(pl.col("early_share").gt(above)).then(pl.lit("above"))
     .when(pl.col("early_share").ltEq(atMost)).then(pl.lit("at_most"))
     .otherwise(pl.lit(null).cast(pl.Utf8)).alias("group");

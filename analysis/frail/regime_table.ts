@@ -2,26 +2,28 @@
  * FRAIL Table 10: welfare realization across the economic regimes, the mean
  * across model means ± SE per environment, mechanism and regime. The
  * per-model tables behind it (Tables 11 and 12) are `welfareTable()`
- * filtered to one regime.
+ * filtered to one regime. Parameter override sets stay apart: with
+ * `overrides_id` in the frame, each set has rows of its own.
  *
  * @module
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
 import { welfareAverage, welfareTable, type WelfareTableOptions } from "./welfare_table.ts";
-import { ENV_ORDER, REGIME_ORDER } from "./env_profiles.ts";
+import { sortByConditions } from "../conditions.ts";
 
 /** Options for {@linkcode regimeTable}. */
 export type RegimeTableOptions = WelfareTableOptions;
 
 /**
- * Welfare realization by environment, mechanism and regime (Table 10).
+ * Welfare realization by environment, mechanism and regime (Table 10), per
+ * parameter override set.
  *
  * @param episodes The `episodes` frame of `loadRuns()`.
  * @param options Passed to `welfareTable()`.
- * @returns Columns `env`, `mechanism`, `regime`, `mean`, `se`, `models`,
- * sorted by environment, mechanism and regime (expansion, stable,
- * contraction).
+ * @returns Columns `env`, `overrides_id` (when the frame has it),
+ * `mechanism`, `regime`, `mean`, `se`, `models`, sorted by environment,
+ * override set, mechanism and regime (expansion, stable, contraction).
  *
  * @example
  * ```ts
@@ -50,22 +52,9 @@ export function regimeTable(
   options: RegimeTableOptions = {},
 ): pl.DataFrame {
   const average = welfareAverage(welfareTable(episodes, options));
-  const rank = (name: string, order: readonly string[]) => {
-    let expr: pl.Expr = pl.lit(order.length);
-    for (let i = order.length - 1; i >= 0; i--) {
-      expr = pl.when(pl.col(name).eq(pl.lit(order[i]))).then(pl.lit(i)).otherwise(expr);
-    }
-    return expr.alias(`__${name}`);
-  };
-  return average
-    .withColumns(rank("env", ENV_ORDER), rank("regime", REGIME_ORDER))
-    .sort(["__env", "env", "mechanism", "__regime", "regime"])
-    .select(
-      pl.col("env"),
-      pl.col("mechanism"),
-      pl.col("regime"),
-      pl.col("mean"),
-      pl.col("se"),
-      pl.col("models"),
-    );
+  const overrides = average.columns.includes("overrides_id") ? ["overrides_id"] : [];
+  const columns = ["env", ...overrides, "mechanism", "regime"];
+  return sortByConditions(average, columns).select(
+    ...[...columns, "mean", "se", "models"].map((c) => pl.col(c)),
+  );
 }

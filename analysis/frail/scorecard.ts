@@ -15,16 +15,27 @@
  *   episode, over the rounds it played), averaged over episodes, models and
  *   environments; M0 scores 0.
  *
+ * The scorecard pools environments and models by design; every other
+ * condition key splits it: one scorecard per regime, parameter override set
+ * and mechanism (override sets are per environment, so a set pools only the
+ * environments that ran it).
+ *
  * Choices: "averaged over models and environments" is the unweighted mean
  * of the (environment, model) means; the central player's normalized payoff
- * is defined in `env_profiles.ts`; only episodes with `status` `ok` count.
+ * is defined in `env_profiles.ts`; only episodes with `status` `ok` (and
+ * `degraded` when asked) count.
  *
  * @module
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
+import { countedEpisodes, type EpisodeStatusOptions } from "../conditions.ts";
 import { requireColumns } from "../stats.ts";
 import { committedShares, EPISODE_ID } from "./episode_measures.ts";
+import { cellKeysOf, sortCells } from "./welfare_table.ts";
+
+/** Options for {@linkcode scorecard}. */
+export type ScorecardOptions = EpisodeStatusOptions;
 
 /**
  * The six dimensions, in the paper's order.
@@ -107,8 +118,10 @@ export function earlyParticipation(episodes: pl.DataFrame, rounds: pl.DataFrame)
  * @param episodes The `episodes` frame of `loadRuns()` (with
  * `central_payoff_normalized`).
  * @param rounds The `rounds` frame of `loadRuns()` (with `committed`).
- * @returns Columns `regime`, `mechanism`, `dimension`, `value`: six rows per
- * regime and mechanism, dimensions in the paper's order.
+ * @param options Whether degraded episodes count.
+ * @returns Columns `regime`, `overrides_id` (when the frame has it),
+ * `mechanism`, `dimension`, `value`: six rows per regime, override set and
+ * mechanism, dimensions in the paper's order.
  * @throws {RangeError} If a needed column is missing.
  *
  * @example Two environments, one model, M0 only
@@ -137,13 +150,18 @@ export function earlyParticipation(episodes: pl.DataFrame, rounds: pl.DataFrame)
  * assert.equal(card.early_participation, 0);
  * ```
  */
-export function scorecard(episodes: pl.DataFrame, rounds: pl.DataFrame): pl.DataFrame {
-  const keys = ["env", "regime", "mechanism", "model"];
+export function scorecard(
+  episodes: pl.DataFrame,
+  rounds: pl.DataFrame,
+  options: ScorecardOptions = {},
+): pl.DataFrame {
+  const keys = cellKeysOf(episodes, "scorecard()");
+  const card = keys.filter((key) => key !== "env");
   requireColumns(
     episodes,
     [
       ...EPISODE_ID,
-      ...keys,
+      "model",
       "status",
       "success",
       "welfare_realization",
@@ -152,38 +170,37 @@ export function scorecard(episodes: pl.DataFrame, rounds: pl.DataFrame): pl.Data
     ],
     "scorecard()",
   );
-  const ok = episodes.filter(pl.col("status").eq(pl.lit("ok")));
+  const ok = countedEpisodes(episodes, { ...options, game: "frail" });
   const withEarly = ok.join(earlyParticipation(ok, rounds), { on: [...EPISODE_ID], how: "left" })
     .withColumns(
       pl.when(pl.col("mechanism").eq(pl.lit("M0"))).then(pl.lit(0))
         .otherwise(pl.col("early_participation")).cast(pl.Float64).alias("early_participation"),
     );
-  const modelMeans = withEarly.groupBy(keys).agg(
+  const modelMeans = withEarly.groupBy([...keys, "model"]).agg(
     pl.col("welfare_realization").mean().alias("welfare"),
     pl.col("success").cast(pl.Float64).mean().alias("success"),
     pl.col("central_payoff_normalized").mean().alias("central_payoff"),
     pl.col("early_participation").mean().alias("early_participation"),
   );
-  const perEnv = modelMeans.groupBy(["env", "regime", "mechanism"]).agg(
+  const perEnv = modelMeans.groupBy(keys).agg(
     pl.col("welfare").mean().alias("env_welfare"),
     pl.lit(1).sub(pl.col("welfare").std().fillNull(0)).alias("env_consistency"),
   );
-  const pooled = modelMeans.groupBy(["regime", "mechanism"]).agg(
+  const pooled = modelMeans.groupBy(card).agg(
     pl.col("welfare").mean().alias("welfare"),
     pl.col("success").mean().alias("success"),
     pl.col("central_payoff").mean().alias("central_payoff"),
     pl.col("early_participation").mean().alias("early_participation"),
   );
-  const envLevel = perEnv.groupBy(["regime", "mechanism"]).agg(
+  const envLevel = perEnv.groupBy(card).agg(
     pl.col("env_consistency").mean().alias("consistency"),
     pl.col("env_welfare").min().alias("weakest_welfare"),
   );
-  const wide = pooled.join(envLevel, { on: ["regime", "mechanism"] });
+  const wide = pooled.join(envLevel, { on: card });
   const long = pl.concat(
     SCORECARD_DIMENSIONS.map((dimension, index) =>
       wide.select(
-        pl.col("regime"),
-        pl.col("mechanism"),
+        ...card.map((key) => pl.col(key)),
         pl.lit(dimension).alias("dimension"),
         pl.col(dimension).cast(pl.Float64).alias("value"),
         pl.lit(index).alias("__order"),
@@ -191,5 +208,6 @@ export function scorecard(episodes: pl.DataFrame, rounds: pl.DataFrame): pl.Data
     ),
     { how: "vertical" },
   );
-  return long.sort(["regime", "mechanism", "__order"]).drop("__order");
+  return sortCells(long, ["__order"])
+    .select(...[...card, "dimension", "value"].map((c) => pl.col(c)));
 }

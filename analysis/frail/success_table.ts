@@ -2,26 +2,31 @@
  * FRAIL Table 8: success rates per environment, model and mechanism with
  * 95% Wilson score intervals (Appendix H.1).
  *
- * Only episodes with `status` `ok` and a known success count.
+ * One row per condition (environment, regime, parameter overrides,
+ * mechanism) and model; only FRAIL episodes with `status` `ok` (and
+ * `degraded` when asked) and a known success count.
  *
  * @module
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
+import { countedEpisodes, type EpisodeStatusOptions } from "../conditions.ts";
 import { requireColumns, wilson, type WilsonOptions } from "../stats.ts";
-import { sortCells } from "./welfare_table.ts";
+import { cellKeysOf, sortCells } from "./welfare_table.ts";
 
 /** Options for {@linkcode successTable}. */
-export type SuccessTableOptions = WilsonOptions;
+export interface SuccessTableOptions extends WilsonOptions, EpisodeStatusOptions {}
 
 /**
- * Success rate and Wilson interval per environment, regime, mechanism and
- * model.
+ * Success rate and Wilson interval per condition (environment, regime,
+ * parameter overrides, mechanism) and model.
  *
  * @param episodes The `episodes` frame of `loadRuns()`.
- * @param options The normal quantile of the interval (default 1.96: 95%).
- * @returns Columns `env`, `regime`, `mechanism`, `model`, `successes`,
- * `episodes`, `rate`, `lower`, `upper`, sorted like the paper.
+ * @param options The normal quantile of the interval (default 1.96: 95%)
+ * and whether degraded episodes count.
+ * @returns Columns `env`, `regime`, `overrides_id` (when the frame has it),
+ * `mechanism`, `model`, `successes`, `episodes`, `rate`, `lower`, `upper`,
+ * sorted like the paper.
  * @throws {RangeError} If a needed column is missing.
  *
  * @example Two of five episodes succeed: 0.40 [0.12, 0.77]
@@ -45,20 +50,18 @@ export function successTable(
   episodes: pl.DataFrame,
   options: SuccessTableOptions = {},
 ): pl.DataFrame {
-  requireColumns(
-    episodes,
-    ["env", "regime", "mechanism", "model", "status", "success"],
-    "successTable()",
-  );
-  const counts = episodes
-    .filter(pl.col("status").eq(pl.lit("ok")).and(pl.col("success").isNotNull()))
-    .groupBy(["env", "regime", "mechanism", "model"])
+  const { includeDegraded, ...interval } = options;
+  const keys = cellKeysOf(episodes, "successTable()");
+  requireColumns(episodes, ["model", "status", "success"], "successTable()");
+  const counts = countedEpisodes(episodes, { includeDegraded, game: "frail" })
+    .filter(pl.col("success").isNotNull())
+    .groupBy([...keys, "model"])
     .agg(
       pl.col("success").cast(pl.Int32).sum().cast(pl.Int32).alias("successes"),
       pl.col("success").count().cast(pl.Int32).alias("episodes"),
     );
   const intervals = counts.toRecords().map((row) =>
-    wilson(row.successes as number, row.episodes as number, options)
+    wilson(row.successes as number, row.episodes as number, interval)
   );
   return sortCells(counts.withColumns(
     pl.Series("rate", intervals.map((i) => i.rate), pl.Float64),

@@ -16,20 +16,25 @@
  * Each point is the mean across episodes with a 95% normal-approximation
  * confidence interval (the paper draws bands in the top and middle rows).
  *
+ * Every condition (environment, regime, parameter overrides, mechanism) has
+ * trajectories of its own; models are pooled, as in the paper.
+ *
  * Choices: trajectories run from round 1 to the last round observed in any
- * episode of the environment; a round inside an episode with no uncommitted
- * participant deciding has no intent value (it is not carried forward);
- * participants with nothing left at stake (`amount` 0) are not counted in
- * the intent; only episodes with `status` `ok` count.
+ * episode of the condition (environment, regime, override set); a round
+ * inside an episode with no uncommitted participant deciding has no intent
+ * value (it is not carried forward); participants with nothing left at
+ * stake (`amount` 0) are not counted in the intent; only episodes with
+ * `status` `ok` (and `degraded` when asked) count.
  *
  * @module
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
+import { countedEpisodes, type EpisodeStatusOptions } from "../conditions.ts";
 import { ciAggregations, type MeanCiOptions, requireColumns } from "../stats.ts";
 import { ENV_ORDER, ENV_PROFILES, envProfile } from "./env_profiles.ts";
 import { EPISODE_ID } from "./episode_measures.ts";
-import { sortCells } from "./welfare_table.ts";
+import { cellKeysOf, sortCells } from "./welfare_table.ts";
 
 /**
  * Panels of Figure 4, top to bottom.
@@ -59,7 +64,7 @@ function asLazy(frame: FrameInput): pl.LazyDataFrame {
 }
 
 /** Options for {@linkcode trajectories}. */
-export type TrajectoriesOptions = MeanCiOptions;
+export interface TrajectoriesOptions extends MeanCiOptions, EpisodeStatusOptions {}
 
 /** One critical-boundary reference line of Figure 4. */
 export interface TrajectoryReference {
@@ -84,9 +89,11 @@ export interface TrajectoryReference {
  * @param rounds The `rounds` frame of `loadRuns()` (eager or lazy).
  * @param decisions The `decisions` frame of `loadRuns()` (eager or lazy;
  * for the intent panel).
- * @param options The normal quantile of the intervals.
- * @returns Columns `env`, `regime`, `mechanism`, `panel`, `round`, `mean`,
- * `lower`, `upper`, `n` (episodes behind the point).
+ * @param options The normal quantile of the intervals and whether degraded
+ * episodes count.
+ * @returns Columns `env`, `regime`, `overrides_id` (when the frame has it),
+ * `mechanism`, `panel`, `round`, `mean`, `lower`, `upper`, `n` (episodes
+ * behind the point).
  * @throws {RangeError} If a needed column is missing.
  *
  * @example A bank run that fails in round 1 is carried forward to round 2
@@ -123,39 +130,43 @@ export function trajectories(
   decisions: FrameInput,
   options: TrajectoriesOptions = {},
 ): pl.DataFrame {
-  const keys = ["env", "regime", "mechanism"];
   const episodesL = asLazy(episodes);
   const roundsL = asLazy(rounds);
   const decisionsL = asLazy(decisions);
-  requireColumns(episodesL, [...EPISODE_ID, ...keys, "status"], "trajectories()");
+  const { includeDegraded, ...ci } = options;
+  const keys = cellKeysOf(episodesL, "trajectories()");
+  const condition = keys.filter((key) => key !== "mechanism");
+  requireColumns(episodesL, [...EPISODE_ID, "status"], "trajectories()");
   requireColumns(roundsL, [...EPISODE_ID, "env", "round"], "trajectories()");
-  const ok = episodesL.filter(pl.col("status").eq(pl.lit("ok")))
+  const ok = countedEpisodes(episodesL, { includeDegraded, game: "frail" })
     .select(...[...EPISODE_ID, ...keys].map((name) => pl.col(name)))
     .collectSync();
   const okRounds = roundsL.join(ok.lazy().select(...EPISODE_ID.map((n) => pl.col(n))), {
     on: [...EPISODE_ID],
     how: "semi",
   }).withColumns(pl.col("round").cast(pl.Int32));
-  const horizons = new Map(
-    okRounds.groupBy("env").agg(pl.col("round").max().alias("horizon")).collectSync()
-      .toRecords().map((row) => [String(row.env), Number(row.horizon)]),
+  const lastRounds = okRounds.groupBy([...EPISODE_ID]).agg(
+    pl.col("round").max().alias("__last"),
   );
+  // Each condition runs to the last round observed in any of its episodes.
+  const horizons = ok.lazy().join(lastRounds, { on: [...EPISODE_ID] })
+    .groupBy(condition).agg(pl.col("__last").max().alias("__horizon")).collectSync();
+  const longest = horizons.height === 0 ? 0 : Number(horizons.getColumn("__horizon").max());
+  const allRounds = pl.DataFrame([pl.Series("round", range(1, longest), pl.Int32)]).lazy();
   const roundColumns = roundsL.columns;
   const roundKeys: string[] = [...EPISODE_ID, "round"];
   const parts: pl.LazyDataFrame[] = [];
-  const envs = (ok.getColumn("env").unique().toArray() as string[]).filter((env) =>
-    env in ENV_PROFILES && horizons.has(env)
+  const envs = (horizons.getColumn("env").unique().toArray() as string[]).filter((env) =>
+    env in ENV_PROFILES
   );
   for (const env of envs) {
     const profile = ENV_PROFILES[env];
     const envRounds = okRounds.filter(pl.col("env").eq(pl.lit(env)));
-    const grid = ok.filter(pl.col("env").eq(pl.lit(env))).lazy().join(
-      pl.DataFrame([pl.Series("round", range(1, horizons.get(env)!), pl.Int32)]).lazy(),
-      { how: "cross" },
-    );
-    const lastRounds = envRounds.groupBy([...EPISODE_ID]).agg(
-      pl.col("round").max().alias("__last"),
-    );
+    const grid = ok.filter(pl.col("env").eq(pl.lit(env))).lazy()
+      .join(horizons.lazy(), { on: condition })
+      .join(allRounds, { how: "cross" })
+      .filter(pl.col("round").ltEq(pl.col("__horizon")))
+      .drop("__horizon");
     const carried = (frame: pl.LazyDataFrame) =>
       grid.join(frame, { on: roundKeys, how: "left" })
         .join(lastRounds, { on: [...EPISODE_ID], how: "left" })
@@ -169,7 +180,7 @@ export function trajectories(
     const summarize = (frame: pl.LazyDataFrame, panel: string) =>
       frame.filter(pl.col("__value").isNotNull())
         .groupBy([...keys, "round"])
-        .agg(...ciAggregations("__value", options))
+        .agg(...ciAggregations("__value", ci))
         .withColumns(pl.lit(panel).alias("panel"));
     const metricRows = (value: pl.Expr) =>
       envRounds.select(...roundKeys.map((n) => pl.col(n)), value.cast(pl.Float64).alias("__value"));
@@ -205,11 +216,9 @@ export function trajectories(
       parts.push(summarize(carried(intent), "intent"));
     }
   }
-  if (parts.length === 0) return emptyTrajectories();
+  if (parts.length === 0) return emptyTrajectories(keys);
   const all = pl.concat(parts, { how: "vertical" }).collectSync();
-  return sortCells(
-    all.withColumns(panelRank()).sort(["env", "regime", "mechanism", "__panel", "round"]),
-  ).select(
+  return sortCells(all.withColumns(panelRank()), ["__panel", "round"]).select(
     ...keys.map((n) => pl.col(n)),
     pl.col("panel"),
     pl.col("round"),
@@ -296,11 +305,9 @@ function range(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 }
 
-function emptyTrajectories(): pl.DataFrame {
+function emptyTrajectories(keys: readonly string[]): pl.DataFrame {
   return pl.DataFrame([
-    pl.Series("env", [], pl.Utf8),
-    pl.Series("regime", [], pl.Utf8),
-    pl.Series("mechanism", [], pl.Utf8),
+    ...keys.map((key) => pl.Series(key, [], pl.Utf8)),
     pl.Series("panel", [], pl.Utf8),
     pl.Series("round", [], pl.Int32),
     pl.Series("mean", [], pl.Float64),

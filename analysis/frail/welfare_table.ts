@@ -3,36 +3,80 @@
  * model and mechanism with successes out of n, the average across model
  * means ± SE, and up/down marks against M0 of the same model.
  *
+ * Every row is one condition (environment, regime, parameter overrides,
+ * mechanism) and model: the tables split by every FRAIL key column the frame
+ * has and carry them all (see `analysis/conditions.ts`), so a grid over
+ * several regimes or override sets gives one row per condition, never a
+ * pooled one.
+ *
  * Choices:
- * - Only episodes with `status` `ok` and a welfare realization count;
- *   errored or incomplete episodes have no outcome.
+ * - Only FRAIL episodes with `status` `ok` (and `degraded` when asked) and a
+ *   welfare realization count; errored or incomplete episodes have no
+ *   outcome.
  * - An up/down mark compares a model's mean with its own M0 mean in the same
- *   environment and regime after rounding both to the printed precision
- *   (3 decimals), so equal printed values (1.000 and 1.000) get no mark, as
- *   in the paper.
+ *   environment, regime and override set after rounding both to the printed
+ *   precision (3 decimals), so equal printed values (1.000 and 1.000) get no
+ *   mark, as in the paper.
  *
  * @module
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
+import {
+  countedEpisodes,
+  type EpisodeStatusOptions,
+  FRAIL_CONDITION_KEYS,
+  sortByConditions,
+} from "../conditions.ts";
 import { acrossModelMeans, requireColumns } from "../stats.ts";
-import { ENV_LABELS, ENV_ORDER, MECHANISM_LABELS, REGIME_ORDER } from "./env_profiles.ts";
+import { ENV_LABELS, MECHANISM_LABELS, REGIME_LABELS } from "./env_profiles.ts";
 
 /**
- * Columns that identify a cell of the welfare table.
+ * Columns that identify a cell of the FRAIL tables, in the order the tables
+ * sort by: the FRAIL condition keys with the mechanism last. A frame without
+ * `overrides_id` (a hand-built frame, a published table) is taken to hold
+ * one override set.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { CELL_KEYS } from "./welfare_table.ts";
  *
- * assert.deepEqual(CELL_KEYS, ["env", "regime", "mechanism"]);
+ * assert.deepEqual(CELL_KEYS, ["env", "regime", "overrides_id", "mechanism"]);
  * ```
  */
-export const CELL_KEYS: readonly string[] = ["env", "regime", "mechanism"];
+export const CELL_KEYS: readonly string[] = [
+  ...FRAIL_CONDITION_KEYS.filter((key) => key !== "mechanism"),
+  "mechanism",
+];
+
+/**
+ * The cell keys a frame has: those of {@linkcode CELL_KEYS} present, after
+ * checking that it has `env`, `regime` and `mechanism`.
+ *
+ * @param frame A frame, or anything with `columns`.
+ * @param fn The caller, named in the error, e.g. `"welfareTable()"`.
+ * @returns The cell keys present, in order.
+ * @throws {RangeError} If `env`, `regime` or `mechanism` is missing.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { cellKeysOf } from "./welfare_table.ts";
+ *
+ * const df = pl.DataFrame({ mechanism: ["M0"], env: ["bank_run"], regime: ["stable"] });
+ * assert.deepEqual(cellKeysOf(df, "f()"), ["env", "regime", "mechanism"]);
+ * assert.throws(() => cellKeysOf(pl.DataFrame({ env: ["bank_run"] }), "f()"), /needs a column "regime"/);
+ * ```
+ */
+export function cellKeysOf(frame: { readonly columns: string[] }, fn: string): string[] {
+  requireColumns(frame, ["env", "regime", "mechanism"], fn);
+  return CELL_KEYS.filter((key) => frame.columns.includes(key));
+}
 
 /** Options for {@linkcode welfareTable}. */
-export interface WelfareTableOptions {
+export interface WelfareTableOptions extends EpisodeStatusOptions {
   /**
    * Decimals to which a model's mean and its M0 mean are rounded before the
    * up/down comparison.
@@ -49,36 +93,42 @@ export interface WelfareTableOptions {
 }
 
 /**
- * Per-model welfare cells of FRAIL Table 2: one row per environment, regime,
- * mechanism and model with the mean welfare realization, successes, the
- * number of episodes and the mark against the baseline mechanism.
+ * Per-model welfare cells of FRAIL Table 2: one row per condition
+ * (environment, regime, parameter overrides, mechanism) and model with the
+ * mean welfare realization, successes, the number of episodes and the mark
+ * against the baseline mechanism.
  *
  * @param episodes The `episodes` frame of `loadRuns()`.
- * @param options Rounding of the comparison and the baseline mechanism.
- * @returns Columns `env`, `regime`, `mechanism`, `model`, `welfare`,
- * `successes`, `episodes`, `mark` (`"up"`, `"down"` or `""`), sorted by
- * environment (paper order), regime, mechanism and model.
+ * @param options Rounding of the comparison, the baseline mechanism and
+ * whether degraded episodes count.
+ * @returns Columns `env`, `regime`, `overrides_id` (when the frame has it),
+ * `mechanism`, `model`, `welfare`, `successes`, `episodes`, `mark` (`"up"`,
+ * `"down"` or `""`), sorted by environment (paper order), regime, override
+ * set, mechanism and model.
  * @throws {RangeError} If a needed column is missing.
  *
- * @example Two M0 and two M1 episodes of one model
+ * @example Two regimes of one model stay apart
  * ```ts
  * import assert from "node:assert/strict";
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { welfareTable } from "./welfare_table.ts";
  *
  * const episodes = pl.DataFrame({
- *   env: ["bank_run", "bank_run", "bank_run", "bank_run"],
- *   regime: ["stable", "stable", "stable", "stable"],
- *   mechanism: ["M0", "M0", "M1", "M1"],
- *   model: ["m", "m", "m", "m"],
- *   status: ["ok", "ok", "ok", "ok"],
- *   success: [false, true, true, true],
- *   welfare_realization: [0, 0.5, 1, 0.9],
+ *   env: Array(6).fill("bank_run"),
+ *   regime: ["stable", "stable", "stable", "stable", "contraction", "contraction"],
+ *   overrides_id: Array(6).fill("none"),
+ *   mechanism: ["M0", "M0", "M1", "M1", "M0", "M1"],
+ *   model: Array(6).fill("m"),
+ *   status: Array(6).fill("ok"),
+ *   success: [false, true, true, true, false, false],
+ *   welfare_realization: [0, 0.5, 1, 0.9, 0.2, 0.1],
  * });
  * const cells = welfareTable(episodes).toRecords();
- * assert.deepEqual(cells.map((c) => [c.mechanism, c.welfare, c.successes, c.mark]), [
- *   ["M0", 0.25, 1, ""],
- *   ["M1", 0.95, 2, "up"],
+ * assert.deepEqual(cells.map((c) => [c.regime, c.mechanism, c.welfare, c.successes, c.mark]), [
+ *   ["stable", "M0", 0.25, 1, ""],
+ *   ["stable", "M1", 0.95, 2, "up"],
+ *   ["contraction", "M0", 0.2, 0, ""],
+ *   ["contraction", "M1", 0.1, 0, "down"],
  * ]);
  * ```
  */
@@ -86,15 +136,12 @@ export function welfareTable(
   episodes: pl.DataFrame,
   options: WelfareTableOptions = {},
 ): pl.DataFrame {
-  const { markDecimals = 3, baseline = "M0" } = options;
-  requireColumns(
-    episodes,
-    [...CELL_KEYS, "model", "status", "success", "welfare_realization"],
-    "welfareTable()",
-  );
-  const cells = episodes
-    .filter(pl.col("status").eq(pl.lit("ok")).and(pl.col("welfare_realization").isNotNull()))
-    .groupBy([...CELL_KEYS, "model"])
+  const { markDecimals = 3, baseline = "M0", includeDegraded } = options;
+  const keys = cellKeysOf(episodes, "welfareTable()");
+  requireColumns(episodes, ["model", "status", "success", "welfare_realization"], "welfareTable()");
+  const cells = countedEpisodes(episodes, { includeDegraded, game: "frail" })
+    .filter(pl.col("welfare_realization").isNotNull())
+    .groupBy([...keys, "model"])
     .agg(
       pl.col("welfare_realization").mean().alias("welfare"),
       pl.col("success").cast(pl.Int32).sum().cast(pl.Int32).alias("successes"),
@@ -124,10 +171,11 @@ export interface WithMarksOptions {
 /**
  * Adds a `mark` column: `"up"` / `"down"` where a row's rounded `value` is
  * above / below that of the baseline mechanism for the same environment,
- * regime and model; `""` for equal values, the baseline itself, or no
- * baseline row.
+ * regime, override set (when `overrides_id` is present) and model; `""` for
+ * equal values, the baseline itself, or no baseline row.
  *
- * @param cells Rows with `env`, `regime`, `mechanism`, `model` and `value`.
+ * @param cells Rows with `env`, `regime`, `mechanism`, `model` and `value`
+ * (and `overrides_id`).
  * @param options The value column, rounding and baseline mechanism.
  * @returns `cells` with `mark` added (row order not guaranteed).
  *
@@ -150,15 +198,11 @@ export interface WithMarksOptions {
  */
 export function withMarks(cells: pl.DataFrame, options: WithMarksOptions): pl.DataFrame {
   const { value, decimals = 3, baseline = "M0" } = options;
+  const on = [...cellKeysOf(cells, "withMarks()").filter((key) => key !== "mechanism"), "model"];
   const base = cells.filter(pl.col("mechanism").eq(pl.lit(baseline)))
-    .select(
-      pl.col("env"),
-      pl.col("regime"),
-      pl.col("model"),
-      pl.col(value).round(decimals).alias("__base"),
-    );
+    .select(...on.map((key) => pl.col(key)), pl.col(value).round(decimals).alias("__base"));
   const rounded = pl.col(value).round(decimals);
-  return cells.join(base, { on: ["env", "regime", "model"], how: "left" })
+  return cells.join(base, { on, how: "left" })
     .withColumns(
       pl.when(pl.col("mechanism").eq(pl.lit(baseline)).or(pl.col("__base").isNull()))
         .then(pl.lit(""))
@@ -172,14 +216,15 @@ export function withMarks(cells: pl.DataFrame, options: WithMarksOptions): pl.Da
 
 /**
  * The Average column of FRAIL Table 2 (and Table 10, Figure 3a): per
- * environment, regime and mechanism, the mean of the model means ± SE
- * (sample sd of the model means / sqrt(number of models)).
+ * condition (environment, regime, parameter overrides, mechanism), the mean
+ * of the model means ± SE (sample sd of the model means / sqrt(number of
+ * models)).
  *
  * @param cells Per-model cells from {@linkcode welfareTable}, or a published
  * table with the same columns (`env`, `regime`, `mechanism`, `model`,
- * `welfare`).
- * @returns Columns `env`, `regime`, `mechanism`, `mean`, `se`, `models`,
- * sorted like the paper.
+ * `welfare`, and `overrides_id` if it has one).
+ * @returns Columns `env`, `regime`, `overrides_id` (when `cells` has it),
+ * `mechanism`, `mean`, `se`, `models`, sorted like the paper.
  * @throws {RangeError} If a needed column is missing.
  *
  * @example
@@ -202,7 +247,8 @@ export function withMarks(cells: pl.DataFrame, options: WithMarksOptions): pl.Da
  * ```
  */
 export function welfareAverage(cells: pl.DataFrame): pl.DataFrame {
-  return sortCells(acrossModelMeans(cells, { by: CELL_KEYS, value: "welfare" }));
+  const by = cellKeysOf(cells, "welfareAverage()");
+  return sortCells(acrossModelMeans(cells, { by, value: "welfare" }));
 }
 
 /** Options for {@linkcode welfareTableDisplay}. */
@@ -216,13 +262,17 @@ export interface WelfareTableDisplayOptions {
 }
 
 /**
- * The welfare table laid out as in the paper, as text cells: Environment,
+ * The welfare table laid out as in the paper, as text cells: the condition
+ * (Environment, Regime, and Overrides when the cells have `overrides_id`),
  * Mechanism, `Average W~` (`0.215 ± 0.139`) and one column per model
- * (`0.174 (1/5) ↑`). One regime per call: filter the frames first.
+ * (`0.174 (1/5) ↑`). One row per condition: a grid over several regimes or
+ * override sets keeps them apart, labelled.
  *
  * @param cells Per-model cells from {@linkcode welfareTable}.
  * @param options The model columns.
- * @returns A frame of strings, one row per environment and mechanism.
+ * @returns A frame of strings, one row per condition, in the order of
+ * `cells`.
+ * @throws {RangeError} If `env`, `regime` or `mechanism` is missing.
  *
  * @example
  * ```ts
@@ -231,46 +281,56 @@ export interface WelfareTableDisplayOptions {
  * import { welfareTable, welfareTableDisplay } from "./welfare_table.ts";
  *
  * const episodes = pl.DataFrame({
- *   env: ["bank_run", "bank_run"],
- *   regime: ["stable", "stable"],
- *   mechanism: ["M0", "M3"],
- *   model: ["Qwen", "Qwen"],
- *   status: ["ok", "ok"],
- *   success: [false, true],
- *   welfare_realization: [0.174, 1],
+ *   env: ["bank_run", "bank_run", "bank_run"],
+ *   regime: ["stable", "stable", "contraction"],
+ *   overrides_id: ["none", "none", "none"],
+ *   mechanism: ["M0", "M3", "M3"],
+ *   model: ["Qwen", "Qwen", "Qwen"],
+ *   status: ["ok", "ok", "ok"],
+ *   success: [false, true, false],
+ *   welfare_realization: [0.174, 1, 0.3],
  * });
  * const table = welfareTableDisplay(welfareTable(episodes)).toRecords();
- * assert.deepEqual(table[1], {
- *   Environment: "Bank run",
- *   Mechanism: "M3: coalition",
- *   "Average W~": "1.000 ± 0.000",
- *   Qwen: "1.000 (1/1) ↑",
- * });
+ * assert.deepEqual(table.map((row) => [row.Regime, row.Mechanism, row.Qwen]), [
+ *   ["Stable", "M0: baseline", "0.174 (0/1)"],
+ *   ["Stable", "M3: coalition", "1.000 (1/1) ↑"],
+ *   ["Contraction", "M3: coalition", "0.300 (0/1)"],
+ * ]);
+ * assert.deepEqual(Object.keys(table[0]), [
+ *   "Environment", "Regime", "Overrides", "Mechanism", "Average W~", "Qwen",
+ * ]);
  * ```
  */
 export function welfareTableDisplay(
   cells: pl.DataFrame,
   options: WelfareTableDisplayOptions = {},
 ): pl.DataFrame {
+  const keys = cellKeysOf(cells, "welfareTableDisplay()");
   const records = cells.toRecords();
   const models = options.models ??
     [...new Set(records.map((row) => String(row.model)))].sort();
+  const cellId = (row: Record<string, unknown>) => JSON.stringify(keys.map((key) => row[key]));
   const averages = new Map(
     welfareAverage(cells).toRecords().map((row) => [
-      `${row.env}|${row.mechanism}`,
+      cellId(row),
       `${fixed(row.mean)} ± ${fixed(row.se)}`,
     ]),
   );
-  const byCell = new Map(records.map((row) => [`${row.env}|${row.mechanism}|${row.model}`, row]));
-  const keys = [...new Map(records.map((row) => [`${row.env}|${row.mechanism}`, row])).values()];
-  const rows = keys.map((key) => {
-    const out: Record<string, string> = {
-      Environment: ENV_LABELS[String(key.env)] ?? String(key.env),
-      Mechanism: MECHANISM_LABELS[String(key.mechanism)] ?? String(key.mechanism),
-      "Average W~": averages.get(`${key.env}|${key.mechanism}`) ?? "",
-    };
+  const byCell = new Map(records.map((row) => [`${cellId(row)}|${row.model}`, row]));
+  const conditions = [...new Map(records.map((row) => [cellId(row), row])).values()];
+  const heads: [string, string, (value: unknown) => string][] = [
+    ["env", "Environment", (v) => ENV_LABELS[String(v)] ?? String(v)],
+    ["regime", "Regime", (v) => REGIME_LABELS[String(v)] ?? String(v)],
+    ["overrides_id", "Overrides", (v) => String(v)],
+    ["mechanism", "Mechanism", (v) => MECHANISM_LABELS[String(v)] ?? String(v)],
+  ];
+  const shown = heads.filter(([key]) => keys.includes(key));
+  const rows = conditions.map((condition) => {
+    const out: Record<string, string> = {};
+    for (const [key, title, label] of shown) out[title] = label(condition[key]);
+    out["Average W~"] = averages.get(cellId(condition)) ?? "";
     for (const model of models) {
-      const cell = byCell.get(`${key.env}|${key.mechanism}|${model}`);
+      const cell = byCell.get(`${cellId(condition)}|${model}`);
       const arrow = cell?.mark === "up" ? " ↑" : cell?.mark === "down" ? " ↓" : "";
       out[model] = cell === undefined
         ? ""
@@ -278,7 +338,7 @@ export function welfareTableDisplay(
     }
     return out;
   });
-  const columns = ["Environment", "Mechanism", "Average W~", ...models];
+  const columns = [...shown.map(([, title]) => title), "Average W~", ...models];
   return pl.DataFrame(
     columns.map((name) => pl.Series(name, rows.map((row) => row[name]), pl.Utf8)),
   );
@@ -286,9 +346,10 @@ export function welfareTableDisplay(
 
 /**
  * Sorts rows by environment and regime (paper order), then parameter
- * overrides, mechanism and model where present.
+ * overrides, mechanism and model, where present, then the `then` columns.
  *
- * @param df Rows with at least `env`.
+ * @param df Rows to sort.
+ * @param then Columns to sort by after the cell keys, e.g. `["bin"]`.
  * @returns The sorted frame.
  *
  * @example
@@ -297,28 +358,14 @@ export function welfareTableDisplay(
  * import pl from "npm:nodejs-polars@0.25.2";
  * import { sortCells } from "./welfare_table.ts";
  *
- * const df = pl.DataFrame({ env: ["crowdfunding", "bank_run"], mechanism: ["M0", "M1"] });
- * assert.deepEqual(sortCells(df).getColumn("env").toArray(), ["bank_run", "crowdfunding"]);
+ * const df = pl.DataFrame({
+ *   env: ["crowdfunding", "bank_run", "bank_run"], mechanism: ["M0", "M1", "M1"], bin: [0, 4, 1],
+ * });
+ * assert.deepEqual(sortCells(df, ["bin"]).getColumn("bin").toArray(), [1, 4, 0]);
  * ```
  */
-export function sortCells(df: pl.DataFrame): pl.DataFrame {
-  const ranks = [rankOf("env", ENV_ORDER).alias("__rank")];
-  const hasRegime = df.columns.includes("regime");
-  if (hasRegime) ranks.push(rankOf("regime", REGIME_ORDER).alias("__regime_rank"));
-  const others = ["overrides_id", "mechanism", "model"].filter((name) => df.columns.includes(name));
-  const by = ["__rank", "env", ...(hasRegime ? ["__regime_rank", "regime"] : []), ...others];
-  return df.withColumns(...ranks).sort(by).drop(
-    ...["__rank", ...(hasRegime ? ["__regime_rank"] : [])],
-  );
-}
-
-/** The position of a column's value in an ordered list; values not in it sort last. */
-function rankOf(column: string, order: readonly string[]): pl.Expr {
-  let rank: pl.Expr = pl.lit(order.length);
-  for (let i = order.length - 1; i >= 0; i--) {
-    rank = pl.when(pl.col(column).eq(pl.lit(order[i]))).then(pl.lit(i)).otherwise(rank);
-  }
-  return rank;
+export function sortCells(df: pl.DataFrame, then: readonly string[] = []): pl.DataFrame {
+  return sortByConditions(df, [...CELL_KEYS, "model", ...then]);
 }
 
 function fixed(value: unknown): string {

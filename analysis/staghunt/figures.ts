@@ -17,6 +17,19 @@
  * - calibration: confidence against outcome alignment in bins, with the
  *   expected calibration error.
  *
+ * Conditions: every figure carries the condition keys it does not pool as
+ * columns (`N`, `M`, `T`, `F`, `corruption`, `heterogeneity`, `payoffs`, as
+ * the loader's key columns hold them), and refuses records that mix
+ * conditions it was not told to split, with one `RangeError` naming the
+ * keys and their values (see `analysis/conditions.ts`). The paper's primary
+ * analysis is the base condition with homogeneous groups: `b3` is never
+ * averaged with `base`, nor `h2` with `h1`. The figures by corrupted
+ * fraction (Figures 1, A2, A5 and the honest Stag rate) split by N, M and F
+ * and take `by` for the other keys, or `pool: ["T"]` to pool horizons as
+ * the paper's focal setting does; Table 1, Figure 3 and the calibration
+ * pool every setting (N, M, T, F) by design, as the paper does, and take
+ * `by` to split them or the other keys.
+ *
  * Choices: rates carry 95% Wilson intervals (match rates, Stag rates);
  * margins are binned with width 0.1 by default, bins closed on the left;
  * a turn's model is its speaker's policy, so heterogeneous groups split by
@@ -34,7 +47,15 @@ import {
 } from "../../engine/staghunt/metrics/calibration.ts";
 import { payoffPerTurn } from "../../engine/staghunt/metrics/choices.ts";
 import { roundOutcomes } from "../../engine/staghunt/metrics/rounds.ts";
+import { sortByConditions } from "../conditions.ts";
 import { wilson } from "../stats.ts";
+import {
+  groupOf,
+  keySeries,
+  type KeyValue,
+  type TurnConditionOptions,
+  turnConditions,
+} from "./_turn_conditions.ts";
 import type { ModelTurn } from "./turn_records.ts";
 
 /** Options for the functions that split by model. */
@@ -47,8 +68,32 @@ export interface ByModelOptions {
   byModel?: boolean;
 }
 
-/** Options for {@linkcode matchRateTable}, {@linkcode stagByMargin} and {@linkcode historyMatchRates}. */
-export interface BenchmarkTableOptions extends ByModelOptions {
+/** How a Stag Hunt table or figure treats the condition keys it does not split by itself. */
+export interface StagHuntSplitOptions extends ByModelOptions {
+  /**
+   * Condition keys to split by besides the function's own grouping, e.g.
+   * `["corruption"]` to put `base` and `b3` side by side (or `"model"`,
+   * like `byModel`). Records that mix a key named neither here nor among
+   * the keys the function pools are refused.
+   *
+   * @default {[]}
+   */
+  by?: readonly string[];
+}
+
+/** Options of the figures by corrupted fraction. */
+export interface ByFractionOptions extends StagHuntSplitOptions {
+  /**
+   * Keys to pool over deliberately: only `"T"`, to pool horizons as the
+   * paper's focal-setting figures do.
+   *
+   * @default {[]}
+   */
+  pool?: readonly "T"[];
+}
+
+/** Options for {@linkcode matchRateTable} and {@linkcode stagByMargin}. */
+export interface BenchmarkTableOptions extends StagHuntSplitOptions {
   /**
    * Belief rules to evaluate.
    *
@@ -57,27 +102,27 @@ export interface BenchmarkTableOptions extends ByModelOptions {
   rules?: readonly BeliefRule[];
 }
 
-function groupKey(parts: readonly unknown[]): string {
-  return parts.map(String).join("\u0000");
-}
+/** Options for {@linkcode historyMatchRates}. */
+export interface HistoryMatchOptions extends BenchmarkTableOptions, ByFractionOptions {}
 
-/** `keys`, after `"model"` when splitting by model. */
-function modelFirst(options: ByModelOptions, keys: readonly string[]): string[] {
-  return [...(options.byModel ? ["model"] : []), ...keys];
-}
+/** The keys the figures by corrupted fraction split by themselves. */
+const BY_FRACTION: TurnConditionOptions = { groups: ["N", "M", "F"], poolable: ["T"] };
 
-/** The leading columns of a per-setting frame: (`model`,) `N`, `M`, `F`, `fraction`. */
-function settingColumns(
-  rows: readonly { model: string; N: number; M: number; F: number }[],
-  options: ByModelOptions,
-) {
-  return {
-    ...(options.byModel ? { model: rows.map((g) => g.model) } : {}),
-    N: rows.map((g) => g.N),
-    M: rows.map((g) => g.M),
-    F: rows.map((g) => g.F),
-    fraction: rows.map((g) => g.F / g.N),
-  };
+/** The setting keys that Table 1, Figure 3 and the calibration pool by design. */
+const OVERALL: TurnConditionOptions = { groups: [], pooled: ["N", "M", "T", "F"] };
+
+function conditionsOf(
+  records: readonly ModelTurn[],
+  fn: string,
+  design: TurnConditionOptions,
+  options: StagHuntSplitOptions & { pool?: readonly string[] },
+): string[] {
+  return turnConditions(records, fn, {
+    ...design,
+    by: options.by,
+    pool: options.pool,
+    byModel: options.byModel,
+  });
 }
 
 function rateColumns(rows: { k: number; n: number }[]) {
@@ -89,58 +134,91 @@ function rateColumns(rows: { k: number; n: number }[]) {
   };
 }
 
+/** The value of a group column in a group's values. */
+function valueOf(columns: readonly string[], values: readonly KeyValue[], column: string): number {
+  return Number(values[columns.indexOf(column)]);
+}
+
+/** The `fraction` column, F / N, of groups split by N and F. */
+function fractionSeries(
+  columns: readonly string[],
+  rows: readonly { values: readonly KeyValue[] }[],
+): pl.Series {
+  return pl.Series(
+    "fraction",
+    rows.map((g) => valueOf(columns, g.values, "F") / valueOf(columns, g.values, "N")),
+    pl.Float64,
+  );
+}
+
 /**
  * Figure 1: pre-flip and public success rates (over rounds) per game
  * setting and corrupted fraction, with the all-Stag inversion boundary.
  *
  * @param records Turn records from `stagHuntTurnRecords()`.
- * @param options Split by model.
- * @returns Columns (`model`,) `N`, `M`, `F`, `fraction` (F / N),
- * `boundary` (1 - M / N), `rounds`, `preflip`, `public`, sorted by N, M, F.
+ * @param options Split by model, by further condition keys, or pool horizons.
+ * @returns Columns (`model`,) the condition keys the records carry and do
+ * not pool (`N`, `M`, `T`, `F`, `corruption`, `heterogeneity`, `payoffs`),
+ * `fraction` (F / N), `boundary` (1 - M / N), `rounds`, `preflip`,
+ * `public`, sorted by those keys.
+ * @throws {RangeError} If the records mix conditions not split or pooled,
+ * e.g. `successByCorruption: the turn records hold 2 corruption modes
+ * (base, b3); filter to one or pass by: ["corruption"]`.
  *
  * @example One round of three players, one corrupted Stag flipped to Hare
  * ```ts
  * import assert from "node:assert/strict";
  * import { successByCorruption } from "./figures.ts";
  *
- * const turn = (position: number, corrupted: boolean, publicAction: string) => ({
- *   run: "r", episode: "e", N: 3, M: 3, F: 1, round: 1, position, corrupted,
+ * const turn = (position: number, corrupted: boolean, publicAction: string, corruption = "base") => ({
+ *   run: "r", episode: corruption, N: 3, M: 3, F: 1, corruption, round: 1, position, corrupted,
  *   originalAction: "Stag", publicAction, model: "m",
  * });
- * const rows = successByCorruption(
- *   [turn(1, true, "Hare"), turn(2, false, "Stag"), turn(3, false, "Stag")] as never[],
- * ).toRecords();
- * assert.deepEqual(rows.map((r) => [r.fraction, r.preflip, r.public]), [[1 / 3, 1, 0]]);
+ * const base = [turn(1, true, "Hare"), turn(2, false, "Stag"), turn(3, false, "Stag")];
+ * const rows = successByCorruption(base as never[]).toRecords();
+ * assert.deepEqual(rows.map((r) => [r.corruption, r.fraction, r.preflip, r.public]), [
+ *   ["base", 1 / 3, 1, 0],
+ * ]);
+ * const b3 = [turn(1, true, "Stag", "b3"), turn(2, false, "Stag", "b3"), turn(3, false, "Stag", "b3")];
+ * assert.throws(() => successByCorruption([...base, ...b3] as never[]), {
+ *   message: "successByCorruption: the turn records hold 2 corruption modes (base, b3); " +
+ *     'filter to one or pass by: ["corruption"]',
+ * });
+ * const split = successByCorruption([...base, ...b3] as never[], { by: ["corruption"] });
+ * assert.deepEqual(split.getColumn("public").toArray(), [0, 1]);
  * ```
  */
 export function successByCorruption(
   records: readonly ModelTurn[],
-  options: ByModelOptions = {},
+  options: ByFractionOptions = {},
 ): pl.DataFrame {
-  const models = new Map(records.map((t) => [`${t.run}\u0000${t.episode}`, t.model]));
-  const groups = new Map<
-    string,
-    { model: string; N: number; M: number; F: number; n: number; pre: number; pub: number }
-  >();
+  const columns = conditionsOf(records, "successByCorruption", BY_FRACTION, options);
+  // A turn of each episode gives the round's condition (and, by model, the episode's last speaker's).
+  const episodeTurn = new Map(records.map((t) => [`${t.run}\u0000${t.episode}`, t]));
+  const groups = new Map<string, { values: KeyValue[]; n: number; pre: number; pub: number }>();
   for (const row of roundOutcomes(records)) {
-    const model = options.byModel ? models.get(`${row.run}\u0000${row.episode}`)! : "";
-    const key = groupKey([model, row.N, row.M, row.F]);
-    const g = groups.get(key) ?? { model, N: row.N, M: row.M, F: row.F, n: 0, pre: 0, pub: 0 };
+    const { key, values } = groupOf(episodeTurn.get(`${row.run}\u0000${row.episode}`)!, columns);
+    const g = groups.get(key) ?? { values, n: 0, pre: 0, pub: 0 };
     g.n++;
     if (row.preflipSuccess) g.pre++;
     if (row.publicSuccess) g.pub++;
     groups.set(key, g);
   }
   const rows = [...groups.values()];
-  return sortFrame(
-    pl.DataFrame({
-      ...settingColumns(rows, options),
-      boundary: rows.map((g) => 1 - g.M / g.N),
-      rounds: rows.map((g) => g.n),
-      preflip: rows.map((g) => g.pre / g.n),
-      public: rows.map((g) => g.pub / g.n),
-    }),
-    modelFirst(options, ["N", "M", "F"]),
+  return sortByConditions(
+    pl.DataFrame([
+      ...keySeries(columns, rows),
+      fractionSeries(columns, rows),
+      pl.Series(
+        "boundary",
+        rows.map((g) => 1 - valueOf(columns, g.values, "M") / valueOf(columns, g.values, "N")),
+        pl.Float64,
+      ),
+      pl.Series("rounds", rows.map((g) => g.n), pl.Int32),
+      pl.Series("preflip", rows.map((g) => g.pre / g.n), pl.Float64),
+      pl.Series("public", rows.map((g) => g.pub / g.n), pl.Float64),
+    ]),
+    columns,
   );
 }
 
@@ -149,9 +227,11 @@ export function successByCorruption(
  * the share of honest turns whose original (pre-flip) action is Stag.
  *
  * @param records Turn records from `stagHuntTurnRecords()`.
- * @param options Split by model.
- * @returns Columns (`model`,) `N`, `M`, `F`, `fraction`, `turns`, `stag`,
- * `rate`, `lower`, `upper` (95% Wilson).
+ * @param options Split by model, by further condition keys, or pool horizons.
+ * @returns Columns (`model`,) the condition keys the records carry and do
+ * not pool, `fraction`, `turns`, `stag`, `rate`, `lower`, `upper` (95%
+ * Wilson).
+ * @throws {RangeError} If the records mix conditions not split or pooled.
  *
  * @example
  * ```ts
@@ -169,42 +249,46 @@ export function successByCorruption(
  */
 export function honestStagRates(
   records: readonly ModelTurn[],
-  options: ByModelOptions = {},
+  options: ByFractionOptions = {},
 ): pl.DataFrame {
-  const groups = new Map<
-    string,
-    { model: string; N: number; M: number; F: number; n: number; k: number }
-  >();
+  const columns = conditionsOf(records, "honestStagRates", BY_FRACTION, options);
+  const groups = new Map<string, { values: KeyValue[]; n: number; k: number }>();
   for (const t of records) {
     if (t.corrupted) continue;
-    const model = options.byModel ? t.model : "";
-    const key = groupKey([model, t.N, t.M, t.F]);
-    const g = groups.get(key) ?? { model, N: t.N, M: t.M, F: t.F, n: 0, k: 0 };
+    const { key, values } = groupOf(t, columns);
+    const g = groups.get(key) ?? { values, n: 0, k: 0 };
     g.n++;
     if (t.originalAction === "Stag") g.k++;
     groups.set(key, g);
   }
   const rows = [...groups.values()];
   const rates = rateColumns(rows);
-  return sortFrame(
-    pl.DataFrame({
-      ...settingColumns(rows, options),
-      turns: rows.map((g) => g.n),
-      stag: rows.map((g) => g.k),
-      ...rates,
-    }),
-    modelFirst(options, ["N", "M", "F"]),
+  return sortByConditions(
+    pl.DataFrame([
+      ...keySeries(columns, rows),
+      fractionSeries(columns, rows),
+      pl.Series("turns", rows.map((g) => g.n), pl.Int32),
+      pl.Series("stag", rows.map((g) => g.k), pl.Int32),
+      pl.Series("rate", rates.rate, pl.Float64),
+      pl.Series("lower", rates.lower, pl.Float64),
+      pl.Series("upper", rates.upper, pl.Float64),
+    ]),
+    columns,
   );
 }
 
 /**
  * Table 1 (and per model, Table A4): the share of eligible honest turns
- * whose original action matches each rule's benchmark action.
+ * whose original action matches each rule's benchmark action. Every game
+ * setting (N, M, T, F) is pooled, as in the paper's "overall" table.
  *
  * @param records Turn records from `stagHuntTurnRecords()`.
- * @param options Rules and the split by model.
- * @returns Columns (`model`,) `rule`, `turns`, `matches`, `rate`, `lower`,
- * `upper` (95% Wilson), rules in the order given.
+ * @param options Rules, the split by model and by further keys.
+ * @returns Columns (`model`,) the condition keys the records carry and do
+ * not pool (`corruption`, `heterogeneity`, `payoffs`, and any `by` key),
+ * `rule`, `turns`, `matches`, `rate`, `lower`, `upper` (95% Wilson), rules
+ * in the order given.
+ * @throws {RangeError} If the records mix conditions not split.
  *
  * @example See the Stag Hunt figure tests for a hand-computed log.
  * ```ts
@@ -218,15 +302,14 @@ export function matchRateTable(
   records: readonly ModelTurn[],
   options: BenchmarkTableOptions = {},
 ): pl.DataFrame {
-  const rows = benchmarkFrame(records, options.rules, "public");
-  const keys = modelFirst(options, ["rule"]);
-  const grouped = rows.groupBy(keys).agg(
+  const columns = conditionsOf(records, "matchRateTable", OVERALL, options);
+  const rows = benchmarkFrame(records, options.rules, "public", columns);
+  const grouped = rows.groupBy([...columns, "rule"]).agg(
     pl.col("match").count().cast(pl.Int32).alias("turns"),
     pl.col("match").cast(pl.Int32).sum().cast(pl.Int32).alias("matches"),
   );
   return withWilson(
-    grouped.withColumns(ruleRank(rows)).sort(modelFirst(options, ["__rule"]))
-      .drop("__rule"),
+    sortByConditions(grouped.withColumns(ruleRank(rows)), [...columns, "__rule"]).drop("__rule"),
     "matches",
     "turns",
   );
@@ -244,14 +327,16 @@ export interface StagByMarginOptions extends BenchmarkTableOptions {
 
 /**
  * Figure 3: the probability of choosing Stag (original action, honest
- * turns) against the benchmark margin q-hat - q*, in bins, per rule.
+ * turns) against the benchmark margin q-hat - q*, in bins, per rule. Every
+ * game setting (N, M, T, F) is pooled, as in the paper.
  *
  * @param records Turn records from `stagHuntTurnRecords()`.
- * @param options Rules, bin width and the split by model.
- * @returns Columns (`model`,) `rule`, `bin_start`, `bin_end`, `margin`
- * (bin middle), `turns`, `stag`, `rate`, `lower`, `upper`, sorted by
- * (model,) rule and bin.
- * @throws {RangeError} If `binWidth` is not a positive finite number.
+ * @param options Rules, bin width, the split by model and by further keys.
+ * @returns Columns (`model`,) the condition keys the records carry and do
+ * not pool, `rule`, `bin_start`, `bin_end`, `margin` (bin middle), `turns`,
+ * `stag`, `rate`, `lower`, `upper`, sorted by those keys, rule and bin.
+ * @throws {RangeError} If `binWidth` is not a positive finite number, or
+ * the records mix conditions not split.
  *
  * @example
  * ```ts
@@ -269,29 +354,24 @@ export function stagByMargin(
   if (!(Number.isFinite(binWidth) && binWidth > 0)) {
     throw new RangeError(`Margin bin width must be a positive finite number: received ${binWidth}`);
   }
-  const rows = benchmarkFrame(records, options.rules, "public");
-  const keys = modelFirst(options, ["rule", "__bin"]);
+  const columns = conditionsOf(records, "stagByMargin", OVERALL, options);
+  const rows = benchmarkFrame(records, options.rules, "public", columns);
   const binned = rows.withColumns(
     pl.col("margin").div(binWidth).add(1e-9).floor().cast(pl.Int32).alias("__bin"),
     pl.col("original").eq(pl.lit("Stag")).cast(pl.Int32).alias("__stag"),
-  ).groupBy(keys).agg(
+  ).groupBy([...columns, "rule", "__bin"]).agg(
     pl.col("__stag").count().cast(pl.Int32).alias("turns"),
     pl.col("__stag").sum().cast(pl.Int32).alias("stag"),
-  ).withColumns(ruleRank(rows))
-    .sort(modelFirst(options, ["__rule", "__bin"]));
+  ).withColumns(ruleRank(rows));
   return withWilson(
-    binned.withColumns(
+    sortByConditions(binned, [...columns, "__rule", "__bin"]).withColumns(
       pl.col("__bin").cast(pl.Float64).mul(binWidth).alias("bin_start"),
       pl.col("__bin").add(1).cast(pl.Float64).mul(binWidth).alias("bin_end"),
       pl.col("__bin").cast(pl.Float64).add(0.5).mul(binWidth).alias("margin"),
     ).select(
-      ...(options.byModel ? [pl.col("model")] : []),
-      pl.col("rule"),
-      pl.col("bin_start"),
-      pl.col("bin_end"),
-      pl.col("margin"),
-      pl.col("turns"),
-      pl.col("stag"),
+      ...[...columns, "rule", "bin_start", "bin_end", "margin", "turns", "stag"].map((c) =>
+        pl.col(c)
+      ),
     ),
     "stag",
     "turns",
@@ -303,10 +383,12 @@ export function stagByMargin(
  * original-action history, per rule and corrupted fraction.
  *
  * @param records Turn records from `stagHuntTurnRecords()`.
- * @param options Rules and the split by model.
- * @returns Columns (`model`,) `N`, `M`, `F`, `fraction`, `rule`, `layer`
- * (`"public"` or `"original"`), `turns`, `matches`, `rate`, `lower`,
- * `upper`.
+ * @param options Rules, the split by model and by further keys, or pool
+ * horizons.
+ * @returns Columns (`model`,) the condition keys the records carry and do
+ * not pool, `rule`, `layer` (`"public"` or `"original"`), `turns`,
+ * `matches`, `rate`, `lower`, `upper`, `fraction`.
+ * @throws {RangeError} If the records mix conditions not split or pooled.
  *
  * @example
  * ```ts
@@ -318,23 +400,25 @@ export function stagByMargin(
  */
 export function historyMatchRates(
   records: readonly ModelTurn[],
-  options: BenchmarkTableOptions = {},
+  options: HistoryMatchOptions = {},
 ): pl.DataFrame {
-  const keys = modelFirst(options, ["N", "M", "F", "rule", "layer"]);
+  const columns = conditionsOf(records, "historyMatchRates", BY_FRACTION, options);
   const both = pl.concat([
-    benchmarkFrame(records, options.rules, "public"),
-    benchmarkFrame(records, options.rules, "original"),
+    benchmarkFrame(records, options.rules, "public", columns),
+    benchmarkFrame(records, options.rules, "original", columns),
   ], { how: "vertical" });
+  const grouped = both.groupBy([...columns, "rule", "layer"]).agg(
+    pl.col("match").count().cast(pl.Int32).alias("turns"),
+    pl.col("match").cast(pl.Int32).sum().cast(pl.Int32).alias("matches"),
+  ).withColumns(ruleRank(both), pl.col("layer").eq(pl.lit("original")).alias("__layer"));
+  const fraction = columns.includes("F") && columns.includes("N")
+    ? pl.col("F").cast(pl.Float64).div(pl.col("N"))
+    : pl.lit(null).cast(pl.Float64);
   return withWilson(
-    both.groupBy(keys).agg(
-      pl.col("match").count().cast(pl.Int32).alias("turns"),
-      pl.col("match").cast(pl.Int32).sum().cast(pl.Int32).alias("matches"),
-    ).withColumns(ruleRank(both), pl.col("layer").eq(pl.lit("original")).alias("__layer"))
-      .sort(modelFirst(options, ["N", "M", "F", "__rule", "__layer"]))
-      .drop("__rule", "__layer"),
+    sortByConditions(grouped, [...columns, "__rule", "__layer"]).drop("__rule", "__layer"),
     "matches",
     "turns",
-  ).withColumns(pl.col("F").cast(pl.Float64).div(pl.col("N")).alias("fraction"));
+  ).withColumns(fraction.alias("fraction"));
 }
 
 /**
@@ -343,9 +427,11 @@ export function historyMatchRates(
  * honest turn, by game setting and corrupted fraction.
  *
  * @param records Turn records from `stagHuntTurnRecords()`.
- * @param options Split by model (by the turn's speaker).
- * @returns Columns (`model`,) `N`, `M`, `F`, `fraction`, `turns`,
- * `realised`, `truthful`.
+ * @param options Split by model (by the turn's speaker), by further keys,
+ * or pool horizons.
+ * @returns Columns (`model`,) the condition keys the records carry and do
+ * not pool, `fraction`, `turns`, `realised`, `truthful`.
+ * @throws {RangeError} If the records mix conditions not split or pooled.
  *
  * @example
  * ```ts
@@ -358,42 +444,42 @@ export function historyMatchRates(
  *   originalAction: "Stag", publicAction, model: "m",
  * });
  * const [row] = payoffGap([turn(1, true, "Hare"), turn(2, false, "Stag")] as never[]).toRecords();
- * assert.deepEqual([row.turns, row.realised, row.truthful], [1, 0, 4]);
+ * assert.deepEqual([row.payoffs, row.turns, row.realised, row.truthful], ["4-2-0-2", 1, 0, 4]);
  * ```
  */
 export function payoffGap(
   records: readonly ModelTurn[],
-  options: ByModelOptions = {},
+  options: ByFractionOptions = {},
 ): pl.DataFrame {
-  const byEpisodeGroup = new Map<string, ModelTurn[]>();
+  const columns = conditionsOf(records, "payoffGap", BY_FRACTION, options);
+  const settings = columns.filter((c) => c !== "model");
+  const bySetting = new Map<string, { values: KeyValue[]; turns: ModelTurn[] }>();
   for (const t of records) {
-    const key = groupKey([t.N, t.M, t.F]);
-    const list = byEpisodeGroup.get(key) ?? [];
-    list.push(t);
-    byEpisodeGroup.set(key, list);
+    const { key, values } = groupOf(t, settings);
+    const group = bySetting.get(key) ?? { values, turns: [] };
+    group.turns.push(t);
+    bySetting.set(key, group);
   }
-  const rows: Record<string, unknown>[] = [];
-  for (const turns of byEpisodeGroup.values()) {
-    const { N, M, F } = turns[0];
-    const models = options.byModel ? [...new Set(turns.map((t) => t.model))].sort() : [""];
+  const byModel = columns.includes("model");
+  const rows: { values: KeyValue[]; turns: number; realised: number; truthful: number }[] = [];
+  for (const { values, turns } of bySetting.values()) {
+    const models = byModel ? [...new Set(turns.map((t) => t.model))].sort() : [undefined];
     for (const model of models) {
       // Outcomes need every turn of a round; the payoffs count only this model's honest turns.
-      const gap = payoffPerTurnFor(turns, options.byModel ? model : undefined);
-      rows.push({ ...(options.byModel ? { model } : {}), N, M, F, fraction: F / N, ...gap });
+      const gap = payoffPerTurnFor(turns, model);
+      rows.push({ values: byModel ? [model!, ...values] : values, ...gap });
     }
   }
-  if (rows.length === 0) {
-    return pl.DataFrame({
-      N: [],
-      M: [],
-      F: [],
-      fraction: [],
-      turns: [],
-      realised: [],
-      truthful: [],
-    });
-  }
-  return sortFrame(pl.DataFrame(rows), modelFirst(options, ["N", "M", "F"]));
+  return sortByConditions(
+    pl.DataFrame([
+      ...keySeries(columns, rows),
+      fractionSeries(columns, rows),
+      pl.Series("turns", rows.map((g) => g.turns), pl.Int32),
+      pl.Series("realised", rows.map((g) => g.realised), pl.Float64),
+      pl.Series("truthful", rows.map((g) => g.truthful), pl.Float64),
+    ]),
+    columns,
+  );
 }
 
 function payoffPerTurnFor(
@@ -403,20 +489,34 @@ function payoffPerTurnFor(
   if (model === undefined) return payoffPerTurn(turns);
   // Mark other models' turns corrupted for the average only: outcomes still use every turn.
   const masked = turns.map((t) => t.model === model ? t : { ...t, corrupted: true });
-  const result = payoffPerTurn(masked);
-  return result;
+  return payoffPerTurn(masked);
+}
+
+/** Options for {@linkcode calibrationTable}. */
+export interface CalibrationTableOptions extends CalibrationOptions {
+  /**
+   * Condition keys to split by (e.g. `["corruption"]`, or setting keys such
+   * as `["N"]`); records that mix `corruption`, `heterogeneity` or `payoffs`
+   * not named here are refused. Settings (N, M, T, F) are pooled otherwise.
+   *
+   * @default {[]}
+   */
+  by?: readonly string[];
 }
 
 /**
  * Calibration of honest agents' confidence against outcome alignment (the
  * original action matches the round's public outcome), in equal-width
- * bins, with the expected calibration error.
+ * bins, with the expected calibration error. Every game setting (N, M, T,
+ * F) is pooled.
  *
  * @param records Turn records from `stagHuntTurnRecords()`.
- * @param options Number of bins (default 8) and unit (`"agent"`:
- * agent-episode means, the default; or `"turn"`).
- * @returns Columns `bin_start`, `bin_end`, `units`, `confidence`,
- * `alignment` (NaN for empty bins) and `ece` (the same on every row).
+ * @param options Number of bins (default 8), unit (`"agent"`: agent-episode
+ * means, the default; or `"turn"`) and the split.
+ * @returns Columns: the condition keys the records carry and do not pool,
+ * `bin_start`, `bin_end`, `units`, `confidence`, `alignment` (NaN for empty
+ * bins) and `ece` (the same on every row of a condition).
+ * @throws {RangeError} If the records mix conditions not split.
  *
  * @example
  * ```ts
@@ -433,42 +533,54 @@ function payoffPerTurnFor(
  */
 export function calibrationTable(
   records: readonly ModelTurn[],
-  options: CalibrationOptions = {},
+  options: CalibrationTableOptions = {},
 ): pl.DataFrame {
-  const { ece, bins } = expectedCalibrationError(records, options);
-  return pl.DataFrame({
-    bin_start: bins.map((b) => b.lower),
-    bin_end: bins.map((b) => b.upper),
-    units: bins.map((b) => b.count),
-    confidence: bins.map((b) => b.confidence),
-    alignment: bins.map((b) => b.alignment),
-    ece: bins.map(() => ece),
+  const { by, ...calibration } = options;
+  const columns = conditionsOf(records, "calibrationTable", OVERALL, { by });
+  const groups = new Map<string, { values: KeyValue[]; turns: ModelTurn[] }>();
+  for (const t of records) {
+    const { key, values } = groupOf(t, columns);
+    const group = groups.get(key) ?? { values, turns: [] };
+    group.turns.push(t);
+    groups.set(key, group);
+  }
+  const parts = [...(groups.size === 0 ? [{ values: [], turns: [] }] : groups.values())];
+  const rows = parts.flatMap(({ values, turns }) => {
+    const { ece, bins } = expectedCalibrationError(turns, calibration);
+    return bins.map((b) => ({ values, bin: b, ece }));
   });
+  return sortByConditions(
+    pl.DataFrame([
+      ...keySeries(columns, rows),
+      pl.Series("bin_start", rows.map((r) => r.bin.lower), pl.Float64),
+      pl.Series("bin_end", rows.map((r) => r.bin.upper), pl.Float64),
+      pl.Series("units", rows.map((r) => r.bin.count), pl.Int32),
+      pl.Series("confidence", rows.map((r) => r.bin.confidence), pl.Float64),
+      pl.Series("alignment", rows.map((r) => r.bin.alignment), pl.Float64),
+      pl.Series("ece", rows.map((r) => r.ece), pl.Float64),
+    ]),
+    [...columns, "bin_start"],
+  );
 }
 
 function benchmarkFrame(
   records: readonly ModelTurn[],
   rules: readonly BeliefRule[] | undefined,
   layer: "public" | "original",
+  columns: readonly string[],
 ): pl.DataFrame {
-  const models = new Map(
-    records.map((t) => [`${t.run}\u0000${t.episode}\u0000${t.agent}`, t.model]),
-  );
-  const rows = benchmarkRows(records, { layer, ...(rules ? { rules } : {}) });
+  const speakers = new Map(records.map((t) => [`${t.run}\u0000${t.episode}\u0000${t.agent}`, t]));
+  const rows = benchmarkRows(records, { layer, ...(rules ? { rules } : {}) }).map((r) => ({
+    row: r,
+    values: groupOf(speakers.get(`${r.run}\u0000${r.episode}\u0000${r.agent}`)!, columns).values,
+  }));
   return pl.DataFrame([
-    pl.Series(
-      "model",
-      rows.map((r) => models.get(`${r.run}\u0000${r.episode}\u0000${r.agent}`) ?? "unknown"),
-      pl.Utf8,
-    ),
-    pl.Series("N", rows.map((r) => r.N), pl.Int32),
-    pl.Series("M", rows.map((r) => r.M), pl.Int32),
-    pl.Series("F", rows.map((r) => r.F), pl.Int32),
-    pl.Series("rule", rows.map((r) => r.rule), pl.Utf8),
+    ...keySeries(columns, rows),
+    pl.Series("rule", rows.map((r) => r.row.rule), pl.Utf8),
     pl.Series("layer", rows.map(() => layer), pl.Utf8),
-    pl.Series("margin", rows.map((r) => r.margin), pl.Float64),
-    pl.Series("original", rows.map((r) => r.original), pl.Utf8),
-    pl.Series("match", rows.map((r) => r.match), pl.Bool),
+    pl.Series("margin", rows.map((r) => r.row.margin), pl.Float64),
+    pl.Series("original", rows.map((r) => r.row.original), pl.Utf8),
+    pl.Series("match", rows.map((r) => r.row.match), pl.Bool),
   ]);
 }
 
@@ -490,8 +602,4 @@ function withWilson(df: pl.DataFrame, successes: string, trials: string): pl.Dat
     pl.Series("lower", rates.lower, pl.Float64),
     pl.Series("upper", rates.upper, pl.Float64),
   );
-}
-
-function sortFrame(df: pl.DataFrame, by: string[]): pl.DataFrame {
-  return df.height === 0 ? df : df.sort(by);
 }

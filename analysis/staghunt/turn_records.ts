@@ -2,31 +2,43 @@
  * Stag Hunt turn records from the loader's frames: the `turns` frame joined
  * with each episode's game parameters and each speaker's model, in the shape
  * the engine's pure metric functions take (`StagHuntTurn`), so the same
- * metrics run on NDJSON logs and on compacted Parquet sets alike.
+ * metrics run on NDJSON logs and on compacted Parquet sets alike. Each
+ * record carries its episode's full condition: the game parameters (N, M,
+ * T, F, corruption, payoffs) and how models were assigned (heterogeneity).
+ *
+ * Only episodes with status `ok` (and `degraded` when asked) give records:
+ * an errored or incomplete episode has no complete rounds.
  *
  * @module
  */
 
-import pl from "npm:nodejs-polars@0.25.2";
+import type pl from "npm:nodejs-polars@0.25.2";
 import type { StagHuntParams } from "../../engine/staghunt/params.ts";
 import type { StagHuntAction } from "../../engine/staghunt/payoffs.ts";
 import type { StagHuntTurn } from "../../engine/staghunt/turns.ts";
+import { countedEpisodes, type EpisodeStatusOptions } from "../conditions.ts";
 import { requireColumns } from "../stats.ts";
 
-/** A turn record with the speaker's model (its policy in `episode_start`). */
+/** A turn record with the speaker's model (its policy in `episode_start`) and the episode's heterogeneity. */
 export interface ModelTurn extends StagHuntTurn {
   /** The speaker's model or mock policy. */
   model: string;
+  /** How models were assigned to the episode's players (`"h1"`, `"h2"` or `"h3"`). */
+  heterogeneity: string;
 }
+
+/** Options for {@linkcode stagHuntTurnRecords}. */
+export type StagHuntTurnRecordsOptions = EpisodeStatusOptions;
 
 /**
  * Turn records of the Stag Hunt episodes in the frames, in log order.
  *
  * @param turns The `turns` frame of `loadRuns()`.
- * @param episodes The `episodes` frame of `loadRuns()` (with `params` and
- * `agents`).
- * @returns One record per turn of a `staghunt` episode; turns of other
- * episodes are left out.
+ * @param episodes The `episodes` frame of `loadRuns()` (with `status`,
+ * `heterogeneity`, `params` and `agents`).
+ * @param options Whether degraded episodes count.
+ * @returns One record per turn of a counted `staghunt` episode; turns of
+ * other episodes are left out.
  * @throws {RangeError} If a needed column is missing.
  *
  * @example
@@ -36,7 +48,7 @@ export interface ModelTurn extends StagHuntTurn {
  * import { stagHuntTurnRecords } from "./turn_records.ts";
  *
  * const episodes = pl.DataFrame({
- *   run: ["r"], episode: ["e"], env: ["staghunt"],
+ *   run: ["r"], episode: ["e"], env: ["staghunt"], status: ["ok"], heterogeneity: ["h1"],
  *   params: [JSON.stringify({ N: 1, M: 1, T: 1, F: 0, corruption: "base",
  *     payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 } })],
  *   agents: [JSON.stringify([{ id: "p01", role: "player", policy: "model-a" }])],
@@ -49,9 +61,14 @@ export interface ModelTurn extends StagHuntTurn {
  * assert.equal(turn.model, "model-a");
  * assert.equal(turn.M, 1);
  * assert.equal(turn.publicAction, "Stag");
+ * assert.equal(turn.heterogeneity, "h1");
  * ```
  */
-export function stagHuntTurnRecords(turns: pl.DataFrame, episodes: pl.DataFrame): ModelTurn[] {
+export function stagHuntTurnRecords(
+  turns: pl.DataFrame,
+  episodes: pl.DataFrame,
+  options: StagHuntTurnRecordsOptions = {},
+): ModelTurn[] {
   requireColumns(
     turns,
     [
@@ -67,12 +84,20 @@ export function stagHuntTurnRecords(turns: pl.DataFrame, episodes: pl.DataFrame)
     ],
     "stagHuntTurnRecords()",
   );
-  requireColumns(episodes, ["run", "episode", "env", "params", "agents"], "stagHuntTurnRecords()");
-  const games = new Map<string, { params: StagHuntParams; models: Map<string, string> }>();
-  for (const row of episodes.filter(pl.col("env").eq(pl.lit("staghunt"))).toRecords()) {
+  requireColumns(
+    episodes,
+    ["run", "episode", "env", "status", "heterogeneity", "params", "agents"],
+    "stagHuntTurnRecords()",
+  );
+  const games = new Map<
+    string,
+    { params: StagHuntParams; heterogeneity: string; models: Map<string, string> }
+  >();
+  for (const row of countedEpisodes(episodes, { ...options, game: "staghunt" }).toRecords()) {
     const agents = JSON.parse(String(row.agents ?? "[]")) as { id: string; policy: string }[];
     games.set(`${row.run}\u0000${row.episode}`, {
       params: JSON.parse(String(row.params)) as StagHuntParams,
+      heterogeneity: String(row.heterogeneity),
       models: new Map(agents.map((agent) => [agent.id, String(agent.policy)])),
     });
   }
@@ -104,6 +129,7 @@ export function stagHuntTurnRecords(turns: pl.DataFrame, episodes: pl.DataFrame)
       originalJustification: String(row.original_justification ?? ""),
       publicJustification: String(row.public_justification ?? ""),
       model: game.models.get(agent) ?? "unknown",
+      heterogeneity: game.heterogeneity,
     });
   }
   return out;

@@ -147,3 +147,28 @@ Deno.test("chartBundle() of Figure 4 carries the spec and a drawn PNG", async ()
   assert.equal(image.width, 600);
   assert.ok(countDarkPixels(image) > 1000);
 });
+
+Deno.test("trajectoriesChart() refuses references of several regimes for rows without a regime", () => {
+  const rows = [{ env: "bank_run", mechanism: "M0", panel: "financial", round: 1, mean: 1 }];
+  const reference = {
+    env: "bank_run",
+    overrides_id: "none",
+    axis: "y",
+    label: "insolvency boundary",
+  } as const;
+  assert.throws(
+    () =>
+      trajectoriesChart(rows, {
+        references: [
+          { ...reference, regime: "stable", value: 8.48 },
+          { ...reference, regime: "contraction", value: 3.65 },
+        ],
+      }),
+    {
+      name: "RangeError",
+      message: "trajectoriesChart: the references hold 2 values of regime (Stable, Contraction) " +
+        "for Bank run but the rows carry no regime; pass the rows of trajectories(), which " +
+        "carry it, or the references of one regime",
+    },
+  );
+});

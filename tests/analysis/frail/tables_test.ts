@@ -57,6 +57,8 @@ Deno.test("welfareTableDisplay() lays the table out as printed in the paper", ()
   assert.deepEqual(welfareTableDisplay(cells).toRecords(), [
     {
       Environment: "Bank run",
+      Regime: "Stable",
+      Overrides: "none",
       Mechanism: "M0: baseline",
       "Average W~": "0.500 ± 0.000",
       alpha: "0.500 (1/2)",
@@ -64,6 +66,8 @@ Deno.test("welfareTableDisplay() lays the table out as printed in the paper", ()
     },
     {
       Environment: "Bank run",
+      Regime: "Stable",
+      Overrides: "none",
       Mechanism: "M3: coalition",
       "Average W~": "0.600 ± 0.400",
       alpha: "1.000 (1/1) ↑",
