@@ -292,13 +292,14 @@ function episodeRow(meta: EpisodeMeta): EpisodeRow {
     }
     required(meta, start, "model", "");
     required(meta, start, "central_role", "");
+    required(meta, start, "central_id", "");
   }
   const agents = Array.isArray(start.agents) ? (start.agents as AgentInfo[]) : [];
-  const centralRole = typeof start.central_role === "string" ? start.central_role : null;
-  const central = centralRole === null
-    ? undefined
-    : agents.find((agent) => agent.role === centralRole);
-  const centralId = central?.id ?? null;
+  // The central player has a payoff in every episode, but is an agent only
+  // under the mechanisms where it decides (the bank and the borrower under M1
+  // and M2): its id comes from the log, its policy from its agent if any.
+  const centralId = typeof start.central_id === "string" ? start.central_id : null;
+  const central = centralId === null ? undefined : agents.find((agent) => agent.id === centralId);
   const participants = agents.filter((agent) => agent.id !== centralId);
   const outcome = (end?.outcome ?? null) as Record<string, unknown> | null;
   const payoffs = (outcome?.payoffs ?? null) as Record<string, number> | null;

@@ -234,6 +234,7 @@ export async function playEpisode<P, S>(
       params,
       derived: { ...condition.derived },
       central_role: condition.centralRole,
+      central_id: condition.centralId,
       agents: players,
       model: participantModel(players, condition.centralRole),
       bounds,

@@ -63,6 +63,8 @@ export type EventBody =
     derived: Record<string, unknown>;
     /** Role of the central player (bank, borrower, founder), or `null` in a game of peers. */
     central_role: string | null;
+    /** Player id of the central player (it has a payoff even where it is not an agent), or `null`. */
+    central_id: string | null;
     /** Every player, its role and the policy or model behind it. */
     agents: AgentInfo[];
     /** The participants' policy or model (every player but the central one); distinct ones sorted and joined by `+`. */

@@ -20,6 +20,12 @@ export interface RoleInfo {
   id: string;
   /** Display name (e.g. `"Depositor"`). */
   label: string;
+  /**
+   * The player id of the one player of this role, for the central role (e.g.
+   * `"bank"`): it has a payoff in every episode, even under mechanisms where
+   * it makes no decision and so is not among the agents.
+   */
+  player?: string;
 }
 
 /** A mock option of a game: which option key sets the rule-based policy of a role. */
@@ -81,4 +87,6 @@ export interface EpisodeCondition {
   mechanism: string;
   /** Role of the central player, whose policy is not part of the episode's `model` (`null`: none). */
   centralRole: string | null;
+  /** Player id of the central player (`null`: none). */
+  centralId: string | null;
 }

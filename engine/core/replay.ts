@@ -118,6 +118,7 @@ export function recordedSetup(start: EpisodeStart): ReplaySetup<unknown> {
       derived: start.derived as EpisodeCondition["derived"],
       mechanism: typeof mechanism === "string" ? mechanism : "none",
       centralRole: start.central_role,
+      centralId: start.central_id ?? null,
     },
   };
 }

@@ -157,6 +157,7 @@ export function frailSetup<P>(
       derived: game.derive(params),
       mechanism,
       centralRole: game.roles.central?.id ?? null,
+      centralId: game.roles.central?.player ?? null,
     },
   };
 }

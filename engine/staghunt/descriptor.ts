@@ -115,6 +115,7 @@ export function stagHuntSetup(input: unknown, heterogeneity: HeterogeneityId): S
       derived: stagHuntGame.derive(params),
       mechanism: "none",
       centralRole: null,
+      centralId: null,
     },
   };
 }

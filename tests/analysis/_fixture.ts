@@ -228,6 +228,7 @@ export function episodeEvents(spec: EpisodeSpec, run = "hand"): EngineEvent[] {
         : { axis: "y", metric: "pool", label: "goal", value: 14 },
     },
     central_role: central,
+    central_id: central,
     agents: [
       { id: central, role: central, policy: spec.model },
       { id: "dep_01", role: participantRole, policy: spec.model },

@@ -21,6 +21,7 @@ import { FRAIL_CONDITION_KEYS, type FrailGameDescriptor } from "../descriptor.ts
 import { bankRun } from "./environment.ts";
 import { BANK_RUN_REGIMES, bankRunBounds, type BankRunParams } from "./params.ts";
 import { insolvencyBoundary } from "./settlement.ts";
+import { BANK_ID } from "./state.ts";
 
 /** Rule-based depositor policies, the default first. */
 export const DEPOSITOR_POLICIES = ["defensive", "always_stay", "always_run"] as const;
@@ -61,7 +62,7 @@ export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
   label: "Bank run",
   environment: bankRun,
   roles: {
-    central: { id: "bank", label: "Bank" },
+    central: { id: "bank", label: "Bank", player: BANK_ID },
     participant: { id: "depositor", label: "Depositor" },
   },
   mockPolicies: [

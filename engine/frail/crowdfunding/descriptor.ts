@@ -16,6 +16,7 @@ import { MECHANISMS } from "../types.ts";
 import { FRAIL_CONDITION_KEYS, type FrailGameDescriptor } from "../descriptor.ts";
 import { crowdfunding } from "./environment.ts";
 import { CROWDFUNDING_REGIMES, crowdfundingBounds, type CrowdfundingParams } from "./params.ts";
+import { FOUNDER_ID } from "./state.ts";
 
 /** Rule-based backer policies, the default first. */
 export const BACKER_POLICIES = ["hesitant", "always_pledge", "never_pledge"] as const;
@@ -40,7 +41,7 @@ export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfun
   label: "Reward crowdfunding",
   environment: crowdfunding,
   roles: {
-    central: { id: "founder", label: "Founder" },
+    central: { id: "founder", label: "Founder", player: FOUNDER_ID },
     participant: { id: "backer", label: "Backer" },
   },
   mockPolicies: [

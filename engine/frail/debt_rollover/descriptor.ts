@@ -21,6 +21,7 @@ import {
 import { bestRepaymentSchedule, debtRolloverBounds } from "./bounds.ts";
 import { debtRollover } from "./environment.ts";
 import { DEBT_ROLLOVER_REGIMES, type DebtRolloverParams } from "./params.ts";
+import { BORROWER_ID } from "./state.ts";
 
 /** Rule-based creditor policies, the default first. */
 export const CREDITOR_POLICIES = ["defensive", "always_roll", "always_redeem"] as const;
@@ -45,7 +46,7 @@ export const debtRolloverGame: FrailGameDescriptor<DebtRolloverParams, "debt_rol
   label: "Debt rollover",
   environment: debtRollover,
   roles: {
-    central: { id: "borrower", label: "Borrower" },
+    central: { id: "borrower", label: "Borrower", player: BORROWER_ID },
     participant: { id: "creditor", label: "Creditor" },
   },
   mockPolicies: [

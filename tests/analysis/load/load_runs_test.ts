@@ -354,3 +354,26 @@ Deno.test("loadRuns() names the log and the field when episode_start lacks a der
     );
   });
 });
+
+Deno.test("loadRuns() finds the central player's payoff where it is not an agent (bank run M0, M3)", async () => {
+  await withTempDir(async (dir) => {
+    const results = [];
+    for (const mechanism of ["M0", "M1", "M3"] as const) {
+      results.push(
+        await runEpisode({ env: "bank_run", mechanism, seed: 2, run: "c", outDir: dir }),
+      );
+    }
+    const { episodes } = await loadRuns(dir, { frames: [] });
+    const rows = episodes.sort("mechanism").toRecords();
+    assert.deepEqual(
+      rows.map((r) => [r.mechanism, r.central_id, r.central_policy, r.central_payoff]),
+      results.map((r, i) => [
+        ["M0", "M1", "M3"][i],
+        "bank",
+        i === 1 ? "mock:active_bank" : null,
+        r.outcome.payoffs.bank,
+      ]),
+    );
+    assert.ok(rows.every((r) => typeof r.central_payoff_normalized === "number"));
+  });
+});

@@ -68,6 +68,7 @@ function episode(id: string, F: number, models: string[], rounds: Turn[][]): Eng
     params: { N: 3, M: 2, T: 2, F, payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 }, corruption: "base" },
     derived: { bounds: { worst: 0, best: 24 }, q_star: 0.5 },
     central_role: null,
+    central_id: null,
     agents: ["p1", "p2", "p3"].map((p, i) => ({ id: p, role: "player", policy: models[i] })),
     model: [...new Set(models)].sort().join("+"),
     bounds: { worst: 0, best: 24 },

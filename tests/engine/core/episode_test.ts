@@ -217,6 +217,7 @@ Deno.test("a crashing episode ends its events and its log text with an error, an
           derived: { bounds: { worst: 0, best: 1 } },
           mechanism: "none",
           centralRole: null,
+          centralId: null,
         },
         seed: 1,
         agents: () => agent,
