@@ -1,20 +1,40 @@
 /**
  * coordlab: run, replay and analyse multi-agent coordination experiments
- * (FRAIL's bank run, debt rollover and reward crowdfunding with mechanisms
- * M0-M3, and the iterated N-player Stag Hunt under corrupted public reports) on a seeded, pure engine with
- * NDJSON event logs, checkpoints, state hashes and exact replay.
+ * with LLM agents (FRAIL's bank run, debt rollover and reward crowdfunding
+ * with mechanisms M0-M3, and the iterated N-player Stag Hunt under corrupted
+ * public reports) on a seeded, pure engine with NDJSON event logs,
+ * checkpoints, state hashes and exact replay.
  *
- * @example
+ * This module is what a notebook needs: run and replay episodes and grids,
+ * load logs into Polars frames (`pl` is nodejs-polars itself, the instance
+ * the frames come from), the papers' tables and figures, and the displays. Everything else has its own entry point: `engine/mod.ts`
+ * (environments, descriptors, the round loop, events), `engine/staghunt/mod.ts`
+ * (the Stag Hunt's game, belief rules and metrics), `engine/agents/llm/mod.ts`
+ * (LLM agents through OpenAI-compatible APIs), `engine/grid/mod.ts` (the grid
+ * runner's parts), `analysis/mod.ts` (every analysis helper) and
+ * `engine/testing.ts` (the local OpenAI-compatible server).
+ *
+ * @example Run, replay, load and tabulate
  * ```ts
- * import { replayEpisode, runEpisode, welfareBounds } from "./mod.ts";
- * const { worst, best } = welfareBounds("bank_run", "stable");
- * const r = await runEpisode({ env: "bank_run", mechanism: "M3", seed: 7 });
- * if (r.outcome.welfare < worst - 1e-9 || r.outcome.welfare > best + 1e-9) throw new Error();
- * if (!(await replayEpisode(r.events)).ok) throw new Error("replay");
+ * import { loadRuns, replayEpisode, runEpisode, welfareTable } from "./mod.ts";
+ * const dir = await Deno.makeTempDir();
+ * for (const mechanism of ["M0", "M3"] as const) {
+ *   const r = await runEpisode({ env: "bank_run", mechanism, seed: 7, outDir: dir });
+ *   if (!(await replayEpisode(r.events)).ok) throw new Error("replay");
+ * }
+ * const { episodes } = await loadRuns(dir);
+ * const table = welfareTable(episodes);
+ * if (table.height !== 2) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  *
  * @module
  */
+
+// Polars (nodejs-polars 0.25.2) as `pl`: the same instance the frames come from.
+export { default as pl } from "npm:nodejs-polars@0.25.2";
+
+// Run and replay.
 export {
   type EpisodeConfig,
   type EpisodeResult,
@@ -22,238 +42,99 @@ export {
   runEpisode,
 } from "./engine/run_episode.ts";
 export {
-  type AnyEnvironment,
-  availableEnvironments,
-  environment,
-  resolveParams,
-  welfareBounds,
-} from "./engine/frail/registry.ts";
-export {
-  type EnvId,
-  MECHANISM_INFO,
-  type MechanismId,
-  MECHANISMS,
-  type Message,
-} from "./engine/frail/types.ts";
-export { REGIME_INFO, type RegimeId, REGIMES } from "./engine/frail/params.ts";
-export { FRAIL_ENV_IDS, FRAIL_GAMES, frailGame } from "./engine/frail/registry.ts";
-export {
-  FRAIL_CONDITION_KEYS,
-  type FrailConditionInput,
-  type FrailDerived,
-  type FrailGameDescriptor,
-  type FrailSetup,
-  frailSetup,
-  overridesId,
-  type ReferenceLine,
-} from "./engine/frail/descriptor.ts";
-export { bankRunGame } from "./engine/frail/bank_run/descriptor.ts";
-export { debtRolloverGame } from "./engine/frail/debt_rollover/descriptor.ts";
-export { crowdfundingGame } from "./engine/frail/crowdfunding/descriptor.ts";
-export { gameDescriptor, GAMES } from "./engine/games.ts";
-export type {
-  DerivedQuantities,
-  EpisodeCondition,
-  GameDescriptor,
-  MockPolicyInfo,
-  RoleInfo,
-} from "./engine/core/game.ts";
-export {
-  BANK_RUN_REGIMES,
-  bankRunBounds,
-  type BankRunParams,
-  BankRunParamsSchema,
-  parseBankRunParams,
-} from "./engine/frail/bank_run/params.ts";
-export { bankRun } from "./engine/frail/bank_run/environment.ts";
-export { debtRollover } from "./engine/frail/debt_rollover/environment.ts";
-export {
-  type AssetTranche,
-  claimAt,
-  DEBT_ROLLOVER_REGIMES,
-  type DebtRolloverParams,
-  DebtRolloverParamsSchema,
-  parseDebtRolloverParams,
-  waveAssignment,
-} from "./engine/frail/debt_rollover/params.ts";
-export {
-  bestRepaymentSchedule,
-  type BestSchedule,
-  debtRolloverBounds,
-} from "./engine/frail/debt_rollover/bounds.ts";
-export type {
-  Creditor,
-  DebtRolloverDisclosure,
-  DebtRolloverState,
-  RolloverOutcome,
-  RoundActivity,
-} from "./engine/frail/debt_rollover/state.ts";
-export type { HeldTranche } from "./engine/frail/debt_rollover/balance_sheet.ts";
-export type {
-  BorrowerView,
-  CreditorCommitmentView,
-  CreditorView,
-  RolloverParameters,
-} from "./engine/frail/debt_rollover/views.ts";
-export { crowdfunding } from "./engine/frail/crowdfunding/environment.ts";
-export {
-  CROWDFUNDING_REGIMES,
-  crowdfundingBounds,
-  type CrowdfundingParams,
-  CrowdfundingParamsSchema,
-  parseCrowdfundingParams,
-} from "./engine/frail/crowdfunding/params.ts";
-export type {
-  Backer,
-  BackerCall,
-  BackerCoalition,
-  BackerDecision,
-  CrowdfundingDisclosure,
-  CrowdfundingLedger,
-  CrowdfundingState,
-} from "./engine/frail/crowdfunding/state.ts";
-export type {
-  BackerCommitmentView,
-  BackerView,
-  CrowdfundingParameters,
-  FounderView,
-} from "./engine/frail/crowdfunding/views.ts";
-export type { BankRunDisclosure, BankRunState, Depositor } from "./engine/frail/bank_run/state.ts";
-export type { FinancialDecision, PendingDecision } from "./engine/frail/financial_decision.ts";
-export type { AgreementState, Signer } from "./engine/frail/mechanisms/agreement.ts";
-export type { CoalitionState, Member, Vote } from "./engine/frail/mechanisms/coalition.ts";
-export type { ExitRitual } from "./engine/frail/mechanisms/exit_ritual.ts";
-export type { Offer, PaidOffersState } from "./engine/frail/mechanisms/paid_offers.ts";
-export type {
-  CoalitionProfile,
-  MechanismProfile,
-  PaidOffersProfile,
-  TermsRecipients,
-} from "./engine/frail/mechanisms/profile.ts";
-export type { InRoundExit } from "./engine/frail/mechanisms/in_round_exit.ts";
-export type { DisclosureBallot } from "./engine/frail/mechanisms/majority_disclosure.ts";
-export { insolvencyBoundary, isInsolvent } from "./engine/frail/bank_run/settlement.ts";
-export type {
-  BankAcceptedOffer,
-  BankView,
-  CommitmentView,
-  DepositorParameters,
-  DepositorView,
-} from "./engine/frail/bank_run/views.ts";
-export type { CapacityRule } from "./engine/frail/capacity.ts";
-export {
-  EpisodeError,
-  eventsHash,
-  type PlayedEpisode,
-  playEpisode,
-  type PlayOptions,
-  TOOLKIT_VERSION,
-} from "./engine/core/episode.ts";
-export type {
-  CallRequest,
-  Environment,
-  Reports,
-  SetupOptions,
-  Step,
-  StepContext,
-  Transition,
-} from "./engine/core/environment.ts";
-export {
-  type AgentInfo,
-  type EngineEvent,
-  type EpisodeOutcome,
-  EVENT_SCHEMA_VERSION,
-  type EventBase,
-  type EventBody,
-  type LlmAttemptFailure,
-  type LlmCallRecord,
-} from "./engine/core/events.ts";
-export {
-  type Contract,
-  type Correction,
-  defineContract,
-  type FieldSpec,
-} from "./engine/core/contract.ts";
-export { extractJsonObject } from "./engine/core/reply_json.ts";
-export { canonicalJson } from "./engine/core/canonical_json.ts";
-export { sha256Hex, stateHash } from "./engine/core/hash.ts";
-export { openStream, shuffled, type Stream, type StreamKey } from "./engine/core/rng.ts";
-export { parseEpisodeLog, readEpisodeLog, writeEpisodeLog } from "./engine/core/log_file.ts";
-export { type ReplayMismatch, type ReplayResult, replayWith } from "./engine/core/replay.ts";
-export { type Difference, firstDifference } from "./engine/core/diff.ts";
-export type { Agent, AgentFactory } from "./engine/agents/agent.ts";
-export { mockPopulation, type MockPopulationOptions } from "./engine/agents/mock/population.ts";
-export {
-  type BankPolicy,
-  type DepositorPolicy,
-  mockBank,
-  mockDepositor,
-} from "./engine/agents/mock/bank_run.ts";
-export {
-  type BorrowerPolicy,
-  type CreditorPolicy,
-  type DebtRolloverMockOptions,
-  debtRolloverMockPopulation,
-  mockBorrower,
-  mockCreditor,
-} from "./engine/agents/mock/debt_rollover.ts";
-export {
-  type BackerPolicy,
-  type CrowdfundingMockOptions,
-  crowdfundingMockPopulation,
-  type FounderPolicy,
-  mockBacker,
-  mockFounder,
-} from "./engine/agents/mock/crowdfunding.ts";
-
-/**
- * The iterated N-player Stag Hunt under corrupted public reports, as one
- * namespace (game, corruption, heterogeneity, belief rules, q*, metrics,
- * grid, runner, mock players). The most used names are also exported at the
- * top level.
- *
- * @example
- * ```ts
- * import { staghunt } from "./mod.ts";
- * const q = staghunt.qStar({ N: 5, M: 3, payoffs: staghunt.DEFAULT_PAYOFFS });
- * if (Math.abs(q - 0.3857275681323895) > 1e-12) throw new Error(String(q));
- * ```
- */
-export * as staghunt from "./engine/staghunt/mod.ts";
-export { qStar, type QStarGame, type QStarOptions } from "./engine/staghunt/q_star.ts";
-export type { PayoffsInput, StagHuntAction, StagHuntPayoffs } from "./engine/staghunt/payoffs.ts";
-export type { CorruptionMode, StagHuntParams } from "./engine/staghunt/params.ts";
-export type {
-  RoundOutcome,
-  RoundRecord,
-  StagHuntState,
-  TurnEntry,
-} from "./engine/staghunt/state.ts";
-export type { HeterogeneityId, ModelPolicy } from "./engine/staghunt/heterogeneity.ts";
-export type { CalibrationOptions } from "./engine/staghunt/metrics/calibration.ts";
-export type { StagHuntAgentFactory, StagHuntPlayer } from "./engine/staghunt/players.ts";
-export type {
-  AlwaysPlayerOptions,
-  MockStagHuntOptions,
-  StagHuntMockPolicy,
-  ThresholdPlayerOptions,
-} from "./engine/agents/mock/staghunt.ts";
-export type { HistoryReport, HistoryRound, TurnHistory } from "./engine/staghunt/history.ts";
-export { stagHunt } from "./engine/staghunt/environment.ts";
-export {
   runStagHuntEpisode,
   type StagHuntRunConfig,
   type StagHuntRunResult,
 } from "./engine/staghunt/run.ts";
-export { type StagHuntTurn, turnsFromEvents } from "./engine/staghunt/turns.ts";
-export type { BeliefRule } from "./engine/staghunt/beliefs/rule.ts";
+export { type GridResult, runGrid, type RunGridOptions } from "./engine/grid/run_grid.ts";
+export { type GridSpecInput, parseGridSpec } from "./engine/grid/spec.ts";
+export { readGridSpec } from "./engine/grid/spec_file.ts";
+export { estimateUsage, type UsageEstimate } from "./engine/grid/estimate.ts";
+export { FRAIL_ENV_IDS, resolveParams, welfareBounds } from "./engine/frail/registry.ts";
+export { MECHANISMS } from "./engine/frail/types.ts";
+export { REGIMES } from "./engine/frail/params.ts";
+export { qStar } from "./engine/staghunt/q_star.ts";
+
+// Agents.
+export { mockPopulation, type MockPopulationOptions } from "./engine/agents/mock/population.ts";
+export {
+  type MockStagHuntOptions,
+  mockStagHuntPlayers,
+  thresholdPlayer,
+} from "./engine/agents/mock/staghunt.ts";
+export { carryoverRule } from "./engine/staghunt/beliefs/carryover.ts";
+export { naiveRule } from "./engine/staghunt/beliefs/naive.ts";
+export { outcomeAlignmentRule } from "./engine/staghunt/beliefs/outcome_alignment.ts";
 export { paperRules } from "./engine/staghunt/beliefs/paper_rules.ts";
+export type { BeliefRule } from "./engine/staghunt/beliefs/rule.ts";
 
-export * from "./analysis/mod.ts";
-export * from "./engine/agents/llm/mod.ts";
-export * from "./engine/grid/mod.ts";
-export * from "./engine/core/progress.ts";
-export * from "./engine/core/jupyter.ts";
+// Loading logs.
+export {
+  FRAME_NAMES,
+  loadRuns,
+  loadRunsLazy,
+  type LoadRunsOptions,
+  type RunFrames,
+  writeRunsParquet,
+} from "./analysis/load/load_runs.ts";
+export { FRAIL_CONDITION_KEYS, STAGHUNT_CONDITION_KEYS } from "./analysis/conditions.ts";
 
-// Viewer
-export * from "./analysis/viewer/mod.ts";
+// FRAIL tables and figures.
+export {
+  welfareAverage,
+  welfareTable,
+  welfareTableDisplay,
+} from "./analysis/frail/welfare_table.ts";
+export { successTable } from "./analysis/frail/success_table.ts";
+export { actionMeasuresTable } from "./analysis/frail/action_measures.ts";
+export { regimeTable } from "./analysis/frail/regime_table.ts";
+export { scorecard } from "./analysis/frail/scorecard.ts";
+export {
+  earlyCommitment,
+  earlyCommitmentBins,
+  earlyCommitmentContrast,
+} from "./analysis/frail/early_commitment.ts";
+export { trajectories, trajectoryReferences } from "./analysis/frail/trajectories.ts";
+export {
+  actionMeasuresChart,
+  earlyCommitmentChart,
+  regimeChart,
+  scorecardChart,
+  successChart,
+  welfareBarsChart,
+} from "./analysis/charts/frail_estimates.ts";
+export { trajectoriesChart } from "./analysis/charts/trajectories_chart.ts";
+export { welfareHeatmapChart } from "./analysis/charts/welfare_heatmap.ts";
+export { compareWithReference, loadReference } from "./analysis/reference.ts";
+
+// Stag Hunt tables and figures.
+export { stagHuntTurnRecords } from "./analysis/staghunt/turn_records.ts";
+export {
+  calibrationTable,
+  historyMatchRates,
+  honestStagRates,
+  matchRateTable,
+  payoffGap,
+  stagByMargin,
+  successByCorruption,
+} from "./analysis/staghunt/figures.ts";
+export {
+  calibrationChart,
+  historyMatchChart,
+  matchRateChart,
+  payoffGapChart,
+  stagByMarginChart,
+  successByCorruptionChart,
+} from "./analysis/charts/staghunt_charts.ts";
+
+// Statistics.
+export { meanCi, wilson } from "./analysis/stats.ts";
+
+// Charts, displays and the episode viewer.
+export { stateTrajectoryChart } from "./analysis/charts/state_trajectory.ts";
+export type { VegaLiteSpec } from "./analysis/charts/spec.ts";
+export { renderPng, renderSvg } from "./analysis/charts/render.ts";
+export { displayChart, displayTable, saveChart, settle } from "./analysis/display.ts";
+export { progressDisplay } from "./analysis/progress.ts";
+export { showEpisode } from "./analysis/viewer/show_episode.ts";
+export { writeRunSite } from "./analysis/viewer/run_site.ts";

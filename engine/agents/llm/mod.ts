@@ -2,14 +2,15 @@
  * LLM agents through OpenAI-compatible APIs: model configuration, prompt
  * templates per (environment, role, call), the runtime (SDK clients,
  * per-provider limits, retries, response cache, accounting and budgets),
- * preflight checks, and a local OpenAI-compatible server with rule-based
- * policies and fault injection. Grids of LLM episodes (budgets, preflight,
+ * preflight checks (the local OpenAI-compatible server that tests use is in
+ * `engine/testing.ts`). Grids of LLM episodes (budgets, preflight,
  * resume, progress, dry runs) run with the grid runner: `runGrid(spec, {
  * runtime })` and `estimateUsage`.
  *
  * @example
  * ```ts
- * import { LlmRuntime, llmPopulation, serveLocalModel } from "./mod.ts";
+ * import { LlmRuntime, llmPopulation } from "./mod.ts";
+ * import { serveLocalModel } from "../../testing.ts";
  * import { runEpisode } from "../../run_episode.ts";
  * const server = serveLocalModel();
  * try {
@@ -105,11 +106,3 @@ export {
   type RuntimeStatus,
   samplingParams,
 } from "./runtime.ts";
-export { type FaultKind, type FaultRates } from "./server/faults.ts";
-export {
-  type LocalServer,
-  type LocalServerOptions,
-  serveLocalModel,
-  type ServerStats,
-} from "./server/local_server.ts";
-export { LOCAL_MODELS, type ServedPolicy } from "./server/policies.ts";

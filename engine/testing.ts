@@ -1,0 +1,31 @@
+/**
+ * Test doubles: a local OpenAI-compatible server that answers every prompt
+ * of the four games as the rule-based agents would (reading the prompt back
+ * into the view it was rendered from), with seeded fault injection (429s,
+ * 500s, timeouts, malformed and hostile replies). Tests, benches and the LLM
+ * notebook use it in place of a real provider; nothing here is needed to run
+ * experiments.
+ *
+ * @example Serve, ask once, close
+ * ```ts
+ * import { serveLocalModel } from "./testing.ts";
+ * const server = serveLocalModel();
+ * try {
+ *   const res = await fetch(`${server.url}/models`);
+ *   if (!res.ok) throw new Error(String(res.status));
+ *   await res.body?.cancel();
+ * } finally {
+ *   await server.close();
+ * }
+ * ```
+ *
+ * @module
+ */
+export { type FaultKind, type FaultRates } from "./agents/llm/server/faults.ts";
+export {
+  type LocalServer,
+  type LocalServerOptions,
+  serveLocalModel,
+  type ServerStats,
+} from "./agents/llm/server/local_server.ts";
+export { LOCAL_MODELS, type ServedPolicy } from "./agents/llm/server/policies.ts";
