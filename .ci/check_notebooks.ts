@@ -1,5 +1,6 @@
 /**
- * CI check: every executed notebook under notebooks/ has no error output, and
+ * CI check: every executed notebook under notebooks/ has no error output, no
+ * per-cell timing metadata (which would change on every execution), and
  * every code cell that declares `metadata.coordlab.expect` (a list of MIME
  * types; `text/plain` is also met by stream output) has those outputs. A cell
  * that silently lost its output therefore fails CI.
@@ -16,7 +17,7 @@ interface Cell {
   cell_type: string;
   source: string | string[];
   outputs?: Output[];
-  metadata?: { coordlab?: { expect?: string[] } };
+  metadata?: { coordlab?: { expect?: string[] }; execution?: unknown };
 }
 
 const files = Deno.args.length
@@ -31,6 +32,10 @@ for (const file of files) {
   nb.cells.forEach((cell, i) => {
     if (cell.cell_type !== "code") return;
     const outputs = cell.outputs ?? [];
+    if (cell.metadata?.execution !== undefined) {
+      console.error(`${file}: cell ${i} carries execution timing (run .ci/notebooks.sh)`);
+      problems++;
+    }
     for (const o of outputs) {
       if (o.output_type === "error") {
         console.error(`${file}: cell ${i} raised ${o.ename}: ${o.evalue}`);
