@@ -2,6 +2,7 @@
 // through `esc` (or a helper built on it): logged strings can hold agent
 // text, which is untrusted.
 
+import { EVENT_BASE_FIELDS } from "../../engine/core/events.ts";
 import { escapeHtml } from "../_html.ts";
 import { isRecord } from "./_condition.ts";
 
@@ -9,16 +10,7 @@ import { isRecord } from "./_condition.ts";
 export const esc: (text: string) => string = escapeHtml;
 
 /** Fields every event carries, left out when an event's own fields are listed. */
-export const BASE_FIELDS: ReadonlySet<string> = new Set([
-  "schema",
-  "run",
-  "episode",
-  "round",
-  "step",
-  "seq",
-  "time",
-  "type",
-]);
+export const BASE_FIELDS: ReadonlySet<string> = EVENT_BASE_FIELDS;
 
 /**
  * Formats a number for reading: integers as they are, others with at most

@@ -21,6 +21,27 @@
  */
 export const EVENT_SCHEMA_VERSION = 2;
 
+/**
+ * The names of the fields every event carries ({@linkcode EventBase}), and
+ * `type`: what a reader leaves out when it lists an event's own fields.
+ *
+ * @example
+ * ```ts
+ * import { EVENT_BASE_FIELDS } from "./events.ts";
+ * if (!EVENT_BASE_FIELDS.has("seq") || EVENT_BASE_FIELDS.has("agent")) throw new Error();
+ * ```
+ */
+export const EVENT_BASE_FIELDS: ReadonlySet<string> = new Set([
+  "schema",
+  "run",
+  "episode",
+  "round",
+  "step",
+  "seq",
+  "time",
+  "type",
+]);
+
 /** Fields every event carries. */
 export interface EventBase {
   /** Event schema version ({@linkcode EVENT_SCHEMA_VERSION}). */

@@ -38,6 +38,7 @@
  *
  * @module
  */
+import { EVENT_BASE_FIELDS } from "../core/events.ts";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import pl from "npm:nodejs-polars@0.25.2";
 import {
@@ -75,17 +76,8 @@ export interface CompactResult {
   removed: string[];
 }
 
-const BASE_KEYS = new Set([
-  "schema",
-  "run",
-  "episode",
-  "round",
-  "step",
-  "seq",
-  "time",
-  "type",
-  "agent",
-]);
+/** Fields the `events` table has columns of its own for; the rest go to `data`. */
+const BASE_KEYS = new Set([...EVENT_BASE_FIELDS, "agent"]);
 
 /** Tables of a set: the loader's frames and `events`. */
 const TABLES = [...FRAME_NAMES, "events"];
