@@ -26,7 +26,9 @@
  *   to each assignment's models (the last 1,024 plays are kept for this:
  *   such episodes are neighbours in the grid's order).
  * - The episodes are read one at a time from any iterable (a streamed
- *   plan's), so memory does not grow with the grid.
+ *   plan's), so memory does not grow with the grid; a spec is streamed the
+ *   same way (`streamPlan`), so `estimateUsage(spec)` counts what
+ *   `runGrid(spec)` would play.
  *
  * @module
  */
@@ -41,7 +43,9 @@ import {
 import { promptSet } from "../agents/llm/prompts/registry.ts";
 import { canonicalJson } from "../core/canonical_json.ts";
 import type { GridEpisode } from "./cells.ts";
+import type { GridSpecInput } from "./spec.ts";
 import { modelAssignmentOf, promptSetId } from "./llm_agents.ts";
+import { streamPlan } from "./plan.ts";
 import {
   episodeRunner,
   type GridAgentFactory,
@@ -147,6 +151,10 @@ function playKey(ep: GridEpisode, custom: boolean): string | null {
 /** Plays kept for episodes that share them (see the module doc). */
 const PLAYS_KEPT = 1024;
 
+function isIterable(value: unknown): value is Iterable<GridEpisode> {
+  return typeof (value as { [Symbol.iterator]?: unknown })?.[Symbol.iterator] === "function";
+}
+
 const nonNegative = (name: string, v: number) => {
   if (!(v >= 0) || !Number.isFinite(v)) {
     throw new RangeError(`Estimate option "${name}" must be a number >= 0, got ${v}`);
@@ -157,7 +165,24 @@ const nonNegative = (name: string, v: number) => {
 /**
  * Plays the episodes with stand-ins and counts what an LLM run would send.
  *
- * @example
+ * @param grid A grid spec, as `runGrid` takes it (every episode of the
+ * grid is counted), or the episodes to count (a plan's `episodes`, e.g. of
+ * one shard).
+ * @param options Model configurations (caps and prices), the assumed
+ * completion tokens per call, the token counter and the stand-in agents.
+ * @returns Calls, prompt and completion tokens and costs, in all and by model.
+ *
+ * @example A spec, as runGrid takes it
+ * ```ts
+ * import { estimateUsage } from "./estimate.ts";
+ * const u = await estimateUsage({ episodes: 2, blocks: [
+ *   { game: "staghunt", N: [5], M: [3], T: [4], F: [3], agents: [{ model: "m" }] },
+ * ] });
+ * // Every turn, and a re-justification per corrupted turn: 4 x (5 + 3) calls an episode.
+ * if (u.episodes !== 2 || u.llmCalls !== 64 || u.cost !== null) throw new Error();
+ * ```
+ *
+ * @example Episodes of a plan, with prices
  * ```ts
  * import { estimateUsage } from "./estimate.ts";
  * import { planGrid } from "./plan.ts";
@@ -173,13 +198,15 @@ const nonNegative = (name: string, v: number) => {
  * if (u.llmCalls !== 360 || u.maxTokensOut !== 360 * 100) throw new Error();
  * if (Math.abs(u.maxCost! - (u.tokensIn + 2 * 36_000) / 1e6) > 1e-12) throw new Error();
  * ```
- * @throws {RangeError} For a bad option, or a model the configurations lack.
+ * @throws {RangeError} For a bad spec (naming the field) or option, or a
+ * model the configurations lack.
  * @throws {TypeError} For a call without a prompt template.
  */
 export async function estimateUsage(
-  episodes: Iterable<GridEpisode>,
+  grid: Iterable<GridEpisode> | GridSpecInput,
   options: EstimateUsageOptions = {},
 ): Promise<UsageEstimate> {
+  const episodes = isIterable(grid) ? grid : streamPlan(grid).episodes;
   const tokensOutPerCall = nonNegative("tokensOutPerCall", options.tokensOutPerCall ?? 500);
   const count = options.countTokens ?? ((t: string) => Math.ceil(t.length / 4));
   const configs = options.models

@@ -95,6 +95,41 @@ Deno.test("estimateUsage() prices each player's calls at the model that plays it
   assertEquals([b.cost, u.unpriced], [null, ["b"]]);
 });
 
+Deno.test("estimateUsage() of a spec counts every episode runGrid would play, as its plan's episodes do", async () => {
+  const spec = {
+    seed: 4,
+    episodes: 3,
+    blocks: [{
+      game: "staghunt",
+      N: [5],
+      M: [3],
+      T: [4],
+      F: [1, 3],
+      corruption: ["base", "b3"],
+      agents: [{ model: "a" }],
+    }],
+  };
+  const models = [{
+    id: "a",
+    baseURL: "http://127.0.0.1:9/v1",
+    model: "a",
+    price: { inputPerMillion: 2, outputPerMillion: 10 },
+  }];
+  const fromSpec = await estimateUsage(spec, { models, countTokens: () => 100 });
+  const fromPlan = await estimateUsage(planGrid(spec).episodes, { models, countTokens: () => 100 });
+  assertEquals(fromSpec, fromPlan);
+  // Under base every corrupted turn is re-justified: 3 episodes of 4 x (5 + 1) and of 4 x (5 + 3).
+  const base = planGrid(spec).cells.filter((c) => c.id.includes("_base_")).map((c) => c.id);
+  assertEquals(base.map((id) => fromSpec.callsPerEpisode[id]), [24, 32]);
+  assertEquals(fromSpec.episodes, 12);
+  assertEquals(fromSpec.cost, fromSpec.llmCalls * (100 * 2 + 500 * 10) / 1e6);
+  await assertRejects(
+    () => estimateUsage({ blocks: [{ game: "staghunt", N: [0] }] }),
+    RangeError,
+    "Invalid grid spec",
+  );
+});
+
 Deno.test("formatPlan() lists cells with their shard counts and every episode with its seed", () => {
   const plan = planGrid({
     name: "tiny",
