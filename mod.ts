@@ -136,5 +136,5 @@ export type { VegaLiteSpec } from "./analysis/charts/spec.ts";
 export { renderPng, renderSvg } from "./analysis/charts/render.ts";
 export { displayChart, displayTable, saveChart, settle } from "./analysis/display.ts";
 export { progressDisplay } from "./analysis/progress.ts";
-export { showEpisode } from "./analysis/viewer/show_episode.ts";
+export { episodeEvents, showEpisode } from "./analysis/viewer/show_episode.ts";
 export { writeRunSite } from "./analysis/viewer/run_site.ts";

@@ -9,6 +9,7 @@
  * @module
  */
 
+import type { EngineEvent } from "../../engine/core/events.ts";
 import { Buffer } from "node:buffer";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { jupyterDisplay } from "../../engine/core/jupyter.ts";
@@ -210,6 +211,45 @@ function sourceNotes(found: LoggedEpisode, malformed: readonly MalformedLine[]):
     );
   }
   return notes;
+}
+
+/**
+ * The events of one episode, from any source {@linkcode showEpisode}
+ * accepts: an episode result, its events, a log path (per-episode file or
+ * segment), or a frame row. For replaying or inspecting the episode behind a
+ * table row.
+ *
+ * @param source An episode result, its events, a log path or a frame row.
+ * @param options Which episode (for a source holding several) and where to find a row's log.
+ * @returns The episode's events, in log order.
+ * @throws {SyntaxError} If the episode's log file has a malformed line (naming file and line).
+ * @throws {RangeError} If the source holds no such episode, or several and none is picked.
+ *
+ * @example Replay the episode of a frame row
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { loadRuns } from "../load/load_runs.ts";
+ * import { replayEpisode, runEpisode } from "../../engine/run_episode.ts";
+ * import { episodeEvents } from "./show_episode.ts";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await runEpisode({ env: "debt_rollover", mechanism: "M2", seed: 4, outDir: dir });
+ * const { episodes } = await loadRuns(dir, { frames: [] });
+ * const events = await episodeEvents(episodes.toRecords()[0] as never);
+ * assert.ok((await replayEpisode(events)).ok);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function episodeEvents(
+  source: EpisodeSource,
+  options: Pick<ShowEpisodeOptions, "episode" | "dir"> = {},
+): Promise<EngineEvent[]> {
+  const { found, malformed } = await resolveSource(source, options);
+  if (malformed.length > 0) {
+    const m = malformed[0];
+    throw new SyntaxError(`${m.file}:${m.line}: ${m.message}`);
+  }
+  return found.events as unknown as EngineEvent[];
 }
 
 async function resolveSource(

@@ -51,12 +51,18 @@ export interface ReplayMismatch {
    * `"outcome"`.
    */
   kind: "condition" | "state" | "events" | "hash" | "rounds" | "outcome";
-  /** Path of the first differing field (e.g. `depositors[2].balance`, or `events[17].realized`). */
+  /**
+   * Path of the first differing field (e.g. `depositors[2].balance`, or
+   * `events[17].realized`: the 18th game event of the round, counted from its
+   * `round_start`, from the episode's first event in round 1).
+   */
   field: string;
   /** Value in the log. */
   recorded: unknown;
   /** Value the replay produced. */
   replayed: unknown;
+  /** For an `"events"` mismatch: the recorded event that differs (its type, seq, step and agent, if any). */
+  event?: { type: string; seq: number; step: string; agent?: string };
 }
 
 /** What {@linkcode replayWith} returns. */
@@ -230,14 +236,27 @@ export async function replayWith<P, S>(
     }
     const own = eventsHash(rEvents, { hashing });
     if (own !== (hashed ? rc.events_hash : own) || own !== pc.events_hash) {
-      const d = firstDifference(strip(rEvents), strip(pEvents)) ??
+      const recordedGame = strip(rEvents);
+      const d = firstDifference(recordedGame, strip(pEvents)) ??
         { path: "events_hash", left: rc.events_hash ?? own, right: pc.events_hash };
+      const at = /^\[(\d+)\]/.exec(d.path);
+      const e = at ? recordedGame[Number(at[1])] as Record<string, unknown> | undefined : undefined;
       return result({
         round,
         kind: "events",
         field: d.path.startsWith("[") ? `events${d.path}` : d.path,
         recorded: d.left,
         replayed: d.right,
+        ...(e
+          ? {
+            event: {
+              type: String(e.type),
+              seq: Number(e.seq),
+              step: String(e.step),
+              ...(typeof e.agent === "string" ? { agent: e.agent } : {}),
+            },
+          }
+          : {}),
       });
     }
   }

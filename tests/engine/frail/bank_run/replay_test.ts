@@ -24,11 +24,20 @@ async function sample() {
 
 Deno.test("replayEpisode() names the round and field of a tampered decision", async () => {
   const r = await sample();
-  const check = await replayEpisode(withFlippedDecision(r.events, 2));
+  const tampered = withFlippedDecision(r.events, 2);
+  const check = await replayEpisode(tampered);
   assertEquals(check.ok, false);
   assertEquals(check.mismatch!.round, 2);
   assertEquals(check.mismatch!.kind, "events");
   assert(check.mismatch!.field.endsWith(".realized"), check.mismatch!.field);
+  // The mismatch names the event itself: the first decision of round 2.
+  const first = tampered.find((e) => e.type === "decision" && e.round === 2)!;
+  assertEquals(check.mismatch!.event, {
+    type: "decision",
+    seq: first.seq,
+    step: first.step,
+    agent: (first as { agent: string }).agent,
+  });
 });
 
 Deno.test("replayEpisode() catches a checkpoint state edited without its hash", async () => {
