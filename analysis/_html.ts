@@ -1,19 +1,11 @@
 // HTML helpers shared by the display module. Every piece of data that ends up
 // in HTML goes through `escapeHtml`: cells can hold agent reasoning, which is
-// untrusted text.
+// untrusted text. The engine owns `escapeHtml` (its results show escaped
+// summaries in notebooks too); analysis uses the same one.
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
+import { escapeHtml } from "../engine/core/jupyter.ts";
 
-/** Escapes text for use in HTML element content and quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]);
-}
+export { escapeHtml };
 
 /**
  * Serializes a value as JSON that is safe inside a `<script>` element: `<`
