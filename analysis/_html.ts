@@ -14,17 +14,3 @@ export { escapeHtml };
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c");
 }
-
-/** Formats one table cell as plain text (escape it before use in HTML). */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return value;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === "object") {
-    return JSON.stringify(
-      value,
-      (_key, inner) => typeof inner === "bigint" ? String(inner) : inner,
-    );
-  }
-  return String(value);
-}
