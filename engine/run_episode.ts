@@ -60,7 +60,10 @@ export interface EpisodeConfig {
   ndjson?: boolean;
 }
 
-/** What {@linkcode runEpisode} returns. */
+/**
+ * What {@linkcode runEpisode} returns. A notebook cell that ends with it
+ * shows its condition, outcome, W and W~ (see `episodeSummary`).
+ */
 export interface EpisodeResult {
   /** Outcome: success, payoffs, W, W~. */
   outcome: EpisodeOutcome;

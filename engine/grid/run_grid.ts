@@ -136,7 +136,11 @@ export interface RunGridOptions {
   onEpisode?: (summary: EpisodeSummary) => void;
 }
 
-/** What {@linkcode runGrid} returns. */
+/**
+ * What {@linkcode runGrid} returns: plain data, with a non-enumerable
+ * `Symbol.for("Jupyter.display")` method, so a notebook cell that ends with
+ * it shows its summary table (see `gridSummary`).
+ */
 export interface GridResult {
   /** Run folder. */
   dir: string;

@@ -68,7 +68,10 @@ export interface StagHuntRunConfig {
   ndjson?: boolean;
 }
 
-/** What {@linkcode runStagHuntEpisode} returns. */
+/**
+ * What {@linkcode runStagHuntEpisode} returns. A notebook cell that ends
+ * with it shows its condition, outcome, W and W~ (see `episodeSummary`).
+ */
 export interface StagHuntRunResult {
   /** Outcome: success, payoffs, welfare, realization. */
   outcome: EpisodeOutcome;
