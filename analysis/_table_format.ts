@@ -47,13 +47,13 @@ export function displayFrame(df: pl.DataFrame, sort: boolean): pl.DataFrame {
   if (!sort || keys.length === 0 || frame.height < 2) return frame;
   const sortable = ordered.filter((_name, i) => SORTABLE.test(frame.dtypes[i].variant));
   const ranked = sortable.filter((name) => name in VALUE_ORDERS && !keys.includes(name));
+  // A known value's rank is its place in the order; any other value comes after them all.
   const rank = (name: string) => {
     const order = VALUE_ORDERS[name];
-    let expr: pl.Expr = pl.lit(order.length);
-    for (let i = order.length - 1; i >= 0; i--) {
-      expr = pl.when(pl.col(name).eq(pl.lit(order[i]))).then(pl.lit(i)).otherwise(expr);
-    }
-    return expr.alias(`__display_rank_${name}`);
+    // The positional form: nodejs-polars 0.25.2 maps every value to the default with the object form.
+    return pl.col(name).cast(pl.Utf8)
+      .replaceStrict([...order], order.map((_, i) => i), order.length, pl.Int32)
+      .alias(`__display_rank_${name}`);
   };
   const by = sortable.flatMap((name) =>
     ranked.includes(name) ? [`__display_rank_${name}`, name] : [name]

@@ -92,13 +92,7 @@ export interface ColorScale {
  * ```
  */
 export function mechanismColors(values: Iterable<unknown>): ColorScale {
-  const present = distinct(values);
-  const known = Object.keys(MECHANISM_COLORS).filter((m) => present.includes(m));
-  const other = present.filter((m) => !(m in MECHANISM_COLORS));
-  return {
-    domain: [...known, ...other],
-    range: [...known.map((m) => MECHANISM_COLORS[m]), ...other.map(() => TABLEAU10[9])],
-  };
+  return fixedThenOthers(values, MECHANISM_COLORS, () => TABLEAU10[9]);
 }
 
 /**
@@ -123,15 +117,29 @@ export function mechanismColors(values: Iterable<unknown>): ColorScale {
  * ```
  */
 export function ruleColors(values: Iterable<unknown>): ColorScale {
+  return fixedThenOthers(
+    values,
+    PAPER_RULE_COLORS,
+    (i) => NEW_RULE_COLORS[i % NEW_RULE_COLORS.length],
+  );
+}
+
+/**
+ * The categories of `values` that `fixed` colours, in its order and with
+ * its colours, then the others in order of first appearance, the i-th of
+ * them coloured `other(i)`.
+ */
+function fixedThenOthers(
+  values: Iterable<unknown>,
+  fixed: Readonly<Record<string, string>>,
+  other: (index: number) => string,
+): ColorScale {
   const present = distinct(values);
-  const paper = Object.keys(PAPER_RULE_COLORS).filter((r) => present.includes(r));
-  const other = present.filter((r) => !(r in PAPER_RULE_COLORS));
+  const known = Object.keys(fixed).filter((value) => present.includes(value));
+  const rest = present.filter((value) => !(value in fixed));
   return {
-    domain: [...paper, ...other],
-    range: [
-      ...paper.map((r) => PAPER_RULE_COLORS[r]),
-      ...other.map((_, i) => NEW_RULE_COLORS[i % NEW_RULE_COLORS.length]),
-    ],
+    domain: [...known, ...rest],
+    range: [...known.map((value) => fixed[value]), ...rest.map((_, i) => other(i))],
   };
 }
 
