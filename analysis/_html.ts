@@ -1,19 +1,11 @@
 // HTML helpers shared by the display module. Every piece of data that ends up
 // in HTML goes through `escapeHtml`: cells can hold agent reasoning, which is
-// untrusted text.
+// untrusted text. The engine owns `escapeHtml` (its results show escaped
+// summaries in notebooks too); analysis uses the same one.
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
+import { escapeHtml } from "../engine/core/jupyter.ts";
 
-/** Escapes text for use in HTML element content and quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ESCAPES[char]);
-}
+export { escapeHtml };
 
 /**
  * Serializes a value as JSON that is safe inside a `<script>` element: `<`
@@ -21,18 +13,4 @@ export function escapeHtml(text: string): string {
  */
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, "\\u003c");
-}
-
-/** Formats one table cell as plain text (escape it before use in HTML). */
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return "null";
-  if (typeof value === "string") return value;
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === "object") {
-    return JSON.stringify(
-      value,
-      (_key, inner) => typeof inner === "bigint" ? String(inner) : inner,
-    );
-  }
-  return String(value);
 }

@@ -13,7 +13,8 @@ import { Buffer } from "node:buffer";
 import { extname } from "node:path";
 import type pl from "npm:nodejs-polars@0.25.2";
 import { jupyterDisplay } from "../engine/core/jupyter.ts";
-import { cellText, escapeHtml, scriptJson } from "./_html.ts";
+import { escapeHtml, scriptJson } from "./_html.ts";
+import { cellFormatter, displayFrame, isNumeric, textTable } from "./_table_format.ts";
 import { renderPng, type RenderPngOptions, renderSvg } from "./charts/render.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./charts/spec.ts";
 
@@ -46,7 +47,7 @@ export interface ChartBundle {
 export interface TableBundle {
   /** An HTML table in which every cell and header is escaped. */
   "text/html": string;
-  /** The Polars text rendering of the frame. */
+  /** The same rows as a fixed-width text table. */
   "text/plain": string;
 }
 
@@ -69,11 +70,29 @@ export interface TableBundleOptions {
    */
   maxRows?: number;
   /**
-   * Caption drawn above the HTML table.
+   * Caption drawn above the table.
    *
    * @default {no caption}
    */
   caption?: string;
+  /**
+   * Digits after the decimal point of floats (an integer from 0 to 15).
+   * A float column whose values are all whole numbers (a count that Polars
+   * made a float) shows them as integers.
+   *
+   * @default {3}
+   */
+  decimals?: number;
+  /**
+   * Sort the rows by the condition key columns (environments, mechanisms,
+   * regimes and corruption modes in the papers' order), ties broken by
+   * every other column in turn, so the same rows always show in the same
+   * order. A frame without key columns keeps its order either way; `false`
+   * keeps the frame's order.
+   *
+   * @default {true}
+   */
+  sort?: boolean;
 }
 
 /**
@@ -151,17 +170,23 @@ export async function displayChart(
 
 /**
  * Builds the Jupyter MIME bundle of a Polars frame: an HTML table with every
- * header and cell escaped (cells may hold untrusted agent text) and Polars'
- * own text rendering.
+ * header and cell escaped (cells may hold untrusted agent text) and the
+ * same rows as fixed-width text.
  *
- * The HTML shows the dtype of each column under its name, at most
- * `options.maxRows` rows, and the frame's shape. Nulls show as `null`, dates
- * in ISO 8601, lists and structs as JSON.
+ * The table reads the same on every run: the condition key columns (`env`,
+ * `mechanism`, `regime`, ..., `N`, `corruption`, ...) come first, the rows
+ * are sorted (see `options.sort`), floats show `options.decimals` digits
+ * (3 by default, so a Wilson bound reads `0.018`), and a float column of
+ * whole numbers shows integers (`17`, not `17.0`). The HTML shows the dtype
+ * of each column under its name, at most `options.maxRows` rows, and the
+ * frame's shape. Nulls show as `null`, dates in ISO 8601, lists and structs
+ * as JSON.
  *
  * @param df The frame to show.
- * @param options Row limit and caption.
+ * @param options Row limit, caption, decimals and sorting.
  * @returns The bundle.
- * @throws {RangeError} If `options.maxRows` is not a non-negative integer.
+ * @throws {RangeError} If `options.maxRows` is not a non-negative integer or
+ * `options.decimals` not an integer from 0 to 15.
  *
  * @example Untrusted text is escaped
  * ```ts
@@ -174,39 +199,72 @@ export async function displayChart(
  * assert.ok(bundle["text/html"].includes("<td>&lt;b&gt;run&lt;/b&gt;</td>"));
  * assert.ok(!bundle["text/html"].includes("<b>run"));
  * ```
+ *
+ * @example Rounded floats, integer counts, key columns first
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { tableBundle } from "./display.ts";
+ *
+ * const df = pl.DataFrame({
+ *   lower: [0.01787574951572113, 0.5], episodes: [10, 17], mechanism: ["M1", "M0"],
+ * });
+ * assert.equal(tableBundle(df)["text/plain"], [
+ *   "shape: (2, 3)",
+ *   "mechanism    lower  episodes",
+ *   "String     Float64   Float64",
+ *   "---------  -------  --------",
+ *   "M0           0.500        17",
+ *   "M1           0.018        10",
+ * ].join("\n"));
+ * assert.ok(tableBundle(df, { decimals: 1 })["text/html"].includes("<td>0.0</td>"));
+ * ```
  */
 export function tableBundle(df: pl.DataFrame, options: TableBundleOptions = {}): TableBundle {
-  const { maxRows = 50, caption } = options;
+  const { maxRows = 50, caption, decimals = 3, sort = true } = options;
   if (!(Number.isInteger(maxRows) && maxRows >= 0)) {
     throw new RangeError(`Table maxRows must be a non-negative integer: received ${maxRows}`);
   }
-  const columns = df.columns;
-  const shown = df.head(maxRows).rows();
+  if (!(Number.isInteger(decimals) && decimals >= 0 && decimals <= 15)) {
+    throw new RangeError(`Table decimals must be an integer from 0 to 15: received ${decimals}`);
+  }
+  const table = displayFrame(df, sort);
+  const columns = table.columns;
+  const dtypes = table.dtypes.map((dtype) => dtype.variant);
+  const formats = columns.map((name) => cellFormatter(table.getColumn(name), decimals));
+  const shown = table.head(maxRows).rows().map((row) => row.map((cell, i) => formats[i](cell)));
+  const hidden = table.height - shown.length;
+  const shape = `shape: (${table.height}, ${table.width})`;
+  const more = hidden > 0 ? `${hidden} more row${hidden === 1 ? "" : "s"} not shown` : "";
   const header = columns.map((name) => `<th>${escapeHtml(name)}</th>`).join("");
-  const dtypes = df.dtypes.map((dtype) => `<td><small>${escapeHtml(dtype.variant)}</small></td>`)
-    .join("");
+  const dtypeRow = dtypes.map((dtype) => `<td><small>${escapeHtml(dtype)}</small></td>`).join("");
   const body = shown.map((row) =>
-    `<tr>${row.map((cell) => `<td>${escapeHtml(cellText(cell))}</td>`).join("")}</tr>`
+    `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join("")}</tr>`
   ).join("\n");
-  const hidden = df.height - shown.length;
-  const footer = `shape: (${df.height}, ${df.width})` +
-    (hidden > 0 ? `; ${hidden} more row${hidden === 1 ? "" : "s"} not shown` : "");
   const html = [
     `<div class="coordlab-table">`,
     `<table>`,
     ...(caption === undefined ? [] : [`<caption>${escapeHtml(caption)}</caption>`]),
     `<thead>`,
     `<tr>${header}</tr>`,
-    `<tr class="dtype">${dtypes}</tr>`,
+    `<tr class="dtype">${dtypeRow}</tr>`,
     `</thead>`,
     `<tbody>`,
     body,
     `</tbody>`,
     `</table>`,
-    `<p><small>${footer}</small></p>`,
+    `<p><small>${shape}${more === "" ? "" : `; ${more}`}</small></p>`,
     `</div>`,
   ].join("\n");
-  return { "text/html": html, "text/plain": df.toString() };
+  const text = textTable({
+    header: columns,
+    dtypes,
+    rows: shown,
+    right: columns.map((name) => isNumeric(table.getColumn(name))),
+    above: [...(caption === undefined ? [] : [caption]), shape],
+    below: more === "" ? [] : [more],
+  });
+  return { "text/html": html, "text/plain": text };
 }
 
 /**
@@ -215,9 +273,11 @@ export function tableBundle(df: pl.DataFrame, options: TableBundleOptions = {}):
  * returns `undefined`; anywhere else it returns the bundle.
  *
  * @param df The frame to show.
- * @param options Row limit and caption.
+ * @param options Row limit, caption, decimals and sorting (see
+ * {@linkcode tableBundle}).
  * @returns `undefined` in Jupyter, otherwise the bundle.
- * @throws {RangeError} If `options.maxRows` is not a non-negative integer.
+ * @throws {RangeError} If `options.maxRows` is not a non-negative integer or
+ * `options.decimals` not an integer from 0 to 15.
  *
  * @example Outside Jupyter the bundle comes back
  * ```ts

@@ -14,6 +14,7 @@ import type { AgentFactory } from "./agents/agent.ts";
 import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
 import { type PlayedEpisode, playEpisode } from "./core/episode.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
+import { episodeSummary, JUPYTER_DISPLAY, type TextHtmlBundle } from "./core/jupyter.ts";
 import { writeEpisodeLogText } from "./core/log_file.ts";
 import { type ReplayResult, replayWith } from "./core/replay.ts";
 import { describeInputIssue, strictObject } from "./core/strict_input.ts";
@@ -59,7 +60,10 @@ export interface EpisodeConfig {
   ndjson?: boolean;
 }
 
-/** What {@linkcode runEpisode} returns. */
+/**
+ * What {@linkcode runEpisode} returns. A notebook cell that ends with it
+ * shows its condition, outcome, W and W~ (see `episodeSummary`).
+ */
 export interface EpisodeResult {
   /** Outcome: success, payoffs, W, W~. */
   outcome: EpisodeOutcome;
@@ -137,12 +141,16 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
     throw err;
   }
   if (logPath) writeEpisodeLogText(logPath, played.ndjson!);
-  return new EpisodeRun(played, c.ndjson, logPath);
+  return new EpisodeRun(played, c.ndjson, logPath, {
+    condition: setup.condition.id,
+    episode,
+  });
 }
 
 /**
  * What {@linkcode runEpisode} returns: `events` is a getter, built on first
- * read (see `PlayedEpisode.events`); `toJSON` includes it.
+ * read (see `PlayedEpisode.events`); `toJSON` includes it. A notebook cell
+ * that ends with it shows a short summary (see `episodeSummary`).
  */
 class EpisodeRun implements EpisodeResult {
   readonly outcome: EpisodeOutcome;
@@ -150,8 +158,15 @@ class EpisodeRun implements EpisodeResult {
   readonly ndjson?: string;
   readonly logPath?: string;
   readonly #played: PlayedEpisode<unknown>;
-  constructor(played: PlayedEpisode<unknown>, ndjson: boolean, logPath: string | undefined) {
+  readonly #ids: { condition: string; episode: string };
+  constructor(
+    played: PlayedEpisode<unknown>,
+    ndjson: boolean,
+    logPath: string | undefined,
+    ids: { condition: string; episode: string },
+  ) {
     this.#played = played;
+    this.#ids = ids;
     this.outcome = played.outcome;
     this.hashes = played.hashes;
     if (ndjson) this.ndjson = played.ndjson;
@@ -163,6 +178,10 @@ class EpisodeRun implements EpisodeResult {
   /** The result as plain data, `events` included. */
   toJSON(): object {
     return { ...this, events: this.events };
+  }
+  /** The notebook summary: condition, outcome, W and W~. */
+  [JUPYTER_DISPLAY](): TextHtmlBundle {
+    return episodeSummary({ ...this.#ids, outcome: this.outcome });
   }
 }
 

@@ -10,6 +10,7 @@
 
 import { CONDITION_KEYS, sortKeyValues } from "../conditions.ts";
 import { ENV_LABELS, REGIME_LABELS } from "../frail/env_profiles.ts";
+import { finishChart } from "./_finish.ts";
 import type { IntervalChartOptions } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
@@ -202,6 +203,8 @@ export function withSplit(
 export interface LayeredChartOptions {
   /** Chart title. */
   title: string;
+  /** Line under the title. @default {none} */
+  subtitle?: string;
   /** The rows of every layer (layers pick theirs with a filter). */
   values: readonly Record<string, unknown>[];
   /** The layers (Vega-Lite unit specs without data). */
@@ -235,10 +238,16 @@ export interface LayeredChartOptions {
  * ```
  */
 export function layeredChart(options: LayeredChartOptions): VegaLiteSpec {
-  const { title, values, layer, width, height, facet } = options;
-  const head = { $schema: VEGA_LITE_SCHEMA, title, data: { values: [...values] } };
-  if (facet === undefined) return { ...head, width, height, layer: [...layer] } as VegaLiteSpec;
-  return {
+  const { title, subtitle, values, layer, width, height, facet } = options;
+  const head = {
+    $schema: VEGA_LITE_SCHEMA,
+    title: subtitle === undefined ? title : { text: title, subtitle },
+    data: { values: [...values] },
+  };
+  if (facet === undefined) {
+    return finishChart({ ...head, width, height, layer: [...layer] } as VegaLiteSpec);
+  }
+  return finishChart({
     ...head,
     facet: {
       field: facet.field,
@@ -249,7 +258,7 @@ export function layeredChart(options: LayeredChartOptions): VegaLiteSpec {
     },
     columns: wrapColumns(facet.order.length),
     spec: { width, height, layer: [...layer] },
-  } as VegaLiteSpec;
+  } as VegaLiteSpec);
 }
 
 /**

@@ -16,8 +16,9 @@
 
 import { SCORECARD_DIMENSIONS, SCORECARD_LABELS } from "../frail/scorecard.ts";
 import { ENV_NAMES, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
-import { REGIME_ORDER } from "../frail/env_profiles.ts";
+import { ENV_ORDER, ENV_PROFILES, REGIME_ORDER } from "../frail/env_profiles.ts";
 import { splitConditions, withSplit } from "./_condition_facet.ts";
+import { mechanismColors } from "./_palette.ts";
 import {
   type ChartRows,
   chartValues,
@@ -45,16 +46,20 @@ function labelled(rows: ChartRows): Record<string, unknown>[] {
 
 /**
  * Bars of `mean` with a rule from mean - se to mean + se (of zero length
- * for a row without `se`); the other options are {@linkcode intervalChart}'s.
+ * for a row without `se`), cut to `range` when given (a share or a
+ * realization cannot leave [0, 1]); the other options are
+ * {@linkcode intervalChart}'s.
  */
 function meanSeBars(
   rows: readonly Record<string, unknown>[],
   options: Omit<IntervalChartOptions, "y" | "lower" | "upper" | "mark">,
+  range: readonly [number, number] = [-Infinity, Infinity],
 ): VegaLiteSpec {
+  const [min, max] = range;
   const bounded = rows.map((row) => ({
     ...row,
-    lower: (row.mean as number) - ((row.se as number) ?? 0),
-    upper: (row.mean as number) + ((row.se as number) ?? 0),
+    lower: Math.max(min, (row.mean as number) - ((row.se as number) ?? 0)),
+    upper: Math.min(max, (row.mean as number) + ((row.se as number) ?? 0)),
   }));
   return intervalChart(bounded, {
     ...options,
@@ -63,6 +68,15 @@ function meanSeBars(
     upper: "upper",
     mark: "bar",
   });
+}
+
+/** The fixed colours of the mechanisms of `rows`. */
+function byMechanism(rows: readonly Record<string, unknown>[]) {
+  return {
+    color: "mechanism",
+    colorTitle: "Mechanism",
+    colors: mechanismColors(rows.map((row) => row.mechanism)),
+  };
 }
 
 /**
@@ -106,8 +120,9 @@ export function welfareBarsChart(
     withSplit({
       x: "env",
       y: "mean",
-      color: "mechanism",
-      sort: { x: ENV_NAMES, color: MECHANISM_ORDER },
+      ...byMechanism(values),
+      sort: { x: ENV_NAMES },
+      tooltip: ["se", "models"],
       title: options.title ?? "Welfare realization by environment (mean of model means ± SE)",
       xTitle: "Environment",
       yTitle: "Welfare realization W~",
@@ -115,6 +130,7 @@ export function welfareBarsChart(
       height: options.height ?? 220,
       name: "welfareBarsChart",
     }, split),
+    [0, 1],
   );
 }
 
@@ -155,9 +171,10 @@ export function successChart(table: ChartRows, options: FrailChartOptions = {}):
       y: "rate",
       lower: "lower",
       upper: "upper",
-      color: "mechanism",
+      ...byMechanism(values),
       column: "env",
-      sort: { color: MECHANISM_ORDER, column: ENV_NAMES },
+      sort: { column: ENV_NAMES },
+      tooltip: ["successes", "episodes"],
       yDomain: [0, 1],
       title: options.title ?? "Success rate with 95% Wilson intervals",
       xTitle: "Model",
@@ -211,6 +228,7 @@ export function actionMeasuresChart(
       y: "mean",
       column: "measure",
       independentY: true,
+      tooltip: ["se", "models"],
       sort: {
         x: MECHANISM_ORDER,
         column: ["withdrawal_rate", "redemption_rate", "first_launch_round"],
@@ -261,9 +279,10 @@ export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): 
     withSplit({
       x: "regime",
       y: "mean",
-      color: "mechanism",
+      ...byMechanism(values),
       column: "env",
-      sort: { x: [...REGIME_ORDER], color: MECHANISM_ORDER, column: ENV_NAMES },
+      sort: { x: [...REGIME_ORDER], column: ENV_NAMES },
+      tooltip: ["se", "models"],
       title: options.title ?? "Welfare realization across economic regimes",
       xTitle: "Regime",
       yTitle: "Welfare realization W~",
@@ -271,6 +290,7 @@ export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): 
       height: options.height,
       name: "regimeChart",
     }, split),
+    [0, 1],
   );
 }
 
@@ -311,9 +331,9 @@ export function scorecardChart(card: ChartRows, options: FrailChartOptions = {})
     withSplit({
       x: "dimension",
       y: "value",
-      color: "mechanism",
+      ...byMechanism(values),
       mark: "bar",
-      sort: { x: SCORECARD_DIMENSIONS.map((d) => SCORECARD_LABELS[d]), color: MECHANISM_ORDER },
+      sort: { x: SCORECARD_DIMENSIONS.map((d) => SCORECARD_LABELS[d]) },
       title: options.title ?? "Mechanism scorecard",
       xTitle: "Dimension",
       yTitle: "Score (larger is better)",
@@ -326,8 +346,9 @@ export function scorecardChart(card: ChartRows, options: FrailChartOptions = {})
 
 /**
  * FRAIL Figure 6: early-commitment bins with mean outcome, 95% CIs and n
- * labels, one column per environment (success rate, or launch round in
- * crowdfunding, each with its own scale); one row of panels per condition
+ * labels, one column per environment, titled with what it measures
+ * (`Bank run: success rate`, `Reward crowdfunding: launch round`), each
+ * with its own scale; one row of panels per condition
  * (regime, parameter override set) when the rows hold several (from
  * `earlyCommitmentBins(..., { by: ["regime"] })`).
  *
@@ -356,8 +377,12 @@ export function earlyCommitmentChart(
   options: FrailChartOptions = {},
 ): VegaLiteSpec {
   const binLabel = (start: number, end: number) => `${start.toFixed(1)}–${end.toFixed(1)}`;
-  const rows = labelled(bins).map((row) => ({
+  // Each environment's panel says what its y axis measures.
+  const panel = (env: string) =>
+    `${envName(env)}: ${ENV_PROFILES[env]?.launchMetric ? "launch round" : "success rate"}`;
+  const rows = chartValues(bins).map((row) => ({
     ...row,
+    env: typeof row.env === "string" ? panel(row.env) : row.env,
     share: binLabel(row.bin_start as number, row.bin_end as number),
   }));
   const order = [0, 1, 2, 3, 4].map((i) => binLabel(i / 5, (i + 1) / 5));
@@ -374,10 +399,11 @@ export function earlyCommitmentChart(
       column: "env",
       independentY: true,
       showAllX: true,
-      sort: { x: order, column: ENV_NAMES },
+      sort: { x: order, column: ENV_ORDER.map(panel) },
+      tooltip: ["bin_start", "bin_end"],
       title: options.title ?? "Early committed share (max over rounds 1-3) and outcomes",
       xTitle: "Early committed share",
-      yTitle: "Success rate / launch round",
+      yTitle: "Mean outcome (95% CI)",
       width: options.width,
       height: options.height,
       name: "earlyCommitmentChart",

@@ -10,6 +10,8 @@
 import type pl from "npm:nodejs-polars@0.25.2";
 import { CONDITION_KEYS } from "../conditions.ts";
 import { facetPlaceholders, SKIP_PLACEHOLDERS, wrapColumns } from "./_condition_facet.ts";
+import { finishChart } from "./_finish.ts";
+import type { ColorScale } from "./_palette.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
 /** Rows of a chart: a Polars frame or plain records. */
@@ -53,6 +55,33 @@ export interface IntervalChartOptions {
    * @default {no labels}
    */
   label?: string;
+  /**
+   * Text put before each label.
+   *
+   * @default {"n="}
+   */
+  labelPrefix?: string;
+  /**
+   * Fixed colours of the `color` categories (see `analysis/charts/_palette.ts`):
+   * the domain is also the colour order, and overrides `sort.color`.
+   *
+   * @default {Vega's default scheme, in `sort.color` order}
+   */
+  colors?: ColorScale;
+  /**
+   * Show the colour legend. Leave it on unless the colour repeats the x
+   * axis.
+   *
+   * @default {true}
+   */
+  legend?: boolean;
+  /**
+   * Fields shown in each estimate's tooltip besides its place, estimate,
+   * interval and label, e.g. the `n` behind an average.
+   *
+   * @default {[]}
+   */
+  tooltip?: readonly string[];
   /**
    * Mark of the estimate.
    *
@@ -154,6 +183,10 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     column,
     row,
     label,
+    labelPrefix = "n=",
+    colors,
+    legend = true,
+    tooltip = [],
     mark = "point",
     sort = {},
     title,
@@ -175,7 +208,9 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     measures: [y, lower, upper, label].filter((f) => f !== undefined),
   });
   const xOrder = sort.x ?? firstAppearance(values, x);
-  const colorOrder = color === undefined ? [] : sort.color ?? firstAppearance(values, color);
+  const colorOrder = color === undefined
+    ? []
+    : colors?.domain ?? sort.color ?? firstAppearance(values, color);
   const xEncoding = {
     field: x,
     type: "nominal",
@@ -187,16 +222,37 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
   // Rules and labels at the middle of their band, like points and bars.
   const centred = { ...xEncoding, bandPosition: 0.5 } as const;
   const yScale = yDomain === undefined ? {} : { scale: { domain: [...yDomain] } };
+  const colorScale = colors === undefined ? {} : {
+    scale: { domain: [...colors.domain], range: [...colors.range] },
+  };
+  // Colours of the x categories themselves need no offset within a band.
+  const offset = color === undefined || color === x
+    ? {}
+    : { xOffset: { field: color, type: "nominal", sort: colorOrder } as const };
   const grouping = color === undefined ? {} : {
     color: {
       field: color,
       type: "nominal",
       title: colorTitle,
       sort: colorOrder,
-      legend: { labelLimit: 0, titleLimit: 0 },
+      ...colorScale,
+      legend: legend ? { labelLimit: 0, titleLimit: 0 } : null,
     } as const,
-    xOffset: { field: color, type: "nominal", sort: colorOrder } as const,
+    ...offset,
   };
+  // The place, the estimate, its interval, a numeric label (an n) and the extra fields the rows have.
+  const sampleOf = (field: string) =>
+    values.find((v) => v[field] !== null && v[field] !== undefined)?.[field];
+  const numericLabel = label !== undefined && typeof sampleOf(label) === "number"
+    ? label
+    : undefined;
+  const tips = [...new Set([x, color, y, lower, upper, numericLabel, ...tooltip, column, row])]
+    .filter((field): field is string => field !== undefined && sampleOf(field) !== undefined)
+    .map((field) =>
+      typeof sampleOf(field) === "number"
+        ? { field, type: "quantitative", format: ".3~f" } as const
+        : { field, type: "nominal" } as const
+    );
   const layers: Layer[] = [{
     transform: [SKIP_PLACEHOLDERS],
     mark: mark === "bar" ? { type: "bar" } : { type: "point", filled: true, size: 50 },
@@ -204,6 +260,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
       x: xEncoding,
       y: { field: y, type: "quantitative", title: yTitle, ...yScale },
       ...grouping,
+      tooltip: tips,
     },
   }];
   if (lower !== undefined && upper !== undefined) {
@@ -214,19 +271,22 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
         x: centred,
         y: { field: lower, type: "quantitative", title: yTitle, ...yScale },
         y2: { field: upper },
-        ...(color === undefined ? {} : { xOffset: grouping.xOffset }),
+        ...offset,
       },
     });
   }
   if (label !== undefined) {
     layers.push({
-      transform: [SKIP_PLACEHOLDERS, { calculate: `'n=' + datum['${label}']`, as: "__label" }],
+      transform: [
+        SKIP_PLACEHOLDERS,
+        { calculate: `${JSON.stringify(labelPrefix)} + datum['${label}']`, as: "__label" },
+      ],
       mark: { type: "text", dy: -8, fontSize: 10, color: "#333333" },
       encoding: {
         x: centred,
         y: { field: upper ?? y, type: "quantitative", title: yTitle, ...yScale },
         text: { field: "__label", type: "nominal" },
-        ...(color === undefined ? {} : { xOffset: grouping.xOffset }),
+        ...offset,
       },
     });
   }
@@ -239,25 +299,25 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     data: { values: [...values, ...placeholders] },
   };
   if (column === undefined && row === undefined) {
-    return { ...head, width, height, layer: layers } as VegaLiteSpec;
+    return finishChart({ ...head, width, height, layer: layers } as VegaLiteSpec);
   }
   const header = { labelLimit: 0 };
   const columnOrder = column === undefined ? [] : sort.column ?? firstAppearance(values, column);
   // Each panel offsets only the colours it has, so no panel is full of empty slots.
   const scales = {
     ...(independentY ? { y: "independent" } : {}),
-    ...(color === undefined ? {} : { xOffset: "independent" }),
+    ...("xOffset" in offset ? { xOffset: "independent" } : {}),
   };
   const resolve = Object.keys(scales).length === 0 ? {} : { resolve: { scale: scales } };
   if (column !== undefined && row === undefined && columnOrder.length > 3) {
     // Many panels in one row are too wide to read: wrap them.
-    return {
+    return finishChart({
       ...head,
       facet: { field: column, type: "nominal", title: null, sort: columnOrder, header },
       columns: wrapColumns(columnOrder.length),
       spec: { width, height, layer: layers },
       ...resolve,
-    } as VegaLiteSpec;
+    } as VegaLiteSpec);
   }
   const facet: Record<string, unknown> = {};
   if (column !== undefined) {
@@ -278,12 +338,12 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
       header,
     };
   }
-  return {
+  return finishChart({
     ...head,
     facet,
     spec: { width, height, layer: layers },
     ...resolve,
-  } as VegaLiteSpec;
+  } as VegaLiteSpec);
 }
 
 /**

@@ -15,6 +15,8 @@
  */
 
 import { conditionLabels, layeredChart, splitConditions, withSplit } from "./_condition_facet.ts";
+import { finishChart } from "./_finish.ts";
+import { modelColors, ruleColors } from "./_palette.ts";
 import { REFERENCE_COLOR, referenceLayers } from "./_reference.ts";
 import {
   type ChartRows,
@@ -53,6 +55,19 @@ function verticalRules(kind: string) {
 /** The facet of labelled rows, if they hold several conditions. */
 function facetOf(labels: { field: string | undefined; order: string[] }) {
   return labels.field === undefined ? undefined : { field: labels.field, order: labels.order };
+}
+
+/**
+ * A tooltip of the `fields` that the rows have: numbers with up to three
+ * decimals, the rest as text.
+ */
+function tooltip(rows: readonly Record<string, unknown>[], fields: readonly string[]) {
+  return fields.filter((field) => rows.some((row) => row[field] !== undefined)).map((field) =>
+    typeof rows.find((row) => row[field] !== undefined && row[field] !== null)?.[field] ===
+        "number"
+      ? { field, type: "quantitative", format: ".3~f" } as const
+      : { field, type: "nominal" } as const
+  );
 }
 
 /** One row per distinct (condition, x) of reference rows. */
@@ -105,6 +120,7 @@ export function successByCorruptionChart(
       fraction: row.fraction,
       series: "pre-flip success",
       value: row.preflip,
+      rounds: row.rounds,
     },
     {
       ...tag(row),
@@ -112,6 +128,7 @@ export function successByCorruptionChart(
       fraction: row.fraction,
       series: "public success",
       value: row.public,
+      rounds: row.rounds,
     },
   ]);
   const boundaries = distinctRows(
@@ -140,6 +157,7 @@ export function successByCorruptionChart(
             scale: { domain: [0, 1] },
           },
           color: { field: "series", type: "nominal", title: null, legend: { labelLimit: 0 } },
+          tooltip: tooltip(series, ["series", "fraction", "value", "rounds"]),
         },
       },
       ...verticalRules("boundary"),
@@ -148,15 +166,20 @@ export function successByCorruptionChart(
 }
 
 /**
- * Table 1 as a chart: match rate per rule (per model when the rows have a
- * `model` column) with 95% Wilson intervals; coloured, or with a panel per
- * condition, when the rows hold several conditions.
+ * Table 1 as a chart: match rate per rule (per model, coloured, when the
+ * rows have a `model` column) as a point with its 95% Wilson interval and
+ * the rate written above it, one panel per condition when the rows hold
+ * several. The y axis is zoomed to the intervals (it does not start at 0)
+ * so that rates as close as 0.83 and 0.89 are told apart. Rules keep their
+ * colours (the paper's three always the same ones) when not coloured by
+ * model.
  *
- * @param rows Rows with `rule`, `rate`, `lower`, `upper` (and `model`)
- * from `matchRateTable()`, and the condition keys.
+ * @param rows Rows with `rule`, `rate`, `lower`, `upper` (and `model`,
+ * `turns`) from `matchRateTable()`, and the condition keys.
  * @param options Title and size.
- * @returns A Vega-Lite spec: one bar and one rule per row.
- * @throws {RangeError} If two rows fall on one bar.
+ * @returns A Vega-Lite spec: one point, one interval rule and one label per
+ * row.
+ * @throws {RangeError} If two rows fall on one point.
  *
  * @example
  * ```ts
@@ -164,21 +187,29 @@ export function successByCorruptionChart(
  * import { renderSvg } from "./render.ts";
  * import { matchRateChart } from "./staghunt_charts.ts";
  *
- * const svg = await renderSvg(matchRateChart([
+ * const spec = matchRateChart([
  *   { rule: "naive", rate: 0.829, lower: 0.815, upper: 0.842 },
- *   { rule: "carryover", rate: 0.846, lower: 0.832, upper: 0.859 },
- * ]));
- * assert.equal(svg.match(/aria-roledescription="bar"/g)?.length, 2);
+ *   { rule: "carryover", rate: 0.886, lower: 0.873, upper: 0.898 },
+ * ]);
+ * const svg = await renderSvg(spec);
+ * assert.equal(svg.match(/aria-roledescription="point"/g)?.length, 2);
+ * assert.ok(svg.includes(">0.829</text>") && svg.includes(">0.886</text>"));
  * ```
  */
 export function matchRateChart(rows: ChartRows, options: StagHuntChartOptions = {}): VegaLiteSpec {
-  const all = chartValues(rows);
+  const all = chartValues(rows).map((row) => ({
+    ...row,
+    rate_label: typeof row.rate === "number" ? row.rate.toFixed(3) : "",
+  }));
   const byModel = all.some((row) => "model" in row);
   const { values, options: split } = splitConditions(
     all,
     byModel ? ["model"] : [],
-    byModel ? "column" : "color",
+    "column",
   );
+  const colors = byModel
+    ? { color: "model", colorTitle: "Model", colors: modelColors(values.map((row) => row.model)) }
+    : { color: "rule", colors: ruleColors(values.map((row) => row.rule)), legend: false };
   return intervalChart(
     values,
     withSplit({
@@ -186,12 +217,14 @@ export function matchRateChart(rows: ChartRows, options: StagHuntChartOptions = 
       y: "rate",
       lower: "lower",
       upper: "upper",
-      ...(byModel ? { color: "model" } : {}),
-      mark: "bar",
-      yDomain: [0, 1],
+      label: "rate_label",
+      labelPrefix: "",
+      ...colors,
+      tooltip: ["matches", "turns"],
+      yDomain: zoomedDomain(values),
       title: options.title ?? "Benchmark match rates (95% Wilson intervals)",
       xTitle: "Belief rule",
-      yTitle: "Match rate",
+      yTitle: "Match rate (axis zoomed)",
       width: options.width ?? 320,
       height: options.height ?? 200,
       name: "matchRateChart",
@@ -200,13 +233,35 @@ export function matchRateChart(rows: ChartRows, options: StagHuntChartOptions = 
 }
 
 /**
+ * A y domain within [0, 1] around the rows' intervals, on steps of 0.02,
+ * with room above for the labels.
+ */
+function zoomedDomain(rows: readonly Record<string, unknown>[]): [number, number] {
+  const ends = rows.flatMap((row) => [row.lower, row.upper, row.rate])
+    .filter((v): v is number => typeof v === "number");
+  if (ends.length === 0) return [0, 1];
+  const lo = Math.min(...ends);
+  const hi = Math.max(...ends);
+  const pad = Math.max(0.02, (hi - lo) * 0.15);
+  const step = 0.02;
+  return [
+    Math.max(0, Math.floor((lo - pad) / step) * step),
+    Math.min(1, Math.ceil((hi + 2 * pad) / step) * step),
+  ].map((v) => Number(v.toFixed(2))) as [number, number];
+}
+
+/**
  * Figure 3: P(Stag) against the benchmark margin q-hat - q*, a point with a
  * 95% interval per rule and margin bin, and a dashed rule at margin 0; one
  * panel per condition (model, corruption mode, ...) when the rows hold
- * several.
+ * several. The rules of one bin sit side by side around the bin's middle
+ * (dodged by a fraction of the bin width) instead of on one another; each
+ * point's size and tooltip give its number of turns n. Rules keep their
+ * colours (the paper's three always the same ones).
  *
- * @param rows Rows with `rule`, `margin`, `rate`, `lower`, `upper` (from
- * `stagByMargin()`), and the condition keys.
+ * @param rows Rows with `rule`, `margin`, `rate`, `lower`, `upper` (and
+ * `bin_start`, `bin_end`, `turns`) from `stagByMargin()`, and the condition
+ * keys.
  * @param options Title and size.
  * @returns A Vega-Lite spec: one point and one interval rule per row, plus
  * the zero rule of each panel.
@@ -218,8 +273,8 @@ export function matchRateChart(rows: ChartRows, options: StagHuntChartOptions = 
  * import { stagByMarginChart } from "./staghunt_charts.ts";
  *
  * const svg = await renderSvg(stagByMarginChart([
- *   { rule: "naive", margin: -0.25, rate: 0.2, lower: 0.1, upper: 0.3 },
- *   { rule: "naive", margin: 0.35, rate: 0.9, lower: 0.8, upper: 0.95 },
+ *   { rule: "naive", margin: -0.25, rate: 0.2, lower: 0.1, upper: 0.3, turns: 40 },
+ *   { rule: "naive", margin: 0.35, rate: 0.9, lower: 0.8, upper: 0.95, turns: 60 },
  * ]));
  * assert.equal(svg.match(/aria-roledescription="point"/g)?.length, 2);
  * assert.equal(svg.match(/aria-roledescription="rule mark"/g)?.length, 3);
@@ -231,7 +286,15 @@ export function stagByMarginChart(
 ): VegaLiteSpec {
   const labels = conditionLabels(chartValues(rows), []);
   const field = labels.field;
-  const points = labels.values.map((row) => ({ ...row, kind: "point" }));
+  const colors = ruleColors(labels.values.map((row) => row.rule));
+  const width = binWidth(labels.values);
+  const slots = colors.domain.length;
+  const points: Record<string, unknown>[] = labels.values.map((row) => ({
+    ...row,
+    kind: "point",
+    position: (row.margin as number) +
+      ((colors.domain.indexOf(String(row.rule)) + 0.5) / slots - 0.5) * 0.6 * width,
+  }));
   const zeros = distinctRows(labels.values.map((row) => ({
     ...(field === undefined ? {} : { [field]: row[field] }),
     kind: "zero",
@@ -239,7 +302,7 @@ export function stagByMarginChart(
     label: "q-hat = q*",
   })));
   const x = {
-    field: "margin",
+    field: "position",
     type: "quantitative",
     title: "Benchmark margin q-hat - q*",
   } as const;
@@ -249,10 +312,27 @@ export function stagByMarginChart(
     title: "P(Stag)",
     scale: { domain: [0, 1] },
   } as const;
-  const color = { field: "rule", type: "nominal", title: "Rule" } as const;
+  const color = {
+    field: "rule",
+    type: "nominal",
+    title: "Rule",
+    scale: { domain: colors.domain, range: colors.range },
+  } as const;
+  const n = points.some((row) => typeof row.turns === "number")
+    ? {
+      size: {
+        field: "turns",
+        type: "quantitative",
+        title: "Turns n",
+        scale: { range: [8, 140] },
+        legend: { tickCount: 3 },
+      },
+    }
+    : {};
   const onlyPoints = [{ filter: "datum.kind === 'point'" }];
   return layeredChart({
     title: options.title ?? "P(Stag) against the benchmark margin",
+    subtitle: "The rules of a margin bin side by side around its middle; point size: turns n",
     values: [...points, ...zeros],
     ...sized(options),
     facet: facetOf(labels),
@@ -264,12 +344,40 @@ export function stagByMarginChart(
       },
       {
         transform: onlyPoints,
-        mark: { type: "point", filled: true, size: 40 },
-        encoding: { x, y, color },
+        mark: { type: "point", filled: true, opacity: 0.9 },
+        encoding: {
+          x,
+          y,
+          color,
+          ...n,
+          tooltip: tooltip(points, [
+            "rule",
+            "bin_start",
+            "bin_end",
+            "margin",
+            "rate",
+            "lower",
+            "upper",
+            "turns",
+          ]),
+        },
       },
       ...verticalRules("zero"),
     ],
   });
+}
+
+/**
+ * The width of the margin bins: that of the rows' `bin_start` and
+ * `bin_end`, else the smallest gap between their margins, else 0.1.
+ */
+function binWidth(rows: readonly Record<string, unknown>[]): number {
+  const widths = rows.map((row) => (row.bin_end as number) - (row.bin_start as number))
+    .filter((w) => Number.isFinite(w) && w > 0);
+  if (widths.length > 0) return Math.min(...widths);
+  const margins = [...new Set(rows.map((row) => row.margin as number))].sort((a, b) => a - b);
+  const gaps = margins.slice(1).map((m, i) => m - margins[i]).filter((g) => g > 0);
+  return gaps.length > 0 ? Math.min(...gaps) : 0.1;
 }
 
 /**
@@ -304,7 +412,7 @@ export function historyMatchChart(
   const { width, height } = sized({ width: 220, height: 180, ...options });
   const labels = conditionLabels(chartValues(rows), ["F"]);
   const header = { labelLimit: 0 };
-  return {
+  return finishChart({
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
     title: options.title ?? "Match rate with public versus hidden original history",
     data: { values: labels.values },
@@ -328,9 +436,18 @@ export function historyMatchChart(
         x: { field: "fraction", type: "quantitative", title: "Corrupted fraction F/N" },
         y: { field: "rate", type: "quantitative", title: "Match rate", scale: { domain: [0, 1] } },
         color: { field: "layer", type: "nominal", title: "History" },
+        tooltip: tooltip(labels.values, [
+          "rule",
+          "layer",
+          "fraction",
+          "rate",
+          "lower",
+          "upper",
+          "turns",
+        ]),
       },
     },
-  } as VegaLiteSpec;
+  } as VegaLiteSpec);
 }
 
 /**
@@ -361,8 +478,20 @@ export function payoffGapChart(rows: ChartRows, options: StagHuntChartOptions = 
   const field = labels.field;
   const tag = (row: Record<string, unknown>) => field === undefined ? {} : { [field]: row[field] };
   const values = labels.values.flatMap((row) => [
-    { ...tag(row), fraction: row.fraction, series: "realised", value: row.realised },
-    { ...tag(row), fraction: row.fraction, series: "truthful implementation", value: row.truthful },
+    {
+      ...tag(row),
+      fraction: row.fraction,
+      series: "realised",
+      value: row.realised,
+      turns: row.turns,
+    },
+    {
+      ...tag(row),
+      fraction: row.fraction,
+      series: "truthful implementation",
+      value: row.truthful,
+      turns: row.turns,
+    },
   ]);
   return layeredChart({
     title: options.title ?? "Realised versus truthful-implementation payoff",
@@ -375,6 +504,7 @@ export function payoffGapChart(rows: ChartRows, options: StagHuntChartOptions = 
         x: { field: "fraction", type: "quantitative", title: "Corrupted fraction F/N" },
         y: { field: "value", type: "quantitative", title: "Mean payoff per honest turn" },
         color: { field: "series", type: "nominal", title: null, legend: { labelLimit: 0 } },
+        tooltip: tooltip(values, ["series", "fraction", "value", "turns"]),
       },
     }],
   });
@@ -427,7 +557,10 @@ export function calibrationChart(
     ...panel(row),
     kind: "bin",
   }));
-  const panels = distinctRows(points.map((row) => ({ panel: row.panel })));
+  // Without conditions there is one panel, and rows carry no panel field (JSON has no undefined).
+  const panels = field === undefined
+    ? [{}]
+    : distinctRows(points.map((row) => ({ panel: row.panel })));
   const diagonal = panels.flatMap((p) => [0, 1].map((d) => ({ ...p, kind: "diagonal", d })));
   const order = labels.order.map((label) =>
     String(points.find((row) => field !== undefined && row[field] === label)?.panel)
@@ -458,6 +591,7 @@ export function calibrationChart(
           x: { field: "confidence", type: "quantitative", ...axis },
           y: { field: "alignment", type: "quantitative", ...axis },
           size: { field: "units", type: "quantitative", title: "Units" },
+          tooltip: tooltip(points, ["confidence", "alignment", "units"]),
         },
       },
     ],

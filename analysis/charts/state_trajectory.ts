@@ -5,6 +5,7 @@
  * @module
  */
 
+import { finishChart } from "./_finish.ts";
 import { type Layer, referenceLayers } from "./_reference.ts";
 import { checkSize } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
@@ -126,14 +127,14 @@ export function stateTrajectoryChart(
       layers.push({ data: { values: rules }, ...layer });
     }
   }
-  return {
+  return finishChart({
     $schema: VEGA_LITE_SCHEMA,
     ...(title === undefined ? {} : { title }),
     width,
     height,
     data: { values },
     layer: layers,
-  };
+  });
 }
 
 function checkRow(row: TrajectoryRow, index: number): TrajectoryRow {

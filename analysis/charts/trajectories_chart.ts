@@ -1,17 +1,25 @@
 /**
  * FRAIL Figure 4 as a chart: a grid with the three layers as rows
- * (financial state, committed amount, defensive intent or share not yet
- * launched) and the environments as columns; one line per mechanism with
- * its episode means, shaded 95% bands in the top and middle rows, and the
- * dashed critical-boundary reference lines (in the stable regime 8.48
- * units, round 4, goal 14). Rows of several conditions (regimes, parameter
- * override sets) get a column each, `Bank run · Contraction`, with the
- * reference lines of that condition.
+ * (financial state, committed amount, exit intent or share not yet
+ * launched) and the environments as columns; one line per mechanism (in
+ * its fixed colour) with its episode means, shaded 95% bands in the top
+ * and middle rows (cut at 0: amounts are never negative), and the dashed
+ * critical-boundary reference lines (in the stable regime 8.48 units,
+ * round 4, goal 14). Rows of several conditions (regimes, parameter
+ * override sets) get a block of three rows each, `Contraction · Financial
+ * state`, with the reference lines of that condition.
+ *
+ * Reading it: each row is titled once, on the left (the y axes carry no
+ * repeated title); each column is titled with its environment and what its
+ * top and bottom rows measure (`top: cumulative withdrawals`), and has its
+ * own round range on x (a bank run to 12, a debt rollover to 7); tooltips
+ * give each point's mean, interval and episodes n.
  *
  * @module
  */
 
 import { sortKeyValues } from "../conditions.ts";
+import { ENV_ORDER, ENV_PROFILES } from "../frail/env_profiles.ts";
 import type { TrajectoryReference } from "../frail/trajectories.ts";
 import {
   CONDITION_FIELD,
@@ -19,7 +27,9 @@ import {
   facetPlaceholders,
   keyLabel,
 } from "./_condition_facet.ts";
-import { envFacet, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
+import { envName } from "./_frail_labels.ts";
+import { finishChart } from "./_finish.ts";
+import { mechanismColors } from "./_palette.ts";
 import { referenceLayers } from "./_reference.ts";
 import { type ChartRows, chartValues, checkSize } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
@@ -44,10 +54,20 @@ export interface TrajectoriesChartOptions {
 const ROW_LABELS: Record<string, string> = {
   financial: "Financial state",
   committed: "Committed amount",
-  intent: "Defensive intent / not launched",
-  not_launched: "Defensive intent / not launched",
+  intent: "Exit intent / not launched",
+  not_launched: "Exit intent / not launched",
 };
-const ROW_ORDER = ["Financial state", "Committed amount", "Defensive intent / not launched"];
+const ROW_ORDER = ["Financial state", "Committed amount", "Exit intent / not launched"];
+
+/** What an environment's column measures in its top and bottom rows. */
+function columnSubtitle(env: string): string[] {
+  const profile = ENV_PROFILES[env];
+  if (profile === undefined) return [];
+  return [
+    `top: ${profile.financialLabel.toLowerCase()}`,
+    profile.launchMetric === null ? "bottom: mean exit intent" : "bottom: share not yet launched",
+  ];
+}
 
 /**
  * Builds the Figure 4 grid.
@@ -56,11 +76,14 @@ const ROW_ORDER = ["Financial state", "Committed amount", "Defensive intent / no
  * `lower`, `upper` (from `trajectories()`), and the condition keys
  * (`regime`, `overrides_id`).
  * @param options Title, reference lines and panel size.
- * @returns A Vega-Lite spec: one column per environment and condition, one
- * line per panel and mechanism, one band per line of the top and middle
- * rows, and dashed reference rules of the column's condition: a level (bank
- * run, crowdfunding) in the top-row panel, a round (debt rollover) in all
- * three panels. References of conditions without rows are left out.
+ * @returns A Vega-Lite spec: one column per environment (titled with what
+ * its top and bottom rows measure, and its own rounds on x), one block of
+ * three rows per condition (titled once, on the left), one line per panel
+ * and mechanism in the mechanism's fixed colour, one band per line of the
+ * top and middle rows, and dashed reference rules of the row's condition:
+ * a level (bank run, crowdfunding) in the top-row panel, a round (debt
+ * rollover) in all three panels. References of conditions without rows are
+ * left out. Tooltips give each point's episodes n.
  * @throws {RangeError} If a size is not a positive integer, or the
  * references hold several regimes (or override sets) for an environment
  * while the rows carry no `regime` (or `overrides_id`) to tell them apart.
@@ -117,18 +140,22 @@ export function trajectoriesChart(
   const { title = "Round-by-round dynamics", width = 220, height = 140 } = options;
   checkSize("width", width);
   checkSize("height", height);
-  const labelled = chartValues(rows).map((row) => ({ ...row, env: envName(row.env) }));
+  const raw = chartValues(rows);
+  const labelled = raw.map((row) => ({ ...row, env: envName(row.env) }));
   const condition = conditionLabels(labelled, ["env", "mechanism"]);
   // One block of the three rows per condition, the condition named before the layer.
   const rowOf = (label: unknown, layer: string) =>
     condition.field === undefined ? layer : `${label} · ${layer}`;
   const series = condition.values.map((row) => {
     const layer = ROW_LABELS[String(row.panel)] ?? String(row.panel);
+    const band = row.panel === "financial" || row.panel === "committed";
     return {
       ...row,
+      // Amounts are never negative: a band is cut at 0.
+      ...(band && typeof row.lower === "number" ? { lower: Math.max(0, row.lower) } : {}),
       kind: "series",
       row: rowOf(condition.field && row[condition.field], layer),
-      band: row.panel === "financial" || row.panel === "committed",
+      band,
     };
   });
   const blocks = condition.field === undefined ? [undefined] : condition.order;
@@ -142,37 +169,75 @@ export function trajectoriesChart(
       env: envName(reference.env),
       row: rowOf(label, layer),
       ref_value: reference.value,
-      ref_label: index === 0 ? reference.label : "",
+      // A round's label stands right of its rule: lines of a few words keep it in the panel.
+      ref_label: index > 0
+        ? ""
+        : reference.axis === "x"
+        ? wrapWords(reference.label, 16)
+        : reference.label,
     }))
   );
-  const rowHeader = condition.field === undefined
-    ? { labelLimit: 0 }
-    : { labelLimit: 0, labelAngle: 0, labelAlign: "left", labelExpr: "split(datum.label, ' · ')" };
+  // Environments present, in the paper's order; ids without a name last.
+  const envIds = [...new Set(raw.map((row) => String(row.env)))];
+  const envs = [
+    ...ENV_ORDER.filter((env) => envIds.includes(env)),
+    ...envIds.filter((env) => !ENV_ORDER.includes(env)),
+  ];
   const x = {
     field: "round",
     type: "quantitative",
     title: "Round",
     axis: { format: "d", tickMinStep: 1 },
   } as const;
+  const colors = mechanismColors(raw.map((row) => row.mechanism));
   const color = {
     field: "mechanism",
     type: "nominal",
     title: "Mechanism",
-    sort: [...MECHANISM_ORDER],
+    sort: colors.domain,
+    scale: { domain: colors.domain, range: colors.range },
   } as const;
+  const tooltip = [
+    { field: "mechanism", type: "nominal" },
+    { field: "round", type: "quantitative" },
+    { field: "mean", type: "quantitative", format: ".3~f" },
+    { field: "lower", type: "quantitative", format: ".3~f" },
+    { field: "upper", type: "quantitative", format: ".3~f" },
+    { field: "n", type: "quantitative" },
+  ].filter((tip) => raw.some((row) => row[tip.field] !== undefined));
   const [[ruleY, labelY], [ruleX, labelX]] = (["y", "x"] as const).map((axis) =>
     referenceLayers(axis, { value: "ref_value", label: "ref_label", fontSize: 9 }).map((layer) => ({
       transform: [{ filter: `datum.kind === 'reference_${axis}'` }],
       ...layer,
     }))
   );
-  return {
-    $schema: VEGA_LITE_SCHEMA,
-    title,
-    data: { values: [...series, ...referenceRows, ...facetPlaceholders(series, "row", "env")] },
+  // The row's title says what its y axes measure, once, left of the first column.
+  const rowHeader = (first: boolean) =>
+    first
+      ? {
+        labelLimit: 0,
+        labelFontWeight: "bold",
+        labelFontSize: 11,
+        labelExpr: "split(replace(replace(datum.label, ' · ', '|'), ' / ', ' /|'), '|')",
+      }
+      : { labels: false };
+  const y = { type: "quantitative", title: null } as const;
+  const column = (env: string, index: number) => ({
+    title: {
+      text: String(envName(env)),
+      subtitle: columnSubtitle(env),
+      fontSize: 12,
+      anchor: "middle",
+    },
+    transform: [{ filter: { field: "env", equal: String(envName(env)) } }],
     facet: {
-      row: { field: "row", type: "nominal", title: null, sort: rowOrder, header: rowHeader },
-      column: envFacet(),
+      row: {
+        field: "row",
+        type: "nominal",
+        title: null,
+        sort: rowOrder,
+        header: rowHeader(index === 0),
+      },
     },
     spec: {
       width,
@@ -181,21 +246,12 @@ export function trajectoriesChart(
         {
           transform: [{ filter: "datum.kind === 'series' && datum.band" }],
           mark: { type: "area", opacity: 0.2 },
-          encoding: {
-            x,
-            y: { field: "lower", type: "quantitative", title: "Mean across episodes" },
-            y2: { field: "upper" },
-            color,
-          },
+          encoding: { x, y: { ...y, field: "lower" }, y2: { field: "upper" }, color },
         },
         {
           transform: [{ filter: "datum.kind === 'series'" }],
-          mark: { type: "line" },
-          encoding: {
-            x,
-            y: { field: "mean", type: "quantitative", title: "Mean across episodes" },
-            color,
-          },
+          mark: { type: "line", point: { size: 12 } },
+          encoding: { x, y: { ...y, field: "mean" }, color, tooltip },
         },
         ruleY,
         ruleX,
@@ -204,7 +260,28 @@ export function trajectoriesChart(
       ],
     },
     resolve: { scale: { y: "independent" } },
-  } as VegaLiteSpec;
+  });
+  return finishChart({
+    $schema: VEGA_LITE_SCHEMA,
+    title: {
+      text: title,
+      subtitle: "Lines: mean across episodes; bands: 95% confidence intervals.",
+    },
+    data: { values: [...series, ...referenceRows, ...facetPlaceholders(series, "row", "env")] },
+    hconcat: envs.map(column),
+    resolve: { scale: { color: "shared" } },
+  } as VegaLiteSpec);
+}
+
+/** Words of `text` in lines of at most `width` characters (a longer word gets its own line). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(" ")) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
 }
 
 /** The condition keys a reference carries besides its environment. */

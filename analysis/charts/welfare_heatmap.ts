@@ -9,6 +9,7 @@
  */
 
 import { conditionLabels, facetPlaceholders, SKIP_PLACEHOLDERS } from "./_condition_facet.ts";
+import { finishChart } from "./_finish.ts";
 import { envFacet, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
 import {
   assertOnePerPlace,
@@ -100,7 +101,7 @@ export function welfareHeatmapChart(
     title: null,
     sort: [...MECHANISM_ORDER],
   } as const;
-  return {
+  return finishChart({
     $schema: VEGA_LITE_SCHEMA,
     title,
     data: {
@@ -142,5 +143,5 @@ export function welfareHeatmapChart(
         },
       ],
     },
-  } as VegaLiteSpec;
+  } as VegaLiteSpec);
 }

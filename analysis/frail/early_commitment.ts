@@ -9,7 +9,10 @@
  * - The outcome is success (0/1) in the bank run and debt rollover and the
  *   launch round in crowdfunding, 10 for an episode that never launches.
  * - Bin points are means with 95% normal-approximation confidence intervals
- *   across the episodes in the bin, with their number n.
+ *   across the episodes in the bin, with their number n. The interval of a
+ *   success rate is cut to [0, 1] (a rate cannot leave it; the normal
+ *   approximation can, e.g. 2 successes in 11 give 0.182 ± 0.239); that of
+ *   a launch round is not cut.
  *
  * Conditions: the per-episode frame carries every condition key. The bins
  * and the comparison pool mechanisms (and models) by design, as the paper
@@ -37,6 +40,10 @@ import { ciAggregations, type MeanCiOptions, requireColumns, wilson } from "../s
 import { ENV_PROFILES } from "./env_profiles.ts";
 import { committedShares, EPISODE_ID, launchRounds } from "./episode_measures.ts";
 import { cellKeysOf, sortCells } from "./welfare_table.ts";
+
+/** Environments whose Figure 6 outcome is success (0/1): those without a launch. */
+const SUCCESS_ENVS = Object.values(ENV_PROFILES).filter((p) => p.launchMetric === null)
+  .map((p) => p.env);
 
 /** Options for {@linkcode earlyCommitment}. */
 export interface EarlyCommitmentOptions extends EpisodeStatusOptions {
@@ -184,8 +191,8 @@ export interface EarlyCommitmentBinsOptions extends MeanCiOptions {
  * quantile.
  * @returns Columns `env`, the other condition keys the frame has but
  * `mechanism` (`regime`, `overrides_id`), the other `by` columns, `bin`,
- * `bin_start`, `bin_end`, `mean`, `lower`, `upper`, `n`; empty bins are left
- * out.
+ * `bin_start`, `bin_end`, `mean`, `lower`, `upper` (within [0, 1] for a
+ * success rate), `n`; empty bins are left out.
  * @throws {RangeError} If a needed column is missing, or the frame mixes
  * conditions not named in `by`, e.g. `earlyCommitmentBins: the frame holds 2
  * regimes (stable, contraction); filter to one or pass by: ["regime"]`.
@@ -240,8 +247,14 @@ export function earlyCommitmentBins(
     pooled: ["mechanism"],
   });
   const groups = [...new Set([...keys, ...by])];
+  const rate = pl.col("env").isIn(SUCCESS_ENVS);
   return sortCells(
-    rows.groupBy([...groups, "bin", "bin_start", "bin_end"]).agg(...ciAggregations("outcome", ci)),
+    rows.groupBy([...groups, "bin", "bin_start", "bin_end"])
+      .agg(...ciAggregations("outcome", ci))
+      .withColumns(
+        pl.when(rate).then(pl.col("lower").clip(0, 1)).otherwise(pl.col("lower")).alias("lower"),
+        pl.when(rate).then(pl.col("upper").clip(0, 1)).otherwise(pl.col("upper")).alias("upper"),
+      ),
     [...groups, "bin"],
   );
 }

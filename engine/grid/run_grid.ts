@@ -70,6 +70,7 @@ import {
 } from "../agents/llm/accounting.ts";
 import type { LlmRuntime } from "../agents/llm/runtime.ts";
 import type { Degradation } from "../core/events.ts";
+import { withJupyterDisplay } from "../core/jupyter.ts";
 import type { GridEpisode } from "./cells.ts";
 import { type EpisodeSummary, executeEpisode, failedSummary } from "./execute.ts";
 import { checkLlmEpisodes, gridLlmAgents } from "./llm_agents.ts";
@@ -82,6 +83,7 @@ import {
   runtimeInfo,
   writeManifest,
 } from "./manifest.ts";
+import { gridSummary } from "./grid_summary.ts";
 import { type GridPlan, planGrid } from "./plan.ts";
 import { type GridProgress, type ProgressOption, progressSink } from "./progress.ts";
 import { lockFolder, type LockHolder } from "./lock.ts";
@@ -134,7 +136,11 @@ export interface RunGridOptions {
   onEpisode?: (summary: EpisodeSummary) => void;
 }
 
-/** What {@linkcode runGrid} returns. */
+/**
+ * What {@linkcode runGrid} returns: plain data, with a non-enumerable
+ * `Symbol.for("Jupyter.display")` method, so a notebook cell that ends with
+ * it shows its summary table (see `gridSummary`).
+ */
 export interface GridResult {
   /** Run folder. */
   dir: string;
@@ -479,7 +485,7 @@ async function runLocked(
     : `Done: ${plan.episodes.length} episodes in ${dir}` + doneNote(state);
   sink?.finish(progress(), message);
   await sink?.flush?.();
-  return {
+  const result: GridResult = {
     dir,
     run: plan.spec.name,
     hash: plan.hash,
@@ -500,6 +506,8 @@ async function runLocked(
     elapsedMs: performance.now() - t0,
     usage: usage(),
   };
+  // A notebook cell ending with the result shows its summary table, not the object.
+  return withJupyterDisplay(result, () => gridSummary(result));
 }
 
 /** What the closing line adds about failed and degraded episodes. */

@@ -19,6 +19,7 @@ import { z } from "npm:zod@4.6.7";
 import { type MockStagHuntOptions, mockStagHuntPlayers } from "../agents/mock/staghunt.ts";
 import { type PlayedEpisode, playEpisode } from "../core/episode.ts";
 import type { EngineEvent, EpisodeOutcome } from "../core/events.ts";
+import { episodeSummary, JUPYTER_DISPLAY, type TextHtmlBundle } from "../core/jupyter.ts";
 import { writeEpisodeLogText } from "../core/log_file.ts";
 import { NAME_HINT, NAME_PATTERN, pathInside } from "../names.ts";
 import { corruptedPlayers } from "./corruption.ts";
@@ -67,7 +68,10 @@ export interface StagHuntRunConfig {
   ndjson?: boolean;
 }
 
-/** What {@linkcode runStagHuntEpisode} returns. */
+/**
+ * What {@linkcode runStagHuntEpisode} returns. A notebook cell that ends
+ * with it shows its condition, outcome, W and W~ (see `episodeSummary`).
+ */
 export interface StagHuntRunResult {
   /** Outcome: success, payoffs, welfare, realization. */
   outcome: EpisodeOutcome;
@@ -169,6 +173,7 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
       ndjson: c.ndjson,
       models: config.models ? models : undefined,
       logPath,
+      ids: { condition: condition.id, episode },
     });
   } catch (err) {
     const logged = (err as { ndjson?: string }).ndjson;
@@ -180,7 +185,8 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
 /**
  * What {@linkcode runStagHuntEpisode} returns: `events` and `turns` are
  * getters, built on first read (see `PlayedEpisode.events`); `toJSON`
- * includes them.
+ * includes them. A notebook cell that ends with it shows a short summary
+ * (see `episodeSummary`).
  */
 class StagHuntRun implements StagHuntRunResult {
   readonly outcome: EpisodeOutcome;
@@ -190,11 +196,18 @@ class StagHuntRun implements StagHuntRunResult {
   readonly logPath?: string;
   readonly #played: PlayedEpisode<unknown>;
   #turns: StagHuntTurn[] | undefined;
+  readonly #ids: { condition: string; episode: string };
   constructor(
     played: PlayedEpisode<unknown>,
-    options: { ndjson: boolean; models?: Record<string, string>; logPath?: string },
+    options: {
+      ndjson: boolean;
+      models?: Record<string, string>;
+      logPath?: string;
+      ids: { condition: string; episode: string };
+    },
   ) {
     this.#played = played;
+    this.#ids = options.ids;
     this.outcome = played.outcome;
     this.hashes = played.hashes;
     if (options.ndjson) this.ndjson = played.ndjson;
@@ -210,5 +223,9 @@ class StagHuntRun implements StagHuntRunResult {
   /** The result as plain data, `events` and `turns` included. */
   toJSON(): object {
     return { ...this, events: this.events, turns: this.turns };
+  }
+  /** The notebook summary: condition, outcome, W and W~. */
+  [JUPYTER_DISPLAY](): TextHtmlBundle {
+    return episodeSummary({ ...this.#ids, outcome: this.outcome });
   }
 }

@@ -137,11 +137,21 @@ Deno.test("tableBundle() escapes column names and the caption", () => {
   assert.ok(!html.includes("<img") && !html.includes("<b>"));
 });
 
-Deno.test("tableBundle() returns HTML and the Polars text rendering", () => {
+Deno.test("tableBundle() returns HTML and an aligned text table", () => {
   const df = pl.DataFrame({ round: [1, 2], series: ["cash", "assets"] });
   const bundle = tableBundle(df);
   assert.deepEqual(Object.keys(bundle).sort(), ["text/html", "text/plain"]);
-  assert.equal(bundle["text/plain"], df.toString());
+  assert.equal(
+    bundle["text/plain"],
+    [
+      "shape: (2, 2)",
+      "  round  series",
+      "Float64  String",
+      "-------  ------",
+      "      1  cash",
+      "      2  assets",
+    ].join("\n"),
+  );
   const html = bundle["text/html"];
   assert.ok(html.includes("<tr><th>round</th><th>series</th></tr>"));
   assert.ok(
@@ -161,7 +171,9 @@ Deno.test("tableBundle() shows nulls, dates and lists as text", () => {
     ids: [[1, 2], []],
   });
   const html = tableBundle(df)["text/html"];
-  assert.ok(html.includes("<tr><td>1.5</td><td>2024-01-02T00:00:00.000Z</td><td>[1,2]</td></tr>"));
+  assert.ok(
+    html.includes("<tr><td>1.500</td><td>2024-01-02T00:00:00.000Z</td><td>[1,2]</td></tr>"),
+  );
   assert.ok(html.includes("<tr><td>null</td><td>null</td><td>[]</td></tr>"));
 });
 
@@ -182,6 +194,85 @@ Deno.test("tableBundle() throws RangeError for a maxRows that is not a non-negat
     assert.throws(() => tableBundle(df, { maxRows }), {
       name: "RangeError",
       message: `Table maxRows must be a non-negative integer: received ${maxRows}`,
+    });
+  }
+});
+
+Deno.test("tableBundle() rounds floats to 3 decimals, or as asked, in HTML and text", () => {
+  // A Wilson bound as successTable() computes it for 1 success in 10.
+  const df = pl.DataFrame({ lower: [0.01787574951572113, 0.7224598312333834, -1e-9] });
+  const bundle = tableBundle(df);
+  for (const cell of ["0.018", "0.722", "0.000"]) {
+    assert.ok(bundle["text/html"].includes(`<td>${cell}</td>`), cell);
+    assert.ok(bundle["text/plain"].includes(` ${cell}\n`) || bundle["text/plain"].endsWith(cell));
+  }
+  assert.ok(!bundle["text/html"].includes("0.0178757") && !bundle["text/plain"].includes("0.0178"));
+  assert.ok(!bundle["text/html"].includes("-0.000"));
+  const one = tableBundle(df, { decimals: 1 });
+  assert.ok(one["text/html"].includes("<td>0.7</td>") && one["text/plain"].includes("0.7"));
+  const zero = tableBundle(pl.DataFrame({ x: [2.5, 3.49] }), { decimals: 0 })["text/html"];
+  assert.ok(zero.includes("<td>3</td>") && zero.includes("<td>3</td>"));
+});
+
+Deno.test("tableBundle() shows float columns of whole numbers as integers", () => {
+  // Polars makes counts floats after some aggregations: N 5.0, tokens_in 954.0.
+  const df = pl.DataFrame({
+    N: [5, 10],
+    tokens_in: [954, 1200],
+    share: [1, 0.5],
+  }).withColumns(pl.col("N").cast(pl.Float64), pl.col("tokens_in").cast(pl.Float64));
+  const bundle = tableBundle(df);
+  assert.ok(bundle["text/html"].includes("<tr><td>5</td><td>954</td><td>1.000</td></tr>"));
+  assert.ok(bundle["text/html"].includes("<tr><td>10</td><td>1200</td><td>0.500</td></tr>"));
+  assert.ok(!bundle["text/plain"].includes(".0 ") && !bundle["text/plain"].includes("954.0"));
+  assert.ok(bundle["text/plain"].includes("    5        954    1.000"));
+});
+
+Deno.test("tableBundle() puts the condition key columns first and sorts rows stably", () => {
+  const rows = [
+    { rate: 0.5, rule: "carryover", regime: "stable", n: 2, env: "bank_run" },
+    { rate: 0.25, rule: "naive", regime: "contraction", n: 1, env: "bank_run" },
+    { rate: 0.75, rule: "naive", regime: "stable", n: 3, env: "bank_run" },
+    { rate: 0.75, rule: "carryover", regime: "stable", n: 3, env: "bank_run" },
+    { rate: 0.1, rule: "naive", regime: "stable", n: 3, env: "bank_run" },
+    { rate: 0.9, rule: "my_rule", regime: "stable", n: 3, env: "bank_run" },
+  ];
+  const tables = [rows, [...rows].reverse(), [rows[2], rows[5], rows[0], rows[4], rows[1], rows[3]]]
+    .map(
+      (order) => tableBundle(pl.DataFrame(order)),
+    );
+  // The same rows in any order give the same bundle.
+  assert.deepEqual(tables[1], tables[0]);
+  assert.deepEqual(tables[2], tables[0]);
+  assert.equal(
+    tables[0]["text/plain"],
+    [
+      "shape: (6, 5)",
+      "regime       env          rate  rule             n",
+      "String       String    Float64  String     Float64",
+      "-----------  --------  -------  ---------  -------",
+      // Key columns first in the frame's order; regimes in the paper's order, then every
+      // other column in turn.
+      "stable       bank_run    0.100  naive            3",
+      "stable       bank_run    0.500  carryover        2",
+      "stable       bank_run    0.750  naive            3",
+      "stable       bank_run    0.750  carryover        3", // the paper's rules in its order
+      "stable       bank_run    0.900  my_rule          3",
+      "contraction  bank_run    0.250  naive            1",
+    ].join("\n"),
+  );
+  const kept = tableBundle(pl.DataFrame(rows), { sort: false })["text/plain"].split("\n");
+  assert.equal(kept[4], "stable       bank_run    0.500  carryover        2");
+  // A frame without key columns keeps its order.
+  const labels = pl.DataFrame({ Regime: ["Stable", "Contraction"], W: [0.5, 0.25] });
+  assert.ok(tableBundle(labels)["text/html"].includes("<td>Stable</td><td>0.500</td></tr>\n<tr>"));
+});
+
+Deno.test("tableBundle() throws RangeError for decimals that are not an integer from 0 to 15", () => {
+  for (const decimals of [-1, 2.5, 16]) {
+    assert.throws(() => tableBundle(pl.DataFrame({ x: [1] }), { decimals }), {
+      name: "RangeError",
+      message: `Table decimals must be an integer from 0 to 15: received ${decimals}`,
     });
   }
 });

@@ -106,7 +106,10 @@ Deno.test("trajectoriesChart() draws a line per series, bands in two rows and bo
   assert.equal(m["rule mark"], 2); // 8.48 units and goal 14
   assert.ok(svg.includes(">insolvency boundary</text>"));
   assert.ok(svg.includes(">goal</text>"));
-  assert.ok(svg.includes(">Defensive intent / not launched</text>"));
+  // Each row is titled once, on the left, in lines.
+  assert.ok(svg.includes("<tspan>Exit intent /</tspan>"));
+  assert.equal(svg.split(">Financial state</text>").length - 1, 1);
+  assert.ok(!svg.includes("Mean across episodes"));
   // The mechanism legend is drawn (a layer with legend: null once hid it).
   assert.ok(svg.includes(">Mechanism</text>"), "legend title");
   assert.ok(svg.includes(">M0</text>"), "legend entry");

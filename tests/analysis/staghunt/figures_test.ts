@@ -242,8 +242,9 @@ Deno.test("Stag Hunt charts draw their marks", async () => {
   assert.equal(count(success, "point"), 4);
   assert.equal(count(success, "rule mark"), 1); // one boundary, 1 - 2/3
   const match = await renderSvg(matchRateChart(matchRateTable(records)));
-  assert.equal(count(match, "bar"), 3);
+  assert.equal(count(match, "point"), 3);
   assert.equal(count(match, "rule mark"), 3);
+  assert.equal(count(match, "text mark"), 3); // the rates, written above their intervals
   const margin = await renderSvg(stagByMarginChart(stagByMargin(records, naive)));
   assert.equal(count(margin, "point"), 3);
   assert.equal(count(margin, "rule mark"), 4); // three intervals and margin 0

@@ -222,9 +222,9 @@ Deno.test("Stag Hunt charts put each condition in its own panel", async () => {
     assert.ok(successSvg.includes(`>${label}</text>`), label);
   }
   const match = matchRateTable(records, split);
-  assert.equal((await marks(matchRateChart(match))).bar, match.height);
+  assert.equal((await marks(matchRateChart(match))).point, match.height);
   const byModel = matchRateTable(records, { ...split, byModel: true });
-  assert.equal((await marks(matchRateChart(byModel))).bar, byModel.height);
+  assert.equal((await marks(matchRateChart(byModel))).point, byModel.height);
   const margin = stagByMargin(records, split);
   const m = await marks(stagByMarginChart(margin));
   assert.equal(m.point, margin.height);
