@@ -204,7 +204,8 @@ export interface AcrossModelMeansOptions {
  *
  * Rows with a null `value` are ignored. A frame that already holds one row
  * per model and cell (such as a published table) passes through the first
- * stage unchanged.
+ * stage unchanged. The model means are combined in model order, so the
+ * result is the same to the last bit on every call.
  *
  * @param df Rows with the `by` columns, the model column and `value`.
  * @param options The cell columns, the value column and the model column.
@@ -231,9 +232,12 @@ export interface AcrossModelMeansOptions {
 export function acrossModelMeans(df: pl.DataFrame, options: AcrossModelMeansOptions): pl.DataFrame {
   const { by, value, model = "model" } = options;
   requireColumns(df, [...by, model, value], "acrossModelMeans()");
+  // Sorted: Polars returns groups in an order that varies from call to call,
+  // and the second stage sums the model means in the order it sees them.
   const modelMeans = df.filter(pl.col(value).isNotNull())
     .groupBy([...by, model])
-    .agg(pl.col(value).cast(pl.Float64).mean().alias("model_mean"));
+    .agg(pl.col(value).cast(pl.Float64).mean().alias("model_mean"))
+    .sort([...by, model]);
   return modelMeans.groupBy([...by]).agg(
     pl.col("model_mean").mean().alias("mean"),
     pl.col("model_mean").std().fillNull(0).alias("sd"),

@@ -176,16 +176,19 @@ export function scorecard(
       pl.when(pl.col("mechanism").eq(pl.lit("M0"))).then(pl.lit(0))
         .otherwise(pl.col("early_participation")).cast(pl.Float64).alias("early_participation"),
     );
+  // Each stage's groups are sorted before the next averages them: Polars
+  // returns groups in an order that varies from call to call, and a mean's
+  // last digit depends on the order it sums in.
   const modelMeans = withEarly.groupBy([...keys, "model"]).agg(
     pl.col("welfare_realization").mean().alias("welfare"),
     pl.col("success").cast(pl.Float64).mean().alias("success"),
     pl.col("central_payoff_normalized").mean().alias("central_payoff"),
     pl.col("early_participation").mean().alias("early_participation"),
-  );
+  ).sort([...keys, "model"]);
   const perEnv = modelMeans.groupBy(keys).agg(
     pl.col("welfare").mean().alias("env_welfare"),
     pl.lit(1).sub(pl.col("welfare").std().fillNull(0)).alias("env_consistency"),
-  );
+  ).sort(keys);
   const pooled = modelMeans.groupBy(card).agg(
     pl.col("welfare").mean().alias("welfare"),
     pl.col("success").mean().alias("success"),
