@@ -202,7 +202,8 @@ export interface AcrossModelMeansOptions {
  * each cell, then the unweighted mean across those model means with its
  * standard error (sample sd of the model means / sqrt(number of models)).
  *
- * Rows with a null `value` are ignored. A frame that already holds one row
+ * Rows with a null `value` are ignored; a cell with one model has a null
+ * `se` (one mean has no spread to estimate). A frame that already holds one row
  * per model and cell (such as a published table) passes through the first
  * stage unchanged. The model means are combined in model order, so the
  * result is the same to the last bit on every call.
@@ -240,7 +241,8 @@ export function acrossModelMeans(df: pl.DataFrame, options: AcrossModelMeansOpti
     .sort([...by, model]);
   return modelMeans.groupBy([...by]).agg(
     pl.col("model_mean").mean().alias("mean"),
-    pl.col("model_mean").std().fillNull(0).alias("sd"),
+    // One model mean has no spread to estimate: its SE is null, not 0.
+    pl.col("model_mean").std().alias("sd"),
     pl.col("model_mean").count().cast(pl.Int32).alias("models"),
   ).select(
     ...by.map((name) => pl.col(name)),

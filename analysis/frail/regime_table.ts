@@ -43,7 +43,7 @@ export type RegimeTableOptions = WelfareTableOptions;
  * const rows = regimeTable(episodes).toRecords();
  * assert.deepEqual(rows.map((r) => [r.regime, r.mean, r.se]), [
  *   ["expansion", 0.75, 0.25],
- *   ["stable", 1, 0],
+ *   ["stable", 1, null], // one model: no SE
  * ]);
  * ```
  */

@@ -146,7 +146,7 @@ export function earlyParticipation(episodes: pl.DataFrame, rounds: pl.DataFrame)
  * assert.equal(card.welfare, 0.6);
  * assert.equal(card.success, 0.5);
  * assert.equal(card.weakest_welfare, 0.2);
- * assert.equal(card.consistency, 1); // one model: sd 0
+ * assert.equal(card.consistency, null); // one model: no spread to measure
  * assert.equal(card.early_participation, 0);
  * ```
  */
@@ -187,7 +187,8 @@ export function scorecard(
   ).sort([...keys, "model"]);
   const perEnv = modelMeans.groupBy(keys).agg(
     pl.col("welfare").mean().alias("env_welfare"),
-    pl.lit(1).sub(pl.col("welfare").std().fillNull(0)).alias("env_consistency"),
+    // Consistency across models needs two models: with one it is null, not 1.
+    pl.lit(1).sub(pl.col("welfare").std()).alias("env_consistency"),
   ).sort(keys);
   const pooled = modelMeans.groupBy(card).agg(
     pl.col("welfare").mean().alias("welfare"),

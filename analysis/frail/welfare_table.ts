@@ -313,7 +313,7 @@ export function welfareTableDisplay(
   const averages = new Map(
     welfareAverage(cells).toRecords().map((row) => [
       cellId(row),
-      `${fixed(row.mean)} ± ${fixed(row.se)}`,
+      row.se === null ? fixed(row.mean) : `${fixed(row.mean)} ± ${fixed(row.se)}`,
     ]),
   );
   const byCell = new Map(records.map((row) => [`${cellId(row)}|${row.model}`, row]));

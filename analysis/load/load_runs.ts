@@ -279,7 +279,7 @@ export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Prom
   checkDuplicates(duplicates, policy);
   parts.forEach((part, i) => dropKeys(part.frames, drop.keys[i]));
   const out: RunFrames = {
-    episodes: concatFrames(parts.map((part) => part.frames.episodes!)),
+    episodes: inLogOrder(concatFrames(parts.map((part) => part.frames.episodes!))),
     malformed: scan.malformed,
     sources: total,
     duplicates,
@@ -287,9 +287,25 @@ export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Prom
   for (const name of frames) {
     if (name === "episodes") continue;
     const found = parts.map((part) => part.frames[name]).filter((df) => df !== undefined);
-    out[name] = found.length === 0 ? emptyFrame(name) : concatFrames(found);
+    out[name] = inLogOrder(found.length === 0 ? emptyFrame(name) : concatFrames(found));
   }
   return out;
+}
+
+/**
+ * Rows in a fixed order: by run and episode, then by round or event
+ * sequence (stable, so events that share a `seq` keep their log order). A
+ * grid played by several workers logs its episodes in whatever order they
+ * finish; without this, a mean over a frame would sum in that order and
+ * change in its last bits from run to run.
+ */
+function inLogOrder<F extends pl.DataFrame | pl.LazyDataFrame>(frame: F): F {
+  const columns = frame.columns;
+  const by = ["run", "episode", columns.includes("seq") ? "seq" : "round"].filter((c) =>
+    columns.includes(c)
+  );
+  if (by.length === 0) return frame;
+  return (frame as pl.DataFrame).sort({ by, maintainOrder: true }) as F;
 }
 
 /**
@@ -340,7 +356,8 @@ export async function loadRunsLazy(
     const part: Partial<Record<FrameName, pl.LazyDataFrame>> = {};
     for (const name of frames) {
       const df = eager[name];
-      if (df !== undefined) part[name] = df.lazy();
+      // Compacted sets were written in this order already (see loadRuns).
+      if (df !== undefined) part[name] = inLogOrder(df).lazy();
     }
     parts.push({ source: null, frames: part });
     episodes.push(eager.episodes);

@@ -283,8 +283,9 @@ export async function playEpisode<P, S>(
     const outcome: EpisodeOutcome = {
       ...fin.outcome,
       bounds,
-      // Truncated at 1 (Appendix D.3); float dust just below 0 is read as 0.
-      welfareRealization: raw > 1 ? 1 : raw < 0 && raw > -1e-9 ? 0 : raw,
+      // Truncated at 1 (Appendix D.3); float dust within 1e-9 of 0 or 1 (W is a
+      // sum of payoffs, the bounds closed forms) is read as 0 or 1.
+      welfareRealization: raw > 1 - 1e-9 ? 1 : Math.abs(raw) < 1e-9 ? 0 : raw,
     };
     emit(
       degradation.defaults + degradation.agent_errors > 0

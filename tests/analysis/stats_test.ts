@@ -81,7 +81,8 @@ Deno.test("acrossModelMeans() averages episodes per model first", () => {
   assert.equal(rows.length, 2);
   assert.equal((rows[0].mean as number).toFixed(6), "0.500000");
   assert.equal((rows[0].se as number).toFixed(6), "0.200000");
-  assert.deepEqual(rows[1], { env: "y", mean: 1, se: 0, models: 1 });
+  // One model mean has no spread to estimate: the SE is null, not 0.
+  assert.deepEqual(rows[1], { env: "y", mean: 1, se: null, models: 1 });
 });
 
 Deno.test("acrossModelMeans() names a missing column", () => {

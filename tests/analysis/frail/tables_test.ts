@@ -26,7 +26,7 @@ const rounds = frames.rounds!;
 const decisions = frames.decisions!;
 
 function r(value: unknown, digits = 6): string {
-  return (value as number).toFixed(digits);
+  return value === null ? "null" : (value as number).toFixed(digits);
 }
 
 Deno.test("welfareTable() gives model means, successes and marks against M0", () => {
@@ -48,7 +48,7 @@ Deno.test("welfareAverage() gives the mean across model means with SE", () => {
     ["bank_run", "M0", "0.500000", "0.000000", 2],
     // model means 1.0 and 0.2: sd 0.565685, se 0.4
     ["bank_run", "M3", "0.600000", "0.400000", 2],
-    ["crowdfunding", "M0", "0.825000", "0.000000", 1],
+    ["crowdfunding", "M0", "0.825000", "null", 1], // one model: no SE
   ]);
 });
 
@@ -111,7 +111,7 @@ Deno.test("actionMeasuresTable() averages model means with SE (Table 9)", () => 
     // alpha M0 (0.6 + 2/15) / 2 = 0.36667, beta 0.2
     ["withdrawal_rate", "M0", "0.28333", "0.08333", 2],
     ["withdrawal_rate", "M3", "0.22500", "0.17500", 2],
-    ["first_launch_round", "M0", "2.00000", "0.00000", 1],
+    ["first_launch_round", "M0", "2.00000", "null", 1],
   ]);
 });
 
@@ -123,7 +123,7 @@ Deno.test("regimeTable() orders regimes as in Table 10", () => {
   ).toRecords();
   assert.deepEqual(rows.map((t) => [t.env, t.regime, r(t.mean, 3), r(t.se, 3), t.models]), [
     ["bank_run", "stable", "0.600", "0.400", 2],
-    ["bank_run", "contraction", "0.400", "0.000", 1],
+    ["bank_run", "contraction", "0.400", "null", 1],
   ]);
 });
 
