@@ -226,6 +226,12 @@ export interface CountedEpisodesOptions extends EpisodeStatusOptions {
  * with `includeDegraded`), optionally of one family of games. Every table
  * and figure function filters its input with this.
  *
+ * Tables group by the condition keys and `model`, the participants' policy.
+ * Episodes of one condition and model whose central player (bank, borrower,
+ * founder) was played by different policies would be pooled without a word,
+ * so a frame with `central_policy` that mixes them is refused, naming the
+ * condition and the policies (filter on `central_policy` to pick one).
+ *
  * @param episodes The `episodes` frame of `loadRuns()` (eager or lazy), or
  * any frame with `status` (and `env` when `game` is given).
  * @param options Whether degraded episodes count, and the family of games.
@@ -262,7 +268,34 @@ export function countedEpisodes<F extends AnyFrame>(
     }
     keep = keep.and(pl.col("env").isIn(envs));
   }
-  return (episodes as pl.DataFrame).filter(keep) as F;
+  const counted = (episodes as pl.DataFrame).filter(keep) as F;
+  assertOneCentralPolicy(counted);
+  return counted;
+}
+
+/** Refuses a frame in which one condition and model mixes central players' policies. */
+function assertOneCentralPolicy(frame: AnyFrame): void {
+  if (!frame.columns.includes("central_policy") || !frame.columns.includes("model")) return;
+  const keys = [...conditionKeysOf(frame), "model"];
+  const lazy = "collectSync" in frame
+    ? frame as pl.LazyDataFrame
+    : (frame as pl.DataFrame).lazy();
+  const mixed = lazy
+    .filter(pl.col("central_policy").isNotNull())
+    .groupBy(keys)
+    .agg(pl.col("central_policy").unique().sort().alias("__policies"))
+    .filter(pl.col("__policies").lst.lengths().gt(1))
+    .collectSync();
+  if (mixed.height === 0) return;
+  const row = mixed.toRecords()[0];
+  const where = keys.map((k) => String(row[k])).join(" / ");
+  throw new RangeError(
+    `countedEpisodes: the episodes of ${where} were played with different central players ` +
+      `(${
+        (row.__policies as unknown as string[]).join(", ")
+      }), which the tables would pool; filter the ` +
+      `frame on central_policy to one of them`,
+  );
 }
 
 /** Options for {@linkcode assertSingleCondition}. */
