@@ -9,21 +9,20 @@
  *
  * @module
  */
-import { z } from "npm:zod@4.6.7";
 import type { AgentFactory } from "./agents/agent.ts";
 import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
 import { type PlayedEpisode, playEpisode } from "./core/episode.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
 import { writeEpisodeLogText } from "./core/log_file.ts";
 import { type ReplayResult, replayWith } from "./core/replay.ts";
-import { describeInputIssue, strictObject } from "./core/strict_input.ts";
 import { frailSetup } from "./frail/descriptor.ts";
-import { FRAIL_ENV_IDS, frailGame } from "./frail/registry.ts";
-import { type RegimeId, REGIMES } from "./frail/params.ts";
-import { type EnvId, type MechanismId, MECHANISMS } from "./frail/types.ts";
+import { frailGame } from "./frail/registry.ts";
+import type { RegimeId } from "./frail/params.ts";
+import type { EnvId, MechanismId } from "./frail/types.ts";
 import { stagHuntGame, stagHuntSetup } from "./staghunt/descriptor.ts";
 import type { HeterogeneityId } from "./staghunt/heterogeneity.ts";
-import { NAME_HINT, NAME_PATTERN, pathInside } from "./names.ts";
+import { pathInside } from "./names.ts";
+import { parseEpisodeConfig } from "./_episode_config.ts";
 
 /** Configuration of one episode. */
 export interface EpisodeConfig {
@@ -77,22 +76,6 @@ export interface EpisodeResult {
   logPath?: string;
 }
 
-const ConfigSchema = strictObject({
-  env: z.enum(FRAIL_ENV_IDS),
-  mechanism: z.enum(MECHANISMS).default("M0"),
-  regime: z.enum(REGIMES).default("stable"),
-  params: z.record(z.string(), z.unknown()).default({}),
-  seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  agents: z.union([z.function(), z.record(z.string(), z.unknown())]).optional(),
-  run: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).default("adhoc"),
-  episode: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).optional(),
-  outDir: z.string().optional(),
-  clock: z.function().optional(),
-  events: z.boolean().default(true),
-  hashes: z.boolean().default(false),
-  ndjson: z.boolean().default(false),
-});
-
 /**
  * Runs one episode. Everything is validated before anything is written: a bad
  * config throws a `RangeError` naming the field and leaves no file behind.
@@ -105,11 +88,7 @@ const ConfigSchema = strictObject({
  * ```
  */
 export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> {
-  const parsed = ConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new RangeError(describeInputIssue(parsed.error.issues[0], config, "episode config"));
-  }
-  const c = parsed.data;
+  const c = parseEpisodeConfig(config);
   const game = frailGame(c.env);
   const setup = frailSetup(game, { mechanism: c.mechanism, regime: c.regime, overrides: c.params });
   const agents = typeof config.agents === "function"

@@ -169,3 +169,21 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   }
   return v;
 }
+
+/**
+ * Whether a value is a plain object: prototype `Object.prototype` or `null`
+ * (not an array, a class instance or a function).
+ *
+ * @example
+ * ```ts
+ * import { isPlainObject } from "./strict_input.ts";
+ * if (!isPlainObject({}) || !isPlainObject(Object.create(null)) || isPlainObject([]) || isPlainObject(new Date())) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
