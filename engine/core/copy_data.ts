@@ -30,7 +30,8 @@ export function copyData<T>(value: T): T {
   const proto = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   const out: Record<string, unknown> = proto === null ? Object.create(null) : {};
-  for (const k of Object.keys(value)) {
+  // A plain object inherits no enumerable key, so `for...in` sees its own keys, in order.
+  for (const k in value) {
     const v = copyData((value as Record<string, unknown>)[k]);
     if (k === "__proto__") {
       Object.defineProperty(out, k, {

@@ -362,8 +362,11 @@ export function participantModel(
   players: readonly AgentInfo[],
   centralRole: string | null,
 ): string {
-  const policies = new Set(players.filter((p) => p.role !== centralRole).map((p) => p.policy));
-  return [...policies].sort().join("+");
+  const policies: string[] = [];
+  for (const p of players) {
+    if (p.role !== centralRole && !policies.includes(p.policy)) policies.push(p.policy);
+  }
+  return policies.length === 1 ? policies[0] : policies.sort().join("+");
 }
 
 /** An agent that failed: it threw, its promise rejected, or it answered with an error. */
@@ -412,7 +415,6 @@ function failed(err: unknown): Failure {
 }
 
 const NO_CALLS: readonly LlmCallRecord[] = [];
-const NO_NOTES: readonly Correction[] = [];
 
 /** Validates the answers against their contracts, logging calls, errors and corrections. */
 function validate<P, S>(
@@ -427,20 +429,32 @@ function validate<P, S>(
     const req = requests[i];
     const contract = env.contracts[req.call];
     if (!contract) throw new TypeError(`No contract for call "${req.call}"`);
-    let got = answers[i];
-    if (got instanceof AgentReply) {
-      got = got.error === undefined ? got : new Failure(got.error, got.calls);
+    const answer = answers[i];
+    let got = answer;
+    // A bare reply (what mock and replay agents give) skips the wrappers' bookkeeping.
+    const wrapped = typeof answer === "object" && answer !== null &&
+      (answer instanceof AgentReply || answer instanceof Failure);
+    if (wrapped) {
+      if (answer instanceof AgentReply && answer.error !== undefined) {
+        got = new Failure(answer.error, answer.calls);
+      }
+      for (const c of (got as AgentReply | Failure).calls) {
+        if (c.status === "error") degradation.failed_calls++;
+        rec.emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
+      }
+      if (answer instanceof AgentReply) {
+        for (const n of answer.notes) {
+          rec.emit({
+            type: "correction",
+            agent: req.agent,
+            call: req.call,
+            ...n,
+            raw: n.raw ?? null,
+          });
+        }
+      }
     }
-    const calls = got instanceof AgentReply || got instanceof Failure ? got.calls : NO_CALLS;
-    for (const c of calls) {
-      if (c.status === "error") degradation.failed_calls++;
-      rec.emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
-    }
-    const notes = answers[i] instanceof AgentReply ? (answers[i] as AgentReply).notes : NO_NOTES;
-    for (const n of notes) {
-      rec.emit({ type: "correction", agent: req.agent, call: req.call, ...n, raw: n.raw ?? null });
-    }
-    let corrections: Correction[];
+    let corrections: readonly Correction[];
     let value: Record<string, unknown>;
     if (!(got instanceof Failure)) {
       ({ value, corrections } = contract.parse(got instanceof AgentReply ? got.raw : got));

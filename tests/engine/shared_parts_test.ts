@@ -10,6 +10,10 @@ import { initialBankRunState } from "../../engine/frail/bank_run/state.ts";
 import { depositorView } from "../../engine/frail/bank_run/views.ts";
 import { frailSetup } from "../../engine/frail/descriptor.ts";
 import { stagHuntSetup } from "../../engine/staghunt/descriptor.ts";
+import { historyFromView } from "../../engine/staghunt/history.ts";
+import { parseStagHuntParams } from "../../engine/staghunt/params.ts";
+import { initialStagHuntState } from "../../engine/staghunt/state.ts";
+import { playerView } from "../../engine/staghunt/views.ts";
 
 Deno.test("frailSetup() resolves a regime once but hands every caller its own parameters and derived quantities", () => {
   const a = frailSetup(bankRunGame, { mechanism: "M0", regime: "contraction" });
@@ -78,4 +82,44 @@ Deno.test("depositorView() shares frozen parameters and books within a round, an
   assertEquals([c.institution.cash, c.parameters.capacity], [0.5, 2]);
   assertEquals([a.institution.cash, a.parameters.capacity], [1.125, 3.75]);
   assertEquals(c.institution, { cash: 0.5, assets: 15.075, depositsRemaining: 15 });
+});
+
+Deno.test("playerView() shares each settled round, frozen, and shows a record edited in place", () => {
+  const s = initialStagHuntState(
+    parseStagHuntParams({ N: 2, M: 2, T: 2 }),
+    openStream({ seed: 1, round: 0, agent: "engine", purpose: "corrupted" }),
+  );
+  const turn = (agent: string, position: number, action: "Stag" | "Hare") => ({
+    agent,
+    position,
+    corrupted: false,
+    originalAction: action,
+    publicAction: action,
+    confidence: 0.8,
+    originalJustification: "j",
+    publicJustification: "j",
+  });
+  s.round = 2;
+  s.rounds.push({
+    round: 1,
+    turns: [turn("p01", 1, "Stag"), turn("p02", 2, "Hare")],
+    outcome: { publicStag: 1, preflipStag: 1, publicSuccess: false, preflipSuccess: false },
+  });
+  s.rounds.push({ round: 2, turns: [turn("p01", 1, "Stag")], outcome: null });
+  const a = playerView(s, "p02");
+  const b = playerView(s, "p02");
+  assert(a.transcript[0] === b.transcript[0] && Object.isFrozen(a.transcript[0].reports[0]));
+  // The round in progress is built for each view.
+  assert(a.transcript[1] !== b.transcript[1] && !Object.isFrozen(a.transcript[1]));
+  const h = historyFromView(a);
+  assertEquals(h.past[0].reports.map((r) => r.action), ["Stag", "Hare"]);
+  assert(historyFromView(b).past[0] === h.past[0] && Object.isFrozen(h.past[0].reports));
+  assertThrows(() => h.past[0].reports.push(h.past[0].reports[0]), TypeError);
+  s.rounds[0].turns[1].publicAction = "Stag";
+  s.rounds[0].outcome!.publicStag = 2;
+  const c = playerView(s, "p02");
+  assertEquals(c.transcript[0].reports[1].action, "Stag");
+  assertEquals(c.transcript[0].outcome, { stag: 2, success: false });
+  assertEquals(historyFromView(c).past[0].reports[1].action, "Stag");
+  assertEquals(a.transcript[0].reports[1].action, "Hare");
 });
