@@ -12,6 +12,7 @@
 import type { AgentFactory } from "./agents/agent.ts";
 import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
 import { type PlayedEpisode, playEpisode } from "./core/episode.ts";
+import type { EpisodeTally } from "./core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
 import { writeEpisodeLogText } from "./core/log_file.ts";
 import { type ReplayResult, replayWith } from "./core/replay.ts";
@@ -74,6 +75,11 @@ export interface EpisodeResult {
   ndjson?: string;
   /** Where the log was written, if it was. */
   logPath?: string;
+  /**
+   * Its status, calls and model calls at a glance, whatever was recorded
+   * (see `EpisodeTally`); a getter, left out of `toJSON`.
+   */
+  readonly tally: EpisodeTally;
 }
 
 /**
@@ -138,6 +144,9 @@ class EpisodeRun implements EpisodeResult {
   }
   get events(): EngineEvent[] {
     return this.#played.events;
+  }
+  get tally(): EpisodeTally {
+    return this.#played.tally;
   }
   /** The result as plain data, `events` included. */
   toJSON(): object {

@@ -18,7 +18,7 @@ import type {
   LlmCallRecord,
 } from "./events.ts";
 import type { EpisodeCondition } from "./game.ts";
-import { EventRecorder } from "./event_recorder.ts";
+import { type EpisodeTally, EventRecorder } from "./event_recorder.ts";
 import { HASHING_VERSION, type HashingVersion } from "./events_hash.ts";
 import { RNG_VERSION, type RngVersion, roundStreams } from "./rng.ts";
 
@@ -132,6 +132,8 @@ export interface PlayedEpisode<S> {
   hashes: string[];
   /** The NDJSON log text, one line per event, when `ndjson` was asked. */
   ndjson?: string;
+  /** Its status, calls and model calls at a glance, whatever was recorded (see `EpisodeTally`). */
+  tally: EpisodeTally;
   /** Final state. */
   state: S;
 }
@@ -151,16 +153,19 @@ export class EpisodeError extends Error {
   events: EngineEvent[];
   /** The NDJSON text of those events, when the episode built its log text. */
   ndjson?: string;
+  /** The log at a glance (see `EpisodeTally`), when the engine recorded it. */
+  tally?: EpisodeTally;
   /** Creates the error. */
   constructor(
     message: string,
     events: EngineEvent[],
-    options?: ErrorOptions & { ndjson?: string },
+    options?: ErrorOptions & { ndjson?: string; tally?: EpisodeTally },
   ) {
     super(message, options);
     this.name = "EpisodeError";
     this.events = events;
     if (options?.ndjson !== undefined) this.ndjson = options.ndjson;
+    if (options?.tally !== undefined) this.tally = options.tally;
   }
 }
 
@@ -271,7 +276,7 @@ export async function playEpisode<P, S>(
         for (const e of t.events) emit(e);
       }
       rec.step = "checkpoint";
-      rec.checkpoint(state);
+      rec.checkpoint(state, rec.statesRecorded ? env.stateJson?.(state) : undefined);
     }
     rec.round = played;
     rec.step = "end";
@@ -304,6 +309,7 @@ export async function playEpisode<P, S>(
       rec.events,
       {
         cause: err,
+        tally: rec.tally,
         ...(options.ndjson ? { ndjson: rec.text } : {}),
       },
     );
@@ -333,6 +339,10 @@ class Played<S> implements PlayedEpisode<S> {
     this.#rec = rec;
     this.hashes = rec.hashes;
     if (text) this.ndjson = rec.text;
+  }
+  /** A getter, so `toJSON` leaves it out. */
+  get tally(): EpisodeTally {
+    return this.#rec.tally;
   }
   get events(): EngineEvent[] {
     return this.#rec.events;

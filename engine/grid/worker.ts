@@ -14,7 +14,7 @@
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
 import { executeEpisode, failedSummary } from "./execute.ts";
-import { SegmentWriter } from "./segments.ts";
+import { type LogText, SegmentWriter } from "./segments.ts";
 import type { WorkerRequest, WorkerResponse } from "./worker_pool.ts";
 
 const post = (m: WorkerResponse) => self.postMessage(m);
@@ -33,12 +33,14 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     }
     return;
   }
+  const writer = () => {
+    let w = segments.get(m.dir);
+    if (!w) segments.set(m.dir, w = SegmentWriter.create(m.dir, tag));
+    return w;
+  };
   const log = {
-    append(events: Parameters<SegmentWriter["append"]>[0]) {
-      let writer = segments.get(m.dir);
-      if (!writer) segments.set(m.dir, writer = SegmentWriter.create(m.dir, tag));
-      return writer.append(events);
-    },
+    append: (events: Parameters<SegmentWriter["append"]>[0]) => writer().append(events),
+    appendText: (text: LogText) => writer().appendText(text),
   };
   const summary = await executeEpisode(m.episode, { log }).catch((err) =>
     failedSummary(

@@ -17,6 +17,7 @@
  */
 import { type MockStagHuntOptions, mockStagHuntPlayers } from "../agents/mock/staghunt.ts";
 import { type PlayedEpisode, playEpisode } from "../core/episode.ts";
+import type { EpisodeTally } from "../core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "../core/events.ts";
 import { writeEpisodeLogText } from "../core/log_file.ts";
 import { pathInside } from "../names.ts";
@@ -82,6 +83,11 @@ export interface StagHuntRunResult {
   models?: Record<string, string>;
   /** Where the log was written, if it was. */
   logPath?: string;
+  /**
+   * Its status, calls and model calls at a glance, whatever was recorded
+   * (see `EpisodeTally`); a getter, left out of `toJSON`.
+   */
+  readonly tally: EpisodeTally;
 }
 
 /**
@@ -177,6 +183,9 @@ class StagHuntRun implements StagHuntRunResult {
   }
   get events(): EngineEvent[] {
     return this.#played.events;
+  }
+  get tally(): EpisodeTally {
+    return this.#played.tally;
   }
   get turns(): StagHuntTurn[] {
     return this.#turns ??= turnsFromEvents(this.events);
