@@ -9,7 +9,7 @@
  * @module
  */
 import { z } from "npm:zod@4.6.7";
-import { describeInputIssue, isPlainObject, strictObject } from "./core/strict_input.ts";
+import { isPlainObject, parseQuickly, strictObject } from "./core/strict_input.ts";
 import { REGIMES } from "./frail/params.ts";
 import { FRAIL_ENV_IDS } from "./frail/registry.ts";
 import { MECHANISMS } from "./frail/types.ts";
@@ -120,11 +120,10 @@ export function quickEpisodeConfig(config: unknown): ParsedEpisodeConfig | undef
  * @throws {RangeError} Naming the field, for a bad config.
  */
 export function parseEpisodeConfig(config: unknown): ParsedEpisodeConfig {
-  const quick = quickEpisodeConfig(config);
-  if (quick) return quick;
-  const parsed = EpisodeConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new RangeError(describeInputIssue(parsed.error.issues[0], config, "episode config"));
-  }
-  return parsed.data;
+  return parseQuickly<ParsedEpisodeConfig>(
+    EpisodeConfigSchema,
+    quickEpisodeConfig,
+    config,
+    "episode config",
+  );
 }

@@ -12,6 +12,7 @@ import type { EngineEvent } from "../core/events.ts";
 import { environment, resolveParams } from "../frail/registry.ts";
 import { type EpisodeResult, runEpisode } from "../run_episode.ts";
 import type { FrailCondition, GridEpisode } from "./cells.ts";
+import { gridLogging } from "./logging.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
 
 /**
@@ -63,10 +64,6 @@ function run(ep: GridEpisode, agents: GridAgentFactory, text: boolean): Promise<
     params: c.params,
     seed: ep.seed,
     agents,
-    run: ep.run,
-    episode: ep.id,
-    hashes: true,
-    ndjson: text,
-    events: !text,
+    ...gridLogging(ep, text),
   });
 }

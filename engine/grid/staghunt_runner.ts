@@ -22,6 +22,7 @@ import type { ModelPolicy } from "../staghunt/heterogeneity.ts";
 import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
 import { runStagHuntEpisode, type StagHuntRunResult } from "../staghunt/run.ts";
 import type { GridEpisode, StagHuntCondition } from "./cells.ts";
+import { gridLogging } from "./logging.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
 import type { StagHuntAgentsSpec, StagHuntMockSpec } from "./spec.ts";
 
@@ -115,10 +116,6 @@ function run(
     seed: ep.seed,
     ...(models ? { models } : {}),
     agents,
-    run: ep.run,
-    episode: ep.id,
-    hashes: true,
-    ndjson: text,
-    events: !text,
+    ...gridLogging(ep, text),
   });
 }

@@ -10,7 +10,7 @@
  * @module
  */
 import { z } from "npm:zod@4.6.7";
-import { describeInputIssue, isPlainObject, strictObject } from "../core/strict_input.ts";
+import { isPlainObject, parseQuickly, strictObject } from "../core/strict_input.ts";
 import { isName, NAME_HINT, NAME_PATTERN } from "../names.ts";
 import { ModelPolicySchema } from "./heterogeneity.ts";
 
@@ -114,11 +114,10 @@ export function quickStagHuntRunConfig(config: unknown): ParsedStagHuntRunConfig
  * @throws {RangeError} Naming the field, for a bad config.
  */
 export function parseStagHuntRunConfig(config: unknown): ParsedStagHuntRunConfig {
-  const quick = quickStagHuntRunConfig(config);
-  if (quick) return quick;
-  const parsed = StagHuntRunConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new RangeError(describeInputIssue(parsed.error.issues[0], config, "Stag Hunt config"));
-  }
-  return parsed.data;
+  return parseQuickly<ParsedStagHuntRunConfig>(
+    StagHuntRunConfigSchema,
+    quickStagHuntRunConfig,
+    config,
+    "Stag Hunt config",
+  );
 }

@@ -11,13 +11,12 @@
  *
  * @module
  */
-import { z } from "npm:zod@4.6.7";
+import type { z } from "npm:zod@4.6.7";
 import type { Contract } from "../../core/contract.ts";
 import { probabilityContract } from "../financial_decision.ts";
-import { INVALID, isFiniteNumber, isObjectInput, withCheck } from "../../core/value_check.ts";
 import {
-  isCount,
   offerContract,
+  offerItemSchema,
   type OfferReport,
   solicitationContract,
   type SolicitationReport,
@@ -54,18 +53,7 @@ export interface RetentionOffer {
  * if (RetentionOfferSchema.safeParse({ target: "dep_01", amount: 0.03, lock_rounds: 0 }).success) throw new Error();
  * ```
  */
-export const RetentionOfferSchema: z.ZodType<RetentionOffer> = withCheck(
-  z.object({
-    target: z.string(),
-    amount: z.number().positive(),
-    lock_rounds: z.number().int().min(1),
-  }),
-  (v) =>
-    isObjectInput(v) && typeof v.target === "string" && isFiniteNumber(v.amount) &&
-      v.amount > 0 && isCount(v.lock_rounds)
-      ? { target: v.target, amount: v.amount, lock_rounds: v.lock_rounds }
-      : INVALID,
-);
+export const RetentionOfferSchema: z.ZodType<RetentionOffer> = offerItemSchema("lock_rounds");
 
 /**
  * M1 bank call: `{ offers: [{target, amount, lock_rounds}], disclose_terms_to, reasoning }`.

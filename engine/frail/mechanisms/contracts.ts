@@ -118,18 +118,37 @@ function checkParticipantAction(v: unknown): unknown {
  * if (OfferItemSchema.safeParse({ target: "a", amount: 0, lock_until: 3 }).success) throw new Error("amount must be positive");
  * ```
  */
-export const OfferItemSchema: z.ZodType<OfferProposal> = withCheck(
-  z.object({
+export const OfferItemSchema: z.ZodType<OfferProposal> = offerItemSchema("lock_until");
+
+/**
+ * The schema of one offer, `{ target, amount, <lock>: integer >= 1 }` with the
+ * lock under the key given (`lock_until`, or the bank's `lock_rounds`), and
+ * its hand-written check (`../../core/value_check.ts`).
+ *
+ * @example
+ * ```ts
+ * import { offerItemSchema } from "./contracts.ts";
+ * const s = offerItemSchema("lock_rounds");
+ * if (s.parse({ lock_rounds: 2, amount: 0.1, target: "a", x: 1 }).lock_rounds !== 2) throw new Error();
+ * ```
+ */
+export function offerItemSchema<K extends string>(
+  lock: K,
+): z.ZodType<{ target: string; amount: number } & Record<K, number>> {
+  const schema = z.object({
     target: z.string(),
     amount: z.number().positive(),
-    lock_until: z.number().int().min(1),
-  }),
-  (v) =>
-    isObjectInput(v) && typeof v.target === "string" && isFiniteNumber(v.amount) &&
-      v.amount > 0 && isCount(v.lock_until)
-      ? { target: v.target, amount: v.amount, lock_until: v.lock_until }
-      : INVALID,
-);
+    [lock]: z.number().int().min(1),
+  }) as unknown as z.ZodType<{ target: string; amount: number } & Record<K, number>>;
+  return withCheck(
+    schema,
+    (v) =>
+      isObjectInput(v) && typeof v.target === "string" && isFiniteNumber(v.amount) &&
+        v.amount > 0 && isCount(v[lock])
+        ? { target: v.target, amount: v.amount, [lock]: v[lock] }
+        : INVALID,
+  );
+}
 
 /**
  * Whether a value passes `z.number().int().min(1)`: a safe integer of at least 1.
