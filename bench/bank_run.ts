@@ -103,7 +103,7 @@ const WORKLOADS: Workload[] = [
     label: "bank run M0, full logging through the grid runner, 1 worker",
     goal: ">= 0.1x the peer",
     play: () => Promise.resolve(),
-    time: gridRate,
+    time: (dir) => gridRate(dir, { game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }, 800),
   },
   mix("bank_run", "bank run"),
   mix("debt_rollover", "debt rollover"),
@@ -114,27 +114,38 @@ const WORKLOADS: Workload[] = [
     play: (seed) => runStagHuntEpisode({ ...stagHunt, seed }),
   },
   {
-    label: "Stag Hunt N5/M3/T4/F2, mock players, full logging (`outDir`)",
-    goal: ">= 5,000 episodes/s through the grid",
+    label: "Stag Hunt N5/M3/T4/F2, mock players, full logging (`outDir`, one file per episode)",
     play: (seed, dir) => runStagHuntEpisode({ ...stagHunt, seed, outDir: dir, events: false }),
+  },
+  {
+    label: "Stag Hunt N5/M3/T4/F2, mock players, full logging through the grid runner, 1 worker",
+    goal: ">= 5,000 episodes/s",
+    play: () => Promise.resolve(),
+    time: (dir) =>
+      gridRate(dir, {
+        game: "staghunt",
+        N: [stagHunt.N],
+        M: [stagHunt.M],
+        T: [stagHunt.T],
+        F: [stagHunt.F],
+      }, 3000),
   },
 ];
 
 /**
- * Steady-state episodes/s of the grid runner with one worker on a bank-run M0
- * grid: from the first to the last finished episode, so the worker's start-up
- * is left out.
+ * Steady-state episodes/s of the grid runner with one worker on a grid of one
+ * block (`perSecond` episodes per second of timing budget): from the first to
+ * the last finished episode, so the worker's start-up is left out.
  */
-async function gridRate(dir: string): Promise<number> {
+async function gridRate(
+  dir: string,
+  block: Record<string, unknown>,
+  perSecond: number,
+): Promise<number> {
   const finished: number[] = [];
-  const episodes = Math.max(50, Math.round(800 * seconds));
+  const episodes = Math.max(50, Math.round(perSecond * seconds));
   await runGrid(
-    {
-      name: "bench",
-      seed: 1,
-      episodes,
-      blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }],
-    },
+    { name: "bench", seed: 1, episodes, blocks: [block] },
     {
       out: `${dir}/grid`,
       workers: 1,

@@ -41,6 +41,20 @@ export const NAME_HINT =
 const MAX_NAME = 200;
 
 /**
+ * Whether a value is a valid name: a string matching {@linkcode NAME_PATTERN},
+ * at most 200 characters.
+ *
+ * @example
+ * ```ts
+ * import { isName } from "./names.ts";
+ * if (!isName("demo") || isName("..") || isName(3) || isName("a".repeat(201))) throw new Error();
+ * ```
+ */
+export function isName(value: unknown): value is string {
+  return typeof value === "string" && value.length <= MAX_NAME && NAME_PATTERN.test(value);
+}
+
+/**
  * Checks a name and returns it.
  *
  * @example
@@ -57,7 +71,7 @@ const MAX_NAME = 200;
  * @throws {RangeError} Naming the kind of name and the value, for a name outside the pattern.
  */
 export function checkName(kind: string, value: string): string {
-  if (typeof value !== "string" || !NAME_PATTERN.test(value) || value.length > MAX_NAME) {
+  if (!isName(value)) {
     throw new RangeError(
       `Invalid ${kind} name ${JSON.stringify(value)}: ${NAME_HINT}, at most ${MAX_NAME} characters`,
     );

@@ -9,22 +9,22 @@
  *
  * @module
  */
-import { z } from "npm:zod@4.6.7";
 import type { AgentFactory } from "./agents/agent.ts";
 import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
 import { type PlayedEpisode, playEpisode } from "./core/episode.ts";
+import type { EpisodeTally } from "./core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
 import { episodeSummary, JUPYTER_DISPLAY, type TextHtmlBundle } from "./core/jupyter.ts";
 import { writeEpisodeLogText } from "./core/log_file.ts";
 import { type ReplayResult, replayWith } from "./core/replay.ts";
-import { describeInputIssue, strictObject } from "./core/strict_input.ts";
 import { frailSetup } from "./frail/descriptor.ts";
-import { FRAIL_ENV_IDS, frailGame } from "./frail/registry.ts";
-import { type RegimeId, REGIMES } from "./frail/params.ts";
-import { type EnvId, type MechanismId, MECHANISMS } from "./frail/types.ts";
+import { frailGame } from "./frail/registry.ts";
+import type { RegimeId } from "./frail/params.ts";
+import type { EnvId, MechanismId } from "./frail/types.ts";
 import { stagHuntGame, stagHuntSetup } from "./staghunt/descriptor.ts";
 import type { HeterogeneityId } from "./staghunt/heterogeneity.ts";
-import { NAME_HINT, NAME_PATTERN, pathInside } from "./names.ts";
+import { pathInside } from "./names.ts";
+import { parseEpisodeConfig } from "./_episode_config.ts";
 
 /** Configuration of one episode. */
 export interface EpisodeConfig {
@@ -79,23 +79,12 @@ export interface EpisodeResult {
   ndjson?: string;
   /** Where the log was written, if it was. */
   logPath?: string;
+  /**
+   * Its status, calls and model calls at a glance, whatever was recorded
+   * (see `EpisodeTally`); a getter, left out of `toJSON`.
+   */
+  readonly tally: EpisodeTally;
 }
-
-const ConfigSchema = strictObject({
-  env: z.enum(FRAIL_ENV_IDS),
-  mechanism: z.enum(MECHANISMS).default("M0"),
-  regime: z.enum(REGIMES).default("stable"),
-  params: z.record(z.string(), z.unknown()).default({}),
-  seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  agents: z.union([z.function(), z.record(z.string(), z.unknown())]).optional(),
-  run: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).default("adhoc"),
-  episode: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).optional(),
-  outDir: z.string().optional(),
-  clock: z.function().optional(),
-  events: z.boolean().default(true),
-  hashes: z.boolean().default(false),
-  ndjson: z.boolean().default(false),
-});
 
 /**
  * Runs one episode. Everything is validated before anything is written: a bad
@@ -109,11 +98,7 @@ const ConfigSchema = strictObject({
  * ```
  */
 export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> {
-  const parsed = ConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new RangeError(describeInputIssue(parsed.error.issues[0], config, "episode config"));
-  }
-  const c = parsed.data;
+  const c = parseEpisodeConfig(config);
   const game = frailGame(c.env);
   const setup = frailSetup(game, { mechanism: c.mechanism, regime: c.regime, overrides: c.params });
   const agents = typeof config.agents === "function"
@@ -174,6 +159,9 @@ class EpisodeRun implements EpisodeResult {
   }
   get events(): EngineEvent[] {
     return this.#played.events;
+  }
+  get tally(): EpisodeTally {
+    return this.#played.tally;
   }
   /** The result as plain data, `events` included. */
   toJSON(): object {

@@ -18,10 +18,15 @@
  *    field is `required`.
  * Unknown fields are ignored (not a correction).
  *
+ * Where a schema has a hand-written check registered (`value_check.ts`), the
+ * check stands in for the schema's `safeParse`: it gives the same values, so
+ * the same repairs and corrections.
+ *
  * @module
  */
 import type { z } from "npm:zod@4.6.7";
 import { extractJsonObject } from "./reply_json.ts";
+import { checkOf, INVALID, type ValueCheck } from "./value_check.ts";
 
 /** One repaired field of one report. */
 export interface Correction {
@@ -70,6 +75,9 @@ export interface Contract<R> {
 export function defineContract<R>(call: string, fields: Record<string, FieldSpec>): Contract<R> {
   const names = Object.keys(fields);
   const specs = names.map((k) => fields[k]);
+  const checks = specs.map((f) =>
+    f.kind === "list" ? checkOf(f.item) : f.kind === "value" ? checkOf(f.schema) : undefined
+  );
   return {
     call,
     fields,
@@ -97,7 +105,7 @@ export function defineContract<R>(call: string, fields: Record<string, FieldSpec
       for (let i = 0; i < names.length; i++) {
         const name = names[i];
         const got = obj[name];
-        const value = repair(specs[i], got);
+        const value = repair(specs[i], got, checks[i]);
         out[name] = value;
         if (reason !== undefined) {
           (corrections ??= []).push({ field: name, reason, raw: got, applied: value });
@@ -128,7 +136,7 @@ function neutral(spec: FieldSpec): unknown {
 // beyond its own value.
 let reason: string | undefined;
 
-function repair(spec: FieldSpec, got: unknown): unknown {
+function repair(spec: FieldSpec, got: unknown, check: ValueCheck | undefined): unknown {
   reason = undefined;
   switch (spec.kind) {
     case "probability":
@@ -157,8 +165,8 @@ function repair(spec: FieldSpec, got: unknown): unknown {
       }
       const kept: unknown[] = [];
       for (const item of got) {
-        const r = spec.item.safeParse(item);
-        if (r.success) kept.push(r.data);
+        const v = check!(item);
+        if (v !== INVALID) kept.push(v);
       }
       if (kept.length < got.length) {
         reason = `${got.length - kept.length} of ${got.length} list items were invalid and dropped`;
@@ -170,8 +178,8 @@ function repair(spec: FieldSpec, got: unknown): unknown {
         if (spec.required) reason = "Required field is missing; default used";
         return spec.default;
       }
-      const r = spec.schema.safeParse(got);
-      if (r.success) return r.data;
+      const v = check!(got);
+      if (v !== INVALID) return v;
       reason = "Value failed its schema";
       return spec.default;
     }

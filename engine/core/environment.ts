@@ -98,4 +98,11 @@ export interface Environment<P, S> {
   ): Transition<S> & { outcome: Omit<EpisodeOutcome, "bounds" | "welfareRealization"> };
   /** Closed-form welfare bounds for these parameters. */
   bounds(params: P): { worst: number; best: number };
+  /**
+   * The state's canonical JSON, exactly `canonicalJson(state)`, written
+   * faster by code that knows the state's shape (see `state_json.ts`), or
+   * `undefined` for a state it does not know; a checkpoint then uses the
+   * generic writer. Optional: without it, checkpoints use the generic writer.
+   */
+  stateJson?(state: S): string | undefined;
 }

@@ -18,7 +18,7 @@ import type {
   LlmCallRecord,
 } from "./events.ts";
 import type { EpisodeCondition } from "./game.ts";
-import { EventRecorder } from "./event_recorder.ts";
+import { type EpisodeTally, EventRecorder } from "./event_recorder.ts";
 import { HASHING_VERSION, type HashingVersion } from "./events_hash.ts";
 import { RNG_VERSION, type RngVersion, roundStreams } from "./rng.ts";
 
@@ -132,6 +132,8 @@ export interface PlayedEpisode<S> {
   hashes: string[];
   /** The NDJSON log text, one line per event, when `ndjson` was asked. */
   ndjson?: string;
+  /** Its status, calls and model calls at a glance, whatever was recorded (see `EpisodeTally`). */
+  tally: EpisodeTally;
   /** Final state. */
   state: S;
 }
@@ -151,16 +153,19 @@ export class EpisodeError extends Error {
   events: EngineEvent[];
   /** The NDJSON text of those events, when the episode built its log text. */
   ndjson?: string;
+  /** The log at a glance (see `EpisodeTally`), when the engine recorded it. */
+  tally?: EpisodeTally;
   /** Creates the error. */
   constructor(
     message: string,
     events: EngineEvent[],
-    options?: ErrorOptions & { ndjson?: string },
+    options?: ErrorOptions & { ndjson?: string; tally?: EpisodeTally },
   ) {
     super(message, options);
     this.name = "EpisodeError";
     this.events = events;
     if (options?.ndjson !== undefined) this.ndjson = options.ndjson;
+    if (options?.tally !== undefined) this.tally = options.tally;
   }
 }
 
@@ -271,7 +276,7 @@ export async function playEpisode<P, S>(
         for (const e of t.events) emit(e);
       }
       rec.step = "checkpoint";
-      rec.checkpoint(state);
+      rec.checkpoint(state, rec.statesRecorded ? env.stateJson?.(state) : undefined);
     }
     rec.round = played;
     rec.step = "end";
@@ -305,6 +310,7 @@ export async function playEpisode<P, S>(
       rec.events,
       {
         cause: err,
+        tally: rec.tally,
         ...(options.ndjson ? { ndjson: rec.text } : {}),
       },
     );
@@ -335,6 +341,10 @@ class Played<S> implements PlayedEpisode<S> {
     this.hashes = rec.hashes;
     if (text) this.ndjson = rec.text;
   }
+  /** A getter, so `toJSON` leaves it out. */
+  get tally(): EpisodeTally {
+    return this.#rec.tally;
+  }
   get events(): EngineEvent[] {
     return this.#rec.events;
   }
@@ -363,8 +373,11 @@ export function participantModel(
   players: readonly AgentInfo[],
   centralRole: string | null,
 ): string {
-  const policies = new Set(players.filter((p) => p.role !== centralRole).map((p) => p.policy));
-  return [...policies].sort().join("+");
+  const policies: string[] = [];
+  for (const p of players) {
+    if (p.role !== centralRole && !policies.includes(p.policy)) policies.push(p.policy);
+  }
+  return policies.length === 1 ? policies[0] : policies.sort().join("+");
 }
 
 /** An agent that failed: it threw, its promise rejected, or it answered with an error. */
@@ -413,7 +426,6 @@ function failed(err: unknown): Failure {
 }
 
 const NO_CALLS: readonly LlmCallRecord[] = [];
-const NO_NOTES: readonly Correction[] = [];
 
 /** Validates the answers against their contracts, logging calls, errors and corrections. */
 function validate<P, S>(
@@ -428,20 +440,32 @@ function validate<P, S>(
     const req = requests[i];
     const contract = env.contracts[req.call];
     if (!contract) throw new TypeError(`No contract for call "${req.call}"`);
-    let got = answers[i];
-    if (got instanceof AgentReply) {
-      got = got.error === undefined ? got : new Failure(got.error, got.calls);
+    const answer = answers[i];
+    let got = answer;
+    // A bare reply (what mock and replay agents give) skips the wrappers' bookkeeping.
+    const wrapped = typeof answer === "object" && answer !== null &&
+      (answer instanceof AgentReply || answer instanceof Failure);
+    if (wrapped) {
+      if (answer instanceof AgentReply && answer.error !== undefined) {
+        got = new Failure(answer.error, answer.calls);
+      }
+      for (const c of (got as AgentReply | Failure).calls) {
+        if (c.status === "error") degradation.failed_calls++;
+        rec.emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
+      }
+      if (answer instanceof AgentReply) {
+        for (const n of answer.notes) {
+          rec.emit({
+            type: "correction",
+            agent: req.agent,
+            call: req.call,
+            ...n,
+            raw: n.raw ?? null,
+          });
+        }
+      }
     }
-    const calls = got instanceof AgentReply || got instanceof Failure ? got.calls : NO_CALLS;
-    for (const c of calls) {
-      if (c.status === "error") degradation.failed_calls++;
-      rec.emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
-    }
-    const notes = answers[i] instanceof AgentReply ? (answers[i] as AgentReply).notes : NO_NOTES;
-    for (const n of notes) {
-      rec.emit({ type: "correction", agent: req.agent, call: req.call, ...n, raw: n.raw ?? null });
-    }
-    let corrections: Correction[];
+    let corrections: readonly Correction[];
     let value: Record<string, unknown>;
     if (!(got instanceof Failure)) {
       ({ value, corrections } = contract.parse(got instanceof AgentReply ? got.raw : got));

@@ -56,6 +56,43 @@ export interface EventRecorderOptions {
   onEvent?: (event: EngineEvent) => void;
 }
 
+/** The body of an `llm_call` event. */
+export type LlmCallBody = Extract<EventBody, { type: "llm_call" }>;
+
+/**
+ * What a log holds at a glance, counted as it is recorded, so that a caller
+ * can summarise an episode (its status, its calls, its model usage) without
+ * building its events.
+ */
+export interface EpisodeTally {
+  /** Number of `report` events (agent calls answered). */
+  reports: number;
+  /** The bodies of the `llm_call` events (without the shared base), in order. */
+  llmCalls: readonly LlmCallBody[];
+  /** The body of the last event (a finished log's `episode_end`), if any. */
+  last: EventBody | undefined;
+}
+
+/**
+ * The tally of a list of events, as the engine keeps it while recording them.
+ *
+ * @example
+ * ```ts
+ * import { tallyEvents } from "./event_recorder.ts";
+ * const t = tallyEvents([{ type: "report" }, { type: "episode_end", status: "ok" }] as never);
+ * if (t.reports !== 1 || t.llmCalls.length !== 0 || t.last?.type !== "episode_end") throw new Error();
+ * ```
+ */
+export function tallyEvents(events: readonly EngineEvent[]): EpisodeTally {
+  const llmCalls: LlmCallBody[] = [];
+  let reports = 0;
+  for (const e of events) {
+    if (e.type === "report") reports++;
+    else if (e.type === "llm_call") llmCalls.push(e);
+  }
+  return { reports, llmCalls, last: events.at(-1) };
+}
+
 /** Body types whose fields are open (`[key: string]: unknown`), so they may repeat a base field. */
 const OPEN_BODIES: ReadonlySet<string> = new Set(["mechanism", "transition"]);
 
@@ -85,9 +122,12 @@ export class EventRecorder {
   readonly hashes: string[] = [];
   /** Number of game events so far (the `seq` of the next one), when hashed or listened to. */
   seq = 0;
+  /** What the record holds so far, counted whatever else is asked. */
+  readonly tally: EpisodeTally = { reports: 0, llmCalls: [], last: undefined };
   private roundNo = 0;
   private stepId = "setup";
-  private stepJson: string | undefined = '"setup"';
+  // The line head up to `"seq":`, for the current round and step (built when first needed).
+  private headBase: string | undefined;
   private time = "";
   private timePart = "";
   private roundText = "";
@@ -168,6 +208,7 @@ export class EventRecorder {
   set round(round: number) {
     if (round !== this.roundNo) {
       this.roundNo = round;
+      this.headBase = undefined;
       this.mark();
     }
   }
@@ -181,7 +222,7 @@ export class EventRecorder {
   set step(id: string) {
     if (id !== this.stepId) {
       this.stepId = id;
-      this.stepJson = undefined;
+      this.headBase = undefined;
       this.mark();
     }
   }
@@ -210,6 +251,10 @@ export class EventRecorder {
 
   /** Records one event. */
   emit(body: EventBody): void {
+    const tally = this.tally;
+    tally.last = body;
+    if (body.type === "report") tally.reports++;
+    else if (body.type === "llm_call") (tally.llmCalls as LlmCallBody[]).push(body);
     let seq = 0;
     let game = false;
     if (this.counted) {
@@ -222,20 +267,27 @@ export class EventRecorder {
     if (this.options.onEvent) this.options.onEvent(this.whole(body, seq));
   }
 
+  /** Whether checkpoints carry the state (so `checkpoint` serialises it). */
+  get statesRecorded(): boolean {
+    return this.hashed;
+  }
+
   /**
    * Records the checkpoint of the round just played and returns its state
-   * hash (undefined without hashes).
+   * hash (undefined without hashes). `stateText`, when given, is the state's
+   * canonical JSON already written (by the environment's own writer).
    */
-  checkpoint(state: unknown): string | undefined {
+  checkpoint(state: unknown, stateText?: string): string | undefined {
     if (!this.hashed) {
       this.emit({ type: "checkpoint" });
       return undefined;
     }
-    const stateText = canonicalJson(state);
+    stateText ??= canonicalJson(state);
     const stateHash = sha256Hex(stateText);
     const roundHash = sha256Hex(this.roundText);
     this.hashes.push(stateHash);
     const seq = this.seq++;
+    this.tally.last = CHECKPOINT;
     if (this.lines) {
       this.text += `${this.head(seq)}${this.timePart}"type":"checkpoint","state":${stateText},` +
         `"state_hash":"${stateHash}","events_hash":"${roundHash}"}\n`;
@@ -276,8 +328,8 @@ export class EventRecorder {
   }
 
   private head(seq: number): string {
-    this.stepJson ??= JSON.stringify(this.stepId);
-    return `${this.prefix}${this.roundNo},"step":${this.stepJson},"seq":${seq},`;
+    this.headBase ??= `${this.prefix}${this.roundNo},"step":${JSON.stringify(this.stepId)},"seq":`;
+    return this.headBase + seq + ",";
   }
 
   private serialise(body: EventBody, seq: number, game: boolean): void {
@@ -297,6 +349,9 @@ export class EventRecorder {
     if (game) this.roundText += bare + "\n";
   }
 }
+
+/** The body a tally names for a hashed checkpoint (its state is not needed there). */
+const CHECKPOINT: EventBody = { type: "checkpoint" };
 
 /** A kept checkpoint: its state stays canonical text until the events are built. */
 class Checkpoint {

@@ -169,3 +169,63 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   }
   return v;
 }
+
+/**
+ * Whether a value is a plain object: prototype `Object.prototype` or `null`
+ * (not an array, a class instance or a function).
+ *
+ * @example
+ * ```ts
+ * import { isPlainObject } from "./strict_input.ts";
+ * if (!isPlainObject({}) || !isPlainObject(Object.create(null)) || isPlainObject([]) || isPlainObject(new Date())) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Parses an input: `quick` first (a check by hand of the usual shape, giving
+ * what the schema would, or `undefined`), else the schema, whose first issue
+ * becomes a `RangeError` naming the field (see {@linkcode describeInputIssue}).
+ *
+ * @param schema The schema, the authority on what is valid.
+ * @param quick The hand check.
+ * @param input The input.
+ * @param what What the input is, for the error (e.g. `"episode config"`).
+ * @returns The parsed input.
+ *
+ * @example
+ * ```ts
+ * import { z } from "npm:zod@4.6.7";
+ * import { parseQuickly } from "./strict_input.ts";
+ * const schema = z.object({ n: z.number() });
+ * const quick = (v: unknown) => (typeof (v as { n?: unknown })?.n === "number" ? v as { n: number } : undefined);
+ * if (parseQuickly(schema, quick, { n: 1 }, "thing").n !== 1) throw new Error();
+ * try {
+ *   parseQuickly(schema, quick, { n: "1" }, "thing");
+ *   throw new Error("should fail");
+ * } catch (e) {
+ *   if (!(e instanceof RangeError) || !e.message.startsWith('Invalid thing "n"')) throw e;
+ * }
+ * ```
+ * @throws {RangeError} For an input the schema rejects.
+ */
+export function parseQuickly<T>(
+  schema: z.ZodType<T>,
+  quick: (input: unknown) => T | undefined,
+  input: unknown,
+  what: string,
+): T {
+  const fast = quick(input);
+  if (fast !== undefined) return fast;
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    throw new RangeError(describeInputIssue(parsed.error.issues[0], input, what));
+  }
+  return parsed.data;
+}

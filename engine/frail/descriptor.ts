@@ -13,6 +13,7 @@
  * @module
  */
 import type { DerivedQuantities, EpisodeCondition, GameDescriptor } from "../core/game.ts";
+import { copyData } from "../core/copy_data.ts";
 import { shortHash } from "../core/hash.ts";
 import { assertKnownKeys } from "../core/strict_input.ts";
 import { type RegimeId, REGIMES } from "./params.ts";
@@ -146,21 +147,60 @@ export function frailSetup<P>(
       `Unknown regime "${regime}": expected one of ${REGIMES.map((r) => `"${r}"`).join(", ")}`,
     );
   }
-  const params = game.environment.parseParams({ ...game.regimes[regime], ...overrides }) as P;
-  const oid = overridesId(overrides);
+  const { params, derived, oid } = resolved(game, regime, overrides);
   return {
     params,
     condition: {
       game: "frail",
       fields: { env: game.id, mechanism, regime, overrides, overrides_id: oid },
       id: `${game.id}_${mechanism}_${regime}${oid === "none" ? "" : `_${oid}`}`,
-      derived: game.derive(params),
+      derived,
       mechanism,
       centralRole: game.roles.central?.id ?? null,
       centralId: game.roles.central?.player ?? null,
     },
   };
 }
+
+/** Parameters, derived quantities and overrides id of a (regime, overrides) pair. */
+interface Resolved<P> {
+  params: P;
+  derived: FrailDerived;
+  oid: string;
+}
+
+// Resolved regimes without overrides, by game: validating and deriving cost
+// more than a whole mock episode's rules. The cache hands out deep copies, so
+// no two episodes share an object. (Overrides are resolved every time.)
+const presetCache = new WeakMap<object, Map<RegimeId, Resolved<unknown>>>();
+
+function resolved<P>(
+  game: FrailGameDescriptor<P>,
+  regime: RegimeId,
+  overrides: Readonly<Record<string, unknown>>,
+): Resolved<P> {
+  const preset = Object.keys(overrides).length === 0;
+  let byRegime = presetCache.get(game);
+  const hit = preset ? byRegime?.get(regime) as Resolved<P> | undefined : undefined;
+  if (hit) return copyData(hit);
+  const params = game.environment.parseParams({ ...game.regimes[regime], ...overrides }) as P;
+  const made: Resolved<P> = {
+    params,
+    derived: game.derive(params),
+    oid: overridesId(overrides),
+  };
+  if (preset) {
+    if (!byRegime) presetCache.set(game, byRegime = new Map());
+    byRegime.set(regime, copyData(made));
+  }
+  return made;
+}
+
+// The options of each list of games, built once per list (the lists are constants).
+const policiesByOption = new WeakMap<
+  readonly GameDescriptor[],
+  Map<string, GameDescriptor["mockPolicies"][number]>
+>();
 
 /**
  * Checks FRAIL mock options against the policies the descriptors list:
@@ -185,8 +225,16 @@ export function checkMockOptions(
   games: readonly GameDescriptor[],
   extraKeys: readonly string[] = [],
 ): void {
-  const byOption = new Map(games.flatMap((g) => g.mockPolicies.map((m) => [m.option, m])));
-  assertKnownKeys(options, [...byOption.keys(), ...extraKeys], "mock options");
+  let byOption = policiesByOption.get(games);
+  if (byOption === undefined) {
+    byOption = new Map(games.flatMap((g) => g.mockPolicies.map((m) => [m.option, m])));
+    policiesByOption.set(games, byOption);
+  }
+  for (const key of Object.keys(options)) {
+    if (!byOption.has(key) && !extraKeys.includes(key)) {
+      assertKnownKeys(options, [...byOption.keys(), ...extraKeys], "mock options");
+    }
+  }
   for (const [key, value] of Object.entries(options)) {
     const info = byOption.get(key);
     if (info === undefined || value === undefined || typeof value === "function") continue;

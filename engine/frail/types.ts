@@ -78,6 +78,17 @@ export function assertMechanism(id: string): asserts id is MechanismId {
  * ```
  */
 export function participantIds(prefix: string, n: number): string[] {
-  const width = Math.max(2, String(n).length);
-  return Array.from({ length: n }, (_, i) => `${prefix}_${String(i + 1).padStart(width, "0")}`);
+  // Every episode of an environment asks for the same ids: the last list is kept.
+  if (prefix !== lastPrefix || n !== lastIds.length) {
+    const width = Math.max(2, String(n).length);
+    lastIds = Array.from(
+      { length: n },
+      (_, i) => `${prefix}_${String(i + 1).padStart(width, "0")}`,
+    );
+    lastPrefix = prefix;
+  }
+  return lastIds.slice();
 }
+
+let lastPrefix: string | undefined;
+let lastIds: string[] = [];

@@ -4,10 +4,12 @@
  *
  * @module
  */
-import { emptyTotals, usageFromEvents, type UsageTotals } from "../agents/llm/accounting.ts";
+import { addCall, emptyTotals, type UsageTotals } from "../agents/llm/accounting.ts";
+import { type EpisodeTally, tallyEvents } from "../core/event_recorder.ts";
 import type { Degradation, EngineEvent } from "../core/events.ts";
 import type { GridEpisode } from "./cells.ts";
-import { type GridAgentFactory, playGridEpisode } from "./runners.ts";
+import { type GridAgentFactory, type GridLog, playGridLog } from "./runners.ts";
+import type { LogText } from "./segments.ts";
 
 /** What one played episode reports back to the grid. */
 export interface EpisodeSummary {
@@ -86,17 +88,33 @@ export function failedSummary(id: string, err: unknown, ms = 0): EpisodeSummary 
 export function summarizeEpisode(
   events: readonly EngineEvent[],
 ): Omit<EpisodeSummary, "id" | "logged" | "ms"> {
-  const end = events.at(-1);
+  return summarizeTally(tallyEvents(events));
+}
+
+/**
+ * The summary of an episode from its tally (see `EpisodeTally`), as
+ * {@linkcode summarizeEpisode} gives it from its events.
+ *
+ * @example
+ * ```ts
+ * import { summarizeTally } from "./execute.ts";
+ * const s = summarizeTally({ reports: 3, llmCalls: [], last: { type: "episode_end", status: "error", error: "boom" } });
+ * if (s.status !== "error" || s.error !== "boom" || s.calls !== 3) throw new Error();
+ * ```
+ */
+export function summarizeTally(tally: EpisodeTally): Omit<EpisodeSummary, "id" | "logged" | "ms"> {
+  const end = tally.last;
   const status = end?.type !== "episode_end"
     ? "error"
     : end.status === "ok" || end.status === "degraded"
     ? end.status
     : "error";
   let lastFailure: CallFailure | null = null;
-  for (let i = events.length - 1; i >= 0 && lastFailure === null; i--) {
-    const e = events[i];
-    if (e.type === "llm_call" && e.status === "error") {
-      lastFailure = { provider: e.provider, model: e.model, error: e.error ?? "failed" };
+  const usage = emptyTotals();
+  for (const c of tally.llmCalls) {
+    addCall(usage, c);
+    if (c.status === "error") {
+      lastFailure = { provider: c.provider, model: c.model, error: c.error ?? "failed" };
     }
   }
   return {
@@ -110,8 +128,8 @@ export function summarizeEpisode(
       ? end.degraded ?? { defaults: 0, agent_errors: 0, failed_calls: 0 }
       : null,
     lastFailure,
-    calls: events.reduce((n, e) => n + (e.type === "report" ? 1 : 0), 0),
-    usage: usageFromEvents(events),
+    calls: tally.reports,
+    usage,
   };
 }
 
@@ -119,6 +137,12 @@ export function summarizeEpisode(
 export interface EpisodeLog {
   /** Appends one episode's complete log (from `episode_start` to `episode_end`). */
   append(events: readonly EngineEvent[]): unknown;
+  /**
+   * Appends one episode's complete log as the engine built its text (see
+   * `SegmentWriter.appendText`). When the log has it, runners that build the
+   * text hand it over, and no event object is built.
+   */
+  appendText?(log: LogText): unknown;
 }
 
 /** Options of {@linkcode executeEpisode}. */
@@ -155,16 +179,22 @@ export async function executeEpisode(
   options: ExecuteEpisodeOptions,
 ): Promise<EpisodeSummary> {
   const t0 = performance.now();
-  let events: EngineEvent[];
+  const { log } = options;
+  let played: GridLog;
   try {
-    events = await playGridEpisode(episode, { agents: options.agents });
+    played = await playGridLog(episode, {
+      agents: options.agents,
+      text: log.appendText !== undefined,
+    });
   } catch (err) {
     return failedSummary(episode.id, err, performance.now() - t0);
   }
-  options.log.append(events);
+  if (played.text !== undefined) {
+    log.appendText!({ run: episode.run, episode: episode.id, text: played.text });
+  } else log.append(played.events!);
   return {
     id: episode.id,
-    ...summarizeEpisode(events),
+    ...summarizeTally(played.tally),
     logged: true,
     ms: performance.now() - t0,
   };

@@ -10,9 +10,10 @@
 import { mockPopulation } from "../agents/mock/population.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { environment, resolveParams } from "../frail/registry.ts";
-import { runEpisode } from "../run_episode.ts";
-import type { FrailCondition } from "./cells.ts";
-import type { EpisodeRunner } from "./runners.ts";
+import { type EpisodeResult, runEpisode } from "../run_episode.ts";
+import type { FrailCondition, GridEpisode } from "./cells.ts";
+import { gridLogging } from "./logging.ts";
+import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
 
 /**
  * The FRAIL runner.
@@ -29,6 +30,10 @@ import type { EpisodeRunner } from "./runners.ts";
  * if (agents({ id: "dep_01", role: "depositor" }).policy !== "mock:always_stay") throw new Error();
  * const events = await frailRunner.play(episode, agents);
  * if (events.at(-1)?.type !== "episode_end") throw new Error();
+ * // The same log as the text the grid writes.
+ * const { text, tally } = await frailRunner.playText!(episode, frailRunner.mockAgents(episode));
+ * const reports = events.filter((e) => e.type === "report").length;
+ * if (text.split("\n").length !== events.length + 1 || tally.reports !== reports) throw new Error();
  * ```
  */
 export const frailRunner: EpisodeRunner = {
@@ -41,18 +46,24 @@ export const frailRunner: EpisodeRunner = {
     return mockPopulation({ seed: ep.seed, ...(ep.agents.kind === "mock" ? ep.agents.mock : {}) });
   },
   async play(ep, agents): Promise<EngineEvent[]> {
-    const c = ep.condition as FrailCondition;
-    const r = await runEpisode({
-      env: c.env,
-      mechanism: c.mechanism,
-      regime: c.regime,
-      params: c.params,
-      seed: ep.seed,
-      agents,
-      run: ep.run,
-      episode: ep.id,
-      hashes: true,
-    });
-    return r.events;
+    return (await run(ep, agents, false)).events;
+  },
+  async playText(ep, agents): Promise<PlayedText> {
+    const r = await run(ep, agents, true);
+    return { text: r.ndjson!, tally: r.tally };
   },
 };
+
+/** The episode with complete logging: its events, or (`text`) its log text only. */
+function run(ep: GridEpisode, agents: GridAgentFactory, text: boolean): Promise<EpisodeResult> {
+  const c = ep.condition as FrailCondition;
+  return runEpisode({
+    env: c.env,
+    mechanism: c.mechanism,
+    regime: c.regime,
+    params: c.params,
+    seed: ep.seed,
+    agents,
+    ...gridLogging(ep, text),
+  });
+}

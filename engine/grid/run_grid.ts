@@ -89,7 +89,7 @@ import { type GridProgress, type ProgressOption, progressSink } from "./progress
 import { lockFolder, type LockHolder } from "./lock.ts";
 import { retireLogs, scanRunFolder } from "./resume.ts";
 import { type GridAgentFactory, noLlmAgentsError } from "./runners.ts";
-import { SegmentWriter, sessionTag } from "./segments.ts";
+import { type LogText, SegmentWriter, sessionTag } from "./segments.ts";
 import { type Shard, shardFolderName } from "./shard.ts";
 import { modelsOf } from "./spec.ts";
 import { WorkerPool } from "./worker_pool.ts";
@@ -406,11 +406,13 @@ async function runLocked(
   // In-process episodes share one segment, opened at the first log and closed
   // before the lock is released (a late, abandoned episode is then not logged).
   const main = { segment: null as SegmentWriter | null, closed: false };
+  const segment = () => {
+    if (main.closed) throw new Error("The run has returned: an abandoned episode is not logged");
+    return main.segment ??= SegmentWriter.create(dir, `${tag}-main`);
+  };
   const log = {
-    append(events: Parameters<SegmentWriter["append"]>[0]) {
-      if (main.closed) throw new Error("The run has returned: an abandoned episode is not logged");
-      return (main.segment ??= SegmentWriter.create(dir, `${tag}-main`)).append(events);
-    },
+    append: (events: Parameters<SegmentWriter["append"]>[0]) => segment().append(events),
+    appendText: (text: LogText) => segment().appendText(text),
   };
   const execute = async (ep: GridEpisode): Promise<EpisodeSummary> => {
     if (pool) return await pool.run(ep, dir);

@@ -10,6 +10,7 @@
  */
 import type { Agent } from "../agents/agent.ts";
 import { EpisodeError } from "../core/episode.ts";
+import { type EpisodeTally, tallyEvents } from "../core/event_recorder.ts";
 import type { EngineEvent } from "../core/events.ts";
 import type { GridCell, GridEpisode } from "./cells.ts";
 import { frailRunner } from "./frail_runner.ts";
@@ -47,6 +48,22 @@ export interface EpisodeRunner {
    * error for a config it could not start.
    */
   play(episode: GridEpisode, agents: GridAgentFactory): Promise<EngineEvent[]>;
+  /**
+   * Plays one episode with these agents and returns its log as the engine
+   * built its text, with the tally that summarises it, without building its
+   * events (what the grid writes). Optional: without it the grid writes
+   * what `play` returns. Throws as `play` does; a crash's `EpisodeError`
+   * carries the text (`ndjson`) and the tally.
+   */
+  playText?(episode: GridEpisode, agents: GridAgentFactory): Promise<PlayedText>;
+}
+
+/** An episode's log as text, and its tally (see `EpisodeTally`). */
+export interface PlayedText {
+  /** The NDJSON lines, from `episode_start` to `episode_end`. */
+  text: string;
+  /** The log at a glance. */
+  tally: EpisodeTally;
 }
 
 /**
@@ -63,6 +80,71 @@ export function noLlmAgentsError(episodeId: string): TypeError {
     `Episode "${episodeId}" names LLM agents: pass an LLM runtime (RunGridOptions.runtime) ` +
       `or an agents factory (RunGridOptions.agents) to build them`,
   );
+}
+
+/** An episode's complete log as {@linkcode playGridLog} gives it: its text or its events, and its tally. */
+export interface GridLog {
+  /** The NDJSON text, when the runner built it. */
+  text?: string;
+  /** The events, when the runner gave them instead. */
+  events?: EngineEvent[];
+  /** The log at a glance. */
+  tally: EpisodeTally;
+}
+
+/** Options of {@linkcode playGridLog}. */
+export interface PlayGridLogOptions extends PlayGridEpisodeOptions {
+  /** Ask for the text where the runner can build it (`EpisodeRunner.playText`). Default `false`. */
+  text?: boolean;
+}
+
+/**
+ * Plays one episode of a grid with its game's runner and returns its complete
+ * log: as text where asked and the runner builds it, else as events; either
+ * way ending in `episode_end` (of status `"error"` when the episode crashed).
+ *
+ * @example
+ * ```ts
+ * import { playGridLog } from "./runners.ts";
+ * const log = await playGridLog({
+ *   id: "ep", index: 0, run: "demo", cell: "c", replicate: 0, seed: 1,
+ *   condition: { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} },
+ *   agents: { kind: "mock", mock: { depositors: "always_stay" } },
+ * }, { text: true });
+ * // M0: 15 withdrawal calls a round for 12 rounds; no event object was built.
+ * if (log.events !== undefined || log.tally.reports !== 12 * 15) throw new Error();
+ * const end = JSON.parse(log.text!.trimEnd().split("\n").at(-1)!);
+ * if (end.type !== "episode_end" || end.status !== "ok") throw new Error();
+ * ```
+ * @throws {TypeError} When the episode names LLM agents and no agents are given; any error of a config that could not start.
+ */
+export async function playGridLog(
+  episode: GridEpisode,
+  options: PlayGridLogOptions = {},
+): Promise<GridLog> {
+  const runner = episodeRunner(episode.condition.game);
+  const agents = agentsOf(runner, episode, options.agents);
+  try {
+    if (options.text && runner.playText) return await runner.playText(episode, agents);
+    const events = await runner.play(episode, agents);
+    return { events, tally: tallyEvents(events) };
+  } catch (err) {
+    if (!(err instanceof EpisodeError)) throw err;
+    if (options.text && err.ndjson !== undefined && err.tally !== undefined) {
+      return { text: err.ndjson, tally: err.tally };
+    }
+    return { events: err.events, tally: tallyEvents(err.events) };
+  }
+}
+
+function agentsOf(
+  runner: EpisodeRunner,
+  episode: GridEpisode,
+  agents: GridAgentFactory | undefined,
+): GridAgentFactory {
+  if (agents) return agents;
+  if (modelsOf(episode.agents).length > 0) throw noLlmAgentsError(episode.id);
+  return runner.mockAgents(episode);
 }
 
 /** Options of {@linkcode playGridEpisode}. */
@@ -93,11 +175,7 @@ export async function playGridEpisode(
   options: PlayGridEpisodeOptions = {},
 ): Promise<EngineEvent[]> {
   const runner = episodeRunner(episode.condition.game);
-  let agents = options.agents;
-  if (!agents) {
-    if (modelsOf(episode.agents).length > 0) throw noLlmAgentsError(episode.id);
-    agents = runner.mockAgents(episode);
-  }
+  const agents = agentsOf(runner, episode, options.agents);
   try {
     return await runner.play(episode, agents);
   } catch (err) {

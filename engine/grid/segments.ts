@@ -123,6 +123,21 @@ export interface AppendOptions {
   text?: string;
 }
 
+/** One episode's complete log as NDJSON text, for {@linkcode SegmentWriter.appendText}. */
+export interface LogText {
+  /** Run id. */
+  run: string;
+  /** Episode id. */
+  episode: string;
+  /**
+   * Its lines, from its `episode_start` (or, for an episode that crashed
+   * before starting, its `episode_end`) to its `episode_end`, each ending in
+   * a newline, every one carrying the base fields first, as the engine writes
+   * them (`{"schema":...,"run":...,"episode":...,`).
+   */
+  text: string;
+}
+
 /**
  * Appends episodes to a new segment file, synchronously.
  *
@@ -136,9 +151,13 @@ export interface AppendOptions {
  * // Lines the caller already built are written as they are.
  * const { events } = await runEpisode({ env: "bank_run", seed: 3, run: "demo" });
  * writer.append(events, { text: events.map((e) => JSON.stringify(e) + "\n").join("") });
+ * // So is the text the engine built, without its events.
+ * const r = await runEpisode({ env: "bank_run", seed: 4, run: "demo", ndjson: true, events: false });
+ * writer.appendText({ run: "demo", episode: "bank_run_M0_stable_s4", text: r.ndjson! });
  * writer.close();
  * const episodes = await readLogEpisodes(writer.path);
- * if (episodes.length !== 3 || episodes[2].events.length !== events.length) throw new Error();
+ * if (episodes.length !== 4 || episodes[2].events.length !== events.length) throw new Error();
+ * if (episodes[3].events.at(-1)?.type !== "episode_end") throw new Error();
  * ```
  */
 export class SegmentWriter {
@@ -204,6 +223,38 @@ export class SegmentWriter {
       for (const e of events) text += JSON.stringify(e) + "\n";
     }
     return this.#appendText(first.run, first.episode, last.status, text);
+  }
+
+  /**
+   * Appends one episode's complete log, as the engine built its text
+   * (`runEpisode({ ndjson: true })`), as a block, then its index line. Only
+   * the last line is parsed (for the status the index records); the first
+   * and last lines must name the episode.
+   *
+   * @throws {TypeError} Unless the text's first line is of the episode and
+   * its last line is the episode's `episode_end`.
+   * @throws {Error} When the writer is closed.
+   */
+  appendText(log: LogText): SegmentEntry {
+    const { run, episode, text } = log;
+    const names = `"run":${JSON.stringify(run)},"episode":${JSON.stringify(episode)},`;
+    const from = text.lastIndexOf("\n", text.length - 2) + 1;
+    let end: { type?: unknown; run?: unknown; episode?: unknown; status?: unknown } | undefined;
+    try {
+      end = text.endsWith("\n") ? JSON.parse(text.slice(from)) : undefined;
+    } catch {
+      end = undefined;
+    }
+    if (
+      end?.type !== "episode_end" || end.run !== run || end.episode !== episode ||
+      typeof end.status !== "string" || !text.startsWith(names, text.indexOf(",") + 1)
+    ) {
+      throw new TypeError(
+        `A segment block must be the lines of episode "${episode}" of run "${run}", ` +
+          `ending with its episode_end`,
+      );
+    }
+    return this.#appendText(run, episode, end.status, text);
   }
 
   #appendText(run: string, episode: string, status: string, text: string): SegmentEntry {

@@ -20,9 +20,10 @@ import { outcomeAlignmentRule } from "../staghunt/beliefs/outcome_alignment.ts";
 import type { BeliefRule } from "../staghunt/beliefs/rule.ts";
 import type { ModelPolicy } from "../staghunt/heterogeneity.ts";
 import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
-import { runStagHuntEpisode } from "../staghunt/run.ts";
-import type { StagHuntCondition } from "./cells.ts";
-import type { EpisodeRunner } from "./runners.ts";
+import { runStagHuntEpisode, type StagHuntRunResult } from "../staghunt/run.ts";
+import type { GridEpisode, StagHuntCondition } from "./cells.ts";
+import { gridLogging } from "./logging.ts";
+import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
 import type { StagHuntAgentsSpec, StagHuntMockSpec } from "./spec.ts";
 
 const RULES: Readonly<Record<NonNullable<StagHuntMockSpec["rule"]>, () => BeliefRule>> = {
@@ -95,16 +96,26 @@ export const stagHuntRunner: EpisodeRunner = {
     return mockStagHuntPlayers({ seed: ep.seed, ...stagHuntMockOptions(mock ?? {}) });
   },
   async play(ep, agents): Promise<EngineEvent[]> {
-    const models = modelPolicy(ep.agents as StagHuntAgentsSpec);
-    const r = await runStagHuntEpisode({
-      ...gameParams(ep.condition as StagHuntCondition),
-      seed: ep.seed,
-      ...(models ? { models } : {}),
-      agents,
-      run: ep.run,
-      episode: ep.id,
-      hashes: true,
-    });
-    return r.events;
+    return (await run(ep, agents, false)).events;
+  },
+  async playText(ep, agents): Promise<PlayedText> {
+    const r = await run(ep, agents, true);
+    return { text: r.ndjson!, tally: r.tally };
   },
 };
+
+/** The episode with complete logging: its events, or (`text`) its log text only. */
+function run(
+  ep: GridEpisode,
+  agents: GridAgentFactory,
+  text: boolean,
+): Promise<StagHuntRunResult> {
+  const models = modelPolicy(ep.agents as StagHuntAgentsSpec);
+  return runStagHuntEpisode({
+    ...gameParams(ep.condition as StagHuntCondition),
+    seed: ep.seed,
+    ...(models ? { models } : {}),
+    agents,
+    ...gridLogging(ep, text),
+  });
+}

@@ -1,30 +1,36 @@
 /**
  * Web Worker entry of the grid's worker pool: imports the runner modules it
  * is told to (so runners registered outside this folder are seen here too),
- * then plays the episodes it is sent and appends their logs to its own
- * segment of each run folder (`segment-<tag>.ndjson`, opened at the first
+ * then plays the episodes it is sent, in order, and appends their logs to its
+ * own segment of each run folder (`segment-<tag>.ndjson`, opened at the first
  * episode).
  *
- * Messages in: `{ type: "init", modules, tag }`, then `{ type: "run", job, episode, dir }`.
- * Messages out: `{ type: "ready" }`, `{ type: "init_error", message }` and
- * `{ type: "done", job, summary }`.
+ * Messages in: `{ type: "init", modules, tag, report }`, then
+ * `{ type: "run", jobs }` (a batch). Messages out: `{ type: "ready" }`,
+ * `{ type: "init_error", message }` and `{ type: "done", results }`: finished
+ * episodes, sent every `report` episodes and whenever the worker has nothing
+ * left to play (see `worker_pool.ts`).
  *
  * @module
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
 import { executeEpisode, failedSummary } from "./execute.ts";
-import { SegmentWriter } from "./segments.ts";
-import type { WorkerRequest, WorkerResponse } from "./worker_pool.ts";
+import { type LogText, SegmentWriter } from "./segments.ts";
+import type { WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from "./worker_pool.ts";
 
 const post = (m: WorkerResponse) => self.postMessage(m);
 let tag = "";
+let report = 1;
 const segments = new Map<string, SegmentWriter>();
+const queue: WorkerJob[] = [];
+let playing = false;
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const m = event.data;
   if (m.type === "init") {
     tag = m.tag;
+    report = m.report;
     try {
       for (const url of m.modules) await import(url);
       post({ type: "ready" });
@@ -33,18 +39,43 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
     }
     return;
   }
-  const log = {
-    append(events: Parameters<SegmentWriter["append"]>[0]) {
-      let writer = segments.get(m.dir);
-      if (!writer) segments.set(m.dir, writer = SegmentWriter.create(m.dir, tag));
-      return writer.append(events);
-    },
+  queue.push(...m.jobs);
+  if (!playing) await play();
+};
+
+/** Plays the queued jobs in order, reporting results in batches. */
+async function play(): Promise<void> {
+  playing = true;
+  let results: WorkerResult[] = [];
+  try {
+    while (queue.length > 0) {
+      const job = queue.shift()!;
+      results.push({ job: job.job, summary: await playJob(job) });
+      if (results.length >= report) {
+        post({ type: "done", results });
+        results = [];
+      }
+    }
+  } finally {
+    playing = false;
+    if (results.length > 0) post({ type: "done", results });
+  }
+}
+
+function playJob(m: WorkerJob) {
+  const writer = () => {
+    let w = segments.get(m.dir);
+    if (!w) segments.set(m.dir, w = SegmentWriter.create(m.dir, tag));
+    return w;
   };
-  const summary = await executeEpisode(m.episode, { log }).catch((err) =>
+  const log = {
+    append: (events: Parameters<SegmentWriter["append"]>[0]) => writer().append(events),
+    appendText: (text: LogText) => writer().appendText(text),
+  };
+  return executeEpisode(m.episode, { log }).catch((err) =>
     failedSummary(
       m.episode.id,
       `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`,
     )
   );
-  post({ type: "done", job: m.job, summary });
-};
+}

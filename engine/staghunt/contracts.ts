@@ -12,6 +12,7 @@
  */
 import { z } from "npm:zod@4.6.7";
 import { type Contract, defineContract } from "../core/contract.ts";
+import { INVALID, isFiniteNumber, withCheck } from "../core/value_check.ts";
 import type { StagHuntAction } from "./payoffs.ts";
 
 /** Call kind of a turn. */
@@ -21,14 +22,28 @@ export const TURN_CALL = "stag_hunt_turn";
 export const REJUSTIFY_CALL = "rejustify";
 
 /** An action as a reply may spell it. */
-export const ActionSchema: z.ZodType<StagHuntAction> = z.preprocess(
+export const ActionSchema: z.ZodType<StagHuntAction> = withCheck(
+  z.preprocess(
+    (v) => {
+      if (typeof v !== "string") return v;
+      const t = v.trim().toLowerCase();
+      return t === "stag" ? "Stag" : t === "hare" ? "Hare" : v;
+    },
+    z.enum(["Stag", "Hare"]),
+  ) as z.ZodType<StagHuntAction>,
   (v) => {
-    if (typeof v !== "string") return v;
+    if (v === "Stag" || v === "Hare") return v;
+    if (typeof v !== "string") return INVALID;
     const t = v.trim().toLowerCase();
-    return t === "stag" ? "Stag" : t === "hare" ? "Hare" : v;
+    return t === "stag" ? "Stag" : t === "hare" ? "Hare" : INVALID;
   },
-  z.enum(["Stag", "Hare"]),
-) as z.ZodType<StagHuntAction>;
+);
+
+/** A confidence: a number in [0, 1]. */
+const ConfidenceSchema = withCheck(
+  z.number().min(0).max(1),
+  (v) => (isFiniteNumber(v) && v >= 0 && v <= 1 ? v : INVALID),
+);
 
 /** A turn reply after validation. */
 export type TurnReply = {
@@ -45,7 +60,7 @@ export const turnContract: Contract<TurnReply> = defineContract(TURN_CALL, {
   action: { kind: "value", schema: ActionSchema, default: "Hare", required: true },
   confidence: {
     kind: "value",
-    schema: z.number().min(0).max(1),
+    schema: ConfidenceSchema,
     default: 0.5,
     required: true,
   },

@@ -15,7 +15,9 @@
  *
  * @module
  */
+import { copyData } from "../core/copy_data.ts";
 import type { EpisodeCondition, GameDescriptor } from "../core/game.ts";
+import { isPlainObject } from "../core/strict_input.ts";
 import { PLAYER_ROLE, stagHunt } from "./environment.ts";
 import type { HeterogeneityId } from "./heterogeneity.ts";
 import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
@@ -101,6 +103,60 @@ export interface StagHuntSetup {
  * @throws {RangeError} Naming a bad parameter.
  */
 export function stagHuntSetup(input: unknown, heterogeneity: HeterogeneityId): StagHuntSetup {
+  const key = setupKey(input, heterogeneity);
+  const hit = key === undefined ? undefined : setupCache.get(key);
+  if (hit) return copyData(hit);
+  const made = resolveSetup(input, heterogeneity);
+  if (key !== undefined) {
+    if (setupCache.size >= SETUP_LIMIT) setupCache.clear();
+    setupCache.set(key, copyData(made));
+  }
+  return made;
+}
+
+// Set-ups by input: validating the parameters and computing q* by bisection
+// cost more than a whole mock episode. The cache hands out deep copies, so no
+// two episodes share an object.
+const setupCache = new Map<string, StagHuntSetup>();
+const SETUP_LIMIT = 256;
+
+/**
+ * The cache key of an input made of numbers N, M, T, F, a corruption mode and
+ * payoffs (four numbers, as a tuple or an object with exactly R_S, H_S, R_F,
+ * H_F), each possibly missing; `undefined` (not cached) for any other input.
+ */
+function setupKey(input: unknown, heterogeneity: string): string | undefined {
+  if (!isPlainObject(input)) return undefined;
+  const { N, M, T, F, corruption, payoffs, ...rest } = input;
+  for (const _ in rest) return undefined;
+  for (const v of [N, M, T, F]) if (v !== undefined && !isPlainNumber(v)) return undefined;
+  if (corruption !== undefined && typeof corruption !== "string") return undefined;
+  let tuple: unknown[] | undefined;
+  if (payoffs !== undefined) {
+    tuple = Array.isArray(payoffs)
+      ? payoffs
+      : isPlainObject(payoffs)
+      ? payoffsTuple(payoffs)
+      : undefined;
+    if (!tuple || tuple.length !== 4 || !tuple.every(isPlainNumber)) return undefined;
+  }
+  // Missing fields become null, which no accepted field is.
+  return JSON.stringify([heterogeneity, N, M, T, F, corruption, tuple].map((v) => v ?? null));
+}
+
+function payoffsTuple(p: Record<string, unknown>): unknown[] | undefined {
+  const keys = Object.keys(p);
+  if (keys.length !== 4) return undefined;
+  const { RS, HS, RF, HF } = p;
+  return [RS, HS, RF, HF];
+}
+
+/** A number that writes back as itself (not -0, NaN or infinite). */
+function isPlainNumber(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0);
+}
+
+function resolveSetup(input: unknown, heterogeneity: HeterogeneityId): StagHuntSetup {
   const params = parseStagHuntParams(input);
   const { N, M, T, F, corruption, payoffs } = params;
   const isDefault = payoffsLabel(payoffs) === payoffsLabel(DEFAULT_PAYOFFS);

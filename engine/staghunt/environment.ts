@@ -42,6 +42,7 @@ import {
 import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
 import { payoffOf } from "./payoffs.ts";
 import { currentRound, initialStagHuntState, type StagHuntState, type TurnEntry } from "./state.ts";
+import { stagHuntStateJson } from "./state_json.ts";
 import { playerView, rejustifyView } from "./views.ts";
 
 /** Role of every player. */
@@ -262,4 +263,5 @@ export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
     };
   },
   bounds: stagHuntBounds,
+  stateJson: stagHuntStateJson,
 };

@@ -8,11 +8,14 @@
  * the original one and every past round's success by the pre-flip success
  * S_int, so a rule reads the original layer exactly as it reads the public one.
  *
+ * A history built from a view shares the settled rounds of its transcript
+ * (frozen: a rule must not change a history, and cannot change these).
+ *
  * @module
  */
 import type { StagHuntAction, StagHuntPayoffs } from "./payoffs.ts";
 import { type ActionLayer, actionOn, groupRounds, type StagHuntTurn } from "./turns.ts";
-import type { StagHuntView } from "./views.ts";
+import type { PublicRound, StagHuntView } from "./views.ts";
 
 /** One report in a history. */
 export interface HistoryReport {
@@ -76,15 +79,11 @@ export interface TurnHistory {
 export function historyFromView(view: StagHuntView): TurnHistory {
   const past: HistoryRound[] = [];
   let current: HistoryReport[] = [];
-  for (const r of view.transcript) {
-    const reports = r.reports.map((x) => ({
-      agent: x.agent,
-      position: x.position,
-      action: x.action,
-      confidence: x.confidence,
-    }));
-    if (r.outcome) past.push({ round: r.round, reports, success: r.outcome.success });
-    else if (r.round === view.round) current = reports;
+  const transcript = view.transcript;
+  for (let i = 0; i < transcript.length; i++) {
+    const r = transcript[i];
+    if (r.outcome) past.push(pastRound(r, i));
+    else if (r.round === view.round) current = historyReports(r);
   }
   return {
     N: view.N,
@@ -96,6 +95,49 @@ export function historyFromView(view: StagHuntView): TurnHistory {
     past,
     current,
   };
+}
+
+function historyReports(r: PublicRound): HistoryReport[] {
+  const reports: HistoryReport[] = [];
+  for (const x of r.reports) {
+    reports.push({
+      agent: x.agent,
+      position: x.position,
+      action: x.action,
+      confidence: x.confidence,
+    });
+  }
+  return reports;
+}
+
+// The history of a settled round, once per shared (frozen) transcript round:
+// frozen in turn, so a rule cannot change it for the next reader. A frozen
+// round cannot change, so an entry stays valid while its round is the one at
+// that index of the transcript; only the last ones seen are kept (a map of
+// every round ever seen kept them alive, and the garbage collector busy).
+const seenRounds: PublicRound[] = [];
+const seenHistories: HistoryRound[] = [];
+
+function pastRound(r: PublicRound, i: number): HistoryRound {
+  if (seenRounds[i] === r) return seenHistories[i];
+  const reports = historyReports(r);
+  const made = { round: r.round, reports, success: r.outcome!.success };
+  if (!isFrozenRound(r)) return made;
+  for (const x of reports) Object.freeze(x);
+  Object.freeze(reports);
+  if (i >= 1024) return made;
+  seenRounds[i] = r;
+  seenHistories[i] = Object.freeze(made);
+  return made;
+}
+
+/** Whether a transcript round cannot change: it, its outcome, its reports and each report frozen. */
+function isFrozenRound(r: PublicRound): boolean {
+  if (!Object.isFrozen(r) || !Object.isFrozen(r.reports) || !Object.isFrozen(r.outcome)) {
+    return false;
+  }
+  for (const x of r.reports) if (!Object.isFrozen(x)) return false;
+  return true;
 }
 
 /** Options of {@linkcode historiesOf}. */

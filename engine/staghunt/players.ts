@@ -21,9 +21,15 @@ export function playerIds(N: number): string[] {
   if (!Number.isSafeInteger(N) || N < 1) {
     throw new RangeError(`Number of players must be an integer >= 1, got ${N}`);
   }
-  const width = Math.max(2, String(N).length);
-  return Array.from({ length: N }, (_, i) => `p${String(i + 1).padStart(width, "0")}`);
+  // Every episode of a game asks for the same ids: the last list is kept.
+  if (N !== lastIds.length) {
+    const width = Math.max(2, String(N).length);
+    lastIds = Array.from({ length: N }, (_, i) => `p${String(i + 1).padStart(width, "0")}`);
+  }
+  return lastIds.slice();
 }
+
+let lastIds: string[] = [];
 
 /** What a Stag Hunt agent factory is told about the player it builds. */
 export interface StagHuntPlayer {

@@ -15,19 +15,19 @@
  *
  * @module
  */
-import { z } from "npm:zod@4.6.7";
 import { type MockStagHuntOptions, mockStagHuntPlayers } from "../agents/mock/staghunt.ts";
 import { type PlayedEpisode, playEpisode } from "../core/episode.ts";
+import type { EpisodeTally } from "../core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "../core/events.ts";
 import { episodeSummary, JUPYTER_DISPLAY, type TextHtmlBundle } from "../core/jupyter.ts";
 import { writeEpisodeLogText } from "../core/log_file.ts";
-import { NAME_HINT, NAME_PATTERN, pathInside } from "../names.ts";
+import { pathInside } from "../names.ts";
 import { corruptedPlayers } from "./corruption.ts";
 import { stagHunt } from "./environment.ts";
-import { assignModel, type ModelPolicy, ModelPolicySchema } from "./heterogeneity.ts";
+import { assignModel, type ModelPolicy } from "./heterogeneity.ts";
 import type { CorruptionMode } from "./params.ts";
 import { stagHuntSetup } from "./descriptor.ts";
-import { describeInputIssue, strictObject } from "../core/strict_input.ts";
+import { parseStagHuntRunConfig } from "./_run_config.ts";
 import type { PayoffsInput } from "./payoffs.ts";
 import { playerIndex, type StagHuntAgentFactory } from "./players.ts";
 import { type StagHuntTurn, turnsFromEvents } from "./turns.ts";
@@ -87,28 +87,12 @@ export interface StagHuntRunResult {
   models?: Record<string, string>;
   /** Where the log was written, if it was. */
   logPath?: string;
+  /**
+   * Its status, calls and model calls at a glance, whatever was recorded
+   * (see `EpisodeTally`); a getter, left out of `toJSON`.
+   */
+  readonly tally: EpisodeTally;
 }
-
-const id = () => z.string().regex(NAME_PATTERN, NAME_HINT).max(200);
-
-const ConfigSchema = strictObject({
-  N: z.unknown().optional(),
-  M: z.unknown().optional(),
-  T: z.unknown().optional(),
-  F: z.unknown().optional(),
-  payoffs: z.unknown().optional(),
-  corruption: z.unknown().optional(),
-  seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  models: ModelPolicySchema.optional(),
-  agents: z.union([z.function(), z.object({}).passthrough()]).optional(),
-  run: id().default("adhoc"),
-  episode: id().optional(),
-  outDir: z.string().min(1).optional(),
-  clock: z.function().optional(),
-  events: z.boolean().default(true),
-  hashes: z.boolean().default(false),
-  ndjson: z.boolean().default(false),
-});
 
 /**
  * Runs one Stag Hunt episode. Everything is validated before anything is
@@ -126,11 +110,7 @@ const ConfigSchema = strictObject({
  * @throws {RangeError} For a bad config or parameter, naming the field.
  */
 export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<StagHuntRunResult> {
-  const parsed = ConfigSchema.safeParse(config);
-  if (!parsed.success) {
-    throw new RangeError(describeInputIssue(parsed.error.issues[0], config, "Stag Hunt config"));
-  }
-  const c = parsed.data;
+  const c = parseStagHuntRunConfig(config);
   const regime = config.models?.kind ?? "h1";
   const { params, condition } = stagHuntSetup(
     Object.fromEntries(
@@ -216,6 +196,9 @@ class StagHuntRun implements StagHuntRunResult {
   }
   get events(): EngineEvent[] {
     return this.#played.events;
+  }
+  get tally(): EpisodeTally {
+    return this.#played.tally;
   }
   get turns(): StagHuntTurn[] {
     return this.#turns ??= turnsFromEvents(this.events);

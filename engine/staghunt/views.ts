@@ -12,10 +12,16 @@
  * The rejustify view adds the changed public action and the kept confidence
  * that the new justification must fit.
  *
+ * The payoffs, the speaking order and every settled round of the transcript
+ * are shared by the views of an episode, frozen (no agent can change what
+ * another is shown), and checked against the state whenever they are handed
+ * out.
+ *
  * @module
  */
+import { SharedPart } from "../core/view_parts.ts";
 import type { StagHuntAction, StagHuntPayoffs } from "./payoffs.ts";
-import type { StagHuntState } from "./state.ts";
+import type { RoundRecord, StagHuntState } from "./state.ts";
 
 /** One public report as shown in the transcript. */
 export interface PublicReport {
@@ -86,26 +92,93 @@ export interface RejustifyView extends StagHuntView {
  */
 export function playerView(state: StagHuntState, agent: string): StagHuntView {
   const p = state.params;
+  const transcript: PublicRound[] = [];
+  for (let i = 0; i < state.rounds.length; i++) transcript.push(publicRound(state.rounds, i));
   return {
     you: agent,
     position: state.players.indexOf(agent) + 1,
     round: state.round,
     N: p.N,
     M: p.M,
-    payoffs: { ...p.payoffs },
-    order: [...state.players],
-    transcript: state.rounds.map((r) => ({
-      round: r.round,
-      reports: r.turns.map((t) => ({
-        agent: t.agent,
-        position: t.position,
-        action: t.publicAction,
-        confidence: t.confidence,
-        justification: t.publicJustification,
-      })),
-      outcome: r.outcome ? { stag: r.outcome.publicStag, success: r.outcome.publicSuccess } : null,
-    })),
+    payoffs: PAYOFFS.of(p.payoffs),
+    order: ORDER.of(state.players),
+    transcript,
   };
+}
+
+// What every view of an episode shows alike is shared, frozen
+// (`../core/view_parts.ts`): the payoffs, the speaking order, and each settled
+// round of the transcript (checked against its record on every use, so an
+// edited record is shown as it is now).
+const PAYOFFS = new SharedPart<StagHuntPayoffs, StagHuntPayoffs>(
+  (p) => ({ RS: p.RS, HS: p.HS, RF: p.RF, HF: p.HF }),
+  (v, p) => v.RS === p.RS && v.HS === p.HS && v.RF === p.RF && v.HF === p.HF,
+);
+const ORDER = new SharedPart<string[], string[]>(
+  (ids) => [...ids],
+  (v, ids) => {
+    if (v.length !== ids.length) return false;
+    for (let i = 0; i < ids.length; i++) if (v[i] !== ids[i]) return false;
+    return true;
+  },
+);
+// The settled rounds of the last episode asked about, by index (a WeakMap per
+// round cost more in garbage collection than it saved).
+let lastRounds: RoundRecord[] | undefined;
+let shared: (PublicRound | undefined)[] = [];
+
+/** A round of the transcript: shared and frozen once settled, new while in progress. */
+function publicRound(rounds: RoundRecord[], i: number): PublicRound {
+  const r = rounds[i];
+  if (r.outcome !== null) {
+    if (rounds !== lastRounds) {
+      lastRounds = rounds;
+      shared = [];
+    }
+    const hit = shared[i];
+    if (hit !== undefined && shows(hit, r)) return hit;
+  }
+  const reports: PublicReport[] = [];
+  for (const t of r.turns) {
+    reports.push({
+      agent: t.agent,
+      position: t.position,
+      action: t.publicAction,
+      confidence: t.confidence,
+      justification: t.publicJustification,
+    });
+  }
+  if (r.outcome === null) return { round: r.round, reports, outcome: null };
+  for (const x of reports) Object.freeze(x);
+  const made: PublicRound = Object.freeze({
+    round: r.round,
+    reports: Object.freeze(reports) as PublicReport[],
+    outcome: Object.freeze({ stag: r.outcome.publicStag, success: r.outcome.publicSuccess }),
+  });
+  shared[i] = made;
+  return made;
+}
+
+/** Whether a shared round still shows what its record holds. */
+function shows(v: PublicRound, r: RoundRecord): boolean {
+  const o = r.outcome!;
+  if (
+    v.round !== r.round || v.outcome!.stag !== o.publicStag ||
+    v.outcome!.success !== o.publicSuccess || v.reports.length !== r.turns.length
+  ) {
+    return false;
+  }
+  for (let i = 0; i < r.turns.length; i++) {
+    const x = v.reports[i];
+    const t = r.turns[i];
+    if (
+      x.agent !== t.agent || x.position !== t.position || x.action !== t.publicAction ||
+      x.confidence !== t.confidence || x.justification !== t.publicJustification
+    ) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**

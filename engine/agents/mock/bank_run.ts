@@ -47,7 +47,9 @@ export type BankPolicy = (typeof BANK_POLICIES)[number];
  */
 export function visibleCommittedShare(v: DepositorView): number {
   const total = v.parameters.totalDeposits;
-  const committed = largestCertifiedTotal(v.announcements, v.coalition?.total ?? 0, {
+  const known = v.coalition?.total ?? 0;
+  if (v.announcements.length === 0) return Math.min(1, known / total);
+  const committed = largestCertifiedTotal(v.announcements, known, {
     totalKinds: ["aggregate_committed", "coalition_total"],
     acceptedTermsValue: (n) => (n * total) / v.parameters.depositors,
   });
@@ -88,10 +90,26 @@ function withdrawal(policy: DepositorPolicy, t: number, v: DepositorView) {
   const p = Math.min(1, Math.max(0, calm + 1.5 * stress - 1.2 * share));
   return {
     withdraw_probability: Math.round(p * 100),
-    reasoning: `Redeemed last round ${stress.toFixed(3)}, certified committed share ${
-      share.toFixed(3)
-    }.`,
+    reasoning: withdrawalReasoning(stress, share),
   };
+}
+
+// The depositors of a round see the same public figures, so they give the same
+// reasoning: the last text is kept for the next depositor (formatting two
+// numbers per reply was a tenth of a mock episode).
+let lastStress = NaN;
+let lastShare = NaN;
+let lastReasoning = "";
+
+function withdrawalReasoning(stress: number, share: number): string {
+  if (stress !== lastStress || share !== lastShare) {
+    lastReasoning = `Redeemed last round ${stress.toFixed(3)}, certified committed share ${
+      share.toFixed(3)
+    }.`;
+    lastStress = stress;
+    lastShare = share;
+  }
+  return lastReasoning;
 }
 
 function respond(policy: DepositorPolicy, t: number, v: DepositorView) {

@@ -8,7 +8,7 @@
 import { checkMockOptions } from "../../frail/descriptor.ts";
 import { FRAIL_GAMES } from "../../frail/registry.ts";
 import type { AgentFactory } from "../agent.ts";
-import { agentsByRole } from "./_roles.ts";
+import { agentsByRole, type RoleAgentMaker } from "./_roles.ts";
 import { type BankPolicy, type DepositorPolicy, mockBank, mockDepositor } from "./bank_run.ts";
 import { type CrowdfundingMockOptions, crowdfundingMockPopulation } from "./crowdfunding.ts";
 import { type DebtRolloverMockOptions, debtRolloverMockPopulation } from "./debt_rollover.ts";
@@ -42,17 +42,24 @@ export function mockPopulation(options: MockPopulationOptions = {}): AgentFactor
   checkMockOptions(options as Record<string, unknown>, FRAIL_GAMES, ["seed"]);
   const seed = options.seed ?? 0;
   const policy = options.depositors ?? "defensive";
-  const debt = debtRolloverMockPopulation({ ...options, seed });
-  const crowd = crowdfundingMockPopulation({ ...options, seed });
+  // The other environments' populations are built when one of their roles is
+  // first asked for (a bank-run episode never asks).
+  let debt: AgentFactory | undefined;
+  let crowd: AgentFactory | undefined;
+  const debtAgent: RoleAgentMaker = (p) =>
+    (debt ??= debtRolloverMockPopulation({ ...options, seed }))(p);
+  const crowdAgent: RoleAgentMaker = (p) =>
+    (crowd ??= crowdfundingMockPopulation({ ...options, seed }))(p);
   return agentsByRole("mock policy", {
     depositor: ({ id }) => {
+      if (typeof policy !== "function") return mockDepositor(policy, { seed, id });
       const index = Number(id.replace(/^\D+/, "")) - 1;
-      return mockDepositor(typeof policy === "function" ? policy(id, index) : policy, { seed, id });
+      return mockDepositor(policy(id, index), { seed, id });
     },
     bank: () => mockBank(options.bank ?? "active"),
-    creditor: debt,
-    borrower: debt,
-    backer: crowd,
-    founder: crowd,
+    creditor: debtAgent,
+    borrower: debtAgent,
+    backer: crowdAgent,
+    founder: crowdAgent,
   });
 }

@@ -114,16 +114,26 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
   const prior = unit("firstSpeakerPrior", options.firstSpeakerPrior ?? 0.5);
   const seed = options.seed ?? 0;
   const hare = options.qStar?.hare ?? "";
+  const estimated = `${rule.id} estimate`;
+  // q* of the last game seen (every call of an episode is of one game).
+  let game: { N: number; M: number; payoffs: StagHuntView["payoffs"] } | undefined;
+  let qs = NaN;
+  let cutoffText = "";
   return {
     policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
     decide(req) {
       if (req.call === REJUSTIFY_CALL) return rejustify(req);
       const v = req.view as StagHuntView;
-      const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}|${hare}`;
-      let qs = cutoffs.get(key);
-      if (qs === undefined) {
-        if (cutoffs.size >= 1024) cutoffs.clear();
-        cutoffs.set(key, qs = qStar(v, options.qStar));
+      if (!game || !sameGame(game, v)) {
+        const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}|${hare}`;
+        let q = cutoffs.get(key);
+        if (q === undefined) {
+          if (cutoffs.size >= 1024) cutoffs.clear();
+          cutoffs.set(key, q = qStar(v, options.qStar));
+        }
+        game = { N: v.N, M: v.M, payoffs: { ...v.payoffs } };
+        qs = q;
+        cutoffText = q.toFixed(3);
       }
       const estimate = rule.estimate(historyFromView(v));
       const qHat = estimate ?? prior;
@@ -137,16 +147,39 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
           flipped = true;
         }
       }
-      const source = estimate === undefined ? "first-speaker prior" : `${rule.id} estimate`;
+      const source = estimate === undefined ? "first-speaker prior" : estimated;
       return {
         action,
         confidence: 0.5 + Math.min(0.5, Math.abs(qHat - qs)),
-        justification:
-          `My ${source} ${qHat.toFixed(3)} is ${qHat >= qs ? "at or above" : "below"} ` +
-          `the cutoff ${qs.toFixed(3)}${flipped ? ", but I deviate this time" : ""}.`,
+        justification: `My ${source} ${fixed3(qHat)} is ${
+          qHat >= qs ? "at or above" : "below"
+        } the cutoff ${cutoffText}${flipped ? ", but I deviate this time" : ""}.`,
       };
     },
   };
+}
+
+function sameGame(
+  g: { N: number; M: number; payoffs: StagHuntView["payoffs"] },
+  v: StagHuntView,
+): boolean {
+  const a = g.payoffs;
+  const b = v.payoffs;
+  return g.N === v.N && g.M === v.M && a.RS === b.RS && a.HS === b.HS && a.RF === b.RF &&
+    a.HF === b.HF;
+}
+
+// `x.toFixed(3)` of the estimates seen: a rule's estimates take few values
+// (counts over counts), and formatting them was a tenth of a mock turn.
+const fixedTexts = new Map<number, string>();
+
+function fixed3(x: number): string {
+  let t = fixedTexts.get(x);
+  if (t === undefined) {
+    if (fixedTexts.size >= 4096) fixedTexts.clear();
+    fixedTexts.set(x, t = x.toFixed(3));
+  }
+  return t;
 }
 
 // q* by game and hare option, shared by every threshold player: it depends on

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { openStream } from "../../core/rng.ts";
+import { type RoundStreams, roundStreams } from "../../core/rng.ts";
 
 /**
  * A trait uniform on [0, 1) for (seed, agent).
@@ -16,5 +16,15 @@ import { openStream } from "../../core/rng.ts";
  * ```
  */
 export function trait(seed: number, agent: string): number {
-  return openStream({ seed, round: 0, agent, purpose: "mock_trait" }).uniform();
+  // A population's agents are made one after another with one seed: the
+  // seed's round-0 opener is kept for the next call (the same streams as
+  // `openStream`, with the seed checked and absorbed once).
+  if (seed !== traitSeed) {
+    traitStreams = roundStreams(seed, 0);
+    traitSeed = seed;
+  }
+  return traitStreams!(agent, "mock_trait").uniform();
 }
+
+let traitSeed = NaN;
+let traitStreams: RoundStreams | undefined;

@@ -25,6 +25,7 @@ import type { BankRunState } from "./state.ts";
  * ```
  */
 export function committedAmount(state: BankRunState, round: number): number {
+  if (!(state.m1 || state.m2 || state.m3)) return 0;
   return state.depositors.reduce(
     (s, d) => s + (isCommittedUnder(state, d.id, round) ? d.balance : 0),
     0,

@@ -11,11 +11,12 @@
  *
  * @module
  */
-import { z } from "npm:zod@4.6.7";
+import type { z } from "npm:zod@4.6.7";
 import type { Contract } from "../../core/contract.ts";
 import { probabilityContract } from "../financial_decision.ts";
 import {
   offerContract,
+  offerItemSchema,
   type OfferReport,
   solicitationContract,
   type SolicitationReport,
@@ -52,11 +53,7 @@ export interface RetentionOffer {
  * if (RetentionOfferSchema.safeParse({ target: "dep_01", amount: 0.03, lock_rounds: 0 }).success) throw new Error();
  * ```
  */
-export const RetentionOfferSchema: z.ZodType<RetentionOffer> = z.object({
-  target: z.string(),
-  amount: z.number().positive(),
-  lock_rounds: z.number().int().min(1),
-});
+export const RetentionOfferSchema: z.ZodType<RetentionOffer> = offerItemSchema("lock_rounds");
 
 /**
  * M1 bank call: `{ offers: [{target, amount, lock_rounds}], disclose_terms_to, reasoning }`.

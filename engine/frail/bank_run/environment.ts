@@ -30,6 +30,7 @@ import {
 import { bankRunBounds, type BankRunParams, parseBankRunParams } from "./params.ts";
 import { settleWithdrawals } from "./settlement.ts";
 import { BANK_ID, type BankRunState, initialBankRunState } from "./state.ts";
+import { bankRunStateJson } from "./state_json.ts";
 import { bankView, depositorView } from "./views.ts";
 
 /** End of round: the coalition's exit ritual advances, then the public snapshot. */
@@ -165,4 +166,5 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
     return endEpisode(s, { success, payoffs, events });
   },
   bounds: bankRunBounds,
+  stateJson: bankRunStateJson,
 };

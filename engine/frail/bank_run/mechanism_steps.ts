@@ -37,7 +37,9 @@ import { BANK_ID, type BankRunState, isActive } from "./state.ts";
  * ```
  */
 export function activeDepositors(s: BankRunState): string[] {
-  return s.depositors.filter((d) => isActive(s, d)).map((d) => d.id);
+  const ids: string[] = [];
+  for (const d of s.depositors) if (isActive(s, d)) ids.push(d.id);
+  return ids;
 }
 
 /**
@@ -122,6 +124,8 @@ export function applyResponses(
  * ```
  */
 export function deliverMessages(s: BankRunState): EventBody[] {
+  // Only a mechanism certifies anything (M0 delivers nothing).
+  if (!(s.m1 || s.m2 || s.m3)) return [];
   return deliverCertified(s, s.inbox, {
     round: s.round,
     central: BANK_ID,

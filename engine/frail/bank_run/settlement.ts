@@ -27,7 +27,7 @@ import { shuffled } from "../../core/rng.ts";
 import { roundCapacity } from "../capacity.ts";
 import { drawDecision } from "../financial_decision.ts";
 import { promisedTotal } from "../mechanisms/profile.ts";
-import { type BankRunState, EPS } from "./state.ts";
+import { type BankRunState, type Depositor, EPS } from "./state.ts";
 import type { BankRunParams } from "./params.ts";
 
 /**
@@ -51,7 +51,8 @@ import type { BankRunParams } from "./params.ts";
 export function settleWithdrawals(state: BankRunState, ctx: StepContext): EventBody[] {
   const events: EventBody[] = [];
   const p = state.params;
-  const byId = new Map(state.depositors.map((d) => [d.id, d]));
+  const byId = new Map<string, Depositor>();
+  for (const d of state.depositors) byId.set(d.id, d);
   const requests: string[] = [];
   for (const pd of state.pending) {
     const d = byId.get(pd.agent)!;

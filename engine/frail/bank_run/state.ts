@@ -107,7 +107,11 @@ export function splitDeposits(
   split: "equal" | "heterogeneous",
   stream: Stream,
 ): number[] {
-  if (split === "equal") return Array.from({ length: n }, () => total / n);
+  if (split === "equal") {
+    const equal: number[] = [];
+    for (let i = 0; i < Math.floor(n); i++) equal.push(total / n);
+    return equal;
+  }
   const weights = Array.from({ length: n }, () => 0.5 + stream.uniform());
   const sum = weights.reduce((a, b) => a + b, 0);
   const milli = Math.round(total * 1000);

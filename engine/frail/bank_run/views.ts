@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { EMPTY_LIST, SharedPart } from "../../core/view_parts.ts";
 import type { CapacityRule } from "../capacity.ts";
 import { isMember } from "../mechanisms/coalition.ts";
 import { isCommittedUnder, promisedTotal } from "../mechanisms/profile.ts";
@@ -23,6 +24,7 @@ import {
 } from "../mechanisms/views.ts";
 import type { MechanismId, Message } from "../types.ts";
 import { committedAmount } from "./commitments.ts";
+import type { BankRunParams } from "./params.ts";
 import type { BankRunDisclosure, BankRunState } from "./state.ts";
 
 /** Game parameters a depositor is told (no horizon). */
@@ -118,9 +120,10 @@ export interface BankView {
   signers: { id: string; exitDeclared: boolean }[];
 }
 
-function parameters(s: BankRunState): DepositorParameters {
-  const p = s.params;
-  return {
+// Parts every view of a round shows alike, shared (frozen) rather than copied
+// per view (`../../core/view_parts.ts`).
+const PARAMETERS = new SharedPart<BankRunParams, DepositorParameters>(
+  (p) => ({
     depositors: p.depositors,
     totalDeposits: p.totalDeposits,
     depositYield: p.depositYield,
@@ -128,7 +131,21 @@ function parameters(s: BankRunState): DepositorParameters {
     earlySalePrice: p.earlySalePrice,
     capacity: p.capacity,
     capacityRule: p.capacityRule,
-  };
+  }),
+  (v, p) =>
+    v.depositors === p.depositors && v.totalDeposits === p.totalDeposits &&
+    v.depositYield === p.depositYield && v.assetReturn === p.assetReturn &&
+    v.earlySalePrice === p.earlySalePrice && v.capacity === p.capacity &&
+    v.capacityRule === p.capacityRule,
+);
+const INSTITUTION = new SharedPart<BankRunDisclosure, DepositorView["institution"]>(
+  (d) => ({ cash: d.cash, assets: d.assets, depositsRemaining: d.depositsRemaining }),
+  (v, d) =>
+    v.cash === d.cash && v.assets === d.assets && v.depositsRemaining === d.depositsRemaining,
+);
+
+function parameters(s: BankRunState): DepositorParameters {
+  return PARAMETERS.of(s.params);
 }
 
 /**
@@ -149,33 +166,23 @@ function parameters(s: BankRunState): DepositorParameters {
 export function depositorView(s: BankRunState, id: string): DepositorView {
   const d = s.depositors.find((x) => x.id === id);
   if (!d) throw new RangeError(`Unknown depositor "${id}"`);
-  const round = s.round;
-  const open = openProposals(s, id, { round, ids: "plain" });
+  const previousDecisions: DepositorView["previousDecisions"] = [];
+  for (const h of d.history) {
+    previousDecisions.push({ reported: h.reported, withdrew: h.processed > 0 });
+  }
   return {
     role: "depositor",
     id,
     mechanism: s.mechanism,
     parameters: parameters(s),
     balance: d.balance,
-    previousDecisions: d.history.map((h) => ({ reported: h.reported, withdrew: h.processed > 0 })),
+    previousDecisions,
     commitment: commitmentView(s, id),
-    institution: {
-      cash: s.disclosed.cash,
-      assets: s.disclosed.assets,
-      depositsRemaining: s.disclosed.depositsRemaining,
-    },
+    institution: INSTITUTION.of(s.disclosed),
     fractionRedeemedLastRound: s.disclosed.fractionRedeemed,
     outstandingCompensation: s.m1 ? s.disclosed.outstandingCompensation : null,
-    proposals: [
-      ...open.offers.map((o) => ({
-        id: o.id,
-        kind: "retention_offer",
-        amount: o.amount,
-        lockRoundsRemaining: roundsLeft(o.lockUntil, round),
-      })),
-      ...(open.solicitation ? [{ id: open.solicitation, kind: "protection_agreement" }] : []),
-    ],
-    announcements: s.inbox[id] ?? [],
+    proposals: s.m1 || s.m2 ? proposals(s, id) : EMPTY_LIST,
+    announcements: s.inbox[id] ?? EMPTY_LIST,
     canJoin: mayJoin(s.m3, id),
     coalition: s.m3 && isMember(s.m3, id)
       ? coalitionMemberView(s.m3, (member) => ({
@@ -186,8 +193,23 @@ export function depositorView(s: BankRunState, id: string): DepositorView {
   };
 }
 
+/** The M1 offers and the M2 solicitation awaiting a depositor's answer. */
+function proposals(s: BankRunState, id: string): DepositorView["proposals"] {
+  const round = s.round;
+  const open = openProposals(s, id, { round, ids: "plain" });
+  return [
+    ...open.offers.map((o) => ({
+      id: o.id,
+      kind: "retention_offer",
+      amount: o.amount,
+      lockRoundsRemaining: roundsLeft(o.lockUntil, round),
+    })),
+    ...(open.solicitation ? [{ id: open.solicitation, kind: "protection_agreement" }] : []),
+  ];
+}
+
 function commitmentView(s: BankRunState, id: string): CommitmentView | null {
-  if (!isCommittedUnder(s, id, s.round)) return null;
+  if (!(s.m1 || s.m2 || s.m3) || !isCommittedUnder(s, id, s.round)) return null;
   if (s.m1) {
     const o = acceptedOffersTo(s, id)[0];
     return {

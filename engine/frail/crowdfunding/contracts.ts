@@ -13,6 +13,7 @@
  */
 import { z } from "npm:zod@4.6.7";
 import { type Contract, defineContract } from "../../core/contract.ts";
+import { checkStringArray, INVALID, isObjectInput, withCheck } from "../../core/value_check.ts";
 import { probabilityContract } from "../financial_decision.ts";
 import {
   offerContract,
@@ -30,10 +31,18 @@ import {
  * if (!CoalitionVoteSchema.safeParse(null).success || CoalitionVoteSchema.safeParse({}).success) throw new Error();
  * ```
  */
-export const CoalitionVoteSchema: z.ZodType<{ announce_to: "all" | string[] } | null> = z.union([
-  z.null(),
-  z.object({ announce_to: z.union([z.literal("all"), z.array(z.string())]) }),
-]);
+export const CoalitionVoteSchema: z.ZodType<{ announce_to: "all" | string[] } | null> = withCheck(
+  z.union([
+    z.null(),
+    z.object({ announce_to: z.union([z.literal("all"), z.array(z.string())]) }),
+  ]),
+  (v) => {
+    if (v === null) return null;
+    if (!isObjectInput(v)) return INVALID;
+    const to = v.announce_to === "all" ? "all" : checkStringArray(v.announce_to);
+    return to === INVALID ? INVALID : { announce_to: to };
+  },
+);
 
 /**
  * Pledge call (unpledged backers): `{ pledge_probability: 0-100, reasoning }`.

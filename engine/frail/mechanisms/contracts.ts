@@ -11,6 +11,14 @@
  */
 import { z } from "npm:zod@4.6.7";
 import { type Contract, defineContract } from "../../core/contract.ts";
+import {
+  checkString,
+  checkStringArray,
+  INVALID,
+  isFiniteNumber,
+  isObjectInput,
+  withCheck,
+} from "../../core/value_check.ts";
 import type { OfferProposal } from "./paid_offers.ts";
 import type { TermsRecipients } from "./profile.ts";
 
@@ -23,11 +31,10 @@ import type { TermsRecipients } from "./profile.ts";
  * if (!RecipientsSchema.safeParse(["dep_01"]).success || RecipientsSchema.safeParse(3).success) throw new Error();
  * ```
  */
-export const RecipientsSchema: z.ZodType<TermsRecipients> = z.union([
-  z.literal("none"),
-  z.literal("all"),
-  z.array(z.string()),
-]);
+export const RecipientsSchema: z.ZodType<TermsRecipients> = withCheck(
+  z.union([z.literal("none"), z.literal("all"), z.array(z.string())]),
+  (v) => (v === "none" || v === "all" ? v : checkStringArray(v)),
+);
 
 /** A participant's mechanism action, one item of `proposal_actions`. */
 export type ParticipantAction =
@@ -50,22 +57,57 @@ export type ParticipantAction =
  * if (a.action !== "propose_announcement_vote" || a.announce_to !== "all") throw new Error();
  * ```
  */
-export const ParticipantActionSchema: z.ZodType<ParticipantAction> = z.discriminatedUnion(
-  "action",
-  [
-    z.object({ action: z.literal("accept"), proposal_id: z.string() }),
-    z.object({ action: z.literal("decline"), proposal_id: z.string().optional() }),
-    z.object({ action: z.literal("sign"), proposal_id: z.string().optional() }),
-    z.object({ action: z.literal("exit") }),
-    z.object({ action: z.literal("join") }),
-    z.object({ action: z.literal("exit_request") }),
-    z.object({
-      action: z.literal("propose_announcement_vote"),
-      announce_to: z.union([z.literal("all"), z.array(z.string())]).default("all"),
-    }),
-    z.object({ action: z.literal("vote"), vote_id: z.string(), support: z.boolean() }),
-  ],
+export const ParticipantActionSchema: z.ZodType<ParticipantAction> = withCheck(
+  z.discriminatedUnion(
+    "action",
+    [
+      z.object({ action: z.literal("accept"), proposal_id: z.string() }),
+      z.object({ action: z.literal("decline"), proposal_id: z.string().optional() }),
+      z.object({ action: z.literal("sign"), proposal_id: z.string().optional() }),
+      z.object({ action: z.literal("exit") }),
+      z.object({ action: z.literal("join") }),
+      z.object({ action: z.literal("exit_request") }),
+      z.object({
+        action: z.literal("propose_announcement_vote"),
+        announce_to: z.union([z.literal("all"), z.array(z.string())]).default("all"),
+      }),
+      z.object({ action: z.literal("vote"), vote_id: z.string(), support: z.boolean() }),
+    ],
+  ),
+  checkParticipantAction,
 );
+
+/** The hand-written check of {@linkcode ParticipantActionSchema} (see `../../core/value_check.ts`). */
+function checkParticipantAction(v: unknown): unknown {
+  if (!isObjectInput(v)) return INVALID;
+  const action = v.action;
+  switch (action) {
+    case "accept":
+      return typeof v.proposal_id === "string" ? { action, proposal_id: v.proposal_id } : INVALID;
+    case "decline":
+    case "sign": {
+      if (!("proposal_id" in v)) return { action };
+      const id = v.proposal_id;
+      return id === undefined || typeof id === "string" ? { action, proposal_id: id } : INVALID;
+    }
+    case "exit":
+    case "join":
+    case "exit_request":
+      return { action };
+    case "propose_announcement_vote": {
+      const to = v.announce_to;
+      if (to === undefined || to === "all") return { action, announce_to: "all" };
+      const list = checkStringArray(to);
+      return list === INVALID ? INVALID : { action, announce_to: list };
+    }
+    case "vote":
+      return typeof v.vote_id === "string" && typeof v.support === "boolean"
+        ? { action, vote_id: v.vote_id, support: v.support }
+        : INVALID;
+    default:
+      return INVALID;
+  }
+}
 
 /**
  * Schema of one M1 offer as the central player reports it.
@@ -76,11 +118,50 @@ export const ParticipantActionSchema: z.ZodType<ParticipantAction> = z.discrimin
  * if (OfferItemSchema.safeParse({ target: "a", amount: 0, lock_until: 3 }).success) throw new Error("amount must be positive");
  * ```
  */
-export const OfferItemSchema: z.ZodType<OfferProposal> = z.object({
-  target: z.string(),
-  amount: z.number().positive(),
-  lock_until: z.number().int().min(1),
-});
+export const OfferItemSchema: z.ZodType<OfferProposal> = offerItemSchema("lock_until");
+
+/**
+ * The schema of one offer, `{ target, amount, <lock>: integer >= 1 }` with the
+ * lock under the key given (`lock_until`, or the bank's `lock_rounds`), and
+ * its hand-written check (`../../core/value_check.ts`).
+ *
+ * @example
+ * ```ts
+ * import { offerItemSchema } from "./contracts.ts";
+ * const s = offerItemSchema("lock_rounds");
+ * if (s.parse({ lock_rounds: 2, amount: 0.1, target: "a", x: 1 }).lock_rounds !== 2) throw new Error();
+ * ```
+ */
+export function offerItemSchema<K extends string>(
+  lock: K,
+): z.ZodType<{ target: string; amount: number } & Record<K, number>> {
+  const schema = z.object({
+    target: z.string(),
+    amount: z.number().positive(),
+    [lock]: z.number().int().min(1),
+  }) as unknown as z.ZodType<{ target: string; amount: number } & Record<K, number>>;
+  return withCheck(
+    schema,
+    (v) =>
+      isObjectInput(v) && typeof v.target === "string" && isFiniteNumber(v.amount) &&
+        v.amount > 0 && isCount(v[lock])
+        ? { target: v.target, amount: v.amount, [lock]: v[lock] }
+        : INVALID,
+  );
+}
+
+/**
+ * Whether a value passes `z.number().int().min(1)`: a safe integer of at least 1.
+ *
+ * @example
+ * ```ts
+ * import { isCount } from "./contracts.ts";
+ * if (!isCount(3) || isCount(0) || isCount(1.5) || isCount(2 ** 53)) throw new Error();
+ * ```
+ */
+export function isCount(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= 1;
+}
 
 /** A participant's mechanism response (a type, not an interface, so it is a `Record<string, unknown>`). */
 export type MechanismResponse = {
@@ -166,7 +247,7 @@ export type SolicitationReport = {
  */
 export function solicitationContract(call: string): Contract<SolicitationReport> {
   return defineContract(call, {
-    solicit: { kind: "list", item: z.string() },
+    solicit: { kind: "list", item: withCheck(z.string(), checkString) },
     disclose_aggregate: { kind: "boolean", default: false },
     reasoning: { kind: "text" },
   });

@@ -1,0 +1,80 @@
+/**
+ * The bank-run state's canonical JSON, written field by field (see
+ * `../../core/state_json.ts`): the balance sheet, the depositors and their
+ * histories, the disclosed snapshot, the last settlement and the parameters
+ * are written directly; the mechanism profile, the inbox, pending reports and
+ * a failure (empty or `null` in most rounds) by the generic writer. A state
+ * of another shape gives `undefined`, and the checkpoint then uses the
+ * generic writer.
+ *
+ * @module
+ */
+import { any, bool, fields, list, num, shapedJson, str } from "../../core/state_json.ts";
+import type { BankRunState } from "./state.ts";
+
+/**
+ * `canonicalJson(state)`, or `undefined` for a state of an unexpected shape.
+ *
+ * @example
+ * ```ts
+ * import { bankRunStateJson } from "./state_json.ts";
+ * import { initialBankRunState } from "./state.ts";
+ * import { parseBankRunParams } from "./params.ts";
+ * import { openStream } from "../../core/rng.ts";
+ * import { canonicalJson } from "../../core/canonical_json.ts";
+ * const s = initialBankRunState(parseBankRunParams({}), "M0",
+ *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
+ * if (bankRunStateJson(s) !== canonicalJson(s)) throw new Error();
+ * if (bankRunStateJson({ ...s, extra: 1 } as never) !== undefined) throw new Error();
+ * ```
+ */
+export function bankRunStateJson(state: BankRunState): string | undefined {
+  return shapedJson(state, write);
+}
+
+function write(state: BankRunState): string {
+  const s = fields(state, 17);
+  return `{"assets":${num(s.assets)},"assetsSold":${num(s.assetsSold)},"cash":${num(s.cash)},` +
+    `"cumulativeWithdrawn":${num(s.cumulativeWithdrawn)},"depositors":${
+      list(s.depositors, depositor)
+    },"disclosed":${disclosed(s.disclosed)},"done":${bool(s.done)},"failure":${any(s.failure)},` +
+    `"inbox":${any(s.inbox)},"last":${last(s.last)},"m1":${any(s.m1)},"m2":${any(s.m2)},` +
+    `"m3":${any(s.m3)},"mechanism":${str(s.mechanism)},"params":${params(s.params)},` +
+    `"pending":${any(s.pending)},"round":${num(s.round)}}`;
+}
+
+function depositor(x: unknown): string {
+  const d = fields(x, 5);
+  return `{"balance":${num(d.balance)},"history":${list(d.history, decision)},"id":${str(d.id)},` +
+    `"initial":${num(d.initial)},"withdrawn":${num(d.withdrawn)}}`;
+}
+
+function decision(x: unknown): string {
+  const h = fields(x, 4);
+  return `{"processed":${num(h.processed)},"realized":${bool(h.realized)},` +
+    `"reported":${num(h.reported)},"round":${num(h.round)}}`;
+}
+
+function disclosed(x: unknown): string {
+  const d = fields(x, 5);
+  return `{"assets":${num(d.assets)},"cash":${num(d.cash)},` +
+    `"depositsRemaining":${num(d.depositsRemaining)},"fractionRedeemed":${
+      num(d.fractionRedeemed)
+    },"outstandingCompensation":${num(d.outstandingCompensation)}}`;
+}
+
+function last(x: unknown): string {
+  const l = fields(x, 5);
+  return `{"depositsAtStart":${num(l.depositsAtStart)},"expired":${num(l.expired)},` +
+    `"processed":${num(l.processed)},"requested":${num(l.requested)},"sold":${num(l.sold)}}`;
+}
+
+function params(x: unknown): string {
+  const p = fields(x, 11);
+  return `{"assetReturn":${num(p.assetReturn)},"capacity":${num(p.capacity)},` +
+    `"capacityRule":${str(p.capacityRule)},"depositSplit":${str(p.depositSplit)},` +
+    `"depositYield":${num(p.depositYield)},"depositors":${num(p.depositors)},` +
+    `"earlySalePrice":${num(p.earlySalePrice)},"horizon":${num(p.horizon)},` +
+    `"initialCash":${num(p.initialCash)},"longTermAssets":${num(p.longTermAssets)},` +
+    `"totalDeposits":${num(p.totalDeposits)}}`;
+}

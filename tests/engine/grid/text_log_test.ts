@@ -1,0 +1,88 @@
+// The grid writes the log text the engine built (no event object is built):
+// it holds, line for line, the events the runner gives (times aside, as two
+// plays read the clock apart), and its tally summarises it as the events do.
+import { assertEquals, assertThrows } from "../../_assert.ts";
+import type { GridEpisode } from "../../../engine/grid/cells.ts";
+import { summarizeEpisode, summarizeTally } from "../../../engine/grid/execute.ts";
+import { playGridLog } from "../../../engine/grid/runners.ts";
+import { readLogEpisodes, SegmentWriter } from "../../../engine/grid/segments.ts";
+
+const frail = (mechanism: string, seed: number): GridEpisode => ({
+  id: `bank_run_${mechanism}_s${seed}`,
+  index: 0,
+  run: "t",
+  cell: "c",
+  replicate: 0,
+  seed,
+  condition: { game: "frail", env: "bank_run", mechanism, regime: "stable", params: {} },
+  agents: { kind: "mock", mock: {} },
+} as GridEpisode);
+
+const stagHunt = (seed: number): GridEpisode => ({
+  id: `sh_s${seed}`,
+  index: 0,
+  run: "t",
+  cell: "c",
+  replicate: 0,
+  seed,
+  condition: {
+    game: "staghunt",
+    N: 5,
+    M: 3,
+    T: 4,
+    F: 2,
+    corruption: "b3",
+    heterogeneity: "h1",
+    payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 },
+  },
+  agents: { kind: "mock", mock: {} },
+} as GridEpisode);
+
+const untimed = (line: unknown) => {
+  const { time: _t, ...rest } = line as Record<string, unknown>;
+  return rest;
+};
+
+Deno.test("playGridLog() gives the text of the events the runner plays, with the same summary", async () => {
+  for (const ep of [frail("M0", 1), frail("M1", 2), frail("M3", 3), stagHunt(4)]) {
+    const text = await playGridLog(ep, { text: true });
+    const events = await playGridLog(ep);
+    assertEquals([text.events, events.text], [undefined, undefined]);
+    const lines = text.text!.trimEnd().split("\n").map((l) => untimed(JSON.parse(l)));
+    assertEquals(lines, events.events!.map(untimed));
+    assertEquals(summarizeTally(text.tally), summarizeEpisode(events.events!));
+  }
+});
+
+Deno.test("playGridLog() gives a crashed episode's text and tally", async () => {
+  const ep = frail("M0", 5);
+  const crash = await playGridLog(ep, {
+    text: true,
+    agents: () => {
+      throw new Error("no agents today");
+    },
+  });
+  const end = JSON.parse(crash.text!);
+  assertEquals([end.type, end.status, end.error], ["episode_end", "error", "no agents today"]);
+  assertEquals(summarizeTally(crash.tally).error, "no agents today");
+});
+
+Deno.test("SegmentWriter.appendText() takes only the lines of the episode it is told, ending with its episode_end", async () => {
+  const dir = await Deno.makeTempDir();
+  const writer = SegmentWriter.create(dir, "t");
+  const { text } = await playGridLog(frail("M0", 6), { text: true });
+  const refused = [
+    { run: "t", episode: "other", text: text! },
+    { run: "x", episode: "bank_run_M0_s6", text: text! },
+    { run: "t", episode: "bank_run_M0_s6", text: text!.slice(0, -1) },
+    { run: "t", episode: "bank_run_M0_s6", text: text!.slice(0, text!.lastIndexOf("{")) },
+  ];
+  for (const log of refused) {
+    assertThrows(() => writer.appendText(log), TypeError, "A segment block must be the lines");
+  }
+  const entry = writer.appendText({ run: "t", episode: "bank_run_M0_s6", text: text! });
+  writer.close();
+  assertEquals([entry.offset, entry.status], [0, "ok"]);
+  const [one] = await readLogEpisodes(writer.path);
+  assertEquals(one.events.length, text!.trimEnd().split("\n").length);
+});

@@ -1,0 +1,125 @@
+// What the engine builds once and hands out many times (set-ups resolved
+// once per condition, view parts shared by the views of a round) is never an
+// object two episodes or two agents share where one could change it, and it
+// always shows the current values.
+import { assert, assertEquals, assertThrows } from "../_assert.ts";
+import { openStream } from "../../engine/core/rng.ts";
+import { bankRunGame } from "../../engine/frail/bank_run/descriptor.ts";
+import { parseBankRunParams } from "../../engine/frail/bank_run/params.ts";
+import { initialBankRunState } from "../../engine/frail/bank_run/state.ts";
+import { depositorView } from "../../engine/frail/bank_run/views.ts";
+import { frailSetup } from "../../engine/frail/descriptor.ts";
+import { stagHuntSetup } from "../../engine/staghunt/descriptor.ts";
+import { historyFromView } from "../../engine/staghunt/history.ts";
+import { parseStagHuntParams } from "../../engine/staghunt/params.ts";
+import { initialStagHuntState } from "../../engine/staghunt/state.ts";
+import { playerView } from "../../engine/staghunt/views.ts";
+
+Deno.test("frailSetup() resolves a regime once but hands every caller its own parameters and derived quantities", () => {
+  const a = frailSetup(bankRunGame, { mechanism: "M0", regime: "contraction" });
+  (a.params as { capacity: number }).capacity = 99;
+  (a.condition.derived.bounds as { best: number }).best = -1;
+  const b = frailSetup(bankRunGame, { mechanism: "M2", regime: "contraction" });
+  assertEquals((b.params as { capacity: number }).capacity, 3.75);
+  assertEquals((b.params as { earlySalePrice: number }).earlySalePrice, 0.75);
+  assertEquals((b.condition.derived.bounds as { best: number }).best.toFixed(4), "17.4060");
+  assertEquals([b.condition.id, b.condition.fields.overrides_id], [
+    "bank_run_M2_contraction",
+    "none",
+  ]);
+  // Overrides are resolved every time, and a bad one is still named.
+  const c = frailSetup(bankRunGame, {
+    mechanism: "M0",
+    regime: "contraction",
+    overrides: { capacity: 5 },
+  });
+  assertEquals((c.params as { capacity: number }).capacity, 5);
+  assertThrows(
+    () =>
+      frailSetup(bankRunGame, { mechanism: "M0", regime: "stable", overrides: { capacity: -1 } }),
+    RangeError,
+    'Invalid bank_run parameter "capacity"',
+  );
+});
+
+Deno.test("stagHuntSetup() resolves a game once but hands every caller its own copy", () => {
+  const a = stagHuntSetup({ N: 5, M: 3, T: 4, F: 2 }, "h1");
+  a.params.payoffs.RS = 100;
+  (a.condition.derived as unknown as { q_star: number }).q_star = 0;
+  const b = stagHuntSetup({ N: 5, M: 3, T: 4, F: 2 }, "h1");
+  assertEquals(b.params.payoffs, { RS: 4, HS: 2, RF: 0, HF: 2 });
+  // q* of N = 5, M = 3 with (4, 2, 0, 2): the median of Beta(2, 3).
+  assertEquals(
+    (b.condition.derived as unknown as { q_star: number }).q_star.toFixed(6),
+    "0.385728",
+  );
+  // The same game written with tuple payoffs, or another heterogeneity, resolves alike.
+  const c = stagHuntSetup({ N: 5, M: 3, T: 4, F: 2, payoffs: [4, 2, 0, 2] }, "h2");
+  assertEquals([c.condition.id, c.params.payoffs.RS], ["staghunt_N5_M3_T4_F2_base_h2", 4]);
+  // An unknown field is refused, whether or not the known ones were seen before.
+  assertThrows(
+    () => stagHuntSetup({ N: 5, M: 3, T: 4, F: 2, X: 1 }, "h1"),
+    RangeError,
+    "X",
+  );
+});
+
+Deno.test("depositorView() shares frozen parameters and books within a round, and shows books edited in place", () => {
+  const s = initialBankRunState(
+    parseBankRunParams({}),
+    "M0",
+    openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }),
+  );
+  const a = depositorView(s, "dep_01");
+  const b = depositorView(s, "dep_02");
+  assert(a.parameters === b.parameters && a.institution === b.institution);
+  assert(Object.isFrozen(a.parameters) && Object.isFrozen(a.institution));
+  assert(Object.isFrozen(a.proposals) && Object.isFrozen(a.announcements));
+  assertThrows(() => a.proposals.push({ id: "x", kind: "y" }), TypeError);
+  s.disclosed.cash = 0.5;
+  s.params.capacity = 2;
+  const c = depositorView(s, "dep_01");
+  assertEquals([c.institution.cash, c.parameters.capacity], [0.5, 2]);
+  assertEquals([a.institution.cash, a.parameters.capacity], [1.125, 3.75]);
+  assertEquals(c.institution, { cash: 0.5, assets: 15.075, depositsRemaining: 15 });
+});
+
+Deno.test("playerView() shares each settled round, frozen, and shows a record edited in place", () => {
+  const s = initialStagHuntState(
+    parseStagHuntParams({ N: 2, M: 2, T: 2 }),
+    openStream({ seed: 1, round: 0, agent: "engine", purpose: "corrupted" }),
+  );
+  const turn = (agent: string, position: number, action: "Stag" | "Hare") => ({
+    agent,
+    position,
+    corrupted: false,
+    originalAction: action,
+    publicAction: action,
+    confidence: 0.8,
+    originalJustification: "j",
+    publicJustification: "j",
+  });
+  s.round = 2;
+  s.rounds.push({
+    round: 1,
+    turns: [turn("p01", 1, "Stag"), turn("p02", 2, "Hare")],
+    outcome: { publicStag: 1, preflipStag: 1, publicSuccess: false, preflipSuccess: false },
+  });
+  s.rounds.push({ round: 2, turns: [turn("p01", 1, "Stag")], outcome: null });
+  const a = playerView(s, "p02");
+  const b = playerView(s, "p02");
+  assert(a.transcript[0] === b.transcript[0] && Object.isFrozen(a.transcript[0].reports[0]));
+  // The round in progress is built for each view.
+  assert(a.transcript[1] !== b.transcript[1] && !Object.isFrozen(a.transcript[1]));
+  const h = historyFromView(a);
+  assertEquals(h.past[0].reports.map((r) => r.action), ["Stag", "Hare"]);
+  assert(historyFromView(b).past[0] === h.past[0] && Object.isFrozen(h.past[0].reports));
+  assertThrows(() => h.past[0].reports.push(h.past[0].reports[0]), TypeError);
+  s.rounds[0].turns[1].publicAction = "Stag";
+  s.rounds[0].outcome!.publicStag = 2;
+  const c = playerView(s, "p02");
+  assertEquals(c.transcript[0].reports[1].action, "Stag");
+  assertEquals(c.transcript[0].outcome, { stag: 2, success: false });
+  assertEquals(historyFromView(c).past[0].reports[1].action, "Stag");
+  assertEquals(a.transcript[0].reports[1].action, "Hare");
+});
