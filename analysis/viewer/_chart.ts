@@ -9,7 +9,10 @@
 // - Stag Hunt: the number of Stag actions per round in the public transcript
 //   and before flips, with the threshold M of the condition as a dashed line.
 // - No reference line is taken from a paper constant: only values logged in
-//   the episode are drawn.
+//   the episode are drawn. A FRAIL episode's logged Figure 4 line
+//   (`derived.reference`) is drawn where it is a level (the bank's insolvency
+//   boundary, the crowdfunding goal); a round line (debt rollover's first
+//   maturity) is left to the caption.
 
 import { ENV_PROFILES } from "../frail/env_profiles.ts";
 import { stateTrajectoryChart, type TrajectoryRow } from "../charts/state_trajectory.ts";
@@ -50,9 +53,20 @@ function frailChart(model: EpisodeModel): EpisodeChart | null {
     }
   }
   if (rows.length === 0) return null;
-  const spec = withLegendBelow(stateTrajectoryChart(rows, { ...CHART_SIZE, yTitle: "Amount" }));
+  const reference = model.header?.derived.reference as
+    | { axis?: unknown; value?: unknown; label?: unknown }
+    | undefined;
+  const level = reference?.axis === "y" && typeof reference.value === "number"
+    ? [{ y: reference.value, label: `${reference.label} ${+reference.value.toFixed(2)}` }]
+    : [];
+  const spec = withLegendBelow(
+    stateTrajectoryChart(rows, { ...CHART_SIZE, yTitle: "Amount", referenceLines: level }),
+  );
   const names = [...new Set(rows.map((r) => r.series))].join(", ");
-  return { spec, caption: `Disclosure metrics by round: ${names}.` };
+  const round = reference?.axis === "x" && typeof reference.value === "number"
+    ? ` The ${reference.label} in round ${reference.value}.`
+    : "";
+  return { spec, caption: `Disclosure metrics by round: ${names}.${round}` };
 }
 
 function stagHuntChart(model: EpisodeModel): EpisodeChart | null {

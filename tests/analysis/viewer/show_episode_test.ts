@@ -5,6 +5,7 @@ import { episodeBundle, showEpisode } from "../../../analysis/viewer/show_episod
 import { episodeHeader } from "../../../analysis/viewer/_condition.ts";
 import { episodeModel } from "../../../analysis/viewer/_episode_model.ts";
 import { chartSvg } from "../../../analysis/viewer/_chart_svg.ts";
+import { episodeChart } from "../../../analysis/viewer/_chart.ts";
 import { fmtNumber } from "../../../analysis/viewer/_format.ts";
 import type { LogEvent } from "../../../analysis/viewer/_log_source.ts";
 import { stateTrajectoryChart } from "../../../analysis/charts/state_trajectory.ts";
@@ -353,4 +354,14 @@ Deno.test("chartSvg() escapes the text it draws", async () => {
   const again = await chartSvg(stateTrajectoryChart([{ round: 1, series: "cash & co", value: 2 }]));
   assertEquals(again.includes("cash &amp; co"), true);
   assertEquals(again.includes("alert"), false);
+});
+
+Deno.test("the episode chart draws the logged boundary of the episode's regime, not the paper's stable one", async () => {
+  const svgOf = async (regime: "contraction" | "stable", env: "bank_run" | "crowdfunding") => {
+    const r = await runEpisode({ env, regime, seed: 3 });
+    return await chartSvg(episodeChart(episodeModel(r.events as unknown as LogEvent[]))!.spec);
+  };
+  assertEquals((await svgOf("contraction", "bank_run")).includes("insolvency boundary 3.65"), true);
+  assertEquals((await svgOf("stable", "bank_run")).includes("insolvency boundary 8.48"), true);
+  assertEquals((await svgOf("contraction", "crowdfunding")).includes("goal 15"), true);
 });
