@@ -147,6 +147,15 @@ export interface RunFrames {
   duplicates: DuplicateEpisode[];
 }
 
+/** The frames besides `episodes`. */
+export type ChildFrameName = Exclude<FrameName, "episodes">;
+
+/**
+ * What {@linkcode loadRuns} returns for the frames asked for (every frame
+ * when no `frames` option is given): those frames are always there.
+ */
+export type LoadedFrames<F extends ChildFrameName> = RunFrames & { [K in F]: pl.DataFrame };
+
 /** The lazy frames of {@linkcode loadRunsLazy}. */
 export interface LazyRunFrames {
   /** One row per episode. */
@@ -250,11 +259,19 @@ interface Sources {
  * const { episodes, decisions, malformed } = await loadRuns(dir, { frames: ["decisions"] });
  * assert.equal(episodes.height, 2);
  * assert.deepEqual(episodes.getColumn("mechanism").sort().toArray(), ["M0", "M3"]);
- * assert.ok(decisions!.height > 0);
+ * assert.ok(decisions.height > 0); // a frame asked for is there
+ * const all = await loadRuns(dir); // every frame
+ * assert.equal(all.turns.height, 0); // no Stag Hunt episodes
  * assert.equal(malformed.length, 0);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
+export function loadRuns<F extends ChildFrameName = ChildFrameName>(
+  dir: string,
+  options?: LoadRunsOptions & { frames?: readonly F[] },
+): Promise<LoadedFrames<F>>;
+/** Reads every event log under a folder into Polars frames (see the first signature). */
+export function loadRuns(dir: string, options?: LoadRunsOptions): Promise<RunFrames>;
 export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Promise<RunFrames> {
   const { strict = false, onProgress } = options;
   const policy = duplicatePolicy(options.duplicates);
