@@ -66,6 +66,7 @@ export * from "./progress.ts";
 export * from "./stats.ts";
 export * from "./reference.ts";
 export * from "./load/load_runs.ts";
+export * from "./load/compact.ts";
 export * from "./conditions.ts";
 export * from "./frail/env_profiles.ts";
 export * from "./frail/episode_measures.ts";

@@ -20,7 +20,7 @@
  */
 import { parseArgs } from "node:util";
 import { formatTable } from "./format_table.ts";
-import { compactRun } from "../grid/compact.ts";
+import { compactRun } from "../../analysis/load/compact.ts";
 import { FolderLockedError } from "../grid/lock.ts";
 import { addonFolder, checkPermissions } from "./_permissions.ts";
 

@@ -8,7 +8,6 @@
  * @module
  */
 export * from "./cells.ts";
-export * from "./compact.ts";
 export * from "./estimate.ts";
 export * from "./execute.ts";
 export * from "./frail_runner.ts";

@@ -3,7 +3,7 @@
 // whose content differs are one error, or the first kept on request.
 import assert from "node:assert/strict";
 import { loadRuns, loadRunsLazy } from "../../../analysis/load/load_runs.ts";
-import { compactRun } from "../../../engine/grid/compact.ts";
+import { compactRun } from "../../../analysis/load/compact.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
 import { tempDirRunner } from "../_temp_dir.ts";

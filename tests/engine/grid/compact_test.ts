@@ -2,7 +2,7 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { assert, assertEquals, assertRejects } from "../../_assert.ts";
 import { loadRuns, writeRunsParquet } from "../../../analysis/load/load_runs.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
-import { compactRun } from "../../../engine/grid/compact.ts";
+import { compactRun } from "../../../analysis/load/compact.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readLogEpisodes, readRunEpisodes } from "../../../engine/grid/segments.ts";
 

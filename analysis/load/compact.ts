@@ -38,7 +38,7 @@
  *
  * @module
  */
-import { EVENT_BASE_FIELDS } from "../core/events.ts";
+import { EVENT_BASE_FIELDS } from "../../engine/core/events.ts";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import pl from "npm:nodejs-polars@0.25.2";
 import {
@@ -47,12 +47,12 @@ import {
   FRAME_NAMES,
   loadRuns,
   writeRunsParquet,
-} from "../../analysis/load/load_runs.ts";
-import type { EngineEvent } from "../core/events.ts";
-import { parseEpisodeLog } from "../core/log_file.ts";
-import { pathInside } from "../names.ts";
-import { LOCK_FILE, lockFolder } from "./lock.ts";
-import { readCommittedBytes, sessionTag } from "./segments.ts";
+} from "./load_runs.ts";
+import type { EngineEvent } from "../../engine/core/events.ts";
+import { parseEpisodeLog } from "../../engine/core/log_file.ts";
+import { pathInside } from "../../engine/names.ts";
+import { LOCK_FILE, lockFolder } from "../../engine/grid/lock.ts";
+import { readCommittedBytes, sessionTag } from "../../engine/grid/segments.ts";
 
 /** Options of {@linkcode compactRun}. */
 export interface CompactRunOptions {
@@ -243,9 +243,9 @@ async function readInput(dir: string, files: readonly string[]) {
  *
  * @example
  * ```ts
- * import { loadRuns } from "../../analysis/load/load_runs.ts";
+ * import { loadRuns } from "./load_runs.ts";
  * import { compactRun } from "./compact.ts";
- * import { runGrid } from "./run_grid.ts";
+ * import { runGrid } from "../../engine/grid/run_grid.ts";
  * const root = await Deno.makeTempDir();
  * await runGrid({ name: "demo", episodes: 1, blocks: [
  *   { game: "frail", envs: ["bank_run"], mechanisms: ["M0", "M2"] },
