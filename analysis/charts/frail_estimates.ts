@@ -186,6 +186,13 @@ export function successChart(table: ChartRows, options: FrailChartOptions = {}):
   );
 }
 
+/** Panel titles of the action measures (Table 9): the environment and what is measured. */
+const MEASURE_TITLES: Readonly<Record<string, string>> = {
+  withdrawal_rate: "Bank run: withdrawal rate",
+  redemption_rate: "Debt rollover: redemption rate",
+  first_launch_round: "Reward crowdfunding: first launch round",
+};
+
 /**
  * FRAIL Table 9 as a chart: each action measure's mean across model means
  * ± SE per mechanism, one column (with its own scale) per measure; bars
@@ -216,11 +223,15 @@ export function actionMeasuresChart(
   options: FrailChartOptions = {},
 ): VegaLiteSpec {
   // A measure belongs to one environment, so its column names the environment too.
-  const { values, options: split } = splitConditions(
+  const { values: rows, options: split } = splitConditions(
     chartValues(table),
     ["env", "mechanism"],
-    "color",
+    "row",
   );
+  const values = rows.map((row) => ({
+    ...row,
+    measure: MEASURE_TITLES[String(row.measure)] ?? row.measure,
+  }));
   return meanSeBars(
     values,
     withSplit({
@@ -228,10 +239,11 @@ export function actionMeasuresChart(
       y: "mean",
       column: "measure",
       independentY: true,
+      ...byMechanism(values),
       tooltip: ["se", "models"],
       sort: {
         x: MECHANISM_ORDER,
-        column: ["withdrawal_rate", "redemption_rate", "first_launch_round"],
+        column: Object.values(MEASURE_TITLES),
       },
       title: options.title ?? "Action-level measures (mean of model means ± SE)",
       xTitle: "Mechanism",

@@ -68,7 +68,11 @@ Deno.test("actionMeasuresChart() draws a bar and a rule per measure and mechanis
   const m = marks(svg);
   assert.equal(m.bar, 3);
   assert.equal(m["rule mark"], 3);
-  assert.ok(svg.includes(">first_launch_round</text>"));
+  // Each panel names its environment and measure; bars take the mechanisms' fixed colours.
+  assert.ok(svg.includes(">Reward crowdfunding: first launch round</text>"));
+  assert.ok(!svg.includes(">first_launch_round</text>"));
+  const spec = actionMeasuresChart(actionMeasuresTable(episodes, rounds));
+  assert.ok(JSON.stringify(spec).includes('"color":{"field":"mechanism"'));
 });
 
 Deno.test("regimeChart() draws a bar per environment, regime and mechanism", async () => {
