@@ -91,7 +91,9 @@ async function generate(): Promise<{ episodes: number; decisions: number; bytes:
         `"run":"template","episode":"${template.episode}"`,
         `"run":"${run}","episode":"${episode}"`,
       )
-      .replaceAll(/"policy":"mock:[a-z_]+"/g, `"policy":"${model}"`) + "\n";
+      .replaceAll(/"policy":"mock:[a-z_]+"/g, `"policy":"${model}"`)
+      // episode_start's participants' model, which the tables group by.
+      .replaceAll(/"model":"mock:[a-z_]+"/g, `"model":"${model}"`) + "\n";
     await Deno.mkdir(`${dir}/ndjson/${run}`, { recursive: true });
     const data = encoder.encode(text);
     await Deno.writeFile(`${dir}/ndjson/${run}/${episode}.ndjson`, data);
