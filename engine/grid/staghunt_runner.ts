@@ -14,10 +14,7 @@ import {
   type ThresholdPlayerOptions,
 } from "../agents/mock/staghunt.ts";
 import type { EngineEvent } from "../core/events.ts";
-import { carryoverRule } from "../staghunt/beliefs/carryover.ts";
-import { naiveRule } from "../staghunt/beliefs/naive.ts";
-import { outcomeAlignmentRule } from "../staghunt/beliefs/outcome_alignment.ts";
-import type { BeliefRule } from "../staghunt/beliefs/rule.ts";
+import { paperRules } from "../staghunt/beliefs/paper_rules.ts";
 import type { ModelPolicy } from "../staghunt/heterogeneity.ts";
 import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
 import { runStagHuntEpisode, type StagHuntRunResult } from "../staghunt/run.ts";
@@ -25,12 +22,6 @@ import type { GridEpisode, StagHuntCondition } from "./cells.ts";
 import { gridLogging } from "./logging.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
 import type { StagHuntAgentsSpec, StagHuntMockSpec } from "./spec.ts";
-
-const RULES: Readonly<Record<NonNullable<StagHuntMockSpec["rule"]>, () => BeliefRule>> = {
-  naive: naiveRule,
-  carryover: carryoverRule,
-  outcome_alignment: outcomeAlignmentRule,
-};
 
 /**
  * The options of the rule-based players of a `mock` entry (fields left out
@@ -47,7 +38,12 @@ export function stagHuntMockOptions(mock: StagHuntMockSpec): MockStagHuntOptions
   const out: MockStagHuntOptions = {};
   if (mock.players) out.players = mock.players;
   const threshold: ThresholdPlayerOptions = {};
-  if (mock.rule) threshold.rule = RULES[mock.rule]();
+  if (mock.rule) {
+    // The spec allows the ids of the paper's rules (see spec.ts).
+    const rule = paperRules().find((r) => r.id === mock.rule);
+    if (!rule) throw new RangeError(`Unknown belief rule "${mock.rule}"`);
+    threshold.rule = rule;
+  }
   if (mock.noise !== undefined) threshold.noise = mock.noise;
   if (mock.firstSpeakerPrior !== undefined) threshold.firstSpeakerPrior = mock.firstSpeakerPrior;
   if (mock.hare) threshold.qStar = { hare: mock.hare };
