@@ -255,8 +255,8 @@ function intAtLeast(name: string, v: number, min: number): number {
 export async function runGrid(spec: unknown, options: RunGridOptions = {}): Promise<GridResult> {
   const t0 = performance.now();
   const plan = planGrid(spec, { shard: options.shard, maxEpisodes: options.maxEpisodes });
-  intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);
-  intAtLeast("concurrency", options.concurrency ?? 8, 1);
+  const workers = intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);
+  const concurrency = intAtLeast("concurrency", options.concurrency ?? 8, 1);
   if (plan.llm && !options.agents && !options.runtime) {
     throw noLlmAgentsError(plan.episodes.find((e) => modelsOf(e.agents).length > 0)!.id);
   }
@@ -264,7 +264,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
   const existed = await Deno.stat(dir).then(() => true, () => false);
   const lock = lockFolder(dir, `grid "${plan.spec.name}"`);
   try {
-    return await runLocked(plan, dir, lock.stale, options, t0);
+    return await runLocked(plan, dir, lock.stale, { ...options, workers, concurrency }, t0);
   } finally {
     lock.release();
     // A run refused before writing anything leaves no folder it made (only an empty one goes).
@@ -277,11 +277,10 @@ async function runLocked(
   plan: GridPlan,
   dir: string,
   staleLock: LockHolder | null,
-  options: RunGridOptions,
+  options: RunGridOptions & { workers: number; concurrency: number },
   t0: number,
 ): Promise<GridResult> {
-  const workers = intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);
-  const concurrency = intAtLeast("concurrency", options.concurrency ?? 8, 1);
+  const { workers, concurrency } = options;
   const runtime = options.runtime;
   const existing = await readManifest(dir);
   if (existing) {
