@@ -402,17 +402,9 @@ export function blankRetired(bytes: Uint8Array, view: CommittedView): void {
 export function readCommittedBytes(path: string): Uint8Array {
   const view = committedView(path);
   if (view === null) return Deno.readFileSync(path);
-  using file = Deno.openSync(path, { read: true });
-  const size = Math.min(view.end, file.statSync().size);
-  const bytes = new Uint8Array(size);
-  let read = 0;
-  while (read < size) {
-    const n = file.readSync(bytes.subarray(read));
-    if (n === null || n === 0) break;
-    read += n;
-  }
+  const bytes = readRange(path, 0, view.end);
   blankRetired(bytes, view);
-  return bytes.subarray(0, read);
+  return bytes;
 }
 
 /** The episodes of one log file, in file order. */
@@ -585,10 +577,11 @@ export interface SegmentRecovery {
   removed: boolean;
 }
 
+/** The bytes of a file from `start` to `end` (or to its end, when shorter). */
 function readRange(path: string, start: number, end: number): Uint8Array {
   using file = Deno.openSync(path, { read: true });
   file.seekSync(start, Deno.SeekMode.Start);
-  const bytes = new Uint8Array(end - start);
+  const bytes = new Uint8Array(Math.max(0, Math.min(end, file.statSync().size) - start));
   let read = 0;
   while (read < bytes.length) {
     const n = file.readSync(bytes.subarray(read));
