@@ -214,10 +214,11 @@ export class ResponseCache {
     }
   }
 
+  /** Whether the file holds a response `get()` would answer (the same schema). */
   async #readable(path: string): Promise<boolean> {
     try {
       const value = JSON.parse(await Deno.readTextFile(path)) as { response?: unknown };
-      return typeof value.response === "object" && value.response !== null;
+      return CachedResponseSchema.safeParse(value?.response).success;
     } catch {
       return false;
     }

@@ -57,3 +57,17 @@ Deno.test("ResponseCache.put() leaves one file per key and no temporary file beh
   assertEquals(names, [`${key}.json`]);
   assert(cache.pathOf(key).endsWith(`/${key.slice(0, 2)}/${key}.json`));
 });
+
+Deno.test("ResponseCache.put() replaces a stored file get() cannot use", async () => {
+  // A file of the right outline whose response fails the schema (negative
+  // tokens) was kept by put() and missed by get(): every run paid again.
+  const cache = new ResponseCache(await Deno.makeTempDir());
+  const key = cacheKey(parts);
+  await Deno.mkdir(`${cache.dir}/${key.slice(0, 2)}`, { recursive: true });
+  const stale = { cache: 1, key, response: { ...response, tokens_in: -1 } };
+  await Deno.writeTextFile(cache.pathOf(key), JSON.stringify(stale));
+  assertEquals(await cache.get(key), undefined);
+  await cache.put(key, response);
+  assertEquals(await cache.get(key), response);
+  assertEquals(cache.stats(), { hits: 1, misses: 1, writes: 1 });
+});
