@@ -56,7 +56,9 @@ export function narrowFlags(needs: Needs): string[] {
   ];
 }
 
-const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
+/** An argument as a POSIX shell reads it back: as is when safe, else single-quoted. */
+export const quote = (a: string): string =>
+  /^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`;
 
 /**
  * Prints what is missing and the command to run instead, and returns

@@ -84,7 +84,7 @@ import { expandCells } from "../grid/cells.ts";
 import { parseShard } from "../grid/shard.ts";
 import { modelsOf, parseGridSpec } from "../grid/spec.ts";
 import type { ModelConfig } from "../agents/llm/model_config.ts";
-import { checkPermissions, type Needs } from "./_permissions.ts";
+import { checkPermissions, type Needs, quote } from "./_permissions.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 
 const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
@@ -158,8 +158,6 @@ function printEpisodes(episodes: Iterable<GridEpisode>): void {
   }
   write(chunk);
 }
-
-const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
 
 async function main(): Promise<number> {
   let values;

@@ -32,7 +32,7 @@
  */
 import { canonicalJson } from "./canonical_json.ts";
 import type { EngineEvent, EventBody } from "./events.ts";
-import { EVENT_SCHEMA_VERSION } from "./events.ts";
+import { EVENT_BASE_FIELDS, EVENT_SCHEMA_VERSION } from "./events.ts";
 import { HASHING_VERSION, type HashingVersion, UNHASHED_EVENT_TYPES } from "./events_hash.ts";
 import { sha256Hex } from "./hash.ts";
 
@@ -95,9 +95,6 @@ export function tallyEvents(events: readonly EngineEvent[]): EpisodeTally {
 
 /** Body types whose fields are open (`[key: string]: unknown`), so they may repeat a base field. */
 const OPEN_BODIES: ReadonlySet<string> = new Set(["mechanism", "transition"]);
-
-/** Base fields a body may not carry without the slow line path. */
-const BASE_KEYS = ["schema", "run", "episode", "round", "step", "seq", "time"] as const;
 
 /**
  * Records the events of one episode (see the module doc).
@@ -371,9 +368,10 @@ class Checkpoint {
   }
 }
 
+/** Whether a body carries a base field (`type` aside), which needs the slow line path. */
 function repeatsBase(body: EventBody): boolean {
   const b = body as Record<string, unknown>;
-  for (const k of BASE_KEYS) if (b[k] !== undefined) return true;
+  for (const k of EVENT_BASE_FIELDS) if (k !== "type" && b[k] !== undefined) return true;
   return false;
 }
 

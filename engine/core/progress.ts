@@ -22,7 +22,7 @@
  *
  * @module
  */
-import { type DisplayFunction, jupyterDisplay } from "./jupyter.ts";
+import { type DisplayFunction, escapeHtml, jupyterDisplay } from "./jupyter.ts";
 
 /** What a notebook progress output shows: a bar at `done` of `total`, and a line beside it. */
 export interface ProgressFrame {
@@ -116,15 +116,6 @@ export function textBar(share: number, width: number): string {
   const full = Math.max(0, Math.min(width, Math.floor(share * width)));
   return `[${"#".repeat(full)}${"-".repeat(width - full)}]`;
 }
-
-const ESCAPES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /**
  * The notebook bundle of a frame, with an optional closing note under it.

@@ -159,8 +159,8 @@ export async function replayWith<P, S>(
   if (start.env !== env.id) {
     throw new TypeError(`Cannot replay a "${start.env}" log with the "${env.id}" environment`);
   }
-  const rng = known(start.rng, [RNG_VERSION], "rng");
-  const hashing = known(start.hashing, [HASHING_VERSION], "hashing");
+  const rng = known(start.rng, RNG_VERSION, "rng");
+  const hashing = known(start.hashing, HASHING_VERSION, "hashing");
   const setup = options.setup
     ? options.setup(start)
     : recordedSetup(start) as ReplaySetup<unknown> as ReplaySetup<P>;
@@ -306,20 +306,13 @@ function compareCondition(
   return undefined;
 }
 
-function known<V extends string>(
-  value: string | undefined,
-  versions: readonly V[],
-  field: string,
-): V {
-  if (value === undefined || !(versions as readonly string[]).includes(value)) {
-    const got = value === undefined ? "has no" : `names an unknown ${field}, "${value}":`;
-    throw new RangeError(
-      `Cannot replay: the log ${got} ${value === undefined ? `"${field}" field;` : ""} this build ${
-        versions.map((v) => `replays ${field} "${v}"`).join(" and ")
-      }`.replace(/ +/g, " "),
-    );
-  }
-  return value as V;
+/** The version a log names in `field`, when it is the one this build replays. */
+function known<V extends string>(value: string | undefined, version: V, field: string): V {
+  if (value === version) return version;
+  const got = value === undefined
+    ? `has no "${field}" field;`
+    : `names an unknown ${field}, "${value}":`;
+  throw new RangeError(`Cannot replay: the log ${got} this build replays ${field} "${version}"`);
 }
 
 function key(round: number, step: string, agent: string, call: string): string {
