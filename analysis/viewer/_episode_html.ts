@@ -3,6 +3,7 @@
 // <details> per round. No JavaScript: the markup works in untrusted
 // notebooks and exported HTML. Every logged string is escaped.
 
+import { isRecord } from "./_condition.ts";
 import type { AgentCall, EpisodeModel, RoundEntry, TurnEntry } from "./_episode_model.ts";
 import {
   clip,
@@ -379,9 +380,7 @@ function roundBody(round: RoundEntry, stagHunt: boolean): string {
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : {};
+  return isRecord(value) ? value : {};
 }
 
 // ---------------------------------------------------------------- calls
