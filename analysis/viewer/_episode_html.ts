@@ -6,6 +6,7 @@
 import { isRecord } from "./_condition.ts";
 import type { AgentCall, EpisodeModel, RoundEntry, TurnEntry } from "./_episode_model.ts";
 import {
+  BASE_FIELDS,
   clip,
   esc,
   fieldsHtml,
@@ -156,8 +157,7 @@ function statusBanner(model: EpisodeModel): string {
   }
   const cls = model.status === "error" ? "bad" : "warn";
   const extra = Object.entries(end).filter(([k]) =>
-    !["schema", "run", "episode", "round", "step", "seq", "time", "type", "status", "outcome"]
-      .includes(k)
+    !BASE_FIELDS.has(k) && k !== "status" && k !== "outcome"
   );
   const detail = extra.length === 0 ? "" : `<pre>${
     esc(
