@@ -104,7 +104,8 @@ function common(start: LogEvent) {
   };
 }
 
-function boundsOf(value: unknown): { worst: number; best: number } | null {
+/** The `{ worst, best }` welfare bounds in a logged value, or `null` when it holds none. */
+export function boundsOf(value: unknown): { worst: number; best: number } | null {
   if (!isRecord(value)) return null;
   const { worst, best } = value;
   return typeof worst === "number" && typeof best === "number" ? { worst, best } : null;
