@@ -21,7 +21,7 @@ export interface PlayerInfo {
   policy: string;
 }
 
-/** The description of an episode, whatever the schema version of its log. */
+/** The description of an episode, from its `episode_start`. */
 export interface EpisodeHeader {
   /** Schema version of the `episode_start` event. */
   schema: number;
@@ -74,20 +74,6 @@ export function episodeHeader(start: LogEvent): EpisodeHeader {
     );
   }
   const derived = isRecord(start.derived) ? start.derived : {};
-  return {
-    ...common(start),
-    game: start.game,
-    env: typeof start.env === "string" ? start.env : null,
-    condition,
-    conditionId: typeof start.condition_id === "string" ? start.condition_id : null,
-    derived,
-    model: typeof start.model === "string" ? start.model : null,
-    rng: start.rng ?? null,
-    bounds: boundsOf(derived.bounds) ?? boundsOf(start.bounds),
-  };
-}
-
-function common(start: LogEvent) {
   const agents = Array.isArray(start.agents)
     ? start.agents.filter(isRecord).map((a) => ({
       id: String(a.id),
@@ -96,11 +82,19 @@ function common(start: LogEvent) {
     }))
     : [];
   return {
-    schema: start.schema as number,
+    schema,
     seed: typeof start.seed === "number" ? start.seed : null,
     agents,
     params: start.params ?? null,
     toolkit: typeof start.toolkit === "string" ? start.toolkit : null,
+    game: start.game,
+    env: typeof start.env === "string" ? start.env : null,
+    condition,
+    conditionId: typeof start.condition_id === "string" ? start.condition_id : null,
+    derived,
+    model: typeof start.model === "string" ? start.model : null,
+    rng: start.rng ?? null,
+    bounds: boundsOf(derived.bounds) ?? boundsOf(start.bounds),
   };
 }
 
