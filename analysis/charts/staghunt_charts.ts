@@ -25,7 +25,7 @@ import {
   firstAppearance,
   intervalChart,
 } from "./interval.ts";
-import type { VegaLiteSpec } from "./spec.ts";
+import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
 /** Options shared by the Stag Hunt chart builders. */
 export interface StagHuntChartOptions {
@@ -413,7 +413,7 @@ export function historyMatchChart(
   const labels = conditionLabels(chartValues(rows), ["F"]);
   const header = { labelLimit: 0 };
   return finishChart({
-    $schema: "https://vega.github.io/schema/vega-lite/v5.json",
+    $schema: VEGA_LITE_SCHEMA,
     title: options.title ?? "Match rate with public versus hidden original history",
     data: { values: labels.values },
     facet: {

@@ -21,7 +21,7 @@ export interface PlayerInfo {
   policy: string;
 }
 
-/** The description of an episode, whatever the schema version of its log. */
+/** The description of an episode, from its `episode_start`. */
 export interface EpisodeHeader {
   /** Schema version of the `episode_start` event. */
   schema: number;
@@ -74,8 +74,19 @@ export function episodeHeader(start: LogEvent): EpisodeHeader {
     );
   }
   const derived = isRecord(start.derived) ? start.derived : {};
+  const agents = Array.isArray(start.agents)
+    ? start.agents.filter(isRecord).map((a) => ({
+      id: String(a.id),
+      role: String(a.role),
+      policy: String(a.policy),
+    }))
+    : [];
   return {
-    ...common(start),
+    schema,
+    seed: typeof start.seed === "number" ? start.seed : null,
+    agents,
+    params: start.params ?? null,
+    toolkit: typeof start.toolkit === "string" ? start.toolkit : null,
     game: start.game,
     env: typeof start.env === "string" ? start.env : null,
     condition,
@@ -87,24 +98,8 @@ export function episodeHeader(start: LogEvent): EpisodeHeader {
   };
 }
 
-function common(start: LogEvent) {
-  const agents = Array.isArray(start.agents)
-    ? start.agents.filter(isRecord).map((a) => ({
-      id: String(a.id),
-      role: String(a.role),
-      policy: String(a.policy),
-    }))
-    : [];
-  return {
-    schema: start.schema as number,
-    seed: typeof start.seed === "number" ? start.seed : null,
-    agents,
-    params: start.params ?? null,
-    toolkit: typeof start.toolkit === "string" ? start.toolkit : null,
-  };
-}
-
-function boundsOf(value: unknown): { worst: number; best: number } | null {
+/** The `{ worst, best }` welfare bounds in a logged value, or `null` when it holds none. */
+export function boundsOf(value: unknown): { worst: number; best: number } | null {
   if (!isRecord(value)) return null;
   const { worst, best } = value;
   return typeof worst === "number" && typeof best === "number" ? { worst, best } : null;

@@ -3,8 +3,10 @@
 // <details> per round. No JavaScript: the markup works in untrusted
 // notebooks and exported HTML. Every logged string is escaped.
 
+import { isRecord } from "./_condition.ts";
 import type { AgentCall, EpisodeModel, RoundEntry, TurnEntry } from "./_episode_model.ts";
 import {
+  BASE_FIELDS,
   clip,
   esc,
   fieldsHtml,
@@ -155,8 +157,7 @@ function statusBanner(model: EpisodeModel): string {
   }
   const cls = model.status === "error" ? "bad" : "warn";
   const extra = Object.entries(end).filter(([k]) =>
-    !["schema", "run", "episode", "round", "step", "seq", "time", "type", "status", "outcome"]
-      .includes(k)
+    !BASE_FIELDS.has(k) && k !== "status" && k !== "outcome"
   );
   const detail = extra.length === 0 ? "" : `<pre>${
     esc(
@@ -379,9 +380,7 @@ function roundBody(round: RoundEntry, stagHunt: boolean): string {
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : {};
+  return isRecord(value) ? value : {};
 }
 
 // ---------------------------------------------------------------- calls

@@ -5,7 +5,7 @@
 // messages, transitions, failures and the disclosure. No event is dropped:
 // anything not placed elsewhere lands in its round's `other` list.
 
-import { type EpisodeHeader, episodeHeader, isRecord } from "./_condition.ts";
+import { boundsOf, type EpisodeHeader, episodeHeader, isRecord } from "./_condition.ts";
 import type { LogEvent } from "./_log_source.ts";
 
 /** One call to an agent and everything logged about it. */
@@ -282,10 +282,6 @@ function newCall(report: LogEvent, before: LogEvent[]): AgentCall {
 
 function outcomeView(outcome: Record<string, unknown>): OutcomeView {
   const number = (value: unknown) => typeof value === "number" ? value : null;
-  const bounds = isRecord(outcome.bounds) && typeof outcome.bounds.worst === "number" &&
-      typeof outcome.bounds.best === "number"
-    ? { worst: outcome.bounds.worst, best: outcome.bounds.best }
-    : null;
   const payoffs: Record<string, number> = {};
   if (isRecord(outcome.payoffs)) {
     for (const [id, value] of Object.entries(outcome.payoffs)) {
@@ -298,7 +294,7 @@ function outcomeView(outcome: Record<string, unknown>): OutcomeView {
     rounds: number(outcome.rounds),
     welfare: number(outcome.welfare),
     realization: number(outcome.welfareRealization),
-    bounds,
+    bounds: boundsOf(outcome.bounds),
     payoffs,
   };
 }

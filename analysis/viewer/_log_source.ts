@@ -21,7 +21,7 @@ import { join } from "node:path";
 /** File names in natural order (`e2` before `e10`), the same on every machine. */
 const NAME_ORDER = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
 
-/** Event-schema versions the viewer reads (1: today's logs, 2: logs with an explicit condition). */
+/** Event-schema versions the viewer reads (2: today's logs; 1: read so that `episodeHeader` refuses them by name). */
 export const VIEWER_SCHEMAS: readonly number[] = [1, 2];
 
 /** One event as read from a log: a JSON object with at least these fields. */
