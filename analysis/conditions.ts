@@ -281,8 +281,7 @@ export function countedEpisodes<F extends AnyFrame>(
 function assertOneCentralPolicy(frame: AnyFrame): void {
   if (!frame.columns.includes("central_policy") || !frame.columns.includes("model")) return;
   const keys = [...conditionKeysOf(frame), "model"];
-  const lazy = "collectSync" in frame ? frame as pl.LazyDataFrame : (frame as pl.DataFrame).lazy();
-  const mixed = lazy
+  const mixed = asLazy(frame)
     .filter(pl.col("central_policy").isNotNull())
     .groupBy(keys)
     .agg(pl.col("central_policy").unique().sort().alias("__policies"))
