@@ -7,6 +7,7 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { paperRules } from "../engine/staghunt/beliefs/paper_rules.ts";
 import { fixedText } from "../engine/core/jupyter.ts";
 import { CONDITION_KEYS, sortByConditions } from "./conditions.ts";
+import { ACTION_MEASURES } from "./frail/action_measures.ts";
 import { SCORECARD_DIMENSIONS } from "./frail/scorecard.ts";
 import { TRAJECTORY_PANELS } from "./frail/trajectories.ts";
 
@@ -19,7 +20,7 @@ const VALUE_ORDERS: Readonly<Record<string, readonly string[]>> = {
   rule: paperRules().map((rule) => rule.id),
   panel: TRAJECTORY_PANELS,
   dimension: SCORECARD_DIMENSIONS,
-  measure: ["withdrawal_rate", "redemption_rate", "first_launch_round"],
+  measure: Object.keys(ACTION_MEASURES),
   layer: ["public", "original"],
   baseline: ["included", "excluded"],
 };

@@ -33,6 +33,7 @@ import { REGIMES } from "../engine/frail/params.ts";
 import { MECHANISMS } from "../engine/frail/types.ts";
 import { GAMES } from "../engine/games.ts";
 import { STAGHUNT_CONDITION_KEYS } from "../engine/staghunt/descriptor.ts";
+import { CORRUPTION_MODES } from "../engine/staghunt/params.ts";
 import { requireColumns } from "./stats.ts";
 
 export { FRAIL_CONDITION_KEYS, STAGHUNT_CONDITION_KEYS };
@@ -91,12 +92,15 @@ export function conditionKeysOf(frame: { readonly columns: string[] }): string[]
   return CONDITION_KEYS.filter((key) => present.has(key));
 }
 
-/** Known orders of key values: the descriptors' order of environments, mechanisms and regimes. */
+/**
+ * Known orders of key values: the engine's lists of environments, mechanisms,
+ * regimes and corruption modes.
+ */
 const VALUE_ORDER: Readonly<Record<string, readonly string[]>> = {
   env: GAMES.map((g) => g.id),
   mechanism: MECHANISMS,
   regime: REGIMES,
-  corruption: ["base", "b3"],
+  corruption: CORRUPTION_MODES,
 };
 
 /**
@@ -277,8 +281,7 @@ export function countedEpisodes<F extends AnyFrame>(
 function assertOneCentralPolicy(frame: AnyFrame): void {
   if (!frame.columns.includes("central_policy") || !frame.columns.includes("model")) return;
   const keys = [...conditionKeysOf(frame), "model"];
-  const lazy = "collectSync" in frame ? frame as pl.LazyDataFrame : (frame as pl.DataFrame).lazy();
-  const mixed = lazy
+  const mixed = asLazy(frame)
     .filter(pl.col("central_policy").isNotNull())
     .groupBy(keys)
     .agg(pl.col("central_policy").unique().sort().alias("__policies"))

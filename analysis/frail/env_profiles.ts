@@ -22,8 +22,8 @@
  * @module
  */
 import { FRAIL_ENV_IDS, FRAIL_GAMES } from "../../engine/frail/registry.ts";
-import { REGIME_INFO } from "../../engine/frail/params.ts";
-import { MECHANISM_INFO } from "../../engine/frail/types.ts";
+import { REGIME_INFO, REGIMES } from "../../engine/frail/params.ts";
+import { MECHANISM_INFO, MECHANISMS } from "../../engine/frail/types.ts";
 
 /** The analysis view of one environment (static facts of its descriptor). */
 export interface EnvProfile {
@@ -128,7 +128,7 @@ export const MECHANISM_LABELS: Readonly<Record<string, string>> = Object.fromEnt
  * if (MECHANISM_ORDER.join() !== "M0,M1,M2,M3") throw new Error();
  * ```
  */
-export const MECHANISM_ORDER: readonly string[] = MECHANISM_INFO.map((m) => m.id);
+export const MECHANISM_ORDER: readonly string[] = MECHANISMS;
 
 /**
  * Regime ids in the paper's order (Table 5).
@@ -139,7 +139,7 @@ export const MECHANISM_ORDER: readonly string[] = MECHANISM_INFO.map((m) => m.id
  * if (REGIME_ORDER.join() !== "expansion,stable,contraction") throw new Error();
  * ```
  */
-export const REGIME_ORDER: readonly string[] = REGIME_INFO.map((r) => r.id);
+export const REGIME_ORDER: readonly string[] = REGIMES;
 
 /**
  * Display names of the regimes.

@@ -16,7 +16,7 @@ import type { DerivedQuantities, EpisodeCondition, GameDescriptor } from "../cor
 import { copyData } from "../core/copy_data.ts";
 import { shortHash } from "../core/hash.ts";
 import { assertKnownKeys } from "../core/strict_input.ts";
-import { type RegimeId, REGIMES } from "./params.ts";
+import { assertRegime, type RegimeId } from "./params.ts";
 import type { MechanismId } from "./types.ts";
 
 /**
@@ -142,11 +142,7 @@ export function frailSetup<P>(
       }`,
     );
   }
-  if (!(REGIMES as readonly string[]).includes(regime)) {
-    throw new RangeError(
-      `Unknown regime "${regime}": expected one of ${REGIMES.map((r) => `"${r}"`).join(", ")}`,
-    );
-  }
+  assertRegime(regime);
   const { params, derived, oid } = resolved(game, regime, overrides);
   return {
     params,
