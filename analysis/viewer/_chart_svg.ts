@@ -49,6 +49,9 @@ export async function chartSvg(spec: VegaLiteSpec): Promise<string> {
   }
   views.set(key, view);
   view.data(DATA, structuredClone(values));
+  // Autosize afresh: a reused view otherwise keeps the size of the chart it
+  // drew before, and pages would depend on the order they were drawn in.
+  view.resize();
   await view.runAsync();
   return await view.toSVG();
 }

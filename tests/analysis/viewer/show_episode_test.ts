@@ -8,6 +8,7 @@ import { chartSvg } from "../../../analysis/viewer/_chart_svg.ts";
 import { episodeChart } from "../../../analysis/viewer/_chart.ts";
 import { fmtNumber } from "../../../analysis/viewer/_format.ts";
 import type { LogEvent } from "../../../analysis/viewer/_log_source.ts";
+import { renderSvg } from "../../../analysis/charts/render.ts";
 import { stateTrajectoryChart } from "../../../analysis/charts/state_trajectory.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
@@ -354,6 +355,19 @@ Deno.test("chartSvg() escapes the text it draws", async () => {
   const again = await chartSvg(stateTrajectoryChart([{ round: 1, series: "cash & co", value: 2 }]));
   assertEquals(again.includes("cash &amp; co"), true);
   assertEquals(again.includes("alert"), false);
+});
+
+Deno.test("chartSvg() sizes a chart the same whatever it drew before with the view", async () => {
+  // Views are reused per chart shape; a view kept the size of its last
+  // chart, so site pages built by workers depended on the order they drew.
+  const spec = async (mechanism: "M1" | "M2") => {
+    const r = await runEpisode({ env: "crowdfunding", mechanism, seed: 0 });
+    return episodeChart(episodeModel(r.events as unknown as LogEvent[]))!.spec;
+  };
+  const width = (svg: string) => svg.match(/width="(\d+)"/)?.[1];
+  const m1 = await spec("M1");
+  await chartSvg(await spec("M2"));
+  assertEquals(width(await chartSvg(m1)), width(await renderSvg(m1)));
 });
 
 Deno.test("the episode chart draws the logged boundary of the episode's regime, not the paper's stable one", async () => {
