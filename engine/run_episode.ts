@@ -11,11 +11,9 @@
  */
 import type { AgentFactory } from "./agents/agent.ts";
 import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
-import { type PlayedEpisode, playEpisode } from "./core/episode.ts";
+import { EpisodeRun, playAndLog } from "./core/episode_run.ts";
 import type { EpisodeTally } from "./core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
-import { episodeSummary, JUPYTER_DISPLAY, type TextHtmlBundle } from "./core/jupyter.ts";
-import { writeEpisodeLogText } from "./core/log_file.ts";
 import { type ReplayResult, replayWith } from "./core/replay.ts";
 import { frailSetup } from "./frail/descriptor.ts";
 import { frailGame } from "./frail/registry.ts";
@@ -105,72 +103,24 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
     ? config.agents
     : mockPopulation({ seed: c.seed, ...(config.agents ?? {}) });
   const episode = c.episode ?? `${c.env}_${c.mechanism}_${c.regime}_s${c.seed}`;
-  let played: PlayedEpisode<unknown>;
   const logPath = c.outDir ? pathInside(c.outDir, c.run, `${episode}.ndjson`) : undefined;
   const text = c.ndjson || logPath !== undefined;
-  try {
-    played = await playEpisode(game.environment, {
-      ...setup,
-      seed: c.seed,
-      agents,
-      run: c.run,
-      episode,
-      clock: config.clock,
-      events: c.events,
-      hashes: c.hashes || text,
-      ndjson: text,
-    });
-  } catch (err) {
-    const ndjson = (err as { ndjson?: string }).ndjson;
-    if (logPath && ndjson !== undefined) writeEpisodeLogText(logPath, ndjson);
-    throw err;
-  }
-  if (logPath) writeEpisodeLogText(logPath, played.ndjson!);
-  return new EpisodeRun(played, c.ndjson, logPath, {
-    condition: setup.condition.id,
+  const played = await playAndLog(game.environment, {
+    ...setup,
+    seed: c.seed,
+    agents,
+    run: c.run,
     episode,
+    clock: config.clock,
+    events: c.events,
+    hashes: c.hashes || text,
+    ndjson: text,
+  }, logPath);
+  return new EpisodeRun(played, {
+    ndjson: c.ndjson,
+    logPath,
+    ids: { condition: setup.condition.id, episode },
   });
-}
-
-/**
- * What {@linkcode runEpisode} returns: `events` is a getter, built on first
- * read (see `PlayedEpisode.events`); `toJSON` includes it. A notebook cell
- * that ends with it shows a short summary (see `episodeSummary`).
- */
-class EpisodeRun implements EpisodeResult {
-  readonly outcome: EpisodeOutcome;
-  readonly hashes: string[];
-  readonly ndjson?: string;
-  readonly logPath?: string;
-  readonly #played: PlayedEpisode<unknown>;
-  readonly #ids: { condition: string; episode: string };
-  constructor(
-    played: PlayedEpisode<unknown>,
-    ndjson: boolean,
-    logPath: string | undefined,
-    ids: { condition: string; episode: string },
-  ) {
-    this.#played = played;
-    this.#ids = ids;
-    this.outcome = played.outcome;
-    this.hashes = played.hashes;
-    if (ndjson) this.ndjson = played.ndjson;
-    this.logPath = logPath;
-  }
-  get events(): EngineEvent[] {
-    return this.#played.events;
-  }
-  get tally(): EpisodeTally {
-    return this.#played.tally;
-  }
-  /** The result as plain data, `events` included. */
-  toJSON(): object {
-    return { ...this, events: this.events };
-  }
-  /** The notebook summary: condition, outcome, W and W~. */
-  [JUPYTER_DISPLAY](): TextHtmlBundle {
-    return episodeSummary({ ...this.#ids, outcome: this.outcome });
-  }
 }
 
 /**

@@ -16,11 +16,10 @@
  * @module
  */
 import { type MockStagHuntOptions, mockStagHuntPlayers } from "../agents/mock/staghunt.ts";
-import { type PlayedEpisode, playEpisode } from "../core/episode.ts";
+import type { PlayedEpisode } from "../core/episode.ts";
+import { EpisodeRun, type EpisodeRunOptions, playAndLog } from "../core/episode_run.ts";
 import type { EpisodeTally } from "../core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "../core/events.ts";
-import { episodeSummary, JUPYTER_DISPLAY, type TextHtmlBundle } from "../core/jupyter.ts";
-import { writeEpisodeLogText } from "../core/log_file.ts";
 import { pathInside } from "../names.ts";
 import { corruptedPlayers } from "./corruption.ts";
 import { stagHunt } from "./environment.ts";
@@ -129,37 +128,30 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
     `staghunt_N${params.N}_M${params.M}_T${params.T}_F${params.F}_${params.corruption}_${regime}_s${c.seed}`;
   const logPath = c.outDir ? pathInside(c.outDir, c.run, `${episode}.ndjson`) : undefined;
   const text = c.ndjson || logPath !== undefined;
-  try {
-    const played = await playEpisode(stagHunt, {
-      params,
-      condition,
-      seed: c.seed,
-      agents: ({ id, role }) => {
-        const index = playerIndex(id);
-        const model = config.models
-          ? (models[id] = assignModel({ index, corrupted: corrupted.has(id) }, config.models))
-          : undefined;
-        return factory(model === undefined ? { id, role, index } : { id, role, index, model });
-      },
-      run: c.run,
-      episode,
-      clock: config.clock,
-      events: c.events,
-      hashes: c.hashes || text,
-      ndjson: text,
-    });
-    if (logPath) writeEpisodeLogText(logPath, played.ndjson!);
-    return new StagHuntRun(played, {
-      ndjson: c.ndjson,
-      models: config.models ? models : undefined,
-      logPath,
-      ids: { condition: condition.id, episode },
-    });
-  } catch (err) {
-    const logged = (err as { ndjson?: string }).ndjson;
-    if (logPath && logged !== undefined) writeEpisodeLogText(logPath, logged);
-    throw err;
-  }
+  const played = await playAndLog(stagHunt, {
+    params,
+    condition,
+    seed: c.seed,
+    agents: ({ id, role }) => {
+      const index = playerIndex(id);
+      const model = config.models
+        ? (models[id] = assignModel({ index, corrupted: corrupted.has(id) }, config.models))
+        : undefined;
+      return factory(model === undefined ? { id, role, index } : { id, role, index, model });
+    },
+    run: c.run,
+    episode,
+    clock: config.clock,
+    events: c.events,
+    hashes: c.hashes || text,
+    ndjson: text,
+  }, logPath);
+  return new StagHuntRun(played, {
+    ndjson: c.ndjson,
+    models: config.models ? models : undefined,
+    logPath,
+    ids: { condition: condition.id, episode },
+  });
 }
 
 /**
@@ -168,47 +160,21 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
  * includes them. A notebook cell that ends with it shows a short summary
  * (see `episodeSummary`).
  */
-class StagHuntRun implements StagHuntRunResult {
-  readonly outcome: EpisodeOutcome;
-  readonly hashes: string[];
-  readonly ndjson?: string;
+class StagHuntRun extends EpisodeRun implements StagHuntRunResult {
   readonly models?: Record<string, string>;
-  readonly logPath?: string;
-  readonly #played: PlayedEpisode<unknown>;
   #turns: StagHuntTurn[] | undefined;
-  readonly #ids: { condition: string; episode: string };
   constructor(
     played: PlayedEpisode<unknown>,
-    options: {
-      ndjson: boolean;
-      models?: Record<string, string>;
-      logPath?: string;
-      ids: { condition: string; episode: string };
-    },
+    options: EpisodeRunOptions & { models?: Record<string, string> },
   ) {
-    this.#played = played;
-    this.#ids = options.ids;
-    this.outcome = played.outcome;
-    this.hashes = played.hashes;
-    if (options.ndjson) this.ndjson = played.ndjson;
+    super(played, options);
     if (options.models) this.models = options.models;
-    this.logPath = options.logPath;
-  }
-  get events(): EngineEvent[] {
-    return this.#played.events;
-  }
-  get tally(): EpisodeTally {
-    return this.#played.tally;
   }
   get turns(): StagHuntTurn[] {
     return this.#turns ??= turnsFromEvents(this.events);
   }
   /** The result as plain data, `events` and `turns` included. */
-  toJSON(): object {
+  override toJSON(): object {
     return { ...this, events: this.events, turns: this.turns };
-  }
-  /** The notebook summary: condition, outcome, W and W~. */
-  [JUPYTER_DISPLAY](): TextHtmlBundle {
-    return episodeSummary({ ...this.#ids, outcome: this.outcome });
   }
 }

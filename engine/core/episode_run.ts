@@ -1,0 +1,105 @@
+/**
+ * What every game's `run...Episode` shares: play an episode and write its log
+ * (the partial log too, when it crashes), and the result a notebook shows.
+ * `runEpisode` (FRAIL) and `runStagHuntEpisode` differ only in how they set
+ * an episode up and in what their results add.
+ *
+ * @module
+ */
+import type { Environment } from "./environment.ts";
+import { type PlayedEpisode, playEpisode, type PlayOptions } from "./episode.ts";
+import type { EpisodeTally } from "./event_recorder.ts";
+import type { EngineEvent, EpisodeOutcome } from "./events.ts";
+import { episodeSummary, JUPYTER_DISPLAY, type TextHtmlBundle } from "./jupyter.ts";
+import { writeEpisodeLogText } from "./log_file.ts";
+
+/**
+ * Plays an episode and, given a path, writes its log there atomically; an
+ * episode that crashes writes the log up to its `episode_end` error event
+ * and rethrows. `options.ndjson` must be on when `logPath` is given.
+ *
+ * @example
+ * ```ts
+ * import { playAndLog } from "./episode_run.ts";
+ * import { bankRunGame } from "../frail/bank_run/descriptor.ts";
+ * import { frailSetup } from "../frail/descriptor.ts";
+ * import { mockPopulation } from "../agents/mock/population.ts";
+ * const dir = await Deno.makeTempDir();
+ * const setup = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" });
+ * await playAndLog(bankRunGame.environment, {
+ *   ...setup, seed: 1, agents: mockPopulation({}), ndjson: true, hashes: true,
+ * }, `${dir}/ep.ndjson`);
+ * if (!Deno.readTextFileSync(`${dir}/ep.ndjson`).includes('"episode_end"')) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function playAndLog<P, S>(
+  env: Environment<P, S>,
+  options: PlayOptions<P>,
+  logPath: string | undefined,
+): Promise<PlayedEpisode<S>> {
+  let played: PlayedEpisode<S>;
+  try {
+    played = await playEpisode(env, options);
+  } catch (err) {
+    const ndjson = (err as { ndjson?: string }).ndjson;
+    if (logPath !== undefined && ndjson !== undefined) writeEpisodeLogText(logPath, ndjson);
+    throw err;
+  }
+  if (logPath !== undefined) writeEpisodeLogText(logPath, played.ndjson!);
+  return played;
+}
+
+/** What an {@linkcode EpisodeRun} keeps besides the played episode. */
+export interface EpisodeRunOptions {
+  /** Keep the NDJSON text (`ndjson`), as the caller asked. */
+  ndjson: boolean;
+  /** Where the log was written, if it was. */
+  logPath?: string;
+  /** Condition and episode ids, for the notebook summary. */
+  ids: { condition: string; episode: string };
+}
+
+/**
+ * A run's result: `events` is a getter, built on first read (see
+ * `PlayedEpisode.events`); `toJSON` includes it. A notebook cell that ends
+ * with it shows a short summary (see `episodeSummary`). Games extend it
+ * with what they add (the Stag Hunt's turns and models).
+ */
+export class EpisodeRun {
+  /** Outcome with welfare and its realization. */
+  readonly outcome: EpisodeOutcome;
+  /** State hash per round (empty without hashes). */
+  readonly hashes: string[];
+  /** The NDJSON log text, when it was asked for. */
+  readonly ndjson?: string;
+  /** Where the log was written, if it was. */
+  readonly logPath?: string;
+  readonly #played: PlayedEpisode<unknown>;
+  readonly #ids: { condition: string; episode: string };
+  /** Wraps a played episode. */
+  constructor(played: PlayedEpisode<unknown>, options: EpisodeRunOptions) {
+    this.#played = played;
+    this.#ids = options.ids;
+    this.outcome = played.outcome;
+    this.hashes = played.hashes;
+    if (options.ndjson) this.ndjson = played.ndjson;
+    this.logPath = options.logPath;
+  }
+  /** The event log (empty when events were not kept). */
+  get events(): EngineEvent[] {
+    return this.#played.events;
+  }
+  /** Status, calls and model calls at a glance (a getter, left out of `toJSON`). */
+  get tally(): EpisodeTally {
+    return this.#played.tally;
+  }
+  /** The result as plain data, `events` included. */
+  toJSON(): object {
+    return { ...this, events: this.events };
+  }
+  /** The notebook summary: condition, outcome, W and W~. */
+  [JUPYTER_DISPLAY](): TextHtmlBundle {
+    return episodeSummary({ ...this.#ids, outcome: this.outcome });
+  }
+}
