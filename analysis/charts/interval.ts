@@ -276,12 +276,23 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     });
   }
   if (label !== undefined) {
+    // Side by side in a band, labels wider than their slot would run into
+    // each other: they are written upwards instead.
+    const slots = xOrder.length * ("xOffset" in offset ? colorOrder.length : 1);
+    const slot = width / Math.max(1, slots);
+    const widest = Math.max(
+      0,
+      ...values.map((v) => v[label] == null ? 0 : `${labelPrefix}${v[label]}`.length),
+    );
+    const text = widest * LABEL_CHAR_WIDTH > slot
+      ? { angle: 270, align: "left", baseline: "middle", dx: 4 } as const
+      : { dy: -8 };
     layers.push({
       transform: [
         SKIP_PLACEHOLDERS,
         { calculate: `${JSON.stringify(labelPrefix)} + datum['${label}']`, as: "__label" },
       ],
-      mark: { type: "text", dy: -8, fontSize: 10, color: "#333333" },
+      mark: { type: "text", ...text, fontSize: 10, color: "#333333" },
       encoding: {
         x: centred,
         y: { field: upper ?? y, type: "quantitative", title: yTitle, ...yScale },
@@ -346,9 +357,12 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
   } as VegaLiteSpec);
 }
 
+/** About the width of a character of a 10 px label, digits included. */
+const LABEL_CHAR_WIDTH = 6.5;
+
 /**
  * The x axis: horizontal labels, long ones one word per line, where the
- * longest word fits its band (about 6.5 px per character at the axis font
+ * longest word fits its band (`LABEL_CHAR_WIDTH` per character at the axis font
  * size); otherwise slanted labels rather than labels overlapping.
  */
 function xAxis(categories: readonly string[], width: number): {
@@ -363,7 +377,7 @@ function xAxis(categories: readonly string[], width: number): {
     0,
     ...categories.flatMap((c) => String(c).split(" ").map((word) => word.length)),
   );
-  return longestWord * 6.5 <= band
+  return longestWord * LABEL_CHAR_WIDTH <= band
     ? {
       labelLimit: 240,
       labelAngle: 0,

@@ -358,3 +358,25 @@ Deno.test("matchRateChart() zooms its axis to the rates and writes each rate", a
   assert.ok(svg.includes(">0.829</text>") && svg.includes(">0.886</text>"));
   assert.ok(!svg.includes(">0.0</text>"), "the axis does not start at 0");
 });
+
+Deno.test("matchRateChart() writes rates upwards when the models of a rule stand too close for them", async () => {
+  // Four models a rule in a 320 px chart: 20 px a point, narrower than
+  // "0.897"; written across, neighbouring rates ran into each other.
+  const rules = ["naive", "carryover", "outcome_alignment", "recency"];
+  const rows = rules.flatMap((rule, i) =>
+    ["a", "b", "c", "d"].map((model, j) => {
+      const rate = 0.8 + (i + j) / 100;
+      return { rule, model, rate, lower: rate - 0.02, upper: rate + 0.02 };
+    })
+  );
+  const textMark = (spec: VegaLiteSpec) =>
+    (spec as unknown as { layer: { mark: Record<string, unknown> }[] }).layer
+      .map((layer) => layer.mark).find((mark) => mark.type === "text")!;
+  assert.equal(textMark(matchRateChart(rows)).angle, 270);
+  const svg = await renderSvg(matchRateChart(rows));
+  assert.equal(svg.match(/rotate\(270\)/g)?.length, 16);
+  // One model: one rate a rule, written across as before.
+  const one = matchRateChart(rows.filter((row) => row.model === "a"));
+  assert.equal(textMark(one).angle, undefined);
+  assert.equal(textMark(one).dy, -8);
+});
