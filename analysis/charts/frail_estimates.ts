@@ -338,6 +338,11 @@ export function scorecardChart(card: ChartRows, options: FrailChartOptions = {})
     dimension: SCORECARD_LABELS[String(row.dimension)] ?? row.dimension,
   }));
   const { values, options: split } = splitConditions(rows, ["mechanism"], "column");
+  // A dimension the rows cannot measure (one model: no cross-model spread)
+  // stands on the axis without bars; the subtitle says why it is empty.
+  const blank = [...new Set(values.map((row) => row.dimension))].filter((dimension) =>
+    values.every((row) => row.dimension !== dimension || row.value == null)
+  );
   return intervalChart(
     values,
     withSplit({
@@ -347,6 +352,13 @@ export function scorecardChart(card: ChartRows, options: FrailChartOptions = {})
       mark: "bar",
       sort: { x: SCORECARD_DIMENSIONS.map((d) => SCORECARD_LABELS[d]) },
       title: options.title ?? "Mechanism scorecard",
+      ...(blank.length === 0 ? {} : {
+        subtitle: blank.map((dimension) =>
+          dimension === SCORECARD_LABELS.consistency
+            ? `${dimension}: no value (needs two or more models)`
+            : `${dimension}: no value`
+        ).join("; "),
+      }),
       xTitle: "Dimension",
       yTitle: "Score (larger is better)",
       width: options.width ?? 480,

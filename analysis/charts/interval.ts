@@ -119,6 +119,8 @@ export interface IntervalChartOptions {
   showAllX?: boolean;
   /** Chart title. @default {no title} */
   title?: string;
+  /** A line under the title (with `title`). @default {none} */
+  subtitle?: string;
   /** X axis title. @default {the x field} */
   xTitle?: string;
   /** Y axis title. @default {the y field} */
@@ -190,6 +192,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     mark = "point",
     sort = {},
     title,
+    subtitle,
     xTitle = x,
     yTitle = y,
     yDomain,
@@ -306,7 +309,9 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     : [];
   const head = {
     $schema: VEGA_LITE_SCHEMA,
-    ...(title === undefined ? {} : { title }),
+    ...(title === undefined
+      ? {}
+      : { title: subtitle === undefined ? title : { text: title, subtitle } }),
     data: { values: [...values, ...placeholders] },
   };
   if (column === undefined && row === undefined) {

@@ -179,3 +179,19 @@ Deno.test("trajectoriesChart() refuses references of several regimes for rows wi
     },
   );
 });
+
+Deno.test("scorecardChart() says which dimension has no value instead of leaving its group blank", async () => {
+  const rows = ["M0", "M3"].flatMap((mechanism) => [
+    { mechanism, dimension: "welfare", value: 0.5 },
+    { mechanism, dimension: "consistency", value: null },
+  ]);
+  const spec = scorecardChart(rows) as { title?: unknown };
+  assert.deepEqual(spec.title, {
+    text: "Mechanism scorecard",
+    subtitle: "Cross-model consistency: no value (needs two or more models)",
+  });
+  assert.ok((await renderSvg(scorecardChart(rows))).includes("needs two or more models"));
+  // One mechanism with a value is enough for the group to stand: no subtitle.
+  rows[1].value = 0.9;
+  assert.equal((scorecardChart(rows) as { title?: unknown }).title, "Mechanism scorecard");
+});
