@@ -24,6 +24,7 @@ import { runStagHuntEpisode } from "../engine/staghunt/run.ts";
 import { runGrid } from "../engine/grid/run_grid.ts";
 import { MECHANISMS } from "../engine/frail/types.ts";
 import { loadAverage, machine, markdownTable, median, ratePerSecond } from "./_measure.ts";
+import { peerPath as defaultPeerPath } from "./_storage.ts";
 
 const { values: args } = parseArgs({
   args: Deno.args,
@@ -40,8 +41,7 @@ if (!Number.isInteger(reps) || reps < 1) {
 }
 if (!(seconds > 0)) throw new RangeError(`--seconds must be positive, got ${args.seconds}`);
 
-const peerPath = args.peer ?? Deno.env.get("COORDLAB_PEER") ??
-  new URL("../../shared/peers/bank_run.py", import.meta.url).pathname;
+const peerPath = args.peer ?? defaultPeerPath();
 const peerFound = (() => {
   try {
     return Deno.statSync(peerPath).isFile;

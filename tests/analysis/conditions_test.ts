@@ -7,12 +7,11 @@ import {
   conditionKeysOf,
   conditionValues,
   countedEpisodes,
-  loadRuns,
   sortByConditions,
   stagHuntTurnRecords,
   welfareTable,
 } from "../../analysis/mod.ts";
-import { runGrid } from "../../engine/grid/run_grid.ts";
+import { loadGrid } from "./_grid.ts";
 
 const statuses = pl.DataFrame({
   run: ["r", "r", "r", "r", "r"],
@@ -151,32 +150,25 @@ Deno.test("stagHuntTurnRecords() reads only counted episodes, with their heterog
 });
 
 Deno.test("countedEpisodes() refuses one condition and model played with two central players' policies", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const spec = {
-      name: "banks",
-      episodes: 2,
-      blocks: [{
-        game: "frail" as const,
-        envs: ["bank_run" as const],
-        mechanisms: ["M1" as const],
-        agents: [{ mock: { bank: "active" as const } }, { mock: { bank: "passive" as const } }],
-      }],
-    };
-    await runGrid(spec, { out: dir, progress: false, workers: 0 });
-    const { episodes } = await loadRuns(dir, { frames: [] });
-    assert.deepEqual(new Set(episodes.getColumn("model").toArray()), new Set(["mock:defensive"]));
-    assert.throws(
-      () => welfareTable(episodes),
-      (e: Error) =>
-        e instanceof RangeError &&
-        e.message.includes("bank_run / M1 / stable / none / mock:defensive") &&
-        e.message.includes("mock:active_bank, mock:passive_bank") &&
-        e.message.includes("filter the frame on central_policy"),
-    );
-    const one = episodes.filter(pl.col("central_policy").eq(pl.lit("mock:passive_bank")));
-    assert.equal(welfareTable(one).height, 1);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  const { episodes } = await loadGrid("coordlab_conditions_", {
+    name: "banks",
+    episodes: 2,
+    blocks: [{
+      game: "frail",
+      envs: ["bank_run"],
+      mechanisms: ["M1"],
+      agents: [{ mock: { bank: "active" } }, { mock: { bank: "passive" } }],
+    }],
+  }, { frames: [] });
+  assert.deepEqual(new Set(episodes.getColumn("model").toArray()), new Set(["mock:defensive"]));
+  assert.throws(
+    () => welfareTable(episodes),
+    (e: Error) =>
+      e instanceof RangeError &&
+      e.message.includes("bank_run / M1 / stable / none / mock:defensive") &&
+      e.message.includes("mock:active_bank, mock:passive_bank") &&
+      e.message.includes("filter the frame on central_policy"),
+  );
+  const one = episodes.filter(pl.col("central_policy").eq(pl.lit("mock:passive_bank")));
+  assert.equal(welfareTable(one).height, 1);
 });

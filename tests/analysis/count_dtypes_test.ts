@@ -4,7 +4,6 @@
 // floats (after a user's own aggregation) as integers too.
 import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
-import { runGrid } from "../../engine/grid/run_grid.ts";
 import {
   actionMeasuresTable,
   calibrationTable,
@@ -13,11 +12,9 @@ import {
   earlyCommitmentContrast,
   historyMatchRates,
   honestStagRates,
-  loadRuns,
   matchRateTable,
   payoffGap,
   regimeTable,
-  type RunFrames,
   stagByMargin,
   stagHuntTurnRecords,
   successByCorruption,
@@ -27,7 +24,7 @@ import {
   welfareAverage,
   welfareTable,
 } from "../../analysis/mod.ts";
-import { tempDirRunner } from "./_temp_dir.ts";
+import { loadGrid } from "./_grid.ts";
 
 /** Columns that hold counts, wherever a table has them. */
 const COUNTS = [
@@ -46,34 +43,28 @@ const COUNTS = [
   "F",
 ];
 
-let frail: RunFrames | undefined;
-let staghunt: RunFrames | undefined;
-await tempDirRunner("coordlab_count_dtypes_")(async (out) => {
-  const agents = [{ mock: {} }];
-  await runGrid({
-    name: "counts_frail",
-    seed: 2,
-    episodes: 3,
-    blocks: [{
-      game: "frail",
-      envs: ["bank_run", "debt_rollover", "crowdfunding"],
-      mechanisms: ["M0", "M3"],
-      agents,
-    }],
-  }, { out: `${out}/frail`, workers: 0, progress: false });
-  await runGrid({
-    name: "counts_staghunt",
-    seed: 2,
-    episodes: 3,
-    blocks: [{ game: "staghunt", N: [5], M: [3], T: [2], F: [1, 2], agents }],
-  }, { out: `${out}/staghunt`, workers: 0, progress: false });
-  frail = await loadRuns(`${out}/frail`);
-  staghunt = await loadRuns(`${out}/staghunt`, { frames: ["turns"] });
+const agents = [{ mock: {} }];
+const frail = await loadGrid("coordlab_count_dtypes_", {
+  name: "counts_frail",
+  seed: 2,
+  episodes: 3,
+  blocks: [{
+    game: "frail",
+    envs: ["bank_run", "debt_rollover", "crowdfunding"],
+    mechanisms: ["M0", "M3"],
+    agents,
+  }],
 });
+const staghunt = await loadGrid("coordlab_count_dtypes_", {
+  name: "counts_staghunt",
+  seed: 2,
+  episodes: 3,
+  blocks: [{ game: "staghunt", N: [5], M: [3], T: [2], F: [1, 2], agents }],
+}, { frames: ["turns"] });
 
 Deno.test("every table function returns its counts as Int32", () => {
-  const { episodes, rounds, decisions } = frail!;
-  const records = stagHuntTurnRecords(staghunt!.turns!, staghunt!.episodes);
+  const { episodes, rounds, decisions } = frail;
+  const records = stagHuntTurnRecords(staghunt.turns!, staghunt.episodes);
   const perEpisode = earlyCommitment(episodes, rounds!);
   const tables: Record<string, pl.DataFrame> = {
     welfareTable: welfareTable(episodes),
@@ -103,7 +94,7 @@ Deno.test("every table function returns its counts as Int32", () => {
 });
 
 Deno.test("a count that a user's aggregation made a float displays as an integer", () => {
-  const { episodes } = frail!;
+  const { episodes } = frail;
   // A mean of integers is a float in Polars; so is a sum after a float cast.
   const perEnv = episodes.groupBy("env").agg(
     pl.col("rounds").cast(pl.Float64).sum().alias("rounds"),

@@ -6,7 +6,6 @@
 // RangeError naming the keys and their values.
 import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
-import { runGrid } from "../../../engine/grid/run_grid.ts";
 import {
   actionMeasuresChart,
   actionMeasuresTable,
@@ -16,11 +15,9 @@ import {
   earlyCommitmentContrast,
   episodeActionMeasures,
   FRAIL_CONDITION_KEYS,
-  loadRuns,
   regimeChart,
   regimeTable,
   renderSvg,
-  type RunFrames,
   scorecard,
   scorecardChart,
   successChart,
@@ -35,40 +32,36 @@ import {
   welfareTable,
   welfareTableDisplay,
 } from "../../../analysis/mod.ts";
-import { tempDirRunner } from "../_temp_dir.ts";
+import { loadGrid } from "../_grid.ts";
 
 const REGIMES = ["expansion", "stable", "contraction"];
 
-let frames: RunFrames | undefined;
-await tempDirRunner("coordlab_grid_conditions_")(async (out) => {
-  await runGrid({
-    name: "conditions",
-    seed: 11,
-    episodes: 2,
-    blocks: [
-      {
-        game: "frail",
-        envs: ["bank_run", "debt_rollover"],
-        mechanisms: ["M0", "M3"],
-        regimes: REGIMES,
-        params: [{}, { capacity: 2 }],
-        agents: [{ mock: {} }, { mock: { depositors: "always_stay", creditors: "always_roll" } }],
-      },
-      {
-        game: "frail",
-        envs: ["crowdfunding"],
-        mechanisms: ["M0", "M3"],
-        regimes: REGIMES,
-        params: [{}, { goal: 12 }],
-        agents: [{ mock: {} }],
-      },
-    ],
-  }, { out, workers: 0, progress: false });
-  frames = await loadRuns(out);
+const frames = await loadGrid("coordlab_grid_conditions_", {
+  name: "conditions",
+  seed: 11,
+  episodes: 2,
+  blocks: [
+    {
+      game: "frail",
+      envs: ["bank_run", "debt_rollover"],
+      mechanisms: ["M0", "M3"],
+      regimes: REGIMES,
+      params: [{}, { capacity: 2 }],
+      agents: [{ mock: {} }, { mock: { depositors: "always_stay", creditors: "always_roll" } }],
+    },
+    {
+      game: "frail",
+      envs: ["crowdfunding"],
+      mechanisms: ["M0", "M3"],
+      regimes: REGIMES,
+      params: [{}, { goal: 12 }],
+      agents: [{ mock: {} }],
+    },
+  ],
 });
-const { episodes } = frames!;
-const rounds = frames!.rounds!;
-const decisions = frames!.decisions!;
+const { episodes } = frames;
+const rounds = frames.rounds!;
+const decisions = frames.decisions!;
 type Row = Record<string, unknown>;
 const rows: Row[] = episodes.toRecords();
 

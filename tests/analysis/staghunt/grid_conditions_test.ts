@@ -8,21 +8,18 @@
 // success at N5/M3/F4 as the average of base and b3.
 import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
-import { runGrid } from "../../../engine/grid/run_grid.ts";
 import {
   calibrationChart,
   calibrationTable,
   historyMatchChart,
   historyMatchRates,
   honestStagRates,
-  loadRuns,
   matchRateChart,
   matchRateTable,
   type ModelTurn,
   payoffGap,
   payoffGapChart,
   renderSvg,
-  type RunFrames,
   stagByMargin,
   stagByMarginChart,
   STAGHUNT_CONDITION_KEYS,
@@ -31,32 +28,28 @@ import {
   successByCorruptionChart,
   type VegaLiteSpec,
 } from "../../../analysis/mod.ts";
-import { tempDirRunner } from "../_temp_dir.ts";
+import { loadGrid } from "../_grid.ts";
 
-let frames: RunFrames | undefined;
-await tempDirRunner("coordlab_staghunt_conditions_")(async (out) => {
-  await runGrid({
-    name: "sh_conditions",
-    seed: 5,
-    episodes: 3,
-    blocks: [{
-      game: "staghunt",
-      N: [5],
-      M: [3],
-      T: [2, 4],
-      F: [1, 4],
-      corruption: ["base", "b3"],
-      heterogeneity: ["h1", "h2"],
-      agents: [
-        { mock: { players: "threshold", noise: 0.2 } },
-        { models: { kind: "h2", pool: ["a", "b"] }, mock: { noise: 0.2 } },
-      ],
-    }],
-  }, { out, workers: 0, progress: false });
-  frames = await loadRuns(out, { frames: ["turns"] });
-});
-const { episodes } = frames!;
-const turns = frames!.turns!;
+const frames = await loadGrid("coordlab_staghunt_conditions_", {
+  name: "sh_conditions",
+  seed: 5,
+  episodes: 3,
+  blocks: [{
+    game: "staghunt",
+    N: [5],
+    M: [3],
+    T: [2, 4],
+    F: [1, 4],
+    corruption: ["base", "b3"],
+    heterogeneity: ["h1", "h2"],
+    agents: [
+      { mock: { players: "threshold", noise: 0.2 } },
+      { models: { kind: "h2", pool: ["a", "b"] }, mock: { noise: 0.2 } },
+    ],
+  }],
+}, { frames: ["turns"] });
+const { episodes } = frames;
+const turns = frames.turns!;
 const records: ModelTurn[] = stagHuntTurnRecords(turns, episodes);
 const all = ["T", "corruption", "heterogeneity"] as const;
 

@@ -1,8 +1,27 @@
 /**
- * Shared test helpers: grids, temporary folders, and file scans.
+ * Shared test helpers: grids, temporary folders, file scans and local servers.
  *
  * @module
  */
+import {
+  type LocalServer,
+  type LocalServerOptions,
+  serveLocalModel,
+} from "../../../../engine/agents/llm/server/local_server.ts";
+
+/** Runs `fn` with a local model server, closed however `fn` ends. */
+export async function withServer(
+  options: LocalServerOptions,
+  fn: (server: LocalServer) => Promise<void>,
+): Promise<void> {
+  const server = serveLocalModel(options);
+  try {
+    await fn(server);
+  } finally {
+    await server.close();
+  }
+}
+
 /**
  * The child process's grid spec: bank-run episodes of the model `"local"`
  * under M0-M3, `perMechanism` of each (grid order cycles M0-M3).

@@ -4,28 +4,14 @@ import { readRunEpisodes } from "../../../../engine/grid/segments.ts";
 import { assert, assertEquals, assertRejects } from "../../../_assert.ts";
 import { LlmPreflightError, preflight } from "../../../../engine/agents/llm/preflight.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
-import {
-  type LocalServer,
-  type LocalServerOptions,
-  serveLocalModel,
-} from "../../../../engine/agents/llm/server/local_server.ts";
 import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { scriptedServer } from "./_helpers.ts";
+import { scriptedServer, withServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const CLI = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
 const ERROR_500 = "500 The server had an error while processing your request";
-
-async function withServer(options: LocalServerOptions, fn: (s: LocalServer) => Promise<void>) {
-  const server = serveLocalModel(options);
-  try {
-    await fn(server);
-  } finally {
-    await server.close();
-  }
-}
 
 /** Bank-run episodes of model "local" with three depositors for `horizon` rounds: 3 x horizon calls each. */
 function smallSpec(episodes: number, horizon: number) {

@@ -6,17 +6,14 @@ import { budgetExhausted } from "../../../../engine/agents/llm/accounting.ts";
 import { llmPopulation } from "../../../../engine/agents/llm/llm_agent.ts";
 import { LlmPreflightError, preflight } from "../../../../engine/agents/llm/preflight.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
-import {
-  type LocalServerOptions,
-  serveLocalModel,
-} from "../../../../engine/agents/llm/server/local_server.ts";
+import type { LocalServerOptions } from "../../../../engine/agents/llm/server/local_server.ts";
 import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { readEpisodeLog, writeEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { filesUnder, scriptedServer } from "./_helpers.ts";
+import { filesUnder, scriptedServer, withServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
@@ -44,18 +41,6 @@ function playSmall(runtime: LlmRuntime, seed = 1) {
     seed,
     agents: llmPopulation({ runtime, env: "bank_run", models: "m" }),
   });
-}
-
-async function withServer(
-  options: LocalServerOptions,
-  fn: (server: ReturnType<typeof serveLocalModel>) => Promise<void>,
-) {
-  const server = serveLocalModel(options);
-  try {
-    await fn(server);
-  } finally {
-    await server.close();
-  }
 }
 
 for (
