@@ -21,7 +21,6 @@ import type { RegimeId } from "./frail/params.ts";
 import type { EnvId, MechanismId } from "./frail/types.ts";
 import { stagHuntGame, stagHuntSetup } from "./staghunt/descriptor.ts";
 import type { HeterogeneityId } from "./staghunt/heterogeneity.ts";
-import { pathInside } from "./names.ts";
 import { parseEpisodeConfig } from "./_episode_config.ts";
 
 /** Configuration of one episode. */
@@ -103,19 +102,11 @@ export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> 
     ? config.agents
     : mockPopulation({ seed: c.seed, ...(config.agents ?? {}) });
   const episode = c.episode ?? `${c.env}_${c.mechanism}_${c.regime}_s${c.seed}`;
-  const logPath = c.outDir ? pathInside(c.outDir, c.run, `${episode}.ndjson`) : undefined;
-  const text = c.ndjson || logPath !== undefined;
-  const played = await playAndLog(game.environment, {
-    ...setup,
-    seed: c.seed,
-    agents,
-    run: c.run,
-    episode,
-    clock: config.clock,
-    events: c.events,
-    hashes: c.hashes || text,
-    ndjson: text,
-  }, logPath);
+  const { played, logPath } = await playAndLog(
+    game.environment,
+    { ...setup, seed: c.seed, agents },
+    { ...c, episode, clock: config.clock },
+  );
   return new EpisodeRun(played, {
     ndjson: c.ndjson,
     logPath,

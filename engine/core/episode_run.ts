@@ -12,11 +12,30 @@ import type { EpisodeTally } from "./event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./events.ts";
 import { episodeSummary, JUPYTER_DISPLAY, type TextHtmlBundle } from "./jupyter.ts";
 import { writeEpisodeLogText } from "./log_file.ts";
+import { pathInside } from "../names.ts";
+
+/** How a run records its episode: the config fields every game's runner shares. */
+export interface RunRecording {
+  /** Run name (the log's folder under `outDir`). */
+  run: string;
+  /** Episode name (the log's file name). */
+  episode: string;
+  /** Folder to write the log under; no log without it. */
+  outDir?: string;
+  /** Clock for event times. Default: wall clock. */
+  clock?: () => string;
+  /** Keep the events in memory. */
+  events: boolean;
+  /** Checkpoints carry states and hashes (always on with a log or `ndjson`). */
+  hashes: boolean;
+  /** Keep the NDJSON log text on the result. */
+  ndjson: boolean;
+}
 
 /**
- * Plays an episode and, given a path, writes its log there atomically; an
- * episode that crashes writes the log up to its `episode_end` error event
- * and rethrows. `options.ndjson` must be on when `logPath` is given.
+ * Plays an episode as `recording` says and, with an `outDir`, writes its log
+ * atomically to `<outDir>/<run>/<episode>.ndjson`; an episode that crashes
+ * writes the log up to its `episode_end` error event and rethrows.
  *
  * @example
  * ```ts
@@ -26,28 +45,41 @@ import { writeEpisodeLogText } from "./log_file.ts";
  * import { mockPopulation } from "../agents/mock/population.ts";
  * const dir = await Deno.makeTempDir();
  * const setup = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" });
- * await playAndLog(bankRunGame.environment, {
- *   ...setup, seed: 1, agents: mockPopulation({}), ndjson: true, hashes: true,
- * }, `${dir}/ep.ndjson`);
- * if (!Deno.readTextFileSync(`${dir}/ep.ndjson`).includes('"episode_end"')) throw new Error();
+ * const { logPath } = await playAndLog(
+ *   bankRunGame.environment,
+ *   { ...setup, seed: 1, agents: mockPopulation({}) },
+ *   { run: "demo", episode: "ep", outDir: dir, events: false, hashes: false, ndjson: false },
+ * );
+ * if (!Deno.readTextFileSync(logPath!).includes('"episode_end"')) throw new Error();
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function playAndLog<P, S>(
   env: Environment<P, S>,
-  options: PlayOptions<P>,
-  logPath: string | undefined,
-): Promise<PlayedEpisode<S>> {
+  options: Omit<PlayOptions<P>, keyof RunRecording | "ndjson">,
+  recording: RunRecording,
+): Promise<{ played: PlayedEpisode<S>; logPath?: string }> {
+  const { run, episode, outDir } = recording;
+  const logPath = outDir ? pathInside(outDir, run, `${episode}.ndjson`) : undefined;
+  const text = recording.ndjson || logPath !== undefined;
   let played: PlayedEpisode<S>;
   try {
-    played = await playEpisode(env, options);
+    played = await playEpisode(env, {
+      ...options,
+      run,
+      episode,
+      clock: recording.clock,
+      events: recording.events,
+      hashes: recording.hashes || text,
+      ndjson: text,
+    });
   } catch (err) {
     const ndjson = (err as { ndjson?: string }).ndjson;
     if (logPath !== undefined && ndjson !== undefined) writeEpisodeLogText(logPath, ndjson);
     throw err;
   }
   if (logPath !== undefined) writeEpisodeLogText(logPath, played.ndjson!);
-  return played;
+  return { played, logPath };
 }
 
 /** What an {@linkcode EpisodeRun} keeps besides the played episode. */

@@ -20,7 +20,6 @@ import type { PlayedEpisode } from "../core/episode.ts";
 import { EpisodeRun, type EpisodeRunOptions, playAndLog } from "../core/episode_run.ts";
 import type { EpisodeTally } from "../core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "../core/events.ts";
-import { pathInside } from "../names.ts";
 import { corruptedPlayers } from "./corruption.ts";
 import { stagHunt } from "./environment.ts";
 import { assignModel, type ModelPolicy } from "./heterogeneity.ts";
@@ -126,9 +125,7 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
   const models: Record<string, string> = {};
   const episode = c.episode ??
     `staghunt_N${params.N}_M${params.M}_T${params.T}_F${params.F}_${params.corruption}_${regime}_s${c.seed}`;
-  const logPath = c.outDir ? pathInside(c.outDir, c.run, `${episode}.ndjson`) : undefined;
-  const text = c.ndjson || logPath !== undefined;
-  const played = await playAndLog(stagHunt, {
+  const { played, logPath } = await playAndLog(stagHunt, {
     params,
     condition,
     seed: c.seed,
@@ -139,13 +136,7 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
         : undefined;
       return factory(model === undefined ? { id, role, index } : { id, role, index, model });
     },
-    run: c.run,
-    episode,
-    clock: config.clock,
-    events: c.events,
-    hashes: c.hashes || text,
-    ndjson: text,
-  }, logPath);
+  }, { ...c, episode, clock: config.clock });
   return new StagHuntRun(played, {
     ndjson: c.ndjson,
     models: config.models ? models : undefined,
