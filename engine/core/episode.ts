@@ -7,6 +7,7 @@
  * @module
  */
 import type { Agent, AgentFactory } from "../agents/agent.ts";
+import { isEpisodeAbandoned } from "./abandon.ts";
 import type { Correction } from "./contract.ts";
 import type { CallRequest, Environment, Reports, StepContext } from "./environment.ts";
 import type {
@@ -299,7 +300,9 @@ export async function playEpisode<P, S>(
     );
     return new Played(outcome, rec, fin.state, options.ndjson === true);
   } catch (err) {
-    if (err instanceof EpisodeError) throw err;
+    // An abandoned episode (the run is stopping) is not an episode failure: no
+    // episode_end, no log; the grid plays it again on resume.
+    if (err instanceof EpisodeError || isEpisodeAbandoned(err)) throw err;
     const message = err instanceof Error ? err.message : String(err);
     const round = rec.round;
     const step = rec.step;
@@ -394,12 +397,14 @@ class Failure {
 function ask(requests: CallRequest[], agents: Map<string, Agent>): unknown[] | Promise<unknown[]> {
   const answers: unknown[] = new Array(requests.length);
   let pending: Promise<void>[] | undefined;
+  let abandoned: unknown;
   for (let i = 0; i < requests.length; i++) {
     let got: unknown;
     try {
       got = agents.get(requests[i].agent)!.decide(requests[i]);
     } catch (err) {
-      answers[i] = failed(err);
+      if (isEpisodeAbandoned(err)) abandoned ??= err;
+      else answers[i] = failed(err);
       continue;
     }
     if (isThenable(got)) {
@@ -407,12 +412,22 @@ function ask(requests: CallRequest[], agents: Map<string, Agent>): unknown[] | P
         Promise.resolve(got).then((v) => {
           answers[i] = v;
         }, (err) => {
-          answers[i] = failed(err);
+          if (isEpisodeAbandoned(err)) abandoned ??= err;
+          else answers[i] = failed(err);
         }),
       );
     } else answers[i] = got;
   }
-  return pending ? Promise.all(pending).then(() => answers) : answers;
+  // Every call of the step settles first (its paid reply is counted and
+  // cached), then an abandonment stops the episode.
+  if (!pending) {
+    if (abandoned !== undefined) throw abandoned;
+    return answers;
+  }
+  return Promise.all(pending).then(() => {
+    if (abandoned !== undefined) throw abandoned;
+    return answers;
+  });
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isEpisodeAbandoned } from "../core/abandon.ts";
 import { addCall, emptyTotals, type UsageTotals } from "../agents/llm/accounting.ts";
 import { type EpisodeTally, tallyEvents } from "../core/event_recorder.ts";
 import type { Degradation, EngineEvent } from "../core/events.ts";
@@ -18,9 +19,10 @@ export interface EpisodeSummary {
   /**
    * `"ok"`; `"degraded"` when it finished but some decisions took neutral
    * defaults because their agent failed; `"error"` when it crashed or could
-   * not start.
+   * not start; `"abandoned"` when the run stopped it mid-way (`EpisodeAbandoned`:
+   * a budget, an unwritable cache): not logged, played again on resume.
    */
-  status: "ok" | "degraded" | "error";
+  status: "ok" | "degraded" | "error" | "abandoned";
   /** Why it failed, or `null`. */
   error: string | null;
   /** What a degraded episode filled in, else `null`. */
@@ -187,6 +189,9 @@ export async function executeEpisode(
       text: log.appendText !== undefined,
     });
   } catch (err) {
+    if (isEpisodeAbandoned(err)) {
+      return { ...failedSummary(episode.id, err, performance.now() - t0), status: "abandoned" };
+    }
     return failedSummary(episode.id, err, performance.now() - t0);
   }
   if (played.text !== undefined) {

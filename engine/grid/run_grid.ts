@@ -166,8 +166,11 @@ export interface GridResult {
   interrupted: boolean;
   /** Why new episodes stopped starting (a budget, a failing provider), or `null`. */
   stopped: string | null;
-  /** What stopped them: `"budget"`, `"provider"` (a failing or refusing provider), or `null`. */
-  stoppedBy: "budget" | "provider" | null;
+  /**
+   * What stopped them: `"budget"`, `"provider"` (a failing or refusing
+   * provider), `"cache"` (a response cache that cannot be written), or `null`.
+   */
+  stoppedBy: "budget" | "provider" | "cache" | null;
   /** Temporary files of an earlier, killed run that were removed. */
   removedTemporary: number;
   /** Unfinished logs that were removed (torn segment blocks, partial per-episode logs) and played again. */
@@ -341,6 +344,8 @@ async function runLocked(
     logged: 0,
     stopped: null as string | null,
     stoppedBy: null as GridResult["stoppedBy"],
+    /** Episodes stopped mid-way because the run is stopping (not logged). */
+    abandoned: 0,
     /** Set when every model call of a finished episode failed. */
     allCallsFailed: null as string | null,
   };
@@ -362,6 +367,16 @@ async function runLocked(
   });
   const redact = (text: string) => runtime?.redact(text) ?? text;
   const record = (s: EpisodeSummary) => {
+    if (s.status === "abandoned") {
+      // The run is stopping (EpisodeAbandoned): not logged, played again on resume.
+      state.abandoned++;
+      if (state.stopped === null) {
+        state.stopped = redact(s.error ?? "the run stopped");
+        state.stoppedBy = runtime?.status().halt?.by ?? "provider";
+      }
+      sink?.update(progress());
+      return;
+    }
     state.done++;
     if (s.logged) state.logged++;
     if (s.status === "error") {
@@ -382,10 +397,13 @@ async function runLocked(
   /** Whether new episodes must not start: the budget is reached or a provider is failing. */
   const mustStop = (): boolean => {
     if (state.stopped === null) {
-      const spent = options.budget ? budgetExhausted(usage(), options.budget) : null;
+      const halt = runtime?.status().halt ?? null;
+      const spent = halt === null && options.budget
+        ? budgetExhausted(usage(), options.budget)
+        : null;
       const provider = runtime?.status().fatal ?? state.allCallsFailed;
-      state.stopped = spent ?? provider;
-      state.stoppedBy = spent ? "budget" : provider ? "provider" : null;
+      state.stopped = halt?.reason ?? spent ?? provider;
+      state.stoppedBy = halt?.by ?? (spent ? "budget" : provider ? "provider" : null);
       if (state.stopped !== null) sink?.update(progress());
     }
     return state.stopped !== null;
@@ -460,7 +478,7 @@ async function runLocked(
     main.segment?.close();
   }
 
-  const interrupted = state.done < todo.length;
+  const interrupted = state.done < todo.length || state.abandoned > 0;
   const finishedNow = state.logged;
   const remaining = todo.length - finishedNow;
   const ended = new Date().toISOString();

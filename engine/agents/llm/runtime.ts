@@ -28,6 +28,7 @@
  * @module
  */
 import OpenAI from "npm:openai@7.59.0";
+import { EpisodeAbandoned } from "../../core/abandon.ts";
 import type { LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
 import { callCost, UsageLedger } from "./accounting.ts";
 import { type CachedResponse, cacheKeyOf, promptHash, ResponseCache } from "./cache.ts";
@@ -133,7 +134,26 @@ export interface RuntimeStatus {
    * missing key; one sentence naming the provider or model and the last error.
    */
   fatal: string | null;
+  /**
+   * Why the run must stop, or `null`: set by {@linkcode LlmRuntime.halt} (a
+   * budget that cannot cover the next call, a cache that cannot be written).
+   * Once set, {@linkcode LlmRuntime.complete} sends nothing and throws
+   * `EpisodeAbandoned`, so the episode asking is not logged and plays again
+   * on resume.
+   */
+  halt: RuntimeHalt | null;
 }
+
+/** Why a runtime stopped sending calls (see {@linkcode LlmRuntime.halt}). */
+export interface RuntimeHalt {
+  /** One sentence: what stopped the run, naming the limit, path or error. */
+  reason: string;
+  /** What stopped it. */
+  by: HaltCause;
+}
+
+/** What can halt a runtime: a spending limit, or a response cache that cannot be written. */
+export type HaltCause = "budget" | "cache";
 
 /** Options of {@linkcode LlmRuntime.complete}. */
 export interface CompleteOptions {
@@ -198,6 +218,7 @@ export class LlmRuntime {
   #retryWaiting = 0;
   #lastRetry: RetryNotice | null = null;
   #fatal: string | null = null;
+  #halt: RuntimeHalt | null = null;
 
   /** Creates the runtime (no network, no key read yet). */
   constructor(options: LlmRuntimeOptions) {
@@ -300,7 +321,19 @@ export class LlmRuntime {
       retryWaiting: this.#retryWaiting,
       lastRetry: this.#lastRetry,
       fatal: this.#fatal,
+      halt: this.#halt,
     };
+  }
+
+  /**
+   * Stops the runtime sending calls: every later {@linkcode complete} throws
+   * `EpisodeAbandoned` with this reason before anything is sent (calls
+   * already sent finish and are counted). The first reason stays.
+   */
+  halt(reason: string, by: HaltCause): void {
+    if (this.#halt !== null) return;
+    this.#halt = { reason: this.redact(reason), by };
+    this.#changed();
   }
 
   /** Why a provider's circuit breaker is open, or `null` while it is closed. */
@@ -318,6 +351,7 @@ export class LlmRuntime {
     options: CompleteOptions = {},
   ): Promise<LlmCallRecord> {
     const m = this.model(modelId);
+    if (this.#halt !== null) throw new EpisodeAbandoned(this.#halt.reason);
     const record = await this.#call(m, messages, samplingParams(m), options.sample ?? 0, true);
     this.ledger.add(record, options.episode ?? "ep");
     return record;
