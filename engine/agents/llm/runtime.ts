@@ -207,6 +207,7 @@ export class LlmRuntime {
   readonly #limiters: Map<string, Limiter>;
   readonly #clients = new Map<string, OpenAI>();
   readonly #secrets = new Set<string>();
+  readonly #unredacted = new WeakMap<LlmCallRecord, string | null>();
   readonly #keysRead = new Set<string>();
   readonly #breakers = new Map<string, { failures: number; open: string | null }>();
   readonly #maxFailures: number;
@@ -297,6 +298,16 @@ export class LlmRuntime {
   watch(fn: (status: RuntimeStatus) => void): () => void {
     this.#listeners.add(fn);
     return () => this.#listeners.delete(fn);
+  }
+
+  /**
+   * The reply text of a record as the provider sent it, before redaction:
+   * what an agent reads its report from (the record itself, like the cache,
+   * holds the redacted text, fit to log). For a record this runtime did not
+   * redact, its `content`.
+   */
+  unredacted(record: LlmCallRecord): string | null {
+    return this.#unredacted.has(record) ? this.#unredacted.get(record)! : record.content;
   }
 
   /** Removes every known secret (keys read so far, credentials in base URLs) from a text. */
@@ -398,7 +409,7 @@ export class LlmRuntime {
       if (!this.#keysRead.has(m.id)) this.apiKey(m); // so that its key is redacted from the start
       const cached = cache ? await cache.get(base.cache_key) : undefined;
       if (cached) {
-        return this.#record(base, this.#redacted(cached), {
+        return this.#record(base, this.#redacted(cached), cached.content, {
           cache: "hit",
           attempts: 0,
           failures: [],
@@ -480,12 +491,13 @@ export class LlmRuntime {
       const latency = performance.now() - sent;
       const reading = answered ? parseCompletion(body) : null;
       if (reading?.ok) {
+        // The agent reads the reply as received; logs and the cache get a redacted copy.
         const response = this.#redacted(reading.response);
-        if (cache) await cache.put(base.cache_key, response);
+        if (cache) await this.#store(cache, base.cache_key, response);
         const usageWarning = reading.usageProblem === null ? null : this.redact(
           `The provider's token counts were not used, so the call is unpriced: ${reading.usageProblem}`,
         );
-        return this.#record(base, response, {
+        return this.#record(base, response, reading.response.content, {
           cache: cacheMode,
           attempts: attempt,
           failures,
@@ -578,6 +590,22 @@ export class LlmRuntime {
     this.#changed();
   }
 
+  /**
+   * Writes a paid reply to the cache; a cache that cannot be written halts
+   * the runtime (the reply is still used and counted: the call succeeded).
+   */
+  async #store(cache: ResponseCache, key: string, response: CachedResponse): Promise<void> {
+    try {
+      await cache.put(key, response);
+    } catch (err) {
+      this.halt(
+        `The response cache cannot be written, so no further call is sent (the reply just ` +
+          `received was used and counted): ${(err as Error).message}`,
+        "cache",
+      );
+    }
+  }
+
   #redacted(r: CachedResponse): CachedResponse {
     if (this.#secrets.size === 0) return r;
     const clean = (t: string | null) => (t === null ? null : this.redact(t));
@@ -624,6 +652,7 @@ export class LlmRuntime {
   #record(
     base: CallBase,
     r: CachedResponse,
+    raw: string | null,
     how: {
       cache: LlmCallRecord["cache"];
       attempts: number;
@@ -634,7 +663,7 @@ export class LlmRuntime {
       usageWarning: string | null;
     },
   ): LlmCallRecord {
-    return {
+    const record: LlmCallRecord = {
       ...base,
       status: "ok",
       cache: how.cache,
@@ -652,6 +681,8 @@ export class LlmRuntime {
       error: null,
       usage_warning: how.usageWarning,
     };
+    if (raw !== r.content) this.#unredacted.set(record, raw);
+    return record;
   }
 
   #changed(): void {
