@@ -42,6 +42,12 @@ export interface AgentReplyOptions {
   error?: string;
   /** Notes about the reply itself (e.g. a text cut for the log), logged as `correction` events after the call records. Default none. */
   notes?: readonly Correction[];
+  /**
+   * Removes secrets from a text. The report is read from the raw reply; what
+   * the runner logs of it (every text in its corrections, notes and report
+   * event) goes through this first. Default none (logged as read).
+   */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -66,13 +72,28 @@ export class AgentReply {
   readonly error: string | undefined;
   /** Notes about the reply, logged as corrections. */
   readonly notes: readonly Correction[];
+  /** Removes secrets from what is logged of the reply, if set. */
+  readonly redact: ((text: string) => string) | undefined;
   /** Wraps a raw reply. */
   constructor(raw: unknown, options: AgentReplyOptions = {}) {
     this.raw = raw;
     this.calls = options.calls ?? [];
     this.error = options.error;
     this.notes = options.notes ?? [];
+    this.redact = options.redact;
   }
+}
+
+/** A value with `redact` applied to every string inside it (arrays and plain objects walked). */
+function redactValue(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, redact));
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, redactValue(v, redact)]),
+    );
+  }
+  return value;
 }
 
 export { eventsHash, UNHASHED_EVENT_TYPES } from "./events_hash.ts";
@@ -456,6 +477,8 @@ function validate<P, S>(
     const contract = env.contracts[req.call];
     if (!contract) throw new TypeError(`No contract for call "${req.call}"`);
     const answer = answers[i];
+    const redact = answer instanceof AgentReply ? answer.redact : undefined;
+    const logged = <T>(v: T): T => (redact ? redactValue(v, redact) as T : v);
     let got = answer;
     // A bare reply (what mock and replay agents give) skips the wrappers' bookkeeping.
     const wrapped = typeof answer === "object" && answer !== null &&
@@ -475,7 +498,8 @@ function validate<P, S>(
             agent: req.agent,
             call: req.call,
             ...n,
-            raw: n.raw ?? null,
+            raw: logged(n.raw ?? null),
+            applied: logged(n.applied),
           });
         }
       }
@@ -503,9 +527,22 @@ function validate<P, S>(
       }];
     }
     for (const c of corrections) {
-      rec.emit({ type: "correction", agent: req.agent, call: req.call, ...c, raw: c.raw ?? null });
+      rec.emit({
+        type: "correction",
+        agent: req.agent,
+        call: req.call,
+        ...c,
+        raw: logged(c.raw ?? null),
+        applied: logged(c.applied),
+      });
     }
-    rec.emit({ type: "report", agent: req.agent, role: req.role, call: req.call, report: value });
+    rec.emit({
+      type: "report",
+      agent: req.agent,
+      role: req.role,
+      call: req.call,
+      report: logged(value),
+    });
     reports.set(req.agent, value);
   }
   return reports;

@@ -55,7 +55,7 @@ Deno.test("parseModelConfigs() names the entry whose field is bad", () => {
   assertThrows(
     () => parseModelConfigs({ models: [base, { ...base, id: "x", maxTokens: 0 }] }),
     RangeError,
-    'Model config 1: Invalid model config parameter "maxTokens"',
+    'Model config 1 ("x"): Invalid model config parameter "maxTokens"',
   );
 });
 
