@@ -176,8 +176,8 @@ export function urlSecrets(url: string): string[] {
 /**
  * A URL fit to print: `user:password@`, the values of key-like query
  * parameters and path segments that {@linkcode looksLikeToken} are replaced
- * by `[redacted]`. Text that is not a URL, or a URL with nothing to hide, is
- * returned unchanged.
+ * by `[redacted]`. Text that is not a URL is returned unchanged, a URL with
+ * nothing to hide in its normal form.
  *
  * @example
  * ```ts
@@ -199,7 +199,7 @@ export function safeUrl(url: string): string {
   const segments = u.pathname.split("/");
   const hidden = segments.map((s) => looksLikeToken(decoded(s)));
   if (!u.username && !u.password && !hidden.includes(true) &&
-    !params.some(([name]) => KEY_LIKE_PARAM.test(name))) return url;
+    !params.some(([name]) => KEY_LIKE_PARAM.test(name))) return u.href;
   const auth = u.username || u.password ? `${REDACTED}@` : "";
   const path = segments.map((s, i) => (hidden[i] ? REDACTED : s)).join("/");
   const query = params.map(([name, value]) =>

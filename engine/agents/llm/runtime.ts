@@ -20,10 +20,24 @@
  * the grid starts no new episode. The breaker stays open for the runtime's
  * life (make a new runtime once the provider is fixed).
  *
+ * A reply with no text (content null, missing or blank, as with a
+ * `content_filter` refusal or a `length` cut before any text) is a failed
+ * attempt too, retried and never cached.
+ *
+ * Cache: a response cache that cannot be written when a paid reply arrives
+ * halts the runtime ({@linkcode LlmRuntime.halt}, cause `"cache"`, naming the
+ * entry's path and the error): that reply is still returned and counted, and
+ * no further request is sent (calls not yet sent, including those waiting for
+ * a slot or a retry, throw `EpisodeAbandoned`). A cache folder that cannot be
+ * created or written is refused when the runtime is made.
+ *
  * Secrets: keys are read from the environment variables the configurations
  * name and kept inside the SDK clients; they, and credentials inside a base
- * URL, are redacted from every message the runtime produces and from reply
- * and reasoning texts before they are cached or returned.
+ * URL, are redacted from every message the runtime produces, and from the
+ * reply and reasoning texts of the records it returns and of the cache. The
+ * reply as received stays readable through {@linkcode LlmRuntime.unredacted},
+ * which is what an agent parses (redaction is for what is written, not for
+ * what is read).
  *
  * @module
  */
@@ -32,7 +46,7 @@ import { EpisodeAbandoned } from "../../core/abandon.ts";
 import type { LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
 import { callCost, UsageLedger } from "./accounting.ts";
 import { type CachedResponse, cacheKeyOf, promptHash, ResponseCache } from "./cache.ts";
-import { parseCompletion } from "./completion.ts";
+import { type CompletionReading, parseCompletion } from "./completion.ts";
 import { type Limiter, limitersByProvider } from "./limiter.ts";
 import { type ModelConfig, type ModelConfigInput, parseModelConfigs } from "./model_config.ts";
 import type { ChatMessage } from "./prompts/template.ts";
@@ -473,6 +487,11 @@ export class LlmRuntime {
         }, open);
       }
       const release = await limiter.acquire();
+      if (this.#halt !== null) {
+        // Halted while this call waited for a slot or a retry: nothing more is sent.
+        release();
+        throw new EpisodeAbandoned(this.#halt.reason);
+      }
       const sent = performance.now();
       let body: unknown;
       let error: unknown;
@@ -485,26 +504,33 @@ export class LlmRuntime {
         answered = true;
       } catch (err) {
         error = err;
+      }
+      const latency = performance.now() - sent;
+      let reading: CompletionReading | null = null;
+      let response: CachedResponse | null = null;
+      try {
+        reading = answered ? parseCompletion(body) : null;
+        // The agent reads the reply as received; logs and the cache get a redacted copy,
+        // stored before the slot is freed, so that a cache that cannot be written halts
+        // the runtime before another request is sent.
+        response = reading?.ok ? this.#redacted(reading.response) : null;
+        if (response && cache) await this.#store(cache, base.cache_key, response);
       } finally {
         release();
       }
-      const latency = performance.now() - sent;
-      const reading = answered ? parseCompletion(body) : null;
       if (reading?.ok) {
-        // The agent reads the reply as received; logs and the cache get a redacted copy.
-        const response = this.#redacted(reading.response);
-        if (cache) await this.#store(cache, base.cache_key, response);
+        const kept = response!; // set whenever the reading is ok
         const usageWarning = reading.usageProblem === null ? null : this.redact(
           `The provider's token counts were not used, so the call is unpriced: ${reading.usageProblem}`,
         );
-        return this.#record(base, response, reading.response.content, {
+        return this.#record(base, kept, reading.response.content, {
           cache: cacheMode,
           attempts: attempt,
           failures,
           latency,
           wall: performance.now() - started,
           cost: m.price && usageWarning === null
-            ? callCost({ tokensIn: response.tokens_in, tokensOut: response.tokens_out }, m.price)
+            ? callCost({ tokensIn: kept.tokens_in, tokensOut: kept.tokens_out }, m.price)
             : null,
           usageWarning,
         });

@@ -8,6 +8,7 @@ import { ResponseCache } from "../../../../engine/agents/llm/cache.ts";
 import { llmPopulation } from "../../../../engine/agents/llm/llm_agent.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template.ts";
+import { isEpisodeAbandoned } from "../../../../engine/core/abandon.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { writeEpisodeLog } from "../../../../engine/core/log_file.ts";
@@ -356,5 +357,28 @@ Deno.test("a token in a base URL's path never appears in a call's error or the f
     assert(runtime.status().fatal!.includes(`/[redacted]/v1`), runtime.status().fatal!);
   } finally {
     await probe.shutdown();
+  }
+});
+
+Deno.test("a call waiting for a provider slot when the cache halts the runtime is abandoned unsent", async () => {
+  const server = scriptedServer([{ status: 200, content: good }]);
+  try {
+    const cacheDir = await Deno.makeTempDir();
+    const runtime = runtimeOn(server.url, { concurrency: 1 }, { cacheDir });
+    const key = (await runtimeOn(server.url).complete("m", messages)).cache_key;
+    await Deno.mkdir(runtime.cache!.pathOf(key), { recursive: true });
+    const other: ChatMessage[] = [{ role: "user", content: "another" }];
+    const [first, second] = await Promise.allSettled([
+      runtime.complete("m", messages),
+      runtime.complete("m", other),
+    ]);
+    assert(first.status === "fulfilled" && first.value.status === "ok");
+    assertEquals(first.value.content, good);
+    assert(second.status === "rejected" && isEpisodeAbandoned(second.reason), String(second));
+    assertEquals(second.reason.message, runtime.status().halt!.reason);
+    assertEquals(server.requests(), 2); // the first runtime's call and this one's first
+    assertEquals(runtime.ledger.run().calls, 1);
+  } finally {
+    await server.close();
   }
 });
