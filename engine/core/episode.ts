@@ -88,7 +88,9 @@ export class AgentReply {
 function redactValue(value: unknown, redact: (text: string) => string): unknown {
   if (typeof value === "string") return redact(value);
   if (Array.isArray(value)) return value.map((v) => redactValue(v, redact));
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+  if (
+    value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype
+  ) {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [k, redactValue(v, redact)]),
     );

@@ -190,7 +190,8 @@ export class ResponseCache {
    * Opens a cache folder: creates it if needed and checks that a file can be
    * written in it.
    *
-   * @throws {Error} Naming the path, when it is not a folder that can be written.
+   * @throws {RangeError} Naming the path, when it is not a folder that can be written (the
+   * grid command prints it and exits with 2, before any call).
    */
   constructor(dir: string) {
     if (!dir) throw new TypeError("The cache folder must be a non-empty path");
@@ -201,7 +202,7 @@ export class ResponseCache {
       Deno.writeTextFileSync(probe, "");
       Deno.removeSync(probe);
     } catch (err) {
-      throw new Error(
+      throw new RangeError(
         `The response cache folder "${this.dir}" cannot be used: ${(err as Error).message}`,
       );
     }

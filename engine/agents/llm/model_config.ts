@@ -210,7 +210,9 @@ export function parseModelConfig(input: unknown): ModelConfig {
   if (problem) {
     // Said here, not by zod: its message would quote the URL with any credentials in it.
     throw new RangeError(
-      `Invalid model config parameter "baseURL": ${problem} (got ${JSON.stringify(safeUrl(url as string))})`,
+      `Invalid model config parameter "baseURL": ${problem} (got ${
+        JSON.stringify(safeUrl(url as string))
+      })`,
     );
   }
   const m = parseWith(ModelConfigSchema, input, "model config");

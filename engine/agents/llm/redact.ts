@@ -130,8 +130,10 @@ const KEY_PREFIX = /^(sk|pk|rk|gsk|hf|xai|key|api|tok|token)[-_]/i;
  */
 export function looksLikeToken(segment: string): boolean {
   if (segment.length >= 12 && KEY_PREFIX.test(segment)) return true;
-  if (segment.length >= 16 && /^[A-Za-z0-9\-_.~+=]+$/.test(segment) &&
-    /[a-z]/.test(segment) && /[A-Z]/.test(segment) && /[0-9]/.test(segment)) return true;
+  if (
+    segment.length >= 16 && /^[A-Za-z0-9\-_.~+=]+$/.test(segment) &&
+    /[a-z]/.test(segment) && /[A-Z]/.test(segment) && /[0-9]/.test(segment)
+  ) return true;
   return segment.replace(/-/g, "").length >= 24 && /^[0-9a-fA-F-]+$/.test(segment);
 }
 
@@ -198,8 +200,10 @@ export function safeUrl(url: string): string {
   const params = [...u.searchParams];
   const segments = u.pathname.split("/");
   const hidden = segments.map((s) => looksLikeToken(decoded(s)));
-  if (!u.username && !u.password && !hidden.includes(true) &&
-    !params.some(([name]) => KEY_LIKE_PARAM.test(name))) return u.href;
+  if (
+    !u.username && !u.password && !hidden.includes(true) &&
+    !params.some(([name]) => KEY_LIKE_PARAM.test(name))
+  ) return u.href;
   const auth = u.username || u.password ? `${REDACTED}@` : "";
   const path = segments.map((s, i) => (hidden[i] ? REDACTED : s)).join("/");
   const query = params.map(([name, value]) =>

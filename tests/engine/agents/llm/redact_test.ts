@@ -30,7 +30,10 @@ Deno.test("redactSecrets() redacts a key inside a longer base64 text at any alig
 });
 
 Deno.test("redactSecrets() redacts keys of any length, short ones only as whole tokens", () => {
-  assertEquals(redactSecrets("key k3y, K3Y; k3ys mk3y", ["k3y"]), "key [redacted], [redacted]; k3ys mk3y");
+  assertEquals(
+    redactSecrets("key k3y, K3Y; k3ys mk3y", ["k3y"]),
+    "key [redacted], [redacted]; k3ys mk3y",
+  );
   assertEquals(redactSecrets("x", ["x"]), "[redacted]");
   assertEquals(
     redactSecrets('{"withdraw_probability": 5, "reasoning": "prob"}', ["prob"]),
@@ -44,7 +47,11 @@ Deno.test("redactSecrets() redacts keys of any length, short ones only as whole 
 Deno.test("urlSecrets() and safeUrl() cover tokens in the path, and leave model names and versions", () => {
   const url = "https://gw.example.com/v1/0123456789abcdef0123456789abcdef/sk-proj-AbC123dEf456/" +
     "deployments/gpt-4o-mini-2024-07-18?api-version=2024-06-01&key=k-1";
-  assertEquals(urlSecrets(url), ["k-1", "0123456789abcdef0123456789abcdef", "sk-proj-AbC123dEf456"]);
+  assertEquals(urlSecrets(url), [
+    "k-1",
+    "0123456789abcdef0123456789abcdef",
+    "sk-proj-AbC123dEf456",
+  ]);
   assertEquals(
     safeUrl(url),
     "https://gw.example.com/v1/[redacted]/[redacted]/deployments/gpt-4o-mini-2024-07-18" +

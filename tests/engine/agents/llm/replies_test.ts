@@ -61,7 +61,7 @@ Deno.test("LlmRuntime() refuses a cache path that is a regular file before any c
   await Deno.writeTextFile(file, "not a folder");
   const err = assertThrows(
     () => runtimeOn("http://127.0.0.1:9/v1", {}, { cacheDir: file }),
-    Error,
+    RangeError,
     `The response cache folder "${file}" cannot be used: `,
   );
   assert(err.message.length > `The response cache folder "${file}" cannot be used: `.length);
@@ -125,7 +125,11 @@ for (
       completion(null, "content_filter"),
       'content null, finish_reason "content_filter"',
     ],
-    ["empty content cut by length", completion("", "length"), 'content empty, finish_reason "length"'],
+    [
+      "empty content cut by length",
+      completion("", "length"),
+      'content empty, finish_reason "length"',
+    ],
     ["no content field", completion(undefined, "stop"), 'content missing, finish_reason "stop"'],
   ] as const
 ) {
@@ -381,4 +385,31 @@ Deno.test("a call waiting for a provider slot when the cache halts the runtime i
   } finally {
     await server.close();
   }
+});
+
+Deno.test("deno task grid with --cache naming a file exits 2 before any call, naming the path", async () => {
+  await withServer({}, async (server) => {
+    const dir = await Deno.makeTempDir();
+    await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(childSpec(1)));
+    await Deno.writeTextFile(
+      `${dir}/models.json`,
+      JSON.stringify({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }] }),
+    );
+    await Deno.writeTextFile(`${dir}/cache`, "a file");
+    const cli = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", cli, "--spec", `${dir}/spec.json`, "--models", `${dir}/models.json`]
+        .concat(["--cache", `${dir}/cache`, "--out", `${dir}/run`]),
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 2, stderr);
+    assert(
+      stderr.startsWith(`The response cache folder "${dir}/cache" cannot be used: `),
+      stderr,
+    );
+    assertEquals(server.stats().requests, 0);
+  });
 });
