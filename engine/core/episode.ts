@@ -43,9 +43,11 @@ export interface AgentReplyOptions {
   /** Notes about the reply itself (e.g. a text cut for the log), logged as `correction` events after the call records. Default none. */
   notes?: readonly Correction[];
   /**
-   * Removes secrets from a text. The report is read from the raw reply; what
-   * the runner logs of it (every text in its corrections, notes and report
-   * event) goes through this first. Default none (logged as read).
+   * Removes secrets from a text. The report is read from the raw reply, so
+   * redaction cannot change how it parses; then every text in the report (as
+   * the game uses and logs it), its corrections and the notes goes through
+   * this, so no secret reaches the log, a checkpoint's state or another
+   * player. Default none (texts kept as read).
    */
   redact?: (text: string) => string;
 }
@@ -510,6 +512,7 @@ function validate<P, S>(
     let value: Record<string, unknown>;
     if (!(got instanceof Failure)) {
       ({ value, corrections } = contract.parse(got instanceof AgentReply ? got.raw : got));
+      value = logged(value);
     } else {
       degradation.agent_errors++;
       degradation.defaults++;
@@ -543,7 +546,7 @@ function validate<P, S>(
       agent: req.agent,
       role: req.role,
       call: req.call,
-      report: logged(value),
+      report: value,
     });
     reports.set(req.agent, value);
   }
