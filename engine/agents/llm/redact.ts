@@ -1,6 +1,11 @@
 /**
  * Keeps secrets out of anything that may be logged, cached or shown: every
- * occurrence of a secret in a text is replaced by `[redacted]`.
+ * occurrence of a secret in a text, as is, upper-case, lower-case or in
+ * base64, is replaced by `[redacted]`. Keys of every length are redacted;
+ * one shorter than {@linkcode SHORT_SECRET_CHARS} only as a whole token, so
+ * that a short key does not blank out the words that contain it. Redaction is
+ * for what is written: callers parse a reply as received, then redact the
+ * copies they log, cache or print.
  *
  * @module
  */
