@@ -42,6 +42,14 @@ export interface AgentReplyOptions {
   error?: string;
   /** Notes about the reply itself (e.g. a text cut for the log), logged as `correction` events after the call records. Default none. */
   notes?: readonly Correction[];
+  /**
+   * Removes secrets from a text. The report is read from the raw reply, so
+   * redaction cannot change how it parses; then every text in the report (as
+   * the game uses and logs it), its corrections and the notes goes through
+   * this, so no secret reaches the log, a checkpoint's state or another
+   * player. Default none (texts kept as read).
+   */
+  redact?: (text: string) => string;
 }
 
 /**
@@ -66,13 +74,30 @@ export class AgentReply {
   readonly error: string | undefined;
   /** Notes about the reply, logged as corrections. */
   readonly notes: readonly Correction[];
+  /** Removes secrets from what is logged of the reply, if set. */
+  readonly redact: ((text: string) => string) | undefined;
   /** Wraps a raw reply. */
   constructor(raw: unknown, options: AgentReplyOptions = {}) {
     this.raw = raw;
     this.calls = options.calls ?? [];
     this.error = options.error;
     this.notes = options.notes ?? [];
+    this.redact = options.redact;
   }
+}
+
+/** A value with `redact` applied to every string inside it (arrays and plain objects walked). */
+function redactValue(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, redact));
+  if (
+    value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype
+  ) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, redactValue(v, redact)]),
+    );
+  }
+  return value;
 }
 
 export { eventsHash, UNHASHED_EVENT_TYPES } from "./events_hash.ts";
@@ -456,6 +481,8 @@ function validate<P, S>(
     const contract = env.contracts[req.call];
     if (!contract) throw new TypeError(`No contract for call "${req.call}"`);
     const answer = answers[i];
+    const redact = answer instanceof AgentReply ? answer.redact : undefined;
+    const logged = <T>(v: T): T => (redact ? redactValue(v, redact) as T : v);
     let got = answer;
     // A bare reply (what mock and replay agents give) skips the wrappers' bookkeeping.
     const wrapped = typeof answer === "object" && answer !== null &&
@@ -475,7 +502,8 @@ function validate<P, S>(
             agent: req.agent,
             call: req.call,
             ...n,
-            raw: n.raw ?? null,
+            raw: logged(n.raw ?? null),
+            applied: logged(n.applied),
           });
         }
       }
@@ -484,6 +512,7 @@ function validate<P, S>(
     let value: Record<string, unknown>;
     if (!(got instanceof Failure)) {
       ({ value, corrections } = contract.parse(got instanceof AgentReply ? got.raw : got));
+      value = logged(value);
     } else {
       degradation.agent_errors++;
       degradation.defaults++;
@@ -503,9 +532,22 @@ function validate<P, S>(
       }];
     }
     for (const c of corrections) {
-      rec.emit({ type: "correction", agent: req.agent, call: req.call, ...c, raw: c.raw ?? null });
+      rec.emit({
+        type: "correction",
+        agent: req.agent,
+        call: req.call,
+        ...c,
+        raw: logged(c.raw ?? null),
+        applied: logged(c.applied),
+      });
     }
-    rec.emit({ type: "report", agent: req.agent, role: req.role, call: req.call, report: value });
+    rec.emit({
+      type: "report",
+      agent: req.agent,
+      role: req.role,
+      call: req.call,
+      report: value,
+    });
     reports.set(req.agent, value);
   }
   return reports;

@@ -5,7 +5,7 @@
  * atomically as soon as it arrives, so a run killed mid-way keeps every
  * response it received. Re-running or resuming replays cached responses with
  * no network call. Only successful responses are cached (a reply that is not a
- * chat completion is never stored); files hold no key (the runtime redacts
+ * chat completion is never stored); files hold no API key (the runtime redacts
  * replies before storing them). An entry is checked when read: one that is
  * not a well-formed response (text or null fields, non-negative integer
  * counts) is a miss, so a damaged or tampered file is asked again, not
@@ -17,6 +17,19 @@
  * same reply however many processes share the folder; only requests in
  * flight at once in two processes are paid twice). A stored file that does
  * not parse is replaced. Readers never see a half-written file.
+ *
+ * Every file names the key it was stored under; an entry is used only when
+ * that key is the one asked for. A file under another key's name (copied,
+ * swapped or renamed by hand) is a miss counted in
+ * {@linkcode CacheStats.mismatched}, and the next response stored under the
+ * asked key replaces it. An entry with no text (from a version that cached
+ * such replies) is a miss too.
+ *
+ * The folder is created and checked when the cache is made: a path that is a
+ * file, or a folder that cannot be written, throws at once naming the path,
+ * before any call is sent. A write that fails later (a full disk, a folder
+ * standing where an entry goes) throws from {@linkcode ResponseCache.put}
+ * naming the entry's path; the runtime then stops the run (see `runtime.ts`).
  *
  * @module
  */
@@ -77,6 +90,16 @@ export const CachedResponseSchema: z.ZodType<CachedResponse> = z.object({
   tokens_reasoning: Count,
 });
 
+/** Whether a stored file holds a usable response stored under `key`. */
+function entryOf(value: unknown, key: string): "ok" | "mismatch" | "bad" {
+  const v = value as { key?: unknown; response?: unknown } | null;
+  const response = CachedResponseSchema.safeParse(v?.response);
+  if (!response.success) return "bad";
+  const text = response.data.content;
+  if (text === null || text.trim() === "") return "bad";
+  return v?.key === key ? "ok" : "mismatch";
+}
+
 /** Hit, miss and write counts of a cache. */
 export interface CacheStats {
   /** Lookups answered from disk. */
@@ -85,6 +108,8 @@ export interface CacheStats {
   misses: number;
   /** Responses written. */
   writes: number;
+  /** Lookups that found a file stored under another key (counted in `misses` too). */
+  mismatched: number;
 }
 
 /**
@@ -153,18 +178,34 @@ export function cacheKeyOf(hash: string, parts: Omit<CacheKeyParts, "messages">)
  *   tokens_in: 10, tokens_out: 2, tokens_reasoning: 0 });
  * if ((await cache.get(key))?.content !== "{}") throw new Error();
  * const s = cache.stats();
- * if (s.hits !== 1 || s.misses !== 1 || s.writes !== 1) throw new Error();
+ * if (s.hits !== 1 || s.misses !== 1 || s.writes !== 1 || s.mismatched !== 0) throw new Error();
  * ```
  */
 export class ResponseCache {
   /** The folder. */
   readonly dir: string;
-  readonly #stats: CacheStats = { hits: 0, misses: 0, writes: 0 };
+  readonly #stats: CacheStats = { hits: 0, misses: 0, writes: 0, mismatched: 0 };
 
-  /** Opens (lazily creates) a cache folder. */
+  /**
+   * Opens a cache folder: creates it if needed and checks that a file can be
+   * written in it.
+   *
+   * @throws {RangeError} Naming the path, when it is not a folder that can be written (the
+   * grid command prints it and exits with 2, before any call).
+   */
   constructor(dir: string) {
     if (!dir) throw new TypeError("The cache folder must be a non-empty path");
-    this.dir = dir.replace(/\/+$/, "");
+    this.dir = dir.replace(/\/+$/, "") || "/";
+    const probe = `${this.dir}/.write-check-${crypto.randomUUID()}.tmp`;
+    try {
+      Deno.mkdirSync(this.dir, { recursive: true });
+      Deno.writeTextFileSync(probe, "");
+      Deno.removeSync(probe);
+    } catch (err) {
+      throw new RangeError(
+        `The response cache folder "${this.dir}" cannot be used: ${(err as Error).message}`,
+      );
+    }
   }
 
   /** Path of a key's file. */
@@ -173,17 +214,21 @@ export class ResponseCache {
     return `${this.dir}/${key.slice(0, 2)}/${key}.json`;
   }
 
-  /** The cached response, or `undefined` (a missing, unreadable or malformed file is a miss). */
+  /**
+   * The cached response, or `undefined` (a missing, unreadable or malformed
+   * file is a miss, and so is a file stored under another key).
+   */
   async get(key: string): Promise<CachedResponse | undefined> {
     try {
       const value = JSON.parse(await Deno.readTextFile(this.pathOf(key))) as {
         response?: unknown;
       };
-      const response = CachedResponseSchema.safeParse(value?.response);
-      if (response.success) {
+      const entry = entryOf(value, key);
+      if (entry === "ok") {
         this.#stats.hits++;
-        return response.data;
+        return CachedResponseSchema.parse(value.response);
       }
+      if (entry === "mismatch") this.#stats.mismatched++;
     } catch (err) {
       if (err instanceof RangeError) throw err;
     }
@@ -192,33 +237,38 @@ export class ResponseCache {
   }
 
   /**
-   * Stores a response atomically, unless the key already holds a readable
-   * one (the first stored response wins, see the module doc).
+   * Stores a response atomically, unless the key already holds one `get()`
+   * answers (the first stored response wins, see the module doc).
+   *
+   * @throws {Error} Naming the entry's path and the cause, when it cannot be written.
    */
   async put(key: string, response: CachedResponse): Promise<void> {
     const path = this.pathOf(key);
     const dir = path.slice(0, path.lastIndexOf("/"));
-    await Deno.mkdir(dir, { recursive: true });
     const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeTextFile(tmp, JSON.stringify({ cache: 1, key, response }) + "\n");
     try {
-      await Deno.link(tmp, path);
-      this.#stats.writes++;
+      await Deno.mkdir(dir, { recursive: true });
+      await Deno.writeTextFile(tmp, JSON.stringify({ cache: 1, key, response }) + "\n");
+      try {
+        await Deno.link(tmp, path);
+        this.#stats.writes++;
+      } catch (err) {
+        if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+        if (await this.#readable(path, key)) return;
+        await Deno.rename(tmp, path);
+        this.#stats.writes++;
+      }
     } catch (err) {
-      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-      if (await this.#readable(path)) return;
-      await Deno.rename(tmp, path);
-      this.#stats.writes++;
+      throw new Error(`Cannot write the cache entry ${path}: ${(err as Error).message}`);
     } finally {
       await Deno.remove(tmp).catch(() => {});
     }
   }
 
-  /** Whether the file holds a response `get()` would answer (the same schema). */
-  async #readable(path: string): Promise<boolean> {
+  /** Whether the file holds a response `get()` would answer for `key`. */
+  async #readable(path: string, key: string): Promise<boolean> {
     try {
-      const value = JSON.parse(await Deno.readTextFile(path)) as { response?: unknown };
-      return CachedResponseSchema.safeParse(value?.response).success;
+      return entryOf(JSON.parse(await Deno.readTextFile(path)), key) === "ok";
     } catch {
       return false;
     }

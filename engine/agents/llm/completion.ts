@@ -18,6 +18,12 @@
  * Reasoning text is read from `reasoning_content` or `reasoning` when it is a
  * string (providers differ; other shapes are ignored, not an error).
  *
+ * A chat completion with no text to read (`content` null, missing, empty or
+ * only white space, whatever its `finish_reason`: a `content_filter` refusal,
+ * a `length` cut before any text) is not a reply either: it is a failed
+ * attempt (retried, never cached), whose token usage, when valid, is still
+ * returned so that a billed reply is counted.
+ *
  * @module
  */
 import { z } from "npm:zod@4.6.7";
@@ -52,11 +58,27 @@ export type CompletionReading =
     usageProblem: string | null;
   }
   | {
-    /** The body is not a chat completion. */
+    /** The body is not a chat completion, or one with no text to read. */
     ok: false;
     /** What is wrong, in one sentence (not yet redacted). */
     problem: string;
+    /**
+     * The token counts the provider reported for a completion without text
+     * (it may be billed), or `null` when the body is not a completion or its
+     * usage is missing or invalid.
+     */
+    usage: CompletionUsage | null;
   };
+
+/** Token counts of a reply, as {@linkcode parseCompletion} read them. */
+export interface CompletionUsage {
+  /** Prompt tokens. */
+  tokens_in: number;
+  /** Completion tokens. */
+  tokens_out: number;
+  /** Reasoning tokens. */
+  tokens_reasoning: number;
+}
 
 /** A short, printable sample of an untrusted value (a string is quoted, anything else is JSON). */
 function sample(value: unknown, max = 80): string {
@@ -69,6 +91,10 @@ function sample(value: unknown, max = 80): string {
   const flat = text.replace(/\s+/g, " ").trim();
   const cut = flat.length > max ? `${flat.slice(0, max)}...` : flat;
   return typeof value === "string" ? JSON.stringify(cut) : cut;
+}
+
+function clipped(text: string, max = 40): string {
+  return text.length > max ? `${text.slice(0, max)}...` : text;
 }
 
 function firstIssue(error: z.ZodError): string {
@@ -93,6 +119,10 @@ function firstIssue(error: z.ZodError): string {
  * const neg = parseCompletion({ choices: [{ message: { content: "{}" } }],
  *   usage: { prompt_tokens: -350, completion_tokens: 3 } });
  * if (!neg.ok || neg.response.tokens_in !== 0 || !neg.usageProblem?.includes("prompt_tokens")) throw new Error();
+ * const filtered = parseCompletion({ choices: [{ message: { content: null }, finish_reason: "content_filter" }],
+ *   usage: { prompt_tokens: 9, completion_tokens: 0 } });
+ * if (filtered.ok || filtered.usage?.tokens_in !== 9) throw new Error();
+ * if (filtered.problem !== 'The reply has no text (content null, finish_reason "content_filter")') throw new Error(filtered.problem);
  * ```
  */
 export function parseCompletion(body: unknown): CompletionReading {
@@ -100,6 +130,7 @@ export function parseCompletion(body: unknown): CompletionReading {
     return {
       ok: false,
       problem: `The reply is not JSON (status 200, body ${sample(body ?? "")})`,
+      usage: null,
     };
   }
   const shape = CompletionSchema.safeParse(body);
@@ -109,6 +140,7 @@ export function parseCompletion(body: unknown): CompletionReading {
       problem: `The reply is not a chat completion (${firstIssue(shape.error)}; body ${
         sample(body)
       })`,
+      usage: null,
     };
   }
   const choice = shape.data.choices[0];
@@ -124,16 +156,30 @@ export function parseCompletion(body: unknown): CompletionReading {
     ? null
     : `the reply's token usage is invalid (usage.${firstIssue(usage.error)}; usage ${sample(raw)})`;
   const counts = usage.success ? usage.data : null;
+  const tokens: CompletionUsage = {
+    tokens_in: counts?.prompt_tokens ?? 0,
+    tokens_out: counts?.completion_tokens ?? 0,
+    tokens_reasoning: counts?.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+  const content = choice.message.content ?? null;
+  const finish = choice.finish_reason ?? null;
+  if (content === null || content.trim() === "") {
+    const what = content === null
+      ? (message.content === undefined ? "content missing" : "content null")
+      : content === ""
+      ? "content empty"
+      : "content only white space";
+    return {
+      ok: false,
+      problem: `The reply has no text (${what}, finish_reason ${
+        finish === null ? "null" : JSON.stringify(clipped(finish))
+      })`,
+      usage: counts ? tokens : null,
+    };
+  }
   return {
     ok: true,
-    response: {
-      content: choice.message.content ?? null,
-      reasoning: reasoning ?? null,
-      finish_reason: choice.finish_reason ?? null,
-      tokens_in: counts?.prompt_tokens ?? 0,
-      tokens_out: counts?.completion_tokens ?? 0,
-      tokens_reasoning: counts?.completion_tokens_details?.reasoning_tokens ?? 0,
-    },
+    response: { content, reasoning: reasoning ?? null, finish_reason: finish, ...tokens },
     usageProblem,
   };
 }

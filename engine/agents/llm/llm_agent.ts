@@ -4,7 +4,9 @@
  * wrapped in an `AgentReply` carrying the call record. The engine validates
  * the text against the call's contract (tolerant extraction, repairs, neutral
  * defaults, every correction logged with the raw reply); the runner logs the
- * record as an `llm_call` event. A reply or reasoning longer than the
+ * record as an `llm_call` event. Secrets: the report is read from the reply
+ * as received; the record, and every text of the reply's corrections and
+ * report the runner logs, carry the runtime's redacted copy. A reply or reasoning longer than the
  * runtime's `maxLoggedReplyChars` is cut for the log, with a correction
  * saying so (`boundReplyForLog`); the report is still read from the whole
  * reply.
@@ -111,11 +113,14 @@ export function llmAgent(options: LlmAgentOptions): Agent {
         sample: n === 0 ? sample : `${sample}#${n}`,
         episode: options.episode,
       });
-      const { record, raw, notes } = boundReplyForLog(full, runtime.maxLoggedReplyChars);
+      const { record, raw, notes } = boundReplyForLog(full, runtime.maxLoggedReplyChars, {
+        unredacted: runtime.unredacted(full),
+      });
       return new AgentReply(raw, {
         calls: [record],
         notes,
         error: record.status === "error" ? (record.error ?? "The model call failed") : undefined,
+        redact: (text) => runtime.redact(text),
       });
     },
   };

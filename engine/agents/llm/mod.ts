@@ -58,7 +58,9 @@ export {
 } from "./llm_agent.ts";
 export { assignedModels, type ModelAssignment, modelFor } from "./model_assignment.ts";
 export {
+  CLIENT_REQUEST_FIELDS,
   loadModelConfigs,
+  MAX_TIMER_MS,
   type ModelConfig,
   type ModelConfigInput,
   ModelConfigSchema,
@@ -82,8 +84,16 @@ export {
   type PromptSpec,
   type PromptTemplate,
 } from "./prompts/template.ts";
-export { REDACTED, redactSecrets, safeUrl, urlSecrets } from "./redact.ts";
-export { type BoundedReply, boundReplyForLog } from "./reply_bounds.ts";
+export {
+  looksLikeToken,
+  REDACTED,
+  redactSecrets,
+  safeUrl,
+  secretForms,
+  SHORT_SECRET_CHARS,
+  urlSecrets,
+} from "./redact.ts";
+export { type BoundedReply, boundReplyForLog, type BoundReplyOptions } from "./reply_bounds.ts";
 export {
   type BackoffOptions,
   classifyFailure,
@@ -93,7 +103,7 @@ export {
   retryDelay,
 } from "./retry.ts";
 export type { Degradation, LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
-export { type CompletionReading, parseCompletion } from "./completion.ts";
+export { type CompletionReading, type CompletionUsage, parseCompletion } from "./completion.ts";
 export {
   type CompleteOptions,
   DEFAULT_MAX_CONSECUTIVE_FAILURES,

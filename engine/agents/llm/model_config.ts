@@ -16,6 +16,7 @@
  */
 import { z } from "npm:zod@4.6.7";
 import { parseWith } from "../../frail/params.ts";
+import { safeUrl } from "./redact.ts";
 
 /** Price of a model in currency units per million tokens. */
 export interface ModelPrice {
@@ -74,6 +75,79 @@ const ID = /^[A-Za-z0-9][\w.:-]*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
+ * Longest wait a timer can hold, in ms (2^31 - 1, about 24.8 days): a longer
+ * `setTimeout` fires at once, so every time in a model config is at most this.
+ *
+ * @example
+ * ```ts
+ * import { MAX_TIMER_MS } from "./model_config.ts";
+ * if (MAX_TIMER_MS !== 2 ** 31 - 1) throw new Error();
+ * ```
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Request fields the client sets itself, which `extraBody` may not name (they
+ * would silently change the request the cache key and the log describe, or
+ * ask for replies the toolkit does not read: several choices, tool calls, a
+ * stream).
+ *
+ * @example
+ * ```ts
+ * import { CLIENT_REQUEST_FIELDS, parseModelConfig } from "./model_config.ts";
+ * if (!CLIENT_REQUEST_FIELDS.includes("model")) throw new Error();
+ * let refused = false;
+ * try {
+ *   parseModelConfig({ id: "a", baseURL: "http://127.0.0.1:1/v1", model: "m", extraBody: { stream: true } });
+ * } catch { refused = true; }
+ * if (!refused) throw new Error();
+ * ```
+ */
+export const CLIENT_REQUEST_FIELDS: readonly string[] = Object.freeze([
+  "model",
+  "messages",
+  "stream",
+  "stream_options",
+  "max_tokens",
+  "max_completion_tokens",
+  "n",
+  "temperature",
+  "reasoning_effort",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "functions",
+  "function_call",
+]);
+
+const PROTOCOLS = ["http:", "https:"];
+
+/** Why a base URL is refused, or `null` when it is an http: or https: URL with a host. */
+function baseUrlProblem(url: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return "must be an http: or https: URL (it does not parse as a URL)";
+  }
+  if (!PROTOCOLS.includes(u.protocol)) {
+    return `must be an http: or https: URL, not ${u.protocol}`;
+  }
+  return u.host ? null : "must be an http: or https: URL with a host";
+}
+
+/** A whole number of ms from `min` to {@linkcode MAX_TIMER_MS}. */
+function millis(min: number) {
+  const range = `must be a whole number of ms from ${min} to ${MAX_TIMER_MS} (about 24.8 days)`;
+  return z.number(range).int(range).min(min, range).max(MAX_TIMER_MS, range);
+}
+
+function intRange(min: number, max: number, unit = "") {
+  const range = `must be a whole number${unit} from ${min} to ${max}`;
+  return z.number(range).int(range).min(min, range).max(max, range);
+}
+
+/**
  * Zod schema of one {@linkcode ModelConfig}.
  *
  * @example
@@ -85,7 +159,10 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export const ModelConfigSchema: z.ZodType<ModelConfig, ModelConfigInput> = z.object({
   id: z.string().regex(ID, "use letters, digits, '_', '-', '.' or ':'"),
-  baseURL: z.url(),
+  baseURL: z.string().superRefine((url, ctx) => {
+    const problem = baseUrlProblem(url);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  }),
   model: z.string().min(1),
   apiKeyEnv: z.string().regex(ENV_NAME, "name an environment variable").nullable().default(null),
   provider: z.string().min(1).optional(),
@@ -93,13 +170,22 @@ export const ModelConfigSchema: z.ZodType<ModelConfig, ModelConfigInput> = z.obj
   maxTokens: z.number().int().min(1).default(8192),
   tokenLimitParam: z.enum(["max_tokens", "max_completion_tokens"]).default("max_tokens"),
   reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).nullable().default(null),
-  extraBody: z.record(z.string(), z.unknown()).default({}),
-  concurrency: z.number().int().min(1).max(10000).default(8),
-  requestsPerMinute: z.number().positive().nullable().default(null),
-  timeoutMs: z.number().int().min(1).default(120_000),
-  maxRetries: z.number().int().min(0).max(20).default(5),
-  backoffMs: z.number().min(0).default(1000),
-  maxBackoffMs: z.number().min(0).default(60_000),
+  extraBody: z.record(z.string(), z.unknown()).superRefine((body, ctx) => {
+    const taken = Object.keys(body).filter((k) => CLIENT_REQUEST_FIELDS.includes(k));
+    if (taken.length) {
+      ctx.addIssue({
+        code: "custom",
+        message: `names ${taken.map((k) => `"${k}"`).join(", ")}, which the client sets itself ` +
+          `(extraBody may not name ${CLIENT_REQUEST_FIELDS.join(", ")})`,
+      });
+    }
+  }).default({}),
+  concurrency: intRange(1, 10_000).default(8),
+  requestsPerMinute: intRange(1, 1_000_000, " of requests").nullable().default(null),
+  timeoutMs: millis(1).default(120_000),
+  maxRetries: intRange(0, 20).default(5),
+  backoffMs: millis(0).default(1000),
+  maxBackoffMs: millis(0).default(60_000),
   maxRetryAfterMs: z.number().min(0).default(120_000),
   price: z.object({
     inputPerMillion: z.number().nonnegative(),
@@ -119,7 +205,30 @@ export const ModelConfigSchema: z.ZodType<ModelConfig, ModelConfigInput> = z.obj
  * @throws {RangeError} Naming the bad field.
  */
 export function parseModelConfig(input: unknown): ModelConfig {
-  return parseWith(ModelConfigSchema, input, "model config");
+  const url = (input as { baseURL?: unknown } | null)?.baseURL;
+  const problem = typeof url === "string" ? baseUrlProblem(url) : null;
+  if (problem) {
+    // Said here, not by zod: its message would quote the URL with any credentials in it.
+    throw new RangeError(
+      `Invalid model config parameter "baseURL": ${problem} (got ${
+        JSON.stringify(safeUrl(url as string))
+      })`,
+    );
+  }
+  const m = parseWith(ModelConfigSchema, input, "model config");
+  if (!Number.isInteger(m.maxRetryAfterMs) || m.maxRetryAfterMs > MAX_TIMER_MS) {
+    throw new RangeError(
+      `Invalid model config parameter "maxRetryAfterMs": must be a whole number of ms from 0 ` +
+        `to ${MAX_TIMER_MS} (about 24.8 days) (got ${m.maxRetryAfterMs})`,
+    );
+  }
+  if (m.backoffMs > m.maxBackoffMs) {
+    throw new RangeError(
+      `Invalid model config parameter "backoffMs": must be at most maxBackoffMs ` +
+        `(${m.maxBackoffMs}) (got ${m.backoffMs})`,
+    );
+  }
+  return m;
 }
 
 /**
@@ -148,7 +257,9 @@ export function parseModelConfigs(input: unknown): ModelConfig[] {
     try {
       return parseModelConfig(m);
     } catch (err) {
-      throw new RangeError(`Model config ${i}: ${(err as Error).message}`);
+      const id = (m as { id?: unknown } | null)?.id;
+      const named = typeof id === "string" ? ` (${JSON.stringify(id)})` : "";
+      throw new RangeError(`Model config ${i}${named}: ${(err as Error).message}`);
     }
   });
   const seen = new Set<string>();

@@ -8,6 +8,8 @@
  * the report and its field corrections are what the whole text gives), or,
  * when it holds none, the cut text (a prefix of a text without a JSON object
  * holds none either, so the neutral default and its correction are the same).
+ * When the record holds a redacted copy of the reply, the report is read from
+ * the reply as received (`options.unredacted`), and the log keeps the copy.
  *
  * @module
  */
@@ -15,6 +17,16 @@ import type { Correction } from "../../core/contract.ts";
 import type { LlmCallRecord } from "../../core/events.ts";
 import { sha256Hex } from "../../core/hash.ts";
 import { extractJsonObject } from "../../core/reply_json.ts";
+
+/** Options of {@linkcode boundReplyForLog}. */
+export interface BoundReplyOptions {
+  /**
+   * The reply as the provider sent it, when the record holds a redacted copy
+   * (`LlmRuntime.unredacted`): the report is read from it, the log keeps the
+   * record's. Default the record's `content`.
+   */
+  unredacted?: string | null;
+}
 
 /** What {@linkcode boundReplyForLog} returns. */
 export interface BoundedReply {
@@ -36,9 +48,16 @@ export interface BoundedReply {
  * const b = boundReplyForLog({ content, reasoning: null } as never, 50);
  * if (b.record.content!.length !== 50 || b.notes.length !== 1) throw new Error();
  * if ((b.raw as { withdraw_probability: number }).withdraw_probability !== 20) throw new Error();
+ * const r = boundReplyForLog({ content: "[redacted]", reasoning: null } as never, 50, { unredacted: "prob" });
+ * if (r.raw !== "prob" || r.record.content !== "[redacted]") throw new Error();
  * ```
  */
-export function boundReplyForLog(record: LlmCallRecord, maxChars: number): BoundedReply {
+export function boundReplyForLog(
+  record: LlmCallRecord,
+  maxChars: number,
+  options: BoundReplyOptions = {},
+): BoundedReply {
+  const whole = "unredacted" in options ? options.unredacted ?? null : record.content;
   const notes: Correction[] = [];
   const cut = (field: "content" | "reasoning"): string | null => {
     const text = record[field];
@@ -55,9 +74,9 @@ export function boundReplyForLog(record: LlmCallRecord, maxChars: number): Bound
   };
   const content = cut("content");
   const reasoning = cut("reasoning");
-  if (notes.length === 0) return { record, raw: record.content, notes };
-  const raw = content === record.content
-    ? record.content
-    : extractJsonObject(record.content!) ?? content;
+  if (notes.length === 0) return { record, raw: whole, notes };
+  const raw = content === record.content || whole === null
+    ? whole
+    : extractJsonObject(whole) ?? whole.slice(0, maxChars);
   return { record: { ...record, content, reasoning }, raw, notes };
 }

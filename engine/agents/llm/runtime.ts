@@ -20,10 +20,24 @@
  * the grid starts no new episode. The breaker stays open for the runtime's
  * life (make a new runtime once the provider is fixed).
  *
+ * A reply with no text (content null, missing or blank, as with a
+ * `content_filter` refusal or a `length` cut before any text) is a failed
+ * attempt too, retried and never cached.
+ *
+ * Cache: a response cache that cannot be written when a paid reply arrives
+ * halts the runtime ({@linkcode LlmRuntime.halt}, cause `"cache"`, naming the
+ * entry's path and the error): that reply is still returned and counted, and
+ * no further request is sent (calls not yet sent, including those waiting for
+ * a slot or a retry, throw `EpisodeAbandoned`). A cache folder that cannot be
+ * created or written is refused when the runtime is made.
+ *
  * Secrets: keys are read from the environment variables the configurations
  * name and kept inside the SDK clients; they, and credentials inside a base
- * URL, are redacted from every message the runtime produces and from reply
- * and reasoning texts before they are cached or returned.
+ * URL, are redacted from every message the runtime produces, and from the
+ * reply and reasoning texts of the records it returns and of the cache. The
+ * reply as received stays readable through {@linkcode LlmRuntime.unredacted},
+ * which is what an agent parses (redaction is for what is written, not for
+ * what is read).
  *
  * @module
  */
@@ -32,7 +46,7 @@ import { EpisodeAbandoned } from "../../core/abandon.ts";
 import type { LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
 import { callCost, UsageLedger } from "./accounting.ts";
 import { type CachedResponse, cacheKeyOf, promptHash, ResponseCache } from "./cache.ts";
-import { parseCompletion } from "./completion.ts";
+import { type CompletionReading, parseCompletion } from "./completion.ts";
 import { type Limiter, limitersByProvider } from "./limiter.ts";
 import { type ModelConfig, type ModelConfigInput, parseModelConfigs } from "./model_config.ts";
 import type { ChatMessage } from "./prompts/template.ts";
@@ -207,6 +221,7 @@ export class LlmRuntime {
   readonly #limiters: Map<string, Limiter>;
   readonly #clients = new Map<string, OpenAI>();
   readonly #secrets = new Set<string>();
+  readonly #unredacted = new WeakMap<LlmCallRecord, string | null>();
   readonly #keysRead = new Set<string>();
   readonly #breakers = new Map<string, { failures: number; open: string | null }>();
   readonly #maxFailures: number;
@@ -297,6 +312,16 @@ export class LlmRuntime {
   watch(fn: (status: RuntimeStatus) => void): () => void {
     this.#listeners.add(fn);
     return () => this.#listeners.delete(fn);
+  }
+
+  /**
+   * The reply text of a record as the provider sent it, before redaction:
+   * what an agent reads its report from (the record itself, like the cache,
+   * holds the redacted text, fit to log). For a record this runtime did not
+   * redact, its `content`.
+   */
+  unredacted(record: LlmCallRecord): string | null {
+    return this.#unredacted.has(record) ? this.#unredacted.get(record)! : record.content;
   }
 
   /** Removes every known secret (keys read so far, credentials in base URLs) from a text. */
@@ -398,7 +423,7 @@ export class LlmRuntime {
       if (!this.#keysRead.has(m.id)) this.apiKey(m); // so that its key is redacted from the start
       const cached = cache ? await cache.get(base.cache_key) : undefined;
       if (cached) {
-        return this.#record(base, this.#redacted(cached), {
+        return this.#record(base, this.#redacted(cached), cached.content, {
           cache: "hit",
           attempts: 0,
           failures: [],
@@ -462,6 +487,11 @@ export class LlmRuntime {
         }, open);
       }
       const release = await limiter.acquire();
+      if (this.#halt !== null) {
+        // Halted while this call waited for a slot or a retry: nothing more is sent.
+        release();
+        throw new EpisodeAbandoned(this.#halt.reason);
+      }
       const sent = performance.now();
       let body: unknown;
       let error: unknown;
@@ -474,25 +504,33 @@ export class LlmRuntime {
         answered = true;
       } catch (err) {
         error = err;
+      }
+      const latency = performance.now() - sent;
+      let reading: CompletionReading | null = null;
+      let response: CachedResponse | null = null;
+      try {
+        reading = answered ? parseCompletion(body) : null;
+        // The agent reads the reply as received; logs and the cache get a redacted copy,
+        // stored before the slot is freed, so that a cache that cannot be written halts
+        // the runtime before another request is sent.
+        response = reading?.ok ? this.#redacted(reading.response) : null;
+        if (response && cache) await this.#store(cache, base.cache_key, response);
       } finally {
         release();
       }
-      const latency = performance.now() - sent;
-      const reading = answered ? parseCompletion(body) : null;
       if (reading?.ok) {
-        const response = this.#redacted(reading.response);
-        if (cache) await cache.put(base.cache_key, response);
+        const kept = response!; // set whenever the reading is ok
         const usageWarning = reading.usageProblem === null ? null : this.redact(
           `The provider's token counts were not used, so the call is unpriced: ${reading.usageProblem}`,
         );
-        return this.#record(base, response, {
+        return this.#record(base, kept, reading.response.content, {
           cache: cacheMode,
           attempts: attempt,
           failures,
           latency,
           wall: performance.now() - started,
           cost: m.price && usageWarning === null
-            ? callCost({ tokensIn: response.tokens_in, tokensOut: response.tokens_out }, m.price)
+            ? callCost({ tokensIn: kept.tokens_in, tokensOut: kept.tokens_out }, m.price)
             : null,
           usageWarning,
         });
@@ -578,6 +616,22 @@ export class LlmRuntime {
     this.#changed();
   }
 
+  /**
+   * Writes a paid reply to the cache; a cache that cannot be written halts
+   * the runtime (the reply is still used and counted: the call succeeded).
+   */
+  async #store(cache: ResponseCache, key: string, response: CachedResponse): Promise<void> {
+    try {
+      await cache.put(key, response);
+    } catch (err) {
+      this.halt(
+        `The response cache cannot be written, so no further call is sent (the reply just ` +
+          `received was used and counted): ${(err as Error).message}`,
+        "cache",
+      );
+    }
+  }
+
   #redacted(r: CachedResponse): CachedResponse {
     if (this.#secrets.size === 0) return r;
     const clean = (t: string | null) => (t === null ? null : this.redact(t));
@@ -624,6 +678,7 @@ export class LlmRuntime {
   #record(
     base: CallBase,
     r: CachedResponse,
+    raw: string | null,
     how: {
       cache: LlmCallRecord["cache"];
       attempts: number;
@@ -634,7 +689,7 @@ export class LlmRuntime {
       usageWarning: string | null;
     },
   ): LlmCallRecord {
-    return {
+    const record: LlmCallRecord = {
       ...base,
       status: "ok",
       cache: how.cache,
@@ -652,6 +707,8 @@ export class LlmRuntime {
       error: null,
       usage_warning: how.usageWarning,
     };
+    if (raw !== r.content) this.#unredacted.set(record, raw);
+    return record;
   }
 
   #changed(): void {

@@ -1,6 +1,8 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "../../../_assert.ts";
 import {
+  CLIENT_REQUEST_FIELDS,
   loadModelConfigs,
+  MAX_TIMER_MS,
   parseModelConfig,
   parseModelConfigs,
 } from "../../../../engine/agents/llm/model_config.ts";
@@ -55,7 +57,7 @@ Deno.test("parseModelConfigs() names the entry whose field is bad", () => {
   assertThrows(
     () => parseModelConfigs({ models: [base, { ...base, id: "x", maxTokens: 0 }] }),
     RangeError,
-    'Model config 1: Invalid model config parameter "maxTokens"',
+    'Model config 1 ("x"): Invalid model config parameter "maxTokens"',
   );
 });
 
@@ -77,4 +79,92 @@ Deno.test("modelFor() prefers the agent entry, then the role entry, then the def
   assertEquals(modelFor(a, { id: "founder", role: "founder" }), "gpt");
   assertEquals(assignedModels(a), ["gpt", "glm", "qwen", "ds"]);
   assert(assignedModels("gpt").length === 1);
+});
+
+for (
+  const [field, value, message] of [
+    [
+      "requestsPerMinute",
+      1e-9,
+      '"requestsPerMinute": must be a whole number of requests from 1 to 1000000 (got 1e-9)',
+    ],
+    [
+      "requestsPerMinute",
+      2.5,
+      '"requestsPerMinute": must be a whole number of requests from 1 to 1000000 (got 2.5)',
+    ],
+    ["concurrency", 0, '"concurrency": must be a whole number from 1 to 10000 (got 0)'],
+    [
+      "timeoutMs",
+      2 ** 31,
+      '"timeoutMs": must be a whole number of ms from 1 to 2147483647 (about 24.8 days) (got 2147483648)',
+    ],
+    [
+      "timeoutMs",
+      0,
+      '"timeoutMs": must be a whole number of ms from 1 to 2147483647 (about 24.8 days) (got 0)',
+    ],
+    ["maxRetries", 21, '"maxRetries": must be a whole number from 0 to 20 (got 21)'],
+    [
+      "backoffMs",
+      -1,
+      '"backoffMs": must be a whole number of ms from 0 to 2147483647 (about 24.8 days) (got -1)',
+    ],
+    [
+      "maxBackoffMs",
+      1e12,
+      '"maxBackoffMs": must be a whole number of ms from 0 to 2147483647 (about 24.8 days) (got 1000000000000)',
+    ],
+    [
+      "maxRetryAfterMs",
+      2 ** 32,
+      '"maxRetryAfterMs": must be a whole number of ms from 0 to 2147483647 (about 24.8 days) (got 4294967296)',
+    ],
+    ["backoffMs", 70_000, '"backoffMs": must be at most maxBackoffMs (60000) (got 70000)'],
+  ] as const
+) {
+  Deno.test(`parseModelConfigs() refuses ${field} = ${value}, naming the model, the field and the range`, () => {
+    assertThrows(
+      () => parseModelConfigs({ models: [{ ...base, [field]: value }] }),
+      RangeError,
+      `Model config 0 ("ds"): Invalid model config parameter ${message}`,
+    );
+  });
+}
+
+for (const url of ["file:///etc/passwd", "javascript:alert(1)", "ftp://me:pw-1234@h.example/v1"]) {
+  Deno.test(`parseModelConfigs() refuses the base URL ${url} with a RangeError`, () => {
+    const err = assertThrows(
+      () => parseModelConfigs([{ ...base, baseURL: url }]),
+      RangeError,
+      `Model config 0 ("ds"): Invalid model config parameter "baseURL": must be an http: or https: URL, not ${
+        new URL(url).protocol
+      }`,
+    );
+    assert(!err.message.includes("pw-1234"), err.message);
+  });
+}
+
+Deno.test("parseModelConfig() refuses a base URL without a host and one that does not parse", () => {
+  assertThrows(
+    () => parseModelConfig({ ...base, baseURL: "http://%zz" }),
+    RangeError,
+    'Invalid model config parameter "baseURL": must be an http: or https: URL (it does not parse as a URL)',
+  );
+});
+
+Deno.test("parseModelConfig() refuses extraBody fields the client sets itself, listing them", () => {
+  for (const key of CLIENT_REQUEST_FIELDS) {
+    assertThrows(
+      () => parseModelConfig({ ...base, extraBody: { enable_thinking: true, [key]: 1 } }),
+      RangeError,
+      `Invalid model config parameter "extraBody": names "${key}", which the client sets itself`,
+    );
+  }
+  assertEquals(
+    parseModelConfig({ ...base, extraBody: { enable_thinking: true } }).extraBody,
+    { enable_thinking: true },
+  );
+  assertEquals(CLIENT_REQUEST_FIELDS.slice(0, 3), ["model", "messages", "stream"]);
+  assertEquals(MAX_TIMER_MS, 2 ** 31 - 1);
 });

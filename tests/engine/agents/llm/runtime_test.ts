@@ -106,7 +106,7 @@ Deno.test("LlmRuntime.complete() answers a repeated request from the cache witho
     assertEquals(server.requests(), 1);
     const c = await second.complete("m", messages, { sample: 3 });
     assertEquals([c.cache, server.requests()], ["miss", 2]);
-    assertEquals(second.cache!.stats(), { hits: 1, misses: 1, writes: 1 });
+    assertEquals(second.cache!.stats(), { hits: 1, misses: 1, writes: 1, mismatched: 0 });
     assertEquals((await filesUnder(dir)).length, 2);
   } finally {
     await server.close();
