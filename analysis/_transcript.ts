@@ -99,7 +99,7 @@ function joined(
     };
   }
   if (!Array.isArray(value)) {
-    return { messages: null, problem: "The call's messages field is not an array" };
+    return { messages: [], problem: "The logged messages are unreadable: messages is not an array" };
   }
   const messages: TranscriptMessage[] = [];
   const problems: string[] = [];
