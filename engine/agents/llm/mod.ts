@@ -92,7 +92,12 @@ export {
   retryAfter,
   retryDelay,
 } from "./retry.ts";
-export type { Degradation, LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
+export type {
+  Degradation,
+  LlmAttemptFailure,
+  LlmCallRecord,
+  LoggedMessage,
+} from "../../core/events.ts";
 export { type CompletionReading, parseCompletion } from "./completion.ts";
 export {
   type CompleteOptions,
