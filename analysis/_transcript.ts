@@ -99,7 +99,10 @@ function joined(
     };
   }
   if (!Array.isArray(value)) {
-    return { messages: [], problem: "The logged messages are unreadable: messages is not an array" };
+    return {
+      messages: [],
+      problem: "The logged messages are unreadable: messages is not an array",
+    };
   }
   const messages: TranscriptMessage[] = [];
   const problems: string[] = [];

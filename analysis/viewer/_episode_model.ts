@@ -172,7 +172,9 @@ export function episodeModel(events: readonly LogEvent[]): EpisodeModel {
   let start: LogEvent | null = null;
   let end: LogEvent | null = null;
   const transcripts = callTranscripts(events);
-  const prompts = new Map(events.filter((e) => e.type === "llm_call").map((e, i) => [e, transcripts[i]]));
+  const prompts = new Map(
+    events.filter((e) => e.type === "llm_call").map((e, i) => [e, transcripts[i]]),
+  );
 
   const roundOf = (event: LogEvent): RoundEntry => {
     if (event.step === "end") return final;

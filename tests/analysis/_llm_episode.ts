@@ -35,7 +35,10 @@ export interface LlmEpisodeOptions {
 }
 
 /** Plays an LLM episode into `dir` (log under `dir/<run>/`). */
-export async function llmEpisode(dir: string, options: LlmEpisodeOptions = {}): Promise<LlmEpisode> {
+export async function llmEpisode(
+  dir: string,
+  options: LlmEpisodeOptions = {},
+): Promise<LlmEpisode> {
   const env = options.env ?? "bank_run";
   const seed = options.seed ?? 1;
   const server = serveLocalModel({ seed });
@@ -97,6 +100,8 @@ function withUserSuffix(prompts: PromptSet, suffix: string | undefined): PromptS
   return prompts.map((t) => ({
     ...t,
     render: (view: never) =>
-      t.render(view).map((m) => m.role === "user" ? { ...m, content: `${m.content}\n${suffix}` } : m),
+      t.render(view).map((m) =>
+        m.role === "user" ? { ...m, content: `${m.content}\n${suffix}` } : m
+      ),
   }));
 }

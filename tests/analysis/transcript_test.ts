@@ -32,7 +32,10 @@ Deno.test("episodeTranscript() reads back exactly what renderCall produced and t
     assertEquals(sorted(calls.map((c) => c.messages!)), sorted(received));
     // The reply and reasoning are the logged ones.
     const events = result.events.filter((e) => e.type === "llm_call");
-    assertEquals(calls.map((c) => [c.reply, c.reasoning]), events.map((e) => [e.content, e.reasoning]));
+    assertEquals(
+      calls.map((c) => [c.reply, c.reasoning]),
+      events.map((e) => [e.content, e.reasoning]),
+    );
     assertEquals(calls.map((c) => c.promptHash), events.map((e) => e.prompt_hash));
     // The same from the events in memory.
     assertEquals(await episodeTranscript(result), calls);

@@ -257,11 +257,14 @@ Deno.test({
         await page.$eval("#round-2", (d) => d.setAttribute("open", ""));
         await page.click("#round-2 details.why > summary");
         await page.click("#round-2 details.prompt > summary");
-        const shown = await page.$eval("#round-2 details.prompt", (d) =>
-          [...d.querySelectorAll("pre")].map((pre) => ({
-            text: pre.textContent,
-            visible: pre.getBoundingClientRect().height > 0,
-          })));
+        const shown = await page.$eval(
+          "#round-2 details.prompt",
+          (d) =>
+            [...d.querySelectorAll("pre")].map((pre) => ({
+              text: pre.textContent,
+              visible: pre.getBoundingClientRect().height > 0,
+            })),
+        );
         const first = result.events.find((e) => e.type === "report" && e.round === 2)!;
         const sent = rendered.get(`2/${(first as { agent: string }).agent}/withdrawal`)!;
         assertEquals(shown, sent.map((m) => ({ text: m.content, visible: true })));

@@ -418,7 +418,10 @@ Deno.test("episodeBundle() shows each model call's messages collapsed and escape
   const text = await html(hostile);
   const [call] = ofType(hostile.events, "llm_call") as (EngineEvent & { content: string })[];
   assertEquals(call.content.includes(`<script>alert(\\"xss-script\\")</script>`), true);
-  assertEquals(text.includes(`<div class="sub">reply</div><pre>${escapeHtml(call.content)}</pre>`), true);
+  assertEquals(
+    text.includes(`<div class="sub">reply</div><pre>${escapeHtml(call.content)}</pre>`),
+    true,
+  );
   assertEquals(
     count(
       text,
@@ -433,7 +436,9 @@ Deno.test("episodeBundle() shows a call whose logged messages were edited, in it
   await inTempDir(async (dir) => {
     const { result } = await llmEpisode(dir);
     const events = result.events.map((e) => structuredClone(e));
-    const target = events.find((e) => e.type === "llm_call" && e.round === 3 && e.agent === "dep_04")!;
+    const target = events.find((e) =>
+      e.type === "llm_call" && e.round === 3 && e.agent === "dep_04"
+    )!;
     if (target.type !== "llm_call") throw new Error();
     const user = target.messages![1] as { role: string; content: string };
     user.content = user.content.replace("dep_04", "dep_05");
@@ -448,11 +453,17 @@ Deno.test("episodeBundle() shows a call whose logged messages were edited, in it
     );
     // Beside the report (visible without opening anything) and under the call.
     assertEquals(
-      count(text, `<span class="note bad">messages not verified: ${escapeHtml(problem.problem!)}</span>`),
+      count(
+        text,
+        `<span class="note bad">messages not verified: ${escapeHtml(problem.problem!)}</span>`,
+      ),
       2,
     );
     assertEquals(count(text, `<details class="prompt" data-unverified="">`), 1);
-    assertEquals(text.includes(`, user ${user.content.length} chars · not verified</summary>`), true);
+    assertEquals(
+      text.includes(`, user ${user.content.length} chars · not verified</summary>`),
+      true,
+    );
     // Its round opens by itself; the others (but round 1) stay closed.
     assertEquals(text.includes(`<details class="round" id="round-3" open>`), true);
     assertEquals(text.includes(`<details class="round" id="round-2">`), true);

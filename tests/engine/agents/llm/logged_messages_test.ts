@@ -56,7 +56,9 @@ Deno.test("llmAgent() logs each call's messages as rendered, with a key pasted i
     const [t] = callTranscripts(played.events);
     assertEquals(t.verified, false);
     assertEquals(
-      t.problem!.endsWith("; they contain [redacted], so a secret was removed from them before logging"),
+      t.problem!.endsWith(
+        "; they contain [redacted], so a secret was removed from them before logging",
+      ),
       true,
     );
   } finally {
