@@ -137,4 +137,5 @@ export { renderPng, renderSvg } from "./analysis/charts/render.ts";
 export { displayChart, displayTable, saveChart, settle } from "./analysis/display.ts";
 export { progressDisplay } from "./analysis/progress.ts";
 export { episodeEvents, showEpisode } from "./analysis/viewer/show_episode.ts";
+export { type CallTranscript, episodeTranscript } from "./analysis/transcript.ts";
 export { writeRunSite } from "./analysis/viewer/run_site.ts";

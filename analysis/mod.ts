@@ -78,5 +78,6 @@ export * from "./frail/scorecard.ts";
 export * from "./frail/trajectories.ts";
 export * from "./frail/early_commitment.ts";
 export * from "./staghunt/turn_records.ts";
+export * from "./transcript.ts";
 export * from "./staghunt/figures.ts";
 export * from "./charts/staghunt_charts.ts";

@@ -171,6 +171,7 @@ export {
   type EventBody,
   type LlmAttemptFailure,
   type LlmCallRecord,
+  type LoggedMessage,
 } from "./core/events.ts";
 export { type Contract, type Correction, defineContract, type FieldSpec } from "./core/contract.ts";
 export { extractJsonObject } from "./core/reply_json.ts";

@@ -3,6 +3,7 @@
 // <details> per round. No JavaScript: the markup works in untrusted
 // notebooks and exported HTML. Every logged string is escaped.
 
+import type { CallTranscript } from "../_transcript.ts";
 import { isRecord } from "./_condition.ts";
 import type { AgentCall, EpisodeModel, RoundEntry, TurnEntry } from "./_episode_model.ts";
 import {
@@ -93,6 +94,14 @@ function headerHtml(model: EpisodeModel, parts: EpisodeHtmlParts): string {
   out.push(`<h1>${esc(model.episode)} ${statusPills(model)}</h1>`);
   out.push(statusBanner(model));
   for (const note of parts.notes ?? []) out.push(`<div class="banner warn">${esc(note)}</div>`);
+  const unverified = model.counts.unverifiedPrompts;
+  if (unverified > 0) {
+    out.push(
+      `<div class="banner bad">${
+        plural(unverified, "model call")
+      }: the logged messages are incomplete or do not match what was sent (prompt_hash); see the calls marked "messages not verified".</div>`,
+    );
+  }
   const left: string[] = [];
   if (h !== null) {
     const chips = Object.entries(h.condition).map(([k, v]) =>
@@ -222,7 +231,8 @@ function playersLine(agents: readonly { id: string; role: string; policy: string
 
 function roundHtml(round: RoundEntry, first: boolean, stagHunt: boolean): string {
   const open = first || round.failures.length > 0 ||
-    round.calls.some((c) => c.errors.length > 0);
+    round.calls.some((c) => c.errors.length > 0) ||
+    allCalls(round).some((c) => c.prompts.some(unverified));
   return `<details class="round" id="round-${round.round}"${
     open ? " open" : ""
   }><summary><strong>Round ${round.round}</strong>${
@@ -445,6 +455,9 @@ function problemNotes(call: AgentCall): string[] {
     ...call.errors.map((e) =>
       `<span class="note bad">agent error: ${esc(String(e.message))}</span>`
     ),
+    ...call.prompts.filter(unverified).map((t) =>
+      `<span class="note bad">messages not verified: ${esc(t.problem ?? "")}</span>`
+    ),
   ];
 }
 
@@ -495,7 +508,7 @@ function whyHtml(call: AgentCall, label = "", shown: readonly unknown[] = []): s
   const body: string[] = texts.map(([k, v]) =>
     `<div class="sub">${esc(k)}</div><pre>${esc(v)}</pre>`
   );
-  for (const c of llm) body.push(llmCallHtml(c));
+  llm.forEach((c, i) => body.push(llmCallHtml(c, call.prompts[i])));
   return `<details class="why"><summary>${esc(summary)}</summary>${body.join("")}</details>`;
 }
 
@@ -507,7 +520,7 @@ function tokens(calls: readonly LogEvent[]): string {
   return total.toLocaleString("en-US");
 }
 
-function llmCallHtml(c: LogEvent): string {
+function llmCallHtml(c: LogEvent, prompt: CallTranscript | undefined): string {
   const stats: Record<string, unknown> = {
     model: c.model,
     provider: `${valueText(c.provider)} / ${valueText(c.provider_model)}`,
@@ -543,9 +556,41 @@ function llmCallHtml(c: LogEvent): string {
   const content = typeof c.content === "string"
     ? `<div class="sub">reply</div><pre>${esc(c.content)}</pre>`
     : "";
-  return `<div class="sub">model call</div>${
-    kvTable(stats) ?? ""
-  }${failures}${reasoning}${content}`;
+  return `<div class="sub">model call</div>${kvTable(stats) ?? ""}${failures}${
+    prompt === undefined ? "" : promptHtml(prompt)
+  }${reasoning}${content}`;
+}
+
+/** Whether a call's logged messages were logged but cannot be trusted as what was sent. */
+function unverified(prompt: CallTranscript): boolean {
+  return !prompt.verified && prompt.messages !== null;
+}
+
+/** The messages a call sent, collapsed, with the reason when they are not verified. */
+function promptHtml(prompt: CallTranscript): string {
+  if (prompt.messages === null) {
+    return `<div class="sub">messages sent: ${esc(prompt.problem ?? "not in the log")}</div>`;
+  }
+  const sizes = prompt.messages.map((m) =>
+    `${m.role} ${
+      m.content === null ? "missing" : `${m.content.length.toLocaleString("en-US")} chars`
+    }`
+  );
+  const messages = prompt.messages.map((m) =>
+    `<div class="sub">[${esc(m.role)}]</div>${
+      m.content === null
+        ? `<span class="note bad">not in the log</span>`
+        : `<pre>${esc(m.content)}</pre>`
+    }`
+  );
+  const problem = prompt.problem === null
+    ? ""
+    : `<span class="note bad">messages not verified: ${esc(prompt.problem)}</span>`;
+  return `<details class="prompt"${
+    prompt.verified ? "" : ` data-unverified=""`
+  }><summary>messages sent · ${esc(sizes.join(", "))}${
+    prompt.verified ? "" : " · not verified"
+  }</summary>${messages.join("")}</details>${problem}`;
 }
 
 // ---------------------------------------------------------------- Stag Hunt turns

@@ -5,6 +5,7 @@
 // messages, transitions, failures and the disclosure. No event is dropped:
 // anything not placed elsewhere lands in its round's `other` list.
 
+import { type CallTranscript, callTranscripts } from "../_transcript.ts";
 import { boundsOf, type EpisodeHeader, episodeHeader, isRecord } from "./_condition.ts";
 import type { LogEvent } from "./_log_source.ts";
 
@@ -22,6 +23,8 @@ export interface AgentCall {
   report: Record<string, unknown> | null;
   /** `llm_call` events behind the report. */
   llmCalls: LogEvent[];
+  /** The messages sent and checked, one per `llm_call` event (same order). */
+  prompts: CallTranscript[];
   /** `agent_error` events. */
   errors: LogEvent[];
   /** `correction` events (contract repairs). */
@@ -100,6 +103,8 @@ export interface EpisodeCounts {
   tokens: number;
   /** Summed cost of model calls, or `null` when none had a price. */
   cost: number | null;
+  /** Model calls whose logged messages cannot all be read or do not match their `prompt_hash`. */
+  unverifiedPrompts: number;
   /** Stag Hunt turns whose public action differs from the original. */
   flips: number;
   /** Realized decisions. */
@@ -166,6 +171,10 @@ export function episodeModel(events: readonly LogEvent[]): EpisodeModel {
   const lastCall = new Map<string, AgentCall>();
   let start: LogEvent | null = null;
   let end: LogEvent | null = null;
+  const transcripts = callTranscripts(events);
+  const prompts = new Map(
+    events.filter((e) => e.type === "llm_call").map((e, i) => [e, transcripts[i]]),
+  );
 
   const roundOf = (event: LogEvent): RoundEntry => {
     if (event.step === "end") return final;
@@ -197,7 +206,7 @@ export function episodeModel(events: readonly LogEvent[]): EpisodeModel {
         break;
       }
       case "report": {
-        const call = newCall(event, pending.get(key) ?? []);
+        const call = newCall(event, pending.get(key) ?? [], prompts);
         pending.delete(key);
         entry.calls.push(call);
         lastCall.set(key, call);
@@ -261,18 +270,27 @@ export function episodeModel(events: readonly LogEvent[]): EpisodeModel {
     setup,
     rounds: ordered,
     final,
-    counts: countAll([setup, ...ordered, final]),
+    counts: {
+      ...countAll([setup, ...ordered, final]),
+      unverifiedPrompts: transcripts.filter((t) => !t.verified && t.messages !== null).length,
+    },
   };
 }
 
-function newCall(report: LogEvent, before: LogEvent[]): AgentCall {
+function newCall(
+  report: LogEvent,
+  before: LogEvent[],
+  prompts: ReadonlyMap<LogEvent, CallTranscript>,
+): AgentCall {
+  const llmCalls = before.filter((e) => e.type === "llm_call");
   return {
     agent: String(report.agent),
     role: String(report.role ?? ""),
     call: String(report.call),
     step: String(report.step ?? ""),
     report: isRecord(report.report) ? report.report : null,
-    llmCalls: before.filter((e) => e.type === "llm_call"),
+    llmCalls,
+    prompts: llmCalls.map((e) => prompts.get(e)!),
     errors: before.filter((e) => e.type === "agent_error"),
     corrections: before.filter((e) => e.type === "correction"),
     override: null,
@@ -308,6 +326,7 @@ function countAll(entries: readonly RoundEntry[]): EpisodeCounts {
     llmCalls: 0,
     tokens: 0,
     cost: null,
+    unverifiedPrompts: 0,
     flips: 0,
     realized: 0,
   };

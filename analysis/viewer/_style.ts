@@ -59,6 +59,7 @@ max-width:1280px;margin:0 auto;padding:16px 20px 40px;text-align:left}
 .cl del{color:var(--muted)}
 .cl details.why>summary{cursor:pointer;color:var(--accent);font-size:12px;max-width:420px}
 .cl details.why[open]{background:var(--soft);border-radius:4px;padding:4px 6px}
+.cl details.prompt>summary{cursor:pointer;color:var(--accent);font-size:12px;margin:4px 0}
 .cl pre{white-space:pre-wrap;word-break:break-word;font:12px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#fff;border:1px solid var(--line);border-radius:4px;padding:6px 8px;margin:4px 0;max-height:420px;overflow:auto}
 .cl .fail{background:var(--bad-bg);color:var(--bad);border-radius:4px;padding:6px 10px;margin:6px 0;font-weight:600}
 .cl .hash{font:11px ui-monospace,Menlo,Consolas,monospace;color:var(--muted);margin-top:8px}

@@ -21,6 +21,7 @@ import type {
 import type { EpisodeCondition } from "./game.ts";
 import { type EpisodeTally, EventRecorder } from "./event_recorder.ts";
 import { HASHING_VERSION, type HashingVersion } from "./events_hash.ts";
+import { MessageLog } from "./message_log.ts";
 import { RNG_VERSION, type RngVersion, roundStreams } from "./rng.ts";
 
 /**
@@ -244,6 +245,7 @@ export async function playEpisode<P, S>(
   });
   const emit = (body: EventBody) => rec.emit(body);
   const degradation: Degradation = { defaults: 0, agent_errors: 0, failed_calls: 0 };
+  const messages = new MessageLog();
   try {
     rec.tick();
     let state = env.init(params, {
@@ -295,7 +297,7 @@ export async function playEpisode<P, S>(
             raws = await raws;
             rec.tick();
           }
-          reports = validate(env, requests, raws, rec, degradation);
+          reports = validate(env, requests, raws, rec, { degradation, messages });
         }
         const t = s.apply(state, reports, ctx);
         state = t.state;
@@ -473,7 +475,7 @@ function validate<P, S>(
   requests: CallRequest[],
   answers: unknown[],
   rec: EventRecorder,
-  degradation: Degradation,
+  { degradation, messages }: { degradation: Degradation; messages: MessageLog },
 ): Map<string, Record<string, unknown>> {
   const reports = new Map<string, Record<string, unknown>>();
   for (let i = 0; i < requests.length; i++) {
@@ -493,7 +495,14 @@ function validate<P, S>(
       }
       for (const c of (got as AgentReply | Failure).calls) {
         if (c.status === "error") degradation.failed_calls++;
-        rec.emit({ type: "llm_call", agent: req.agent, call: req.call, ...c });
+        rec.emit({
+          type: "llm_call",
+          agent: req.agent,
+          call: req.call,
+          ...c,
+          // Each distinct system prompt once per episode (message_log.ts).
+          ...(c.messages === undefined ? {} : { messages: messages.compact(c.messages) }),
+        });
       }
       if (answer instanceof AgentReply) {
         for (const n of answer.notes) {

@@ -293,7 +293,25 @@ export interface LlmCallRecord {
    * they were used.
    */
   usage_warning: string | null;
+  /**
+   * The messages sent, in order, with the configured keys redacted; a system
+   * prompt an earlier `llm_call` of the episode logged is written as its
+   * SHA-256 (see {@linkcode LoggedMessage}). Joined back, they hash to
+   * `prompt_hash`. Absent in logs written before messages were kept and in
+   * records not made by an LLM agent (a probe).
+   */
+  messages?: LoggedMessage[];
 }
+
+/**
+ * One message of a model call as an `llm_call` event logs it: its text, or,
+ * for a system message whose text an earlier `llm_call` of the same episode
+ * already logged, the SHA-256 (hex, of the UTF-8 text) of that text, so that
+ * each distinct system prompt is written once per episode.
+ */
+export type LoggedMessage =
+  | { role: string; content: string }
+  | { role: string; content_sha256: string };
 
 /** An event as written to the log. */
 export type EngineEvent = EventBase & EventBody;

@@ -16,6 +16,9 @@
  * episodes with different seeds sample the model afresh; should an agent send
  * the very same messages twice in one episode, the repeat gets `sample#n`.
  *
+ * The record carries the messages as sent (`messages`, keys redacted); the
+ * runner logs each distinct system prompt once per episode (`message_log.ts`).
+ *
  * @module
  */
 import type { CallRequest } from "../../core/environment.ts";
@@ -116,8 +119,11 @@ export function llmAgent(options: LlmAgentOptions): Agent {
       const { record, raw, notes } = boundReplyForLog(full, runtime.maxLoggedReplyChars, {
         unredacted: runtime.unredacted(full),
       });
+      // The messages as sent, for the log (keys redacted: views hold none, but a
+      // key pasted into a prompt must not reach a log).
+      const sent = messages.map((m) => ({ role: m.role, content: runtime.redact(m.content) }));
       return new AgentReply(raw, {
-        calls: [record],
+        calls: [{ ...record, messages: sent }],
         notes,
         error: record.status === "error" ? (record.error ?? "The model call failed") : undefined,
         redact: (text) => runtime.redact(text),

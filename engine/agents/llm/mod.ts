@@ -102,7 +102,12 @@ export {
   retryAfter,
   retryDelay,
 } from "./retry.ts";
-export type { Degradation, LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
+export type {
+  Degradation,
+  LlmAttemptFailure,
+  LlmCallRecord,
+  LoggedMessage,
+} from "../../core/events.ts";
 export { type CompletionReading, type CompletionUsage, parseCompletion } from "./completion.ts";
 export {
   type CompleteOptions,

@@ -14,6 +14,7 @@ import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 import { HOSTILE, hostileFrailEpisode, hostileStagHuntEpisode } from "./_fixtures.ts";
+import { llmEpisode } from "../_llm_episode.ts";
 
 const CHROMIUM = Deno.env.get("COORDLAB_CHROMIUM") ?? "/usr/bin/chromium";
 const hasBrowser = await Deno.stat(CHROMIUM).then((s) => s.isFile, () => false);
@@ -227,6 +228,51 @@ Deno.test({
         await cell.screenshot({ path: `${SHOTS}notebook_staghunt.png` });
         assertEquals(cellTrouble, []);
         assertEquals(HOSTILE.includes("</details>"), true);
+      });
+    });
+  },
+});
+
+Deno.test({
+  name: "an LLM episode's page shows each call's messages collapsed, as text, exactly as sent",
+  ignore: !hasBrowser,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await inTempDir(async (dir) => {
+      const { result, rendered } = await llmEpisode(dir, { run: "llm", appendToUser: HOSTILE });
+      const site = await writeRunSite(`${dir}/llm`);
+      await withBrowser(async (browser) => {
+        const { page, trouble } = await watchedPage(browser);
+        await page.goto(`file://${site.index}`);
+        await page.waitForSelector("body[data-ready]");
+        await page.click("#episodes tbody a");
+        await page.waitForSelector("details.prompt");
+        const closed = await page.$$eval(
+          "details.prompt",
+          (all) => all.map((d) => d.hasAttribute("open")),
+        );
+        assertEquals(closed, new Array(48).fill(false));
+        // Open round 2, the first call in it, then its messages.
+        await page.$eval("#round-2", (d) => d.setAttribute("open", ""));
+        await page.click("#round-2 details.why > summary");
+        await page.click("#round-2 details.prompt > summary");
+        const shown = await page.$eval(
+          "#round-2 details.prompt",
+          (d) =>
+            [...d.querySelectorAll("pre")].map((pre) => ({
+              text: pre.textContent,
+              visible: pre.getBoundingClientRect().height > 0,
+            })),
+        );
+        const first = result.events.find((e) => e.type === "report" && e.round === 2)!;
+        const sent = rendered.get(`2/${(first as { agent: string }).agent}/withdrawal`)!;
+        assertEquals(shown, sent.map((m) => ({ text: m.content, visible: true })));
+        assertEquals(await page.$$eval("img, script, iframe", (found) => found.length), 0);
+        await page.$eval("#round-2 details.prompt", (d) => d.scrollIntoView());
+        await Deno.mkdir(SHOTS, { recursive: true });
+        await page.screenshot({ path: `${SHOTS}episode_llm_prompt.png` });
+        assertEquals(trouble, []);
       });
     });
   },

@@ -17,6 +17,8 @@ import { MECHANISMS } from "../../../engine/frail/types.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 import { HOSTILE, hostileFrailEpisode, hostileStagHuntEpisode, ofType } from "./_fixtures.ts";
+import { episodeTranscript } from "../../../analysis/transcript.ts";
+import { llmEpisode } from "../_llm_episode.ts";
 
 const inTempDir = tempDirRunner("viewer_");
 const CLOCK = () => "2026-01-01T00:00:00.000Z";
@@ -378,4 +380,92 @@ Deno.test("the episode chart draws the logged boundary of the episode's regime, 
   assertEquals((await svgOf("contraction", "bank_run")).includes("insolvency boundary 3.65"), true);
   assertEquals((await svgOf("stable", "bank_run")).includes("insolvency boundary 8.48"), true);
   assertEquals((await svgOf("contraction", "crowdfunding")).includes("goal 15"), true);
+});
+
+Deno.test("episodeBundle() shows each model call's messages collapsed and escaped, beside its reply and reasoning", async () => {
+  await inTempDir(async (dir) => {
+    const { file, rendered } = await llmEpisode(dir, { appendToUser: HOSTILE });
+    const text = await html(file);
+    const calls = await episodeTranscript(file);
+    assertEquals(calls.length, 48);
+    // One collapsed block per call, right before the call's reasoning and reply.
+    assertEquals(count(text, `<details class="prompt">`), 48);
+    assertEquals(count(text, `<details class="prompt"`), 48);
+    assertEquals(count(text, `</details><div class="sub">model reasoning</div>`), 48);
+    for (const c of calls) {
+      const [system, user] = rendered.get(`${c.round}/${c.agent}/${c.call}`)!;
+      assertEquals(user.content.endsWith(HOSTILE), true);
+      const summary = `<summary>messages sent · system ${
+        system.content.length.toLocaleString("en-US")
+      } chars, user ${user.content.length.toLocaleString("en-US")} chars</summary>`;
+      assertEquals(
+        text.includes(
+          `${summary}<div class="sub">[system]</div><pre>${
+            escapeHtml(system.content)
+          }</pre><div class="sub">[user]</div><pre>${escapeHtml(user.content)}</pre></details>`,
+        ),
+        true,
+        c.agent,
+      );
+    }
+    assertEquals(text.includes(HOSTILE), false);
+    assertEquals(/<script|<img|<b>bold/i.test(text), false);
+    assertEquals(count(text, "<details"), count(text, "</details>"));
+    assertEquals(text.includes("messages not verified"), false);
+  });
+  // A reply holding a <script> is text; a log without messages says so per call.
+  const hostile = await hostileFrailEpisode("bank_run", "M0", 1);
+  const text = await html(hostile);
+  const [call] = ofType(hostile.events, "llm_call") as (EngineEvent & { content: string })[];
+  assertEquals(call.content.includes(`<script>alert(\\"xss-script\\")</script>`), true);
+  assertEquals(
+    text.includes(`<div class="sub">reply</div><pre>${escapeHtml(call.content)}</pre>`),
+    true,
+  );
+  assertEquals(
+    count(
+      text,
+      `<div class="sub">messages sent: The log holds no messages for this call (its llm_call event has no messages field)</div>`,
+    ),
+    ofType(hostile.events, "llm_call").length,
+  );
+  assertEquals(text.includes("messages not verified"), false);
+});
+
+Deno.test("episodeBundle() shows a call whose logged messages were edited, in its report and in a banner", async () => {
+  await inTempDir(async (dir) => {
+    const { result } = await llmEpisode(dir);
+    const events = result.events.map((e) => structuredClone(e));
+    const target = events.find((e) =>
+      e.type === "llm_call" && e.round === 3 && e.agent === "dep_04"
+    )!;
+    if (target.type !== "llm_call") throw new Error();
+    const user = target.messages![1] as { role: string; content: string };
+    user.content = user.content.replace("dep_04", "dep_05");
+    const text = await html(events);
+    const [problem] = (await episodeTranscript(events)).filter((c) => !c.verified);
+    assertEquals(problem.problem!.startsWith("The logged messages do not match"), true);
+    assertEquals(
+      text.includes(
+        `<div class="banner bad">1 model call: the logged messages are incomplete or do not match what was sent (prompt_hash); see the calls marked "messages not verified".</div>`,
+      ),
+      true,
+    );
+    // Beside the report (visible without opening anything) and under the call.
+    assertEquals(
+      count(
+        text,
+        `<span class="note bad">messages not verified: ${escapeHtml(problem.problem!)}</span>`,
+      ),
+      2,
+    );
+    assertEquals(count(text, `<details class="prompt" data-unverified="">`), 1);
+    assertEquals(
+      text.includes(`, user ${user.content.length} chars · not verified</summary>`),
+      true,
+    );
+    // Its round opens by itself; the others (but round 1) stay closed.
+    assertEquals(text.includes(`<details class="round" id="round-3" open>`), true);
+    assertEquals(text.includes(`<details class="round" id="round-2">`), true);
+  });
 });
