@@ -83,9 +83,14 @@ Deno.test("two grids on one folder: the second is refused and no file of the fir
   await Deno.remove(tmp, { recursive: true });
 });
 
-Deno.test("runGrid() takes over the lock a dead process left, and says whose it was", async () => {
+Deno.test("runGrid() takes over the lock a dead process of this host left, and says whose it was", async () => {
   const out = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
-  const dead = { pid: 2 ** 30, host: "elsewhere", purpose: 'grid "locked"', since: "2026-01-01" };
+  const dead = {
+    pid: 2 ** 30,
+    host: Deno.hostname(),
+    purpose: 'grid "locked"',
+    since: "2026-01-01",
+  };
   await Deno.writeTextFile(`${out}/${LOCK_FILE}`, JSON.stringify(dead));
   const r = await runGrid(SPEC, { out, workers: 0, progress: false });
   assertEquals([r.played, r.staleLock], [6, dead]);
