@@ -408,7 +408,10 @@ async function main(): Promise<number> {
     if (received !== null && r.interrupted) return SIGNALS[received];
     return r.interrupted ? 130 : r.failed.length + r.degraded.length ? 1 : 0;
   } catch (err) {
-    if (err instanceof FolderWriteError || (dir !== null && isOsError(err))) {
+    if (
+      err instanceof FolderWriteError ||
+      (dir !== null && isOsError(err) && !(err instanceof Deno.errors.NotFound))
+    ) {
       // The folder (or the disk under it) failed: say where and why, and how to go on.
       console.error(
         err instanceof FolderWriteError

@@ -547,13 +547,23 @@ async function playAll(
   const interruptedBySignal = () => options.signal?.aborted || options.abandon?.aborted;
   // In-process mock episodes settle in microtasks only: without a turn of the
   // event loop now and then, no timer (progress) or signal listener would run
-  // until the grid ends.
+  // until the grid ends. Every lane waits for the same turn, so the loop turns.
   let turned = performance.now();
+  let turn: Promise<void> | null = null;
+  const yieldTurn = () => {
+    if (turn === null && performance.now() - turned > YIELD_MS) {
+      turn = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
+        turn = null;
+        turned = performance.now();
+      });
+    }
+    return turn;
+  };
   const lane = async () => {
     while (next < todo.length && !interruptedBySignal() && !mustStop()) {
-      if (performance.now() - turned > YIELD_MS) {
-        turned = performance.now();
-        await new Promise((resolve) => setTimeout(resolve, 0));
+      const pending = yieldTurn();
+      if (pending !== null) {
+        await pending;
         continue;
       }
       const ep = todo[next++];
