@@ -5,7 +5,7 @@
  * deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K] [--concurrency K]
  *                [--no-progress] [--redo-failed] [--max-episodes N] [--take-over-lock]
  *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
- *                 [--max-consecutive-failures N] [--max-logged-reply-chars N]]
+ *                 [--max-consecutive-failures N] [--max-logged-reply-chars N] [--stop-grace S]]
  * deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json] [--tokens-out N]
  *                [--max-episodes N]
  * ```
@@ -17,11 +17,12 @@
  * Stopping: SIGINT (Ctrl-C), SIGTERM (what Slurm and Kubernetes send to
  * cancel, time out or preempt a job) and SIGHUP (a closed terminal) print
  * one line naming the signal, and no new episode starts. A mock grid lets
- * the episodes in flight finish (milliseconds); an LLM grid gives them 10 s,
- * then sends no further request (each episode in flight stops at its current
- * step once the calls already sent have returned, their replies counted and
- * cached), and 10 s later stops waiting, so the command ends within about
- * 20 s, inside the 30 s both give before SIGKILL. The same signal again
+ * the episodes in flight finish (milliseconds); an LLM grid gives them
+ * `--stop-grace` seconds (default 10), then sends no further request (each
+ * episode in flight stops at its current step once the calls already sent
+ * have returned, their replies counted and cached), and as long again later
+ * stops waiting, so by default the command ends within about 20 s, inside
+ * the 30 s both give before SIGKILL. The same signal again
  * abandons the episodes in flight at once. Abandoned episodes are not logged
  * and play again on resume. The manifest ends `interrupted` (its session
  * counting the episodes saved), the lock is released, the command prints how
@@ -114,7 +115,7 @@ import { readGridSpec } from "../grid/spec_file.ts";
 const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
          [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N] [--take-over-lock]
          [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
-          [--max-consecutive-failures N] [--max-logged-reply-chars N]]
+          [--max-consecutive-failures N] [--max-logged-reply-chars N] [--stop-grace S]]
        deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json]
          [--tokens-out N] [--max-episodes N]`;
 
@@ -123,8 +124,8 @@ const EXIT_WRITE = 74;
 /** Signals that stop a run, and their exit codes (128 + the signal's number). */
 const SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 type StopSignal = keyof typeof SIGNALS;
-/** How long an LLM grid's episodes in flight may go on after a signal, then how long their sent calls. */
-const LLM_GRACE_MS = 10_000;
+/** Default of `--stop-grace`, in s: how long an LLM grid's episodes go on after a signal, then their sent calls. */
+const STOP_GRACE_S = 10;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -236,6 +237,7 @@ async function main(): Promise<number> {
         "tokens-out": { type: "string" },
         "max-episodes": { type: "string" },
         "take-over-lock": { type: "boolean" },
+        "stop-grace": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -261,6 +263,8 @@ async function main(): Promise<number> {
   );
   const maxLoggedReplyChars = int("max-logged-reply-chars", values["max-logged-reply-chars"], 1);
   const maxEpisodes = int("max-episodes", values["max-episodes"], 1);
+  const graceS = positive("stop-grace", values["stop-grace"]) ?? STOP_GRACE_S;
+  const graceMs = graceS * 1000;
   const resumeLine = (dir: string) => {
     const args = values.out ? Deno.args : [...Deno.args, "--out", dir];
     return `Resume with: deno task grid ${args.map(quote).join(" ")}`;
@@ -307,7 +311,7 @@ async function main(): Promise<number> {
         received = name;
         console.error(
           `\nReceived ${name}: no new episode starts; ` + (runtime
-            ? `the episodes in flight have ${LLM_GRACE_MS / 1000} s to finish (${name} again abandons them now).`
+            ? `the episodes in flight have ${graceS} s to finish (${name} again abandons them now).`
             : `finishing the episodes in flight (${name} again abandons them).`),
         );
         signal.abort(`Received ${name}`);
@@ -315,16 +319,14 @@ async function main(): Promise<number> {
           timers.push(setTimeout(() => {
             console.error(
               `Abandoning the episodes in flight: no further model request is sent; ` +
-                `waiting up to ${LLM_GRACE_MS / 1000} s for the calls already sent.`,
+                `waiting up to ${graceS} s for the calls already sent.`,
             );
             runtime.halt(
-              `Received ${name}; the episodes in flight were abandoned after ${
-                LLM_GRACE_MS / 1000
-              } s`,
+              `Received ${name}; the episodes in flight were abandoned after ${graceS} s`,
               "signal",
             );
-            timers.push(setTimeout(() => abandon.abort(`Received ${name}`), LLM_GRACE_MS));
-          }, LLM_GRACE_MS));
+            timers.push(setTimeout(() => abandon.abort(`Received ${name}`), graceMs));
+          }, graceMs));
         }
       };
       try {
