@@ -8,6 +8,7 @@ import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { fileNames, segmentFiles } from "./_logs.ts";
 import { injectWriteFaults } from "./_write_faults.ts";
+import { WorkerPool } from "../../../engine/grid/worker_pool.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const CLI = new URL("../../../engine/cli/grid.ts", import.meta.url).pathname;
@@ -214,4 +215,33 @@ Deno.test("the grid command exits 2 with one line naming a spec file that does n
     "",
   ]);
   await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("WorkerPool reports a log its worker cannot write as a write failure, not as a failed episode", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  // A folder planted where worker 0's segment index goes.
+  await Deno.mkdir(`${dir}/segment-planted-w0.idx`);
+  const pool = new WorkerPool({ size: 1, segmentTag: "planted" });
+  try {
+    const s = await pool.run({
+      id: "ep",
+      index: 0,
+      run: "demo",
+      cell: "c",
+      replicate: 0,
+      seed: 1,
+      condition: { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} },
+      agents: { kind: "mock", mock: {} },
+    }, dir);
+    assertEquals([s.status, s.logged, s.writeFailure?.path, s.writeFailure?.code], [
+      "error",
+      false,
+      dir,
+      "EEXIST",
+    ]);
+    assert(s.writeFailure!.message.startsWith("File exists (os error 17)"), s.writeFailure!.message);
+  } finally {
+    pool.close();
+  }
+  await Deno.remove(dir, { recursive: true });
 });
