@@ -183,7 +183,11 @@ function hostName(): string | null {
 }
 
 /** Reads an input file; a missing one is a `RangeError` naming it (exit 2). */
-async function readInput<T>(what: string, path: string, read: (p: string) => Promise<T>): Promise<T> {
+async function readInput<T>(
+  what: string,
+  path: string,
+  read: (p: string) => Promise<T>,
+): Promise<T> {
   try {
     return await read(path);
   } catch (err) {
@@ -310,9 +314,10 @@ async function main(): Promise<number> {
         }
         received = name;
         console.error(
-          `\nReceived ${name}: no new episode starts; ` + (runtime
-            ? `the episodes in flight have ${graceS} s to finish (${name} again abandons them now).`
-            : `finishing the episodes in flight (${name} again abandons them).`),
+          `\nReceived ${name}: no new episode starts; ` +
+            (runtime
+              ? `the episodes in flight have ${graceS} s to finish (${name} again abandons them now).`
+              : `finishing the episodes in flight (${name} again abandons them).`),
         );
         signal.abort(`Received ${name}`);
         if (runtime) {

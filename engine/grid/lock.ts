@@ -95,8 +95,8 @@ export class FolderLockedError extends Error {
       options.otherHost && holder
         ? `Folder "${dir}" is locked by process ${holder.pid} on host "${holder.host}" ` +
           `(${holder.purpose}, since ${holder.since}), and this process runs on ${
-          here === null ? "a host it may not read (--allow-sys=hostname)" : `"${here}"`
-        }, so it cannot check whether that process still runs: if it has ended, take the ` +
+            here === null ? "a host it may not read (--allow-sys=hostname)" : `"${here}"`
+          }, so it cannot check whether that process still runs: if it has ended, take the ` +
           `lock over deliberately with --take-over-lock (runGrid option takeOverLock); ` +
           `else wait for it, or choose another folder`
         : `Folder "${dir}" is being written by ${who}: wait for it to finish, or choose another folder`,
@@ -190,7 +190,9 @@ function refusal(info: Deno.FileInfo): string | null {
   if (info.isDirectory) return "a folder";
   if (!info.isFile) return "a special file";
   // A second name of another file: writing the lock would overwrite that file.
-  if (info.nlink !== null && info.nlink > 1) return `a hard link (one of ${info.nlink} names of a file)`;
+  if (info.nlink !== null && info.nlink > 1) {
+    return `a hard link (one of ${info.nlink} names of a file)`;
+  }
   return null;
 }
 
@@ -262,7 +264,11 @@ export interface LockFolderOptions {
  * @throws {FolderLockedError} When another writer holds it, or (without `takeOver`) its lock file names another host.
  * @throws {LockPathError} When a symbolic link, a folder or anything but a regular file is at the lock's path.
  */
-export function lockFolder(dir: string, purpose: string, options: LockFolderOptions = {}): FolderLock {
+export function lockFolder(
+  dir: string,
+  purpose: string,
+  options: LockFolderOptions = {},
+): FolderLock {
   Deno.mkdirSync(dir, { recursive: true });
   const path = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 10; attempt++) {

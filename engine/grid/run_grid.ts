@@ -451,10 +451,11 @@ async function playAll(
       // The folder cannot be written: not logged (played again on resume), and the run stops.
       const f = s.writeFailure;
       if (state.stoppedBy !== "disk") {
-        state.stopped = new FolderWriteError(dir, Object.assign(new Error(f.message), { code: f.code }), {
-          path: f.path,
-          what: "an episode log",
-        }).message;
+        state.stopped =
+          new FolderWriteError(dir, Object.assign(new Error(f.message), { code: f.code }), {
+            path: f.path,
+            what: "an episode log",
+          }).message;
         state.stoppedBy = "disk";
       }
       sink?.update(progress());

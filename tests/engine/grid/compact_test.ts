@@ -237,7 +237,7 @@ Deno.test("the compact command exits 74 naming the output folder and the error w
   assertEquals([failed.code, new TextDecoder().decode(failed.stderr)], [
     74,
     `Could not write the compacted set in folder "${out}": ENOSPC, No space left on device ` +
-      `(os error 28)\nRun again with: deno task compact ${root}/run\n`,
+    `(os error 28)\nRun again with: deno task compact ${root}/run\n`,
   ]);
   // The set it was writing is gone; the current one is as it was, and loads.
   assertEquals(await Deno.readTextFile(`${out}/compacted.json`), pointer);

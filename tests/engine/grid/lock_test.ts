@@ -195,7 +195,7 @@ Deno.test("lockFolder() refuses a symbolic link at writer.lock and leaves its ta
   assertEquals([r.code, r.stderr], [
     2,
     `The lock file "${out}/${LOCK_FILE}" is a symbolic link, not a file of its own: a lock ` +
-      "never follows a link or replaces what it finds; remove it if it is not yours, then run again\n",
+    "never follows a link or replaces what it finds; remove it if it is not yours, then run again\n",
   ]);
   assertEquals(await Deno.readTextFile(`${tmp}/precious.txt`), "do not overwrite");
   assertEquals(await fileNames(out), [LOCK_FILE]); // nothing else was written
@@ -227,9 +227,9 @@ Deno.test("the grid command refuses a lock naming another host, with its host an
   assertEquals([refused.code, refused.stderr], [
     2,
     `Folder "${out}" is locked by process 1 on host "node-17" (grid "locked", since 2026-01-01), ` +
-      `and this process runs on "${Deno.hostname()}", so it cannot check whether that process ` +
-      "still runs: if it has ended, take the lock over deliberately with --take-over-lock " +
-      "(runGrid option takeOverLock); else wait for it, or choose another folder\n",
+    `and this process runs on "${Deno.hostname()}", so it cannot check whether that process ` +
+    "still runs: if it has ended, take the lock over deliberately with --take-over-lock " +
+    "(runGrid option takeOverLock); else wait for it, or choose another folder\n",
   ]);
   assertEquals(JSON.parse(await Deno.readTextFile(`${out}/${LOCK_FILE}`)), other);
   assertEquals(await fileNames(out), [LOCK_FILE]);

@@ -199,7 +199,10 @@ Deno.test("runGrid() stops with stoppedBy disk when a log cannot be written, and
     true,
     "disk",
   ]);
-  assert(r.stopped!.endsWith(`in folder "${out}": EIO, Input/output error (os error 5)`), r.stopped!);
+  assert(
+    r.stopped!.endsWith(`in folder "${out}": EIO, Input/output error (os error 5)`),
+    r.stopped!,
+  );
   assertEquals((await readManifest(out))!.sessions[0].stopped, r.stopped);
   const rest = await runGrid(s, { out, workers: 0, progress: false });
   assertEquals([rest.skipped, rest.played, rest.remaining], [2, 4, 0]);
@@ -239,7 +242,10 @@ Deno.test("WorkerPool reports a log its worker cannot write as a write failure, 
       dir,
       "EEXIST",
     ]);
-    assert(s.writeFailure!.message.startsWith("File exists (os error 17)"), s.writeFailure!.message);
+    assert(
+      s.writeFailure!.message.startsWith("File exists (os error 17)"),
+      s.writeFailure!.message,
+    );
   } finally {
     pool.close();
   }
