@@ -22,9 +22,9 @@
  * episode in flight stops at its current step once the calls already sent
  * have returned, their replies counted and cached), and as long again later
  * stops waiting, so by default the command ends within about 20 s, inside
- * the 30 s both give before SIGKILL. The same signal again
- * abandons the episodes in flight at once. Abandoned episodes are not logged
- * and play again on resume. The manifest ends `interrupted` (its session
+ * the 30 s both give before SIGKILL. The same signal again abandons the
+ * episodes in flight at once. Abandoned episodes are not logged and play
+ * again on resume. The manifest ends `interrupted` (its session
  * counting the episodes saved), the lock is released, the command prints how
  * to resume and exits 128 + the signal's number.
  *
@@ -61,12 +61,15 @@
  *
  * Permissions: `deno task grid` grants reading, writing under `runs/` and
  * the host name (recorded in the run folder's lock), which a mock grid into
- * `runs/` needs. A lock that names another host (its process may still run
- * there) is refused with that host and pid; `--take-over-lock` takes it over
- * once you know that process has ended. Before it starts, the command checks it may write its
+ * `runs/` needs. Before it starts, the command checks it may write its
  * output (and cache) folder and, for models, reach their hosts and read
  * their key variables; if not, it prints the exact narrow `deno run` command
  * that grants these and nothing else, and exits 2.
+ *
+ * A lock that names another host (its process may still run there) is
+ * refused with that host and pid; `--take-over-lock` takes it over once you
+ * know that process has ended. A symbolic link at the lock's path is
+ * refused, never followed.
  *
  * Exit codes: 0 done, every episode ok; 1 some episodes failed or are
  * degraded; 2 bad arguments, a missing or bad spec or models file,
