@@ -251,3 +251,35 @@ Deno.test("WorkerPool reports a log its worker cannot write as a write failure, 
   }
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("runGrid() marks the manifest interrupted and releases the lock when an error escapes the run", async () => {
+  const out = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  const quota = Object.assign(new Error("Disk quota exceeded (os error 122)"), { code: "EDQUOT" });
+  let seen = 0;
+  let caught: unknown;
+  try {
+    await runGrid(spec("escaped", 6), {
+      out,
+      workers: 0,
+      concurrency: 1,
+      progress: false,
+      // A caller's callback that writes elsewhere and fails on the third episode.
+      onEpisode: () => {
+        if (++seen === 3) throw quota;
+      },
+    });
+  } catch (err) {
+    caught = err;
+  }
+  assertEquals(caught, quota);
+  const m = (await readManifest(out))!;
+  assertEquals([m.status, m.sessions[0].interrupted, m.sessions[0].ended !== null], [
+    "interrupted",
+    true,
+    true,
+  ]);
+  assert(!(await fileNames(out)).includes(LOCK_FILE));
+  const rest = await runGrid(spec("escaped", 6), { out, workers: 0, progress: false });
+  assertEquals([rest.skipped + rest.played, rest.remaining], [6, 0]);
+  await Deno.remove(out, { recursive: true });
+});
