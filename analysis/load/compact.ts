@@ -25,7 +25,10 @@
  * `compacted.json` does not name, temporary files of its own naming, and
  * the hidden `.<name>.<uuid>.tmp` folders of earlier versions beside the
  * output). The output folder is locked while it is written (`lockFolder`):
- * a second compaction into it is refused.
+ * a second compaction into it is refused. A write that fails (a full or
+ * failing disk) leaves the current set as it was: the new set is removed
+ * and a `FolderWriteError` names the output folder and the error; running
+ * the compaction again resumes from the logs.
  *
  * Choices: malformed lines stop the compaction (strict loading) rather than
  * being skipped; two logs of one (run, episode) are refused (a union of shard
@@ -52,6 +55,7 @@ import type { EngineEvent } from "../../engine/core/events.ts";
 import { parseEpisodeLog } from "../../engine/core/log_file.ts";
 import { pathInside } from "../../engine/names.ts";
 import { LOCK_FILE, lockFolder } from "../../engine/grid/lock.ts";
+import { FolderWriteError, isOsError } from "../../engine/grid/write_error.ts";
 import { readCommittedBytes, sessionTag } from "../../engine/grid/segments.ts";
 
 /** Options of {@linkcode compactRun}. */
@@ -60,6 +64,8 @@ export interface CompactRunOptions {
   out?: string;
   /** Replace an existing compacted set at `out`. Default `true`. */
   overwrite?: boolean;
+  /** Take over an output lock that names another host (see `lockFolder`). Default `false`. */
+  takeOverLock?: boolean;
 }
 
 /** What {@linkcode compactRun} wrote. */
@@ -259,6 +265,7 @@ async function readInput(dir: string, files: readonly string[]) {
  * @throws {RangeError} When the output lies inside the input, the input holds a compacted set, two logs share a (run, episode), or the output holds other files.
  * @throws {SyntaxError} For a malformed line, naming the file and line.
  * @throws {FolderLockedError} When another process is writing the output folder.
+ * @throws {FolderWriteError} When the output folder cannot be written (its current set is kept).
  */
 export async function compactRun(
   dir: string,
@@ -284,7 +291,9 @@ export async function compactRun(
   checkOutput(out, await outputState(out), options.overwrite ?? true);
   const { events, frames } = await readInput(dir, found.ndjson);
 
-  const lock = lockFolder(out, `compaction of "${dir}"`);
+  const lock = lockFolder(out, `compaction of "${dir}"`, { takeOver: options.takeOverLock });
+  /** The new set, once made, until it is current. */
+  let partial: string | null = null;
   try {
     const before = await outputState(out);
     checkOutput(out, before, options.overwrite ?? true);
@@ -292,6 +301,7 @@ export async function compactRun(
     const name = `set-${sessionTag()}`;
     const set = pathInside(out, name);
     await Deno.mkdir(set);
+    partial = set;
     events.writeParquet(join(set, "events.parquet"));
     await writeRunsParquet(frames, set);
     const rows: Record<string, number> = { events: events.height };
@@ -309,13 +319,30 @@ export async function compactRun(
     // The swap: one rename makes the new set current.
     const pointer = pathInside(out, COMPACTED_FILE);
     const tmp = `${pointer}.${crypto.randomUUID()}.tmp`;
-    await Deno.writeTextFile(tmp, JSON.stringify(manifest, null, 2) + "\n");
-    await Deno.rename(tmp, pointer);
+    try {
+      await Deno.writeTextFile(tmp, JSON.stringify(manifest, null, 2) + "\n");
+      await Deno.rename(tmp, pointer);
+    } catch (err) {
+      await Deno.remove(tmp).catch(() => {});
+      throw err;
+    }
+    partial = null;
     removed.push(...await removeLeftovers(out, name));
     return { out, set, logs: found.ndjson.length, rows, removed };
+  } catch (err) {
+    if (!isWriteFailure(err)) throw err;
+    // compacted.json still names the set it named: the new one goes (the next run would remove it).
+    if (partial !== null) await Deno.remove(partial, { recursive: true }).catch(() => {});
+    throw new FolderWriteError(out, err, { what: "the compacted set" });
   } finally {
     lock.release();
   }
+}
+
+/** Whether an error is a failed write: the system's, or Polars' wrapping of one. */
+function isWriteFailure(err: unknown): boolean {
+  return isOsError(err) ||
+    (err instanceof Error && /\(os error \d+\)|Os \{ code: \d+/.test(err.message));
 }
 
 function checkOutput(out: string, state: OutputState, overwrite: boolean): void {

@@ -3,11 +3,16 @@
  * a folder of shard folders gives their union) to Parquet tables.
  *
  * ```
- * deno task compact RUN_DIR [--out DIR]
+ * deno task compact RUN_DIR [--out DIR] [--take-over-lock]
  * ```
  *
- * `--out` defaults to `<RUN_DIR>-parquet`. Exit codes: 0 done, 2 bad
- * arguments, input or permissions, or an output another process is writing.
+ * `--out` defaults to `<RUN_DIR>-parquet`. Exit codes: 0 done; 2 bad
+ * arguments, input or permissions, an output another process (or host) is
+ * writing, or whose lock is a link; 74 the output folder could not be
+ * written (a full or failing disk): one line names the folder and the
+ * error, the current set stays as it was, and the command to run again is
+ * printed. `--take-over-lock` takes over an output lock that names another
+ * host, once its process is known to have ended.
  *
  * Permissions: nodejs-polars is a native addon, loaded from the toolkit's
  * `node_modules` (`--allow-ffi=node_modules`), and its
@@ -21,10 +26,13 @@
 import { parseArgs } from "node:util";
 import { formatTable } from "./format_table.ts";
 import { compactRun } from "../../analysis/load/compact.ts";
-import { FolderLockedError } from "../grid/lock.ts";
-import { addonFolder, checkPermissions } from "./_permissions.ts";
+import { FolderLockedError, LockPathError } from "../grid/lock.ts";
+import { FolderWriteError, isOsError } from "../grid/write_error.ts";
+import { addonFolder, checkPermissions, quote } from "./_permissions.ts";
 
-const USAGE = "Usage: deno task compact RUN_DIR [--out DIR]";
+const USAGE = "Usage: deno task compact RUN_DIR [--out DIR] [--take-over-lock]";
+/** Exit code of an output folder that cannot be written: sysexits' `EX_IOERR`. */
+const EXIT_WRITE = 74;
 /** What nodejs-polars' loader reads to pick its native binary (see the module doc). */
 const POLARS_SYS = ["cpus", "networkInterfaces", "hostname"];
 
@@ -33,7 +41,11 @@ async function main(): Promise<number> {
   try {
     parsed = parseArgs({
       args: Deno.args,
-      options: { out: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        out: { type: "string" },
+        "take-over-lock": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
       strict: true,
       allowPositionals: true,
     });
@@ -54,7 +66,7 @@ async function main(): Promise<number> {
   const needs = { write: [out], net: [], env: [], sys: POLARS_SYS, ffi: addonFolder() };
   if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
   try {
-    const r = await compactRun(dir, { out });
+    const r = await compactRun(dir, { out, takeOverLock: parsed.values["take-over-lock"] });
     console.log(`${r.rows.episodes} episodes from ${r.logs} log files compacted into ${r.out}`);
     console.log(
       formatTable(["table", "rows"], Object.entries(r.rows).map(([t, n]) => [t, String(n)])),
@@ -62,8 +74,20 @@ async function main(): Promise<number> {
     return 0;
   } catch (err) {
     if (
+      err instanceof FolderWriteError || (isOsError(err) && !(err instanceof Deno.errors.NotFound))
+    ) {
+      console.error(
+        err instanceof FolderWriteError
+          ? err.message
+          : `Compaction into "${out}" stopped: ${err.code}, ${err.message}`,
+      );
+      console.error(`Run again with: deno task compact ${Deno.args.map(quote).join(" ")}`);
+      return EXIT_WRITE;
+    }
+    if (
       err instanceof RangeError || err instanceof SyntaxError ||
-      err instanceof Deno.errors.NotFound || err instanceof FolderLockedError
+      err instanceof Deno.errors.NotFound || err instanceof FolderLockedError ||
+      err instanceof LockPathError
     ) {
       console.error(err.message);
       return 2;

@@ -3,18 +3,35 @@
  *
  * ```
  * deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K] [--concurrency K]
- *                [--no-progress] [--redo-failed] [--max-episodes N]
+ *                [--no-progress] [--redo-failed] [--max-episodes N] [--take-over-lock]
  *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
- *                 [--max-consecutive-failures N] [--max-logged-reply-chars N]]
+ *                 [--max-consecutive-failures N] [--max-logged-reply-chars N] [--stop-grace S]]
  * deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json] [--tokens-out N]
  *                [--max-episodes N]
  * ```
  *
  * `SPEC` is a JSON file or a TypeScript module whose default export is the
  * spec. `--out` defaults to `runs/<name>` (`runs/<name>/shard-<i>-of-<n>` with
- * `--shard`). Running the same command again resumes. Ctrl-C stops starting
- * episodes and lets those in flight finish; a second Ctrl-C abandons them.
- * Either way the command prints how to resume.
+ * `--shard`). Running the same command again resumes.
+ *
+ * Stopping: SIGINT (Ctrl-C), SIGTERM (what Slurm and Kubernetes send to
+ * cancel, time out or preempt a job) and SIGHUP (a closed terminal) print
+ * one line naming the signal, and no new episode starts. A mock grid lets
+ * the episodes in flight finish (milliseconds); an LLM grid gives them
+ * `--stop-grace` seconds (default 10), then sends no further request (each
+ * episode in flight stops at its current step once the calls already sent
+ * have returned, their replies counted and cached), and as long again later
+ * stops waiting, so by default the command ends within about 20 s, inside
+ * the 30 s both give before SIGKILL. The same signal again abandons the
+ * episodes in flight at once. Abandoned episodes are not logged and play
+ * again on resume. The manifest ends `interrupted` (its session
+ * counting the episodes saved), the lock is released, the command prints how
+ * to resume and exits 128 + the signal's number.
+ *
+ * A folder that cannot be written (a full or failing disk: `ENOSPC`, `EIO`,
+ * ...; a folder planted where a log goes) stops the run: one line names the
+ * folder, the file and the error, the manifest ends `interrupted` where it
+ * can still be written, and the command prints how to resume and exits 74.
  *
  * A spec naming models runs with `--models` (model configurations, see
  * `loadModelConfigs`): its LLM agents share one runtime, with the response
@@ -49,11 +66,21 @@
  * their key variables; if not, it prints the exact narrow `deno run` command
  * that grants these and nothing else, and exits 2.
  *
+ * A lock that names another host (its process may still run there) is
+ * refused with that host and pid; `--take-over-lock` takes it over once you
+ * know that process has ended. A symbolic link at the lock's path is
+ * refused, never followed.
+ *
  * Exit codes: 0 done, every episode ok; 1 some episodes failed or are
- * degraded; 2 bad arguments, spec, models or permissions, preflight failed,
- * or a run folder another process is writing; 3 stopped because a provider
- * failed (the message names it and its last error); 130
- * interrupted or stopped by the budget.
+ * degraded; 2 bad arguments, a missing or bad spec or models file,
+ * permissions, preflight failed, or a run folder another process (or host)
+ * is writing or whose lock is a link; 3 stopped because a provider failed
+ * (the message names it, its HTTP status or last error, and its key
+ * variable), also when found after the last episode started; 74 a file of
+ * the run folder (or the response cache) could not be written; 129, 130,
+ * 143 interrupted by SIGHUP, SIGINT, SIGTERM; 130 also stopped by the
+ * budget. A run that finished every episode although a signal came exits as
+ * if none had.
  *
  * A Slurm job array runs one shard per task, each in its own folder:
  *
@@ -61,7 +88,7 @@
  * #!/bin/bash
  * #SBATCH --array=0-7
  * #SBATCH --cpus-per-task=8
- * deno task grid --spec data/specs/paper.json \
+ * deno task grid --spec data/specs/paper_frail.json --models models.json --cache runs/cache \
  *   --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT \
  *   --out runs/paper/shard-$SLURM_ARRAY_TASK_ID
  * ```
@@ -76,7 +103,8 @@ import { loadModelConfigs } from "../agents/llm/model_config.ts";
 import { LlmPreflightError } from "../agents/llm/preflight.ts";
 import { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
-import { FolderLockedError } from "../grid/lock.ts";
+import { FolderLockedError, LockPathError } from "../grid/lock.ts";
+import { FolderWriteError, isOsError } from "../grid/write_error.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
 import { defaultRunFolder, runGrid } from "../grid/run_grid.ts";
@@ -88,11 +116,19 @@ import { checkPermissions, type Needs, quote } from "./_permissions.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 
 const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
-         [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N]
+         [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N] [--take-over-lock]
          [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
-          [--max-consecutive-failures N] [--max-logged-reply-chars N]]
+          [--max-consecutive-failures N] [--max-logged-reply-chars N] [--stop-grace S]]
        deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json]
          [--tokens-out N] [--max-episodes N]`;
+
+/** Exit code of a run folder (or cache) that cannot be written: sysexits' `EX_IOERR`. */
+const EXIT_WRITE = 74;
+/** Signals that stop a run, and their exit codes (128 + the signal's number). */
+const SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+type StopSignal = keyof typeof SIGNALS;
+/** Default of `--stop-grace`, in s: how long an LLM grid's episodes go on after a signal, then their sent calls. */
+const STOP_GRACE_S = 10;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -140,6 +176,31 @@ function runNeeds(
   };
 }
 
+/** This host's name, or `null` when the process may not read it. */
+function hostName(): string | null {
+  try {
+    return Deno.hostname();
+  } catch {
+    return null;
+  }
+}
+
+/** Reads an input file; a missing one is a `RangeError` naming it (exit 2). */
+async function readInput<T>(
+  what: string,
+  path: string,
+  read: (p: string) => Promise<T>,
+): Promise<T> {
+  try {
+    return await read(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) {
+      throw new RangeError(`${what} file "${path}" does not exist`);
+    }
+    throw err;
+  }
+}
+
 /** Writes a plan's episode list, a chunk at a time. */
 function printEpisodes(episodes: Iterable<GridEpisode>): void {
   const encoder = new TextEncoder();
@@ -182,6 +243,8 @@ async function main(): Promise<number> {
         "max-logged-reply-chars": { type: "string" },
         "tokens-out": { type: "string" },
         "max-episodes": { type: "string" },
+        "take-over-lock": { type: "boolean" },
+        "stop-grace": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -207,9 +270,18 @@ async function main(): Promise<number> {
   );
   const maxLoggedReplyChars = int("max-logged-reply-chars", values["max-logged-reply-chars"], 1);
   const maxEpisodes = int("max-episodes", values["max-episodes"], 1);
+  const graceS = positive("stop-grace", values["stop-grace"]) ?? STOP_GRACE_S;
+  const graceMs = graceS * 1000;
+  const resumeLine = (dir: string) => {
+    const args = values.out ? Deno.args : [...Deno.args, "--out", dir];
+    return `Resume with: deno task grid ${args.map(quote).join(" ")}`;
+  };
+  let dir: string | null = null;
   try {
-    const spec = await readGridSpec(values.spec);
-    const models = values.models ? await loadModelConfigs(values.models) : undefined;
+    const spec = await readInput("Spec", values.spec, readGridSpec);
+    const models = values.models
+      ? await readInput("Models", values.models, loadModelConfigs)
+      : undefined;
     if (values["dry-run"]) {
       const plan = streamPlan(spec, { shard: values.shard, maxEpisodes });
       const usage = await estimateUsage(plan.episodes, { models, tokensOutPerCall: tokensOut });
@@ -219,6 +291,7 @@ async function main(): Promise<number> {
     }
     const needs = runNeeds(spec, models ?? [], values.out, values.shard, values.cache);
     if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
+    dir = needs.write[0];
     const runtime = models
       ? new LlmRuntime({
         models,
@@ -229,18 +302,48 @@ async function main(): Promise<number> {
       : undefined;
     const signal = new AbortController();
     const abandon = new AbortController();
-    const onInterrupt = () => {
-      if (!signal.signal.aborted) {
-        console.error(
-          "\nStopping: finishing the episodes in flight (Ctrl-C again to abandon them)...",
-        );
-        signal.abort();
-      } else {
-        console.error("\nAbandoning the episodes in flight...");
-        abandon.abort();
-      }
+    let received: StopSignal | null = null;
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    const abandonNow = (why: string) => {
+      runtime?.halt(why, "signal");
+      abandon.abort(why);
     };
-    Deno.addSignalListener("SIGINT", onInterrupt);
+    const listeners = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
+      const listener = () => {
+        if (received !== null) {
+          console.error(`\nReceived ${name} again: abandoning the episodes in flight.`);
+          abandonNow(`Received ${received}, then ${name}`);
+          return;
+        }
+        received = name;
+        console.error(
+          `\nReceived ${name}: no new episode starts; ` +
+            (runtime
+              ? `the episodes in flight have ${graceS} s to finish (${name} again abandons them now).`
+              : `finishing the episodes in flight (${name} again abandons them).`),
+        );
+        signal.abort(`Received ${name}`);
+        if (runtime) {
+          timers.push(setTimeout(() => {
+            console.error(
+              `Abandoning the episodes in flight: no further model request is sent; ` +
+                `waiting up to ${graceS} s for the calls already sent.`,
+            );
+            runtime.halt(
+              `Received ${name}; the episodes in flight were abandoned after ${graceS} s`,
+              "signal",
+            );
+            timers.push(setTimeout(() => abandon.abort(`Received ${name}`), graceMs));
+          }, graceMs));
+        }
+      };
+      try {
+        Deno.addSignalListener(name, listener);
+      } catch {
+        return null; // a signal this system does not have (Windows has no SIGTERM, SIGHUP)
+      }
+      return [name, listener] as const;
+    }).filter((l) => l !== null);
     let result;
     try {
       result = await runGrid(spec, {
@@ -258,15 +361,21 @@ async function main(): Promise<number> {
         budget: maxTokens !== undefined || maxCost !== undefined
           ? { maxTokens, maxCost }
           : undefined,
+        takeOverLock: values["take-over-lock"] ?? false,
       });
     } finally {
-      Deno.removeSignalListener("SIGINT", onInterrupt);
+      for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
+      for (const t of timers) clearTimeout(t);
     }
     const r = result;
     if (r.staleLock) {
+      const s = r.staleLock;
       console.log(
-        `Took over the lock of process ${r.staleLock.pid} (${r.staleLock.purpose}, since ` +
-          `${r.staleLock.since}), which had ended without releasing it.`,
+        `Took over the lock of process ${s.pid} on ${s.host ?? "an unnamed host"} ` +
+          `(${s.purpose}, since ${s.since}), ` +
+          (s.host !== null && s.host !== hostName()
+            ? "another host's, as --take-over-lock asked."
+            : "which had ended without releasing it."),
       );
     }
     console.log(
@@ -303,16 +412,29 @@ async function main(): Promise<number> {
           "add --redo-failed to play them again.",
       );
     }
-    if (r.interrupted || r.remaining > 0) {
-      const args = values.out ? Deno.args : [...Deno.args, "--out", r.dir];
-      console.log(`Resume with: deno task grid ${args.map(quote).join(" ")}`);
-    }
+    if (r.interrupted || r.remaining > 0 || r.stoppedBy === "disk") console.log(resumeLine(r.dir));
+    if (r.stoppedBy === "disk" || r.stoppedBy === "cache") return EXIT_WRITE;
     if (r.stoppedBy === "provider") return 3;
+    if (received !== null && r.interrupted) return SIGNALS[received];
     return r.interrupted ? 130 : r.failed.length + r.degraded.length ? 1 : 0;
   } catch (err) {
     if (
+      err instanceof FolderWriteError ||
+      (dir !== null && isOsError(err) && !(err instanceof Deno.errors.NotFound))
+    ) {
+      // The folder (or the disk under it) failed: say where and why, and how to go on.
+      console.error(
+        err instanceof FolderWriteError
+          ? err.message
+          : `The run in folder "${dir}" stopped: ${err.code}, ${err.message}`,
+      );
+      console.error(resumeLine(dir!));
+      return EXIT_WRITE;
+    }
+    if (
       err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError ||
-      err instanceof LlmPreflightError || err instanceof FolderLockedError
+      err instanceof LlmPreflightError || err instanceof FolderLockedError ||
+      err instanceof LockPathError
     ) {
       console.error(err.message);
       return 2;

@@ -11,6 +11,7 @@ import type { Degradation, EngineEvent } from "../core/events.ts";
 import type { GridEpisode } from "./cells.ts";
 import { type GridAgentFactory, type GridLog, playGridLog } from "./runners.ts";
 import type { LogText } from "./segments.ts";
+import { isOsError } from "./write_error.ts";
 
 /** What one played episode reports back to the grid. */
 export interface EpisodeSummary {
@@ -37,6 +38,43 @@ export interface EpisodeSummary {
   usage: UsageTotals;
   /** Wall time in ms. */
   ms: number;
+  /**
+   * Set when its log could not be written (a full or failing disk, ...):
+   * it is not logged, not counted as failed, and the run stops. Absent otherwise.
+   */
+  writeFailure?: WriteFailure;
+}
+
+/** A log that could not be written: where, and the operating system's error. */
+export interface WriteFailure {
+  /** The file (a segment), or the run folder when it is not known. */
+  path: string;
+  /** The error code, e.g. `"ENOSPC"`. */
+  code: string;
+  /** The error's message. */
+  message: string;
+}
+
+/**
+ * The summary of an episode that was played but whose log could not be
+ * written because of an operating-system error (`ENOSPC`, `EIO`, ...), or
+ * `null` for any other error (a failure of the episode itself).
+ *
+ * @example
+ * ```ts
+ * import { writeFailedSummary } from "./execute.ts";
+ * const full = Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
+ * const s = writeFailedSummary("ep", full, "runs/x/segment-a.ndjson");
+ * if (s?.writeFailure?.code !== "ENOSPC" || s.logged || s.status !== "error") throw new Error();
+ * if (writeFailedSummary("ep", new Error("bug"), "runs/x") !== null) throw new Error();
+ * ```
+ */
+export function writeFailedSummary(id: string, err: unknown, path: string): EpisodeSummary | null {
+  if (!isOsError(err)) return null;
+  return {
+    ...failedSummary(id, `Writing the log failed: ${err.message}`),
+    writeFailure: { path, code: err.code, message: err.message },
+  };
 }
 
 /** A model call that failed after its last retry. */

@@ -59,7 +59,7 @@ export interface GridSession extends RuntimeInfo {
   ended: string | null;
   /** Episodes already finished when the session started. */
   skipped: number;
-  /** Episodes played in the session. */
+  /** Episodes played and saved (logged) in the session: those an interruption abandoned are not. */
   played: number;
   /** Played episodes that failed (crashed, or could not start). */
   failed: number;
@@ -67,7 +67,7 @@ export interface GridSession extends RuntimeInfo {
   degraded?: number;
   /** Whether the session was interrupted (or stopped) before it finished. */
   interrupted: boolean;
-  /** Why the session stopped starting episodes (a budget, a failing provider), or `null`. */
+  /** Why the session stopped starting episodes (a budget, a failing provider, a signal, a write error), or `null`. */
   stopped?: string | null;
 }
 
@@ -201,7 +201,8 @@ export async function readManifest(dir: string): Promise<GridManifest | null> {
 }
 
 /**
- * Writes a run folder's manifest atomically.
+ * Writes a run folder's manifest atomically: a write that fails (a full
+ * disk) leaves the manifest as it was, and no temporary file.
  *
  * @example
  * ```ts
@@ -215,8 +216,14 @@ export async function writeManifest(dir: string, manifest: GridManifest): Promis
   await Deno.mkdir(dir, { recursive: true });
   const path = `${dir}/${MANIFEST_FILE}`;
   const tmp = `${path}.${crypto.randomUUID()}.tmp`;
-  await Deno.writeTextFile(tmp, JSON.stringify(manifest, null, 2) + "\n");
-  await Deno.rename(tmp, path);
+  try {
+    await Deno.writeTextFile(tmp, JSON.stringify(manifest, null, 2) + "\n");
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    // A full disk may leave part of the temporary file: it goes (the manifest is as it was).
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
 }
 
 /** What a run folder must match to be resumed. */

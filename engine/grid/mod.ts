@@ -27,3 +27,4 @@ export * from "./spec.ts";
 export * from "./spec_file.ts";
 export * from "./staghunt_runner.ts";
 export * from "./worker_pool.ts";
+export * from "./write_error.ts";

@@ -40,7 +40,23 @@
  * starts, those in flight finish (calls to a broken provider fail at once),
  * and the result (`stopped`, `stoppedBy`), the progress line and the manifest
  * say why, naming the provider and its last error. Running the same spec
- * again resumes, with a fresh budget.
+ * again resumes, with a fresh budget. A provider found failing after the
+ * last episode started (every episode already in flight) is recorded the
+ * same way once the run ends.
+ *
+ * Signals and write errors: `signal` stops starting episodes (its reason,
+ * when a string such as `"Received SIGTERM"`, is recorded as why, with
+ * `stoppedBy: "signal"`) and `abandon` stops waiting for those in flight;
+ * either way the manifest ends `"interrupted"`, its session counting the
+ * episodes saved. A log that cannot be written (`ENOSPC`, `EIO`, a folder
+ * planted where a segment goes, ...) stops the run the same way
+ * (`stoppedBy: "disk"`, `stopped` naming the file and the error); its
+ * episode is not logged and plays again on resume. A manifest that cannot
+ * be written at the start throws a `FolderWriteError` (nothing was played);
+ * at the end it is a `"disk"` stop (the manifest then still says
+ * `"running"`, which resumes alike). Any other error once the manifest says
+ * `"running"` marks it `"interrupted"` where it can still be written before
+ * it propagates.
  *
  * Degraded episodes: an episode in which some decision took its neutral
  * default because its agent failed ends `"degraded"` (with the counts); it is
@@ -71,13 +87,20 @@ import {
 import type { LlmRuntime } from "../agents/llm/runtime.ts";
 import type { Degradation } from "../core/events.ts";
 import { withJupyterDisplay } from "../core/jupyter.ts";
+import { join } from "node:path";
 import type { GridEpisode } from "./cells.ts";
-import { type EpisodeSummary, executeEpisode, failedSummary } from "./execute.ts";
+import {
+  type EpisodeSummary,
+  executeEpisode,
+  failedSummary,
+  writeFailedSummary,
+} from "./execute.ts";
 import { checkLlmEpisodes, gridLlmAgents } from "./llm_agents.ts";
 import {
   assertSameRun,
   type GridManifest,
   type GridSession,
+  MANIFEST_FILE,
   MANIFEST_VERSION,
   readManifest,
   runtimeInfo,
@@ -93,6 +116,7 @@ import { type LogText, SegmentWriter, sessionTag } from "./segments.ts";
 import { type Shard, shardFolderName } from "./shard.ts";
 import { modelsOf } from "./spec.ts";
 import { WorkerPool } from "./worker_pool.ts";
+import { FolderWriteError, isOsError } from "./write_error.ts";
 
 /** Options of {@linkcode runGrid}. */
 export interface RunGridOptions {
@@ -124,7 +148,11 @@ export interface RunGridOptions {
   agents?: (episode: GridEpisode) => GridAgentFactory | undefined;
   /** Progress display. Default `true` (notebook, terminal bar, or log lines, whichever fits). */
   progress?: ProgressOption;
-  /** Stops starting episodes; those in flight finish. Default none. */
+  /**
+   * Stops starting episodes; those in flight finish. A string reason (e.g.
+   * `"Received SIGTERM"`) is recorded as why (`stopped`, `stoppedBy:
+   * "signal"`). Default none.
+   */
   signal?: AbortSignal;
   /** Stops waiting for episodes in flight (workers are terminated). Default none. */
   abandon?: AbortSignal;
@@ -134,6 +162,12 @@ export interface RunGridOptions {
   runnerModules?: readonly string[];
   /** Called after each episode. Default none. */
   onEpisode?: (summary: EpisodeSummary) => void;
+  /**
+   * Take over the folder's lock file when it names another host (whose
+   * process this host cannot check; see `lockFolder`), instead of refusing.
+   * Only once that process is known to have ended. Default `false`.
+   */
+  takeOverLock?: boolean;
 }
 
 /**
@@ -164,13 +198,19 @@ export interface GridResult {
   remaining: number;
   /** Whether the run stopped early (signal, abandon, budget, or a failing provider). */
   interrupted: boolean;
-  /** Why new episodes stopped starting (a budget, a failing provider), or `null`. */
+  /**
+   * Why new episodes stopped starting (a budget, a failing provider, a
+   * signal's string reason, a folder that cannot be written), or `null`.
+   */
   stopped: string | null;
   /**
    * What stopped them: `"budget"`, `"provider"` (a failing or refusing
-   * provider), `"cache"` (a response cache that cannot be written), or `null`.
+   * provider, also when found after the last episode started), `"cache"` (a
+   * response cache that cannot be written), `"signal"` (`signal` or
+   * `abandon`), `"disk"` (a log or the manifest that cannot be written), or
+   * `null`.
    */
-  stoppedBy: "budget" | "provider" | "cache" | null;
+  stoppedBy: "budget" | "provider" | "cache" | "signal" | "disk" | null;
   /** Temporary files of an earlier, killed run that were removed. */
   removedTemporary: number;
   /** Unfinished logs that were removed (torn segment blocks, partial per-episode logs) and played again. */
@@ -253,7 +293,9 @@ function intAtLeast(name: string, v: number, min: number): number {
  * @throws {RangeError} For a bad spec or option, a grid above `maxEpisodes`, a folder holding another run, a model id the runtime lacks, or a cost budget with a model that has no price.
  * @throws {TypeError} When the spec names models and there is neither `runtime` nor `agents`, or a game lacks a template.
  * @throws {LlmPreflightError} When a model cannot be used (before any episode starts).
- * @throws {FolderLockedError} When another process (or run) is writing the folder.
+ * @throws {FolderLockedError} When another process (or run) is writing the folder, or (without `takeOverLock`) its lock names another host.
+ * @throws {LockPathError} When a symbolic link or anything but a file of its own is at the lock's path.
+ * @throws {FolderWriteError} When the manifest cannot be written at the start (nothing is played).
  */
 export async function runGrid(spec: unknown, options: RunGridOptions = {}): Promise<GridResult> {
   const t0 = performance.now();
@@ -265,7 +307,7 @@ export async function runGrid(spec: unknown, options: RunGridOptions = {}): Prom
   }
   const dir = options.out ?? defaultRunFolder(plan.spec.name, plan.shard);
   const existed = await Deno.stat(dir).then(() => true, () => false);
-  const lock = lockFolder(dir, `grid "${plan.spec.name}"`);
+  const lock = lockFolder(dir, `grid "${plan.spec.name}"`, { takeOver: options.takeOverLock });
   try {
     return await runLocked(plan, dir, lock.stale, { ...options, workers, concurrency }, t0);
   } finally {
@@ -283,7 +325,6 @@ async function runLocked(
   options: RunGridOptions & { workers: number; concurrency: number },
   t0: number,
 ): Promise<GridResult> {
-  const { workers, concurrency } = options;
   const runtime = options.runtime;
   const existing = await readManifest(dir);
   if (existing) {
@@ -332,8 +373,47 @@ async function runLocked(
       status: "running",
       sessions: [session],
     };
-  await writeManifest(dir, manifest);
+  try {
+    await writeManifest(dir, manifest);
+  } catch (err) {
+    throw isOsError(err)
+      ? new FolderWriteError(dir, err, { path: join(dir, MANIFEST_FILE), what: "the manifest" })
+      : err;
+  }
+  try {
+    return await playAll(plan, dir, staleLock, options, t0, { scan, todo, session, manifest });
+  } catch (err) {
+    // Whatever went wrong, the manifest says the session ended early, where it can.
+    if (manifest.status === "running") {
+      session.ended = new Date().toISOString();
+      session.interrupted = true;
+      manifest.status = "interrupted";
+      await writeManifest(dir, manifest).catch(() => {});
+    }
+    throw err;
+  }
+}
 
+/** The state {@linkcode playAll} starts from. */
+interface Prepared {
+  scan: Awaited<ReturnType<typeof scanRunFolder>>;
+  todo: GridEpisode[];
+  session: GridSession;
+  manifest: GridManifest;
+}
+
+/** Plays the episodes to do and writes the closing manifest (the lock is held, the manifest says running). */
+async function playAll(
+  plan: GridPlan,
+  dir: string,
+  staleLock: LockHolder | null,
+  options: RunGridOptions & { workers: number; concurrency: number },
+  t0: number,
+  prepared: Prepared,
+): Promise<GridResult> {
+  const { workers, concurrency } = options;
+  const runtime = options.runtime;
+  const { scan, todo, session, manifest } = prepared;
   const sink = progressSink(options.progress ?? true);
   const state = {
     done: 0,
@@ -367,6 +447,20 @@ async function runLocked(
   });
   const redact = (text: string) => runtime?.redact(text) ?? text;
   const record = (s: EpisodeSummary) => {
+    if (s.writeFailure) {
+      // The folder cannot be written: not logged (played again on resume), and the run stops.
+      const f = s.writeFailure;
+      if (state.stoppedBy !== "disk") {
+        state.stopped =
+          new FolderWriteError(dir, Object.assign(new Error(f.message), { code: f.code }), {
+            path: f.path,
+            what: "an episode log",
+          }).message;
+        state.stoppedBy = "disk";
+      }
+      sink?.update(progress());
+      return;
+    }
     if (s.status === "abandoned") {
       // The run is stopping (EpisodeAbandoned): not logged, played again on resume.
       state.abandoned++;
@@ -394,11 +488,15 @@ async function runLocked(
     options.onEpisode?.(s);
     sink?.update(progress());
   };
-  /** Whether new episodes must not start: the budget is reached or a provider is failing. */
-  const mustStop = (): boolean => {
+  /**
+   * Whether new episodes must not start: the budget is reached or a provider
+   * is failing. `atEnd` (once no episode is left to start) leaves the budget
+   * out: spending it with the last episode stops nothing.
+   */
+  const mustStop = (atEnd = false): boolean => {
     if (state.stopped === null) {
       const halt = runtime?.status().halt ?? null;
-      const spent = halt === null && options.budget
+      const spent = halt === null && options.budget && !atEnd
         ? budgetExhausted(usage(), options.budget)
         : null;
       const provider = runtime?.status().fatal ?? state.allCallsFailed;
@@ -434,7 +532,13 @@ async function runLocked(
   const execute = async (ep: GridEpisode): Promise<EpisodeSummary> => {
     if (pool) return await pool.run(ep, dir);
     const agents = options.agents?.(ep) ?? (runtime ? gridLlmAgents(ep, runtime) : undefined);
-    return await executeEpisode(ep, { log, agents });
+    try {
+      return await executeEpisode(ep, { log, agents });
+    } catch (err) {
+      const failed = writeFailedSummary(ep.id, err, main.segment?.path ?? dir);
+      if (failed === null) throw err;
+      return failed;
+    }
   };
   const tick = sink ? setInterval(() => sink.update(progress()), 1000) : undefined;
   const unwatch = runtime && sink && plan.llm
@@ -442,8 +546,27 @@ async function runLocked(
     : undefined;
   let next = 0;
   const interruptedBySignal = () => options.signal?.aborted || options.abandon?.aborted;
+  // In-process mock episodes settle in microtasks only: without a turn of the
+  // event loop now and then, no timer (progress) or signal listener would run
+  // until the grid ends. Every lane waits for the same turn, so the loop turns.
+  let turned = performance.now();
+  let turn: Promise<void> | null = null;
+  const yieldTurn = () => {
+    if (turn === null && performance.now() - turned > YIELD_MS) {
+      turn = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => {
+        turn = null;
+        turned = performance.now();
+      });
+    }
+    return turn;
+  };
   const lane = async () => {
     while (next < todo.length && !interruptedBySignal() && !mustStop()) {
+      const pending = yieldTurn();
+      if (pending !== null) {
+        await pending;
+        continue;
+      }
       const ep = todo[next++];
       state.running++;
       let s: EpisodeSummary;
@@ -479,24 +602,46 @@ async function runLocked(
   }
 
   const interrupted = state.done < todo.length || state.abandoned > 0;
+  // A provider found failing once every episode had started is a stop too.
+  mustStop(true);
+  if (state.stopped === null && interrupted && interruptedBySignal()) {
+    const reason = options.signal?.aborted ? options.signal.reason : options.abandon?.reason;
+    state.stopped = typeof reason === "string" ? reason : null;
+    state.stoppedBy = "signal";
+  }
   const finishedNow = state.logged;
   const remaining = todo.length - finishedNow;
   const ended = new Date().toISOString();
   session.ended = ended;
-  session.played = state.done;
+  session.played = state.logged;
   session.failed = state.failed.length;
   session.degraded = state.degraded.length;
   session.interrupted = interrupted;
   session.stopped = state.stopped;
   manifest.status = interrupted ? "interrupted" : remaining === 0 ? "complete" : "incomplete";
   if (manifest.status === "complete") manifest.ended = ended;
-  await writeManifest(dir, manifest);
+  try {
+    await writeManifest(dir, manifest);
+  } catch (err) {
+    if (!isOsError(err)) throw err;
+    // The folder cannot take the closing manifest: it still says "running", which resumes alike.
+    manifest.status = "running";
+    const why = new FolderWriteError(dir, err, {
+      path: join(dir, MANIFEST_FILE),
+      what: "the manifest",
+    }).message;
+    state.stopped = state.stopped === null ? why : `${state.stopped}; then ${why}`;
+    state.stoppedBy = "disk";
+  }
 
   const finished = plan.episodes.length - remaining;
   const resume = `${finished} of ${plan.episodes.length} episodes finished in ${dir}; ` +
     `run the same spec on the same folder to resume.`;
-  const message = state.stopped !== null && interrupted
+  const message = state.stopped !== null && (interrupted || state.stoppedBy === "disk")
     ? `Stopped: ${state.stopped}. ${resume}`
+    : state.stopped !== null && remaining === 0
+    ? `Done: ${plan.episodes.length} episodes in ${dir}` + doneNote(state) +
+      ` Stopped: ${state.stopped}.`
     : interrupted
     ? `Interrupted: ${resume}`
     : remaining > 0
@@ -528,6 +673,9 @@ async function runLocked(
   // A notebook cell ending with the result shows its summary table, not the object.
   return withJupyterDisplay(result, () => gridSummary(result));
 }
+
+/** Longest run of in-process episodes between two turns of the event loop, in ms. */
+const YIELD_MS = 50;
 
 /** What the closing line adds about failed and degraded episodes. */
 function doneNote(state: { failed: unknown[]; degraded: unknown[] }): string {

@@ -169,6 +169,8 @@ export class SegmentWriter {
   #index: Deno.FsFile | null;
   #size = 0;
   #buffer = new Uint8Array(1 << 16);
+  /** The write error that closed the segment, thrown again by later appends. */
+  #failure: unknown = null;
 
   private constructor(path: string, data: Deno.FsFile, index: Deno.FsFile) {
     this.path = path;
@@ -206,7 +208,8 @@ export class SegmentWriter {
    *
    * @throws {TypeError} Unless the events end with an `episode_end` of the
    * (run, episode) of the first.
-   * @throws {Error} When the writer is closed.
+   * @throws {Error} When the writer is closed; the operating system's error
+   * (e.g. `ENOSPC`) when the write fails, and again on every later append.
    */
   append(events: readonly EngineEvent[], options: AppendOptions = {}): SegmentEntry {
     const first = events[0];
@@ -233,7 +236,8 @@ export class SegmentWriter {
    *
    * @throws {TypeError} Unless the text's first line is of the episode and
    * its last line is the episode's `episode_end`.
-   * @throws {Error} When the writer is closed.
+   * @throws {Error} When the writer is closed; the operating system's error
+   * (e.g. `ENOSPC`) when the write fails, and again on every later append.
    */
   appendText(log: LogText): SegmentEntry {
     const { run, episode, text } = log;
@@ -258,6 +262,8 @@ export class SegmentWriter {
   }
 
   #appendText(run: string, episode: string, status: string, text: string): SegmentEntry {
+    // A failed write closed the segment: every later block meets the same error.
+    if (this.#failure !== null) throw this.#failure;
     if (this.#data === null || this.#index === null) {
       throw new Error(`The segment "${this.path}" is closed`);
     }
@@ -273,6 +279,7 @@ export class SegmentWriter {
       // A block may be torn now: appending after it would misplace every
       // later block, so this segment takes no more (resume cuts the tail).
       this.close();
+      this.#failure = err;
       throw err;
     }
     this.#size += written;

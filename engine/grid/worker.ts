@@ -15,7 +15,7 @@
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
-import { executeEpisode, failedSummary } from "./execute.ts";
+import { executeEpisode, failedSummary, writeFailedSummary } from "./execute.ts";
 import { type LogText, SegmentWriter } from "./segments.ts";
 import type { WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from "./worker_pool.ts";
 
@@ -73,9 +73,10 @@ function playJob(m: WorkerJob) {
     appendText: (text: LogText) => writer().appendText(text),
   };
   return executeEpisode(m.episode, { log }).catch((err) =>
-    failedSummary(
-      m.episode.id,
-      `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`,
-    )
+    writeFailedSummary(m.episode.id, err, segments.get(m.dir)?.path ?? m.dir) ??
+      failedSummary(
+        m.episode.id,
+        `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`,
+      )
   );
 }

@@ -166,8 +166,12 @@ export interface RuntimeHalt {
   by: HaltCause;
 }
 
-/** What can halt a runtime: a spending limit, or a response cache that cannot be written. */
-export type HaltCause = "budget" | "cache";
+/**
+ * What can halt a runtime: a spending limit, a response cache that cannot be
+ * written, a signal (the grid command halts it when it is told to stop), or
+ * a run folder that cannot be written (a full or failing disk).
+ */
+export type HaltCause = "budget" | "cache" | "signal" | "disk";
 
 /** Options of {@linkcode LlmRuntime.complete}. */
 export interface CompleteOptions {

@@ -219,3 +219,37 @@ Deno.test("loadRuns() refuses a compacted set with missing parts instead of load
     "a set no compacted.json names: an interrupted compaction (compact again)",
   );
 });
+
+Deno.test("the compact command exits 74 naming the output folder and the error when a write fails, and keeps the current set", async () => {
+  const root = await Deno.makeTempDir();
+  await runGrid(SPEC, { out: `${root}/run`, ...quiet });
+  const out = `${root}/run-parquet`;
+  const first = await compactRun(`${root}/run`);
+  const pointer = await Deno.readTextFile(`${out}/compacted.json`);
+  const faults = new URL("./_write_faults.ts", import.meta.url).pathname;
+  const failed = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--preload", faults, CLI, `${root}/run`],
+    cwd: ROOT,
+    env: { COORDLAB_WRITE_FAULT: JSON.stringify({ match: "compacted.json." }) },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals([failed.code, new TextDecoder().decode(failed.stderr)], [
+    74,
+    `Could not write the compacted set in folder "${out}": ENOSPC, No space left on device ` +
+    `(os error 28)\nRun again with: deno task compact ${root}/run\n`,
+  ]);
+  // The set it was writing is gone; the current one is as it was, and loads.
+  assertEquals(await Deno.readTextFile(`${out}/compacted.json`), pointer);
+  const names = (await Array.fromAsync(Deno.readDir(out))).map((e) => e.name).sort();
+  assertEquals(names, ["compacted.json", first.set.split("/").at(-1)!]);
+  assertEquals((await loadRuns(out)).episodes.height, 8);
+  const again = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, `${root}/run`],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assertEquals(again.code, 0, new TextDecoder().decode(again.stderr));
+  await Deno.remove(root, { recursive: true });
+});

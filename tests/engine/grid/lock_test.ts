@@ -1,10 +1,15 @@
 // One writer per run folder: a second grid on a folder being written is
 // refused and touches nothing; a lock left by a dead process is taken over;
 // resume removes only files of its own naming schemes.
-import { assert, assertEquals, assertRejects } from "../../_assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../_assert.ts";
 import type { Agent } from "../../../engine/agents/agent.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
-import { FolderLockedError, LOCK_FILE, lockFolder } from "../../../engine/grid/lock.ts";
+import {
+  FolderLockedError,
+  LOCK_FILE,
+  lockFolder,
+  LockPathError,
+} from "../../../engine/grid/lock.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { digestFolder, fileNames } from "./_logs.ts";
 
@@ -83,9 +88,14 @@ Deno.test("two grids on one folder: the second is refused and no file of the fir
   await Deno.remove(tmp, { recursive: true });
 });
 
-Deno.test("runGrid() takes over the lock a dead process left, and says whose it was", async () => {
+Deno.test("runGrid() takes over the lock a dead process of this host left, and says whose it was", async () => {
   const out = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
-  const dead = { pid: 2 ** 30, host: "elsewhere", purpose: 'grid "locked"', since: "2026-01-01" };
+  const dead = {
+    pid: 2 ** 30,
+    host: Deno.hostname(),
+    purpose: 'grid "locked"',
+    since: "2026-01-01",
+  };
   await Deno.writeTextFile(`${out}/${LOCK_FILE}`, JSON.stringify(dead));
   const r = await runGrid(SPEC, { out, workers: 0, progress: false });
   assertEquals([r.played, r.staleLock], [6, dead]);
@@ -147,4 +157,96 @@ Deno.test("runGrid() refused after taking the lock leaves no folder it made", as
   );
   assertEquals(await fileNames(root), []);
   await Deno.remove(root);
+});
+
+/** The grid command on a spec and folder; its exit code and output. */
+async function gridCommand(specPath: string, out: string, extra: string[] = []) {
+  const r = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      CLI,
+      "--spec",
+      specPath,
+      "--out",
+      out,
+      "--workers",
+      "0",
+      "--no-progress",
+      ...extra,
+    ],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: r.code, stdout: text(r.stdout), stderr: text(r.stderr) };
+}
+
+Deno.test("lockFolder() refuses a symbolic link at writer.lock and leaves its target untouched", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const out = `${tmp}/run`;
+  await Deno.mkdir(out);
+  await Deno.writeTextFile(`${tmp}/precious.txt`, "do not overwrite");
+  await Deno.symlink(`${tmp}/precious.txt`, `${out}/${LOCK_FILE}`);
+  const specPath = `${tmp}/spec.json`;
+  await Deno.writeTextFile(specPath, JSON.stringify(SPEC));
+  const r = await gridCommand(specPath, out);
+  assertEquals([r.code, r.stderr], [
+    2,
+    `The lock file "${out}/${LOCK_FILE}" is a symbolic link, not a file of its own: a lock ` +
+    "never follows a link or replaces what it finds; remove it if it is not yours, then run again\n",
+  ]);
+  assertEquals(await Deno.readTextFile(`${tmp}/precious.txt`), "do not overwrite");
+  assertEquals(await fileNames(out), [LOCK_FILE]); // nothing else was written
+  // A dangling link is refused too, and creates nothing where it points.
+  await Deno.remove(`${out}/${LOCK_FILE}`);
+  await Deno.symlink(`${tmp}/planted`, `${out}/${LOCK_FILE}`);
+  assertThrows(() => lockFolder(out, "x"), LockPathError, "is a symbolic link");
+  await assertRejects(() => Deno.lstat(`${tmp}/planted`), Deno.errors.NotFound);
+  // So are a hard link and a folder.
+  await Deno.remove(`${out}/${LOCK_FILE}`);
+  await Deno.link(`${tmp}/precious.txt`, `${out}/${LOCK_FILE}`);
+  assertThrows(() => lockFolder(out, "x"), LockPathError, "is a hard link (one of 2 names");
+  await Deno.remove(`${out}/${LOCK_FILE}`);
+  await Deno.mkdir(`${out}/${LOCK_FILE}`);
+  assertThrows(() => lockFolder(out, "x"), LockPathError, "is a folder");
+  assertEquals(await Deno.readTextFile(`${tmp}/precious.txt`), "do not overwrite");
+  await Deno.remove(tmp, { recursive: true });
+});
+
+Deno.test("the grid command refuses a lock naming another host, with its host and pid, and takes it over with --take-over-lock", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const out = `${tmp}/run`;
+  await Deno.mkdir(out);
+  const other = { pid: 1, host: "node-17", purpose: 'grid "locked"', since: "2026-01-01" };
+  await Deno.writeTextFile(`${out}/${LOCK_FILE}`, JSON.stringify(other));
+  const specPath = `${tmp}/spec.json`;
+  await Deno.writeTextFile(specPath, JSON.stringify(SPEC));
+  const refused = await gridCommand(specPath, out);
+  assertEquals([refused.code, refused.stderr], [
+    2,
+    `Folder "${out}" is locked by process 1 on host "node-17" (grid "locked", since 2026-01-01), ` +
+    `and this process runs on "${Deno.hostname()}", so it cannot check whether that process ` +
+    "still runs: if it has ended, take the lock over deliberately with --take-over-lock " +
+    "(runGrid option takeOverLock); else wait for it, or choose another folder\n",
+  ]);
+  assertEquals(JSON.parse(await Deno.readTextFile(`${out}/${LOCK_FILE}`)), other);
+  assertEquals(await fileNames(out), [LOCK_FILE]);
+  await assertRejects(
+    () => runGrid(SPEC, { out, workers: 0, progress: false }),
+    FolderLockedError,
+    'on host "node-17"',
+  );
+  const taken = await gridCommand(specPath, out, ["--take-over-lock"]);
+  assertEquals(taken.code, 0, taken.stderr);
+  assert(
+    taken.stdout.startsWith(
+      'Took over the lock of process 1 on node-17 (grid "locked", since 2026-01-01), ' +
+        "another host's, as --take-over-lock asked.\n",
+    ),
+    taken.stdout,
+  );
+  assertEquals((await fileNames(out)).includes(LOCK_FILE), false);
+  await Deno.remove(tmp, { recursive: true });
 });

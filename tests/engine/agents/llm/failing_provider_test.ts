@@ -6,6 +6,7 @@ import { LlmPreflightError, preflight } from "../../../../engine/agents/llm/pref
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
+import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { scriptedServer, withServer } from "./_helpers.ts";
 
@@ -298,5 +299,83 @@ Deno.test("the grid command exits non-zero, writes no ok episode and names the p
       unchecked.stdout,
     );
     assert(unchecked.stdout.includes("0 failed, 1 degraded"), unchecked.stdout);
+  });
+});
+
+Deno.test("the grid command records a refused key and exits 3 when every episode was already in flight", async () => {
+  await withServer({ apiKey: "sk-right-4444" }, async (server) => {
+    const provider = `127.0.0.1:${server.port}`;
+    const dir = await Deno.makeTempDir();
+    const out = `${dir}/run`;
+    await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(smallSpec(3, 2)));
+    await Deno.writeTextFile(
+      `${dir}/models.json`,
+      JSON.stringify({
+        models: [{
+          id: "local",
+          baseURL: server.url,
+          model: "coordlab-stay",
+          apiKeyEnv: "MY_KEY",
+          maxRetries: 0,
+        }],
+      }),
+    );
+    // Three episodes at once: each has started before the first 401 comes back.
+    const r = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        CLI,
+        "--spec",
+        `${dir}/spec.json`,
+        "--models",
+        `${dir}/models.json`,
+        "--out",
+        out,
+        "--no-progress",
+        "--no-preflight",
+        "--concurrency",
+        "3",
+      ],
+      env: { NO_COLOR: "1", MY_KEY: "sk-wrong-5555" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(r.stdout);
+    assertEquals(r.code, 3, new TextDecoder().decode(r.stderr));
+    const why = `The provider "${provider}" answered 401 to model "local", so no further ` +
+      "request is sent to it (check the key in MY_KEY): 401 Incorrect API key provided: [redacted]";
+    assert(stdout.includes(`\nStopped: ${why}`), stdout);
+    assert(stdout.includes("3 played now, 0 failed, 3 degraded"), stdout);
+    assert(!stdout.includes("sk-wrong-5555"), stdout);
+    const m = (await readManifest(out))!;
+    assert(m.sessions[0].stopped!.startsWith(why), m.sessions[0].stopped!);
+    assertEquals(await endsOf(out), ["degraded", "degraded", "degraded"]);
+  });
+});
+
+Deno.test("runGrid() reports a provider found failing after the last episode started (stoppedBy provider)", async () => {
+  await withServer({ faults: { serverError: 1 } }, async (server) => {
+    const runtime = new LlmRuntime({
+      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", maxRetries: 0 }],
+      maxConsecutiveFailures: 2,
+    });
+    const out = await Deno.makeTempDir();
+    const r = await runGrid(smallSpec(2, 2), {
+      out,
+      runtime,
+      concurrency: 2,
+      preflight: false,
+      progress: false,
+    });
+    assertEquals([r.played, r.remaining, r.interrupted, r.stoppedBy], [2, 0, false, "provider"]);
+    assert(
+      r.stopped!.startsWith(
+        `The provider "127.0.0.1:${server.port}" failed 2 calls in a row, so no further request`,
+      ),
+      r.stopped!,
+    );
+    const m = (await readManifest(out))!;
+    assertEquals([m.status, m.sessions[0].stopped], ["complete", r.stopped]);
   });
 });
