@@ -29,6 +29,7 @@ const IDLE = {
   retryWaiting: 0,
   lastRetry: null,
   fatal: null,
+  halt: null,
 };
 
 Deno.test("formatProgress() shows done/total, rate, ETA and failures, and tokens and cost for LLM runs", () => {
