@@ -86,7 +86,8 @@
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { FolderLockedError, LOCK_FILE, type LockHolder } from "../../engine/grid/lock.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { canonicalJson } from "../../engine/core/canonical_json.ts";
 import {
@@ -145,6 +146,68 @@ export interface RunFrames {
   sources: number;
   /** Copies of episodes that were left out (each episode is loaded once). */
   duplicates: DuplicateEpisode[];
+  /**
+   * `false` when a writer was still writing the folder (loaded with
+   * `allowLive: true`): the frames hold what was written so far.
+   */
+  complete: boolean;
+  /** The writers that held the folder's lock while it was read (see `allowLive`). */
+  writers: LiveWriter[];
+}
+
+/** A process that held a run folder's `writer.lock` while the folder was read. */
+export interface LiveWriter {
+  /** The folder whose lock it holds. */
+  dir: string;
+  /** What its lock file says (pid, host, purpose, since), or `null` if unreadable. */
+  holder: LockHolder | null;
+}
+
+/** What a load found in a folder a writer is still writing. */
+export interface LiveFound {
+  /** Episodes found so far. */
+  episodes: number;
+  /** Of them, those whose log has its `episode_end`. */
+  finished: number;
+  /** NDJSON files and compacted sets read. */
+  sources: number;
+}
+
+/**
+ * {@linkcode loadRuns} refuses a folder that a live writer (a grid, a
+ * compaction) holds the lock of: its frames would be a part of the run,
+ * without a word. The message names the writer and what was found so far.
+ *
+ * @example
+ * ```ts
+ * import { LiveRunError } from "./load_runs.ts";
+ * const e = new LiveRunError(
+ *   { dir: "out", holder: { pid: 7, host: "lab", purpose: "grid \"demo\"", since: "2026-01-01T00:00:00Z" } },
+ *   { episodes: 7, finished: 6, sources: 1 },
+ * );
+ * if (!e.message.startsWith('Folder "out" is being written by process 7 on lab (grid "demo", since 2026-01-01T00:00:00Z): 7 episodes found so far (6 finished)')) throw new Error(e.message);
+ * ```
+ */
+export class LiveRunError extends FolderLockedError {
+  /** What was found so far. */
+  readonly found: LiveFound;
+  /** Builds the message from the writer and the counts. */
+  constructor(writer: LiveWriter, found: LiveFound) {
+    super(writer.dir, writer.holder);
+    this.name = "LiveRunError";
+    this.found = found;
+    this.message = `Folder "${writer.dir}" is being written by ${holderText(writer.holder)}: ` +
+      `${found.episodes} episode${found.episodes === 1 ? "" : "s"} found so far ` +
+      `(${found.finished} finished) in ${found.sources} source${found.sources === 1 ? "" : "s"}; ` +
+      `wait for the writer to finish, or pass { allowLive: true } to load them marked ` +
+      `complete: false`;
+  }
+}
+
+function holderText(holder: LockHolder | null): string {
+  return holder
+    ? `process ${holder.pid} on ${holder.host ?? "an unnamed host"} (${holder.purpose}, since ${holder.since})`
+    : "another process";
 }
 
 /** The frames besides `episodes`. */
@@ -178,6 +241,10 @@ export interface LazyRunFrames {
   sources: number;
   /** Copies of episodes that were left out (each episode is loaded once). */
   duplicates: DuplicateEpisode[];
+  /** `false` when a live writer was still writing the folder (see `allowLive`). */
+  complete: boolean;
+  /** The writers that held the folder's lock while it was read. */
+  writers: LiveWriter[];
 }
 
 /** Options for {@linkcode loadRuns} and {@linkcode loadRunsLazy}. */
@@ -220,6 +287,17 @@ export interface LoadRunsOptions {
    * @default {"error"}
    */
   duplicates?: "error" | "first";
+  /**
+   * Load a folder whose `writer.lock` a live process holds (a grid still
+   * playing, in the folder, a subfolder or a parent folder): what is written
+   * so far is loaded, with a warning on the console, `complete: false` and
+   * the writers in `writers`. Without it such a load throws
+   * {@linkcode LiveRunError}. A lock file no process holds (left by a killed
+   * writer) does not count.
+   *
+   * @default {false}
+   */
+  allowLive?: boolean;
 }
 
 /** One source's frames: NDJSON logs (`source` `null`: each row names its file) or a compacted set. */
@@ -231,6 +309,8 @@ interface Part<F> {
 interface Sources {
   ndjson: string[];
   parquet: string[];
+  /** Folders holding a `writer.lock` (outside compactions, whose sets are replaced atomically). */
+  locks: string[];
 }
 
 /**
@@ -278,6 +358,7 @@ export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Prom
   const frames = wantedFrames(options.frames);
   workerCount(options.workers);
   const sources = await findSources(dir);
+  const writers = liveWriters(dir, sources.locks);
   const total = sources.ndjson.length + sources.parquet.length;
   let done = 0;
   const progress = onProgress === undefined ? undefined : () => onProgress(++done, total);
@@ -300,7 +381,10 @@ export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Prom
     malformed: scan.malformed,
     sources: total,
     duplicates,
+    complete: writers.length === 0,
+    writers,
   };
+  settleLive(writers, [out.episodes], total, options.allowLive);
   for (const name of frames) {
     if (name === "episodes") continue;
     const found = parts.map((part) => part.frames[name]).filter((df) => df !== undefined);
@@ -389,6 +473,7 @@ export async function loadRunsLazy(
   const frames = wantedFrames(options.frames);
   workerCount(options.workers);
   const sources = await findSources(dir);
+  const writers = liveWriters(dir, sources.locks);
   const parts: Part<pl.LazyDataFrame>[] = [];
   const episodes: pl.DataFrame[] = [];
   let malformed: MalformedLine[] = [];
@@ -419,14 +504,18 @@ export async function loadRunsLazy(
   const drop = crossDuplicates(parts.map((p, i) => ({ source: p.source, episodes: episodes[i] })));
   duplicates.push(...drop.duplicates);
   checkDuplicates(duplicates, policy);
+  const total = sources.ndjson.length + sources.parquet.length;
+  settleLive(writers, episodes, total, options.allowLive);
   parts.forEach((part, i) => dropKeys(part.frames, drop.keys[i]));
   const concat = (items: pl.LazyDataFrame[]) =>
     items.length === 1 ? items[0] : pl.concat(items, { how: "diagonal" });
   const out: LazyRunFrames = {
     episodes: concat(parts.map((part) => part.frames.episodes!)),
     malformed,
-    sources: sources.ndjson.length + sources.parquet.length,
+    sources: total,
     duplicates,
+    complete: writers.length === 0,
+    writers,
   };
   for (const name of frames) {
     if (name === "episodes") continue;
@@ -484,6 +573,8 @@ async function loadNdjsonOnly(
     malformed: scan.malformed,
     sources: files.length,
     duplicates,
+    complete: true,
+    writers: [],
   };
 }
 
@@ -578,7 +669,7 @@ function wantedFrames(frames: readonly FrameName[] | undefined): FrameName[] {
 }
 
 async function findSources(dir: string): Promise<Sources> {
-  const sources: Sources = { ndjson: [], parquet: [] };
+  const sources: Sources = { ndjson: [], parquet: [], locks: [] };
   const unfinished: string[] = [];
   const walk = async (folder: string) => {
     const entries: Deno.DirEntry[] = [];
@@ -590,6 +681,7 @@ async function findSources(dir: string): Promise<Sources> {
       sources.parquet.push(await compactedSet(folder));
       return;
     }
+    if (files.has(LOCK_FILE)) sources.locks.push(folder);
     if (files.has("episodes.parquet")) {
       sources.parquet.push(folder);
     } else {
@@ -615,7 +707,89 @@ async function findSources(dir: string): Promise<Sources> {
         `an interrupted compaction (compact again)`,
     );
   }
+  if (sources.ndjson.length + sources.parquet.length === 0) {
+    throw new Deno.errors.NotFound(
+      `No event logs in "${dir}": looked in it and every subfolder for NDJSON logs (*.ndjson: ` +
+        `per-episode logs and grid segments), compacted sets (a folder with episodes.parquet) ` +
+        `and compactions (a folder with ${COMPACTED_FILE}); check the path`,
+    );
+  }
   return sources;
+}
+
+/**
+ * The writers that hold a lock of the folder, of a subfolder read or of a
+ * parent folder. A lock is held when the operating system's lock on the file
+ * is (see `engine/grid/lock.ts`): a shared lock is tried without waiting and
+ * released at once; a lock file left by a killed writer is free.
+ */
+function liveWriters(dir: string, locks: readonly string[]): LiveWriter[] {
+  const folders = [...locks];
+  let folder = resolve(dir);
+  while (dirname(folder) !== folder) {
+    folder = dirname(folder);
+    if (exists(join(folder, LOCK_FILE))) folders.push(folder);
+  }
+  const writers: LiveWriter[] = [];
+  for (const lockDir of folders) {
+    const path = join(lockDir, LOCK_FILE);
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(path, { read: true });
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) continue; // released meanwhile
+      throw err;
+    }
+    try {
+      if (file.tryLockSync(false)) {
+        file.unlockSync();
+        continue;
+      }
+    } finally {
+      file.close();
+    }
+    writers.push({ dir: lockDir, holder: lockHolder(path) });
+  }
+  return writers;
+}
+
+function lockHolder(path: string): LockHolder | null {
+  try {
+    const value = JSON.parse(Deno.readTextFileSync(path));
+    return typeof value?.pid === "number" ? value as LockHolder : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses a load of a folder being written (a {@linkcode LiveRunError} with
+ * the counts so far), or with `allowLive` says on the console that the
+ * frames are a part of the run.
+ */
+function settleLive(
+  writers: readonly LiveWriter[],
+  episodes: readonly pl.DataFrame[],
+  sources: number,
+  allowLive: boolean | undefined,
+): void {
+  if (allowLive !== undefined && typeof allowLive !== "boolean") {
+    throw new TypeError(`Loader option "allowLive" must be a boolean, got ${allowLive}`);
+  }
+  if (writers.length === 0) return;
+  const count = (df: pl.DataFrame) =>
+    df.height === 0 ? 0 : df.filter(pl.col("status").neq(pl.lit("incomplete"))).height;
+  const found: LiveFound = {
+    episodes: episodes.reduce((n, df) => n + df.height, 0),
+    finished: episodes.reduce((n, df) => n + count(df), 0),
+    sources,
+  };
+  const error = new LiveRunError(writers[0], found);
+  if (allowLive !== true) throw error;
+  console.warn(
+    `Loading a folder still being written: ${error.message.slice(0, error.message.indexOf(";"))}; ` +
+      `the frames are marked complete: false`,
+  );
 }
 
 /**
