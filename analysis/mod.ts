@@ -80,3 +80,5 @@ export * from "./frail/early_commitment.ts";
 export * from "./staghunt/turn_records.ts";
 export * from "./staghunt/figures.ts";
 export * from "./charts/staghunt_charts.ts";
+export * from "./usage.ts";
+export * from "./charts/usage_chart.ts";
