@@ -81,7 +81,7 @@ export function usageChart(
   checkSize("width", width);
   checkSize("rowHeight", rowHeight);
   const table = chartValues(usageTable(data, { by: ["model_id", ...by], totals: false }));
-  const rows = table.map((row) => ({
+  const rows: Record<string, unknown>[] = table.map((row) => ({
     ...row,
     label: [row.model_id, ...by.map((key) => row[key])].map(String).join(" · "),
     cost_text: row.cost === null ? "no price" : `${formatCost(row.cost as number)}`,
