@@ -1,0 +1,214 @@
+// The calls frame (one row per model call, from the llm_call events) and the
+// episodes frame's usage columns, on grids played against the local model
+// server: token sums and costs against the runtime's own ledger and the
+// configured price.
+import assert from "node:assert/strict";
+import pl from "npm:nodejs-polars@0.25.2";
+import {
+  type LocalServer,
+  serveLocalModel,
+} from "../../../engine/agents/llm/server/local_server.ts";
+import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
+import { type GridResult, runGrid } from "../../../engine/grid/run_grid.ts";
+import { type LoadedFrames, loadRuns } from "../../../analysis/mod.ts";
+import { tempDirRunner } from "../_temp_dir.ts";
+
+const withTempDir = tempDirRunner("coordlab_calls_");
+
+/**
+ * One bank-run episode per regime (stable, contraction) and model: `priced`
+ * costs 1 per prompt token and 2 per completion token (so costs are exact
+ * integers), `free` has no price.
+ */
+const SPEC = {
+  episodes: 1,
+  blocks: [{
+    game: "frail",
+    envs: ["bank_run"],
+    mechanisms: ["M0"],
+    regimes: ["stable", "contraction"],
+    params: [{ horizon: 2 }],
+    agents: [{ model: "priced" }, { model: "free" }],
+  }],
+};
+
+async function playGrid(
+  out: string,
+  options: { faults?: Record<string, number>; cacheDir?: string; server?: LocalServer } = {},
+): Promise<{ result: GridResult; frames: LoadedFrames<"calls">; chat: number }> {
+  const server = options.server ?? serveLocalModel({ faults: options.faults });
+  try {
+    const runtime = new LlmRuntime({
+      models: [
+        {
+          id: "priced",
+          baseURL: server.url,
+          model: "coordlab-stay",
+          price: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 },
+        },
+        { id: "free", baseURL: server.url, model: "coordlab-stay" },
+      ],
+      cacheDir: options.cacheDir ?? null,
+    });
+    const result = await runGrid(SPEC, { out, runtime, progress: false });
+    const frames = await loadRuns(out, { frames: ["calls"] });
+    return { result, frames, chat: server.stats().chat };
+  } finally {
+    if (options.server === undefined) await server.close();
+  }
+}
+
+const sum = (df: pl.DataFrame, column: string) =>
+  Number(df.select(pl.col(column).sum()).row(0)[0]);
+
+Deno.test("loadRuns() gives one calls row per model call with its model, tokens, cost and latency", async () => {
+  await withTempDir(async (dir) => {
+    const { result, frames, chat } = await playGrid(dir);
+    const calls = frames.calls;
+    // Every model call the runtime made (preflight's test request is not an episode's).
+    assert.equal(calls.height, result.usage.calls);
+    assert.equal(calls.height + 2, chat);
+    assert.equal(calls.height, 4 * 30);
+    assert.deepEqual(calls.columns, [
+      "run",
+      "episode",
+      "game",
+      "env",
+      "mechanism",
+      "regime",
+      "overrides_id",
+      "model",
+      "round",
+      "step",
+      "seq",
+      "agent",
+      "role",
+      "call",
+      "status",
+      "message",
+      "model_id",
+      "provider",
+      "provider_model",
+      "cache",
+      "attempts",
+      "tokens_in",
+      "tokens_out",
+      "tokens_reasoning",
+      "cost",
+      "latency_ms",
+      "wall_ms",
+      "finish_reason",
+      "usage_warning",
+      "error",
+    ]);
+    const first = calls.head(1).toRecords()[0];
+    assert.deepEqual(
+      [first.agent, first.role, first.call, first.status, first.model_id, first.provider_model],
+      ["dep_01", "depositor", "withdrawal", "ok", first.model === "llm:free" ? "free" : "priced", "coordlab-stay"],
+    );
+    assert.deepEqual([first.cache, first.attempts, first.finish_reason, first.message], [
+      "off",
+      1,
+      "stop",
+      null,
+    ]);
+    assert.equal(typeof first.latency_ms, "number");
+    // Token sums are the runtime ledger's, exactly.
+    assert.equal(sum(calls, "tokens_in"), result.usage.tokensIn);
+    assert.equal(sum(calls, "tokens_out"), result.usage.tokensOut);
+    assert.equal(sum(calls, "tokens_reasoning"), result.usage.tokensReasoning);
+    assert.deepEqual(
+      [result.usage.tokensIn, result.usage.tokensOut, result.usage.tokensReasoning],
+      [4 * 21210, 4 * 780, 4 * 360],
+    );
+    // cost = tokens_in + 2 tokens_out for `priced`, null for `free`.
+    const byModel = calls.groupBy("model_id").agg(
+      pl.col("cost").sum().alias("cost"),
+      pl.col("cost").nullCount().alias("unpriced"),
+      pl.len().alias("n"),
+    ).sort("model_id").toRecords();
+    assert.deepEqual(byModel, [
+      { model_id: "free", cost: 0, unpriced: 60, n: 60 },
+      { model_id: "priced", cost: 2 * (21210 + 2 * 780), unpriced: 0, n: 60 },
+    ]);
+    assert.equal(result.usage.cost, 2 * (21210 + 2 * 780));
+    const priced = calls.filter(pl.col("model_id").eq(pl.lit("priced")));
+    assert.deepEqual(
+      priced.select(pl.col("cost").eq(pl.col("tokens_in").add(pl.col("tokens_out").mul(2))).all())
+        .row(0),
+      [true],
+    );
+  });
+});
+
+Deno.test("loadRuns() episodes sum their model calls' tokens and cost, null when the cost is unknown", async () => {
+  await withTempDir(async (dir) => {
+    const { frames } = await playGrid(dir);
+    const rows = frames.episodes.sort(["model", "regime"]).select(
+      "model",
+      "regime",
+      "model_calls",
+      "tokens_in",
+      "tokens_out",
+      "tokens_reasoning",
+      "cost",
+    ).toRecords();
+    const usage = { model_calls: 30, tokens_in: 21210, tokens_out: 780, tokens_reasoning: 360 };
+    assert.deepEqual(rows, [
+      { model: "llm:free", regime: "contraction", ...usage, cost: null },
+      { model: "llm:free", regime: "stable", ...usage, cost: null },
+      { model: "llm:priced", regime: "contraction", ...usage, cost: 21210 + 2 * 780 },
+      { model: "llm:priced", regime: "stable", ...usage, cost: 21210 + 2 * 780 },
+    ]);
+    assert.equal(frames.episodes.getColumn("model_calls").dtype.variant, "Int64");
+    // The episode sums are the calls frame's, per episode.
+    const fromCalls = frames.calls.groupBy("episode").agg(pl.len().alias("n")).sort("episode");
+    assert.deepEqual(
+      fromCalls.getColumn("n").toArray(),
+      frames.episodes.sort("episode").getColumn("model_calls").toArray(),
+    );
+  });
+});
+
+Deno.test("loadRuns() counts cache hits' tokens at cost 0 in calls and episodes", async () => {
+  await withTempDir(async (dir) => {
+    const cacheDir = `${dir}/cache`;
+    const server = serveLocalModel();
+    let loaded: LoadedFrames<"calls">;
+    try {
+      const first = await playGrid(`${dir}/first`, { cacheDir, server });
+      const second = await playGrid(`${dir}/second`, { cacheDir, server });
+      // Only preflight's test requests went to the network the second time.
+      assert.equal(second.chat - first.chat, 2);
+      loaded = second.frames;
+    } finally {
+      await server.close();
+    }
+    const frames = loaded;
+    const calls = frames.calls;
+    assert.deepEqual(calls.getColumn("cache").unique().toArray(), ["hit"]);
+    assert.deepEqual(calls.getColumn("attempts").unique().toArray(), [0]);
+    assert.equal(sum(calls, "tokens_in"), 4 * 21210);
+    assert.deepEqual(calls.getColumn("cost").unique().toArray(), [0]);
+    assert.deepEqual(frames.episodes.getColumn("cost").toArray(), [0, 0, 0, 0]);
+  });
+});
+
+Deno.test("loadRuns() leaves the tokens of a call without valid counts null, never 0", async () => {
+  await withTempDir(async (dir) => {
+    const { frames, result } = await playGrid(dir, { faults: { negativeUsage: 1 } });
+    const calls = frames.calls;
+    assert.equal(calls.height, 120);
+    assert.equal(calls.filter(pl.col("usage_warning").isNotNull()).height, 120);
+    assert.equal(calls.getColumn("tokens_in").nullCount(), 120);
+    assert.equal(calls.getColumn("cost").nullCount(), 120);
+    assert.equal(result.usage.invalidUsageCalls, 120);
+    const episodes = frames.episodes.select("model_calls", "tokens_in", "tokens_out", "cost");
+    assert.deepEqual(episodes.toRecords(), Array(4).fill({
+      model_calls: 30,
+      tokens_in: null,
+      tokens_out: null,
+      cost: null,
+    }));
+  });
+});
