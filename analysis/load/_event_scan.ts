@@ -179,6 +179,15 @@ export interface EpisodeUsage {
   cost: number | null;
 }
 
+/** Usage of one call whose counts and cost are unknown. */
+const UNKNOWN_USAGE: EpisodeUsage = {
+  calls: 1,
+  tokensIn: null,
+  tokensOut: null,
+  tokensReasoning: null,
+  cost: null,
+};
+
 /** Usage of no calls. */
 export function noUsage(): EpisodeUsage {
   return { calls: 0, tokensIn: 0, tokensOut: 0, tokensReasoning: 0, cost: 0 };
@@ -739,6 +748,8 @@ export class EventScanner {
         const problem = llmCallProblem(event);
         if (problem !== null) {
           this.fail(file, line, `llm_call ${ofEpisode(meta)} ${problem}`);
+          // A call was made; what it used is unknown, so its episode's sums are too.
+          addUsage(meta.usage, { ...UNKNOWN_USAGE });
           return;
         }
         addUsage(meta.usage, callUsage(event));
