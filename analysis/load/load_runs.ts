@@ -26,8 +26,12 @@
  *   `derived.central_best`), `participant_payoff` (sum over the other
  *   players), `participants`, and from the logged derived quantities
  *   `funding` (total initial funding, the denominator of shares),
- *   `central_best`, `reference` (Figure 4's line) and `q_star`; then
- *   `overrides`, `params` and `derived` (JSON) and `file`. A log whose
+ *   `central_best`, `reference` (Figure 4's line) and `q_star`; the
+ *   episode's model calls summed from its `llm_call` events: `model_calls`,
+ *   `tokens_in`, `tokens_out`, `tokens_reasoning` and `cost` (a sum is null
+ *   when one of its calls' values is unknown: no valid token counts, no
+ *   price; 0 for an episode without model calls); then `overrides`,
+ *   `params` and `derived` (JSON) and `file`. A log whose
  *   `episode_start` lacks a condition or derived field is an error naming
  *   the file and the field; a log of event schema 1 is refused by name.
  * - `rounds`: one row per episode and round, from the `disclosure` events:
@@ -42,8 +46,16 @@
  *   as JSON with sorted keys).
  * - `corrections`: one row per `correction`: `agent`, `call`, `field`,
  *   `reason`, `raw` and `applied` (JSON).
- * - `calls`: one row per agent call (LLM or mock): a `report` (`status`
- *   `ok`) or an `agent_error` (`status` `error`, with `message`).
+ * - `calls`: one row per model call (`llm_call` event) and one per agent
+ *   call that made none (a rule-based agent's, or one that failed before
+ *   calling a model): `round`, `step`, `seq`, `agent`, `role`, `call`,
+ *   `status` (the model call's `ok` or `error`, else the agent call's),
+ *   `message` (the agent call's error, from its `agent_error`), and from the
+ *   `llm_call`: `model_id` (the models file's id), `provider`,
+ *   `provider_model`, `cache` (`hit`, `miss`, `off`), `attempts`,
+ *   `tokens_in`, `tokens_out`, `tokens_reasoning` (null when the provider
+ *   sent no valid counts), `cost` (null without a price), `latency_ms`,
+ *   `wall_ms`, `finish_reason`, `usage_warning` and `error`.
  * - `turns`: one row per Stag Hunt `turn` event: `round`, `seq`,
  *   `position`, `agent`, `corrupted`, both action layers
  *   (`original_action`, `public_action`), `confidence` and both
@@ -54,7 +66,8 @@
  *   player but the central one); if they differ, their distinct policies
  *   sorted and joined with `+`.
  * - Loading is cheap by design: a line is parsed only if a requested frame
- *   needs it (ask only for the frames you use). Lines of other types
+ *   needs it (ask only for the frames you use; `llm_call` lines are always
+ *   parsed, for the episodes' usage). Lines of other types
  *   (checkpoints, messages, transitions, and reports unless `calls` is
  *   requested) are checked for shape only (a `{...}` object starting with
  *   schema 1 and carrying a type); replay an episode (`replayEpisode`) to
@@ -65,6 +78,17 @@
  *   are identical to a single-threaded load.
  * - Malformed lines are skipped and listed in `malformed` with file and line
  *   number; `strict: true` throws a `SyntaxError` naming the first one.
+ *   Besides text that is not an event, these are malformed: an
+ *   `episode_end` with an unknown status or an outcome field of the wrong
+ *   type (a skipped end leaves the episode `incomplete`); a second
+ *   `episode_start` or `episode_end` of an episode in one file; an
+ *   `llm_call` whose model, status, cache, attempts, token counts or cost
+ *   have the wrong type (its episode's usage is then unknown).
+ * - Nothing loads quietly empty or partial: a folder without logs throws
+ *   `Deno.errors.NotFound` naming what was looked for, and a folder whose
+ *   `writer.lock` a live process holds (in it, a subfolder or a parent)
+ *   throws {@linkcode LiveRunError} unless `allowLive: true`, which loads
+ *   it with a warning and `complete: false`.
  * - Load exactly once: an episode is its (run, episode); when several
  *   sources hold it (a log and a compacted set of it, a copy of a log in a
  *   subfolder, two compactions), the first is kept, in this order: log files
@@ -320,7 +344,9 @@ interface Sources {
  * @param options Frames to build, strictness and progress reporting.
  * @returns The frames, the malformed lines that were skipped and the number
  * of sources read.
- * @throws {Deno.errors.NotFound} If `dir` does not exist.
+ * @throws {Deno.errors.NotFound} If `dir` does not exist or holds no logs.
+ * @throws {LiveRunError} If a live writer holds its lock (unless
+ * `allowLive: true`).
  * @throws {SyntaxError} In strict mode, for the first malformed line, as
  * `file:line: message`.
  * @throws {RangeError} For copies of an episode whose content differs
@@ -342,6 +368,9 @@ interface Sources {
  * assert.ok(decisions.height > 0); // a frame asked for is there
  * const all = await loadRuns(dir); // every frame
  * assert.equal(all.turns.height, 0); // no Stag Hunt episodes
+ * // One calls row per agent call; mock agents call no model, so none has a model_id.
+ * assert.equal(all.calls.getColumn("model_id").nullCount(), all.calls.height);
+ * assert.deepEqual(episodes.getColumn("cost").toArray(), [0, 0]);
  * assert.equal(malformed.length, 0);
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -445,7 +474,9 @@ function alreadyInOrder(frame: pl.DataFrame, by: readonly string[]): boolean {
  * @param options Frames to build, strictness and progress reporting.
  * @returns Lazy frames, the malformed lines that were skipped and the number
  * of sources found.
- * @throws {Deno.errors.NotFound} If `dir` does not exist.
+ * @throws {Deno.errors.NotFound} If `dir` does not exist or holds no logs.
+ * @throws {LiveRunError} If a live writer holds its lock (unless
+ * `allowLive: true`).
  * @throws {SyntaxError} In strict mode, for the first malformed NDJSON line.
  *
  * @example Scan a compacted run
