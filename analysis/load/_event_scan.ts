@@ -723,7 +723,11 @@ export class EventScanner {
     switch (type) {
       case "episode_start":
         if (meta.startLine !== undefined) {
-          this.fail(file, line, `a second episode_start ${ofEpisode(meta)}${firstAt(meta.startLine)}`);
+          this.fail(
+            file,
+            line,
+            `a second episode_start ${ofEpisode(meta)}${firstAt(meta.startLine)}`,
+          );
           return;
         }
         meta.start = event;
@@ -939,7 +943,9 @@ function endProblem(event: Record<string, unknown>): string | null {
   const wrong = (field: string, expected: string) =>
     `has outcome field "${field}" ${show(o[field])}: expected ${expected}`;
   const number = (v: unknown) => typeof v === "number";
-  if (o.success !== undefined && typeof o.success !== "boolean") return wrong("success", "a boolean");
+  if (o.success !== undefined && typeof o.success !== "boolean") {
+    return wrong("success", "a boolean");
+  }
   if (o.failure !== undefined && o.failure !== null && typeof o.failure !== "string") {
     return wrong("failure", "a string or null");
   }
@@ -955,7 +961,9 @@ function endProblem(event: Record<string, unknown>): string | null {
       return wrong("payoffs", "an object of numbers by agent id");
     }
     for (const [id, value] of Object.entries(payoffs)) {
-      if (!number(value)) return `has outcome field "payoffs.${id}" ${show(value)}: expected a number`;
+      if (!number(value)) {
+        return `has outcome field "payoffs.${id}" ${show(value)}: expected a number`;
+      }
     }
   }
   if (o.bounds !== undefined) {

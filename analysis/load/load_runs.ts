@@ -230,7 +230,9 @@ export class LiveRunError extends FolderLockedError {
 
 function holderText(holder: LockHolder | null): string {
   return holder
-    ? `process ${holder.pid} on ${holder.host ?? "an unnamed host"} (${holder.purpose}, since ${holder.since})`
+    ? `process ${holder.pid} on ${
+      holder.host ?? "an unnamed host"
+    } (${holder.purpose}, since ${holder.since})`
     : "another process";
 }
 
@@ -818,7 +820,9 @@ function settleLive(
   const error = new LiveRunError(writers[0], found);
   if (allowLive !== true) throw error;
   console.warn(
-    `Loading a folder still being written: ${error.message.slice(0, error.message.indexOf(";"))}; ` +
+    `Loading a folder still being written: ${
+      error.message.slice(0, error.message.indexOf(";"))
+    }; ` +
       `the frames are marked complete: false`,
   );
 }

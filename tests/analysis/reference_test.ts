@@ -215,9 +215,9 @@ Deno.test("compareWithReference() refuses a run key the paper lacks when it hold
     () => compareWithReference(run, paper, { keys: ["env", "mechanism"], values: ["mean"] }),
     {
       name: "RangeError",
-      message: 'compareWithReference(): the run table holds 2 regime values (stable, ' +
+      message: "compareWithReference(): the run table holds 2 regime values (stable, " +
         'contraction) but the paper table has no "regime" column, so each would be compared ' +
-        'with the same published value; filter the run to one regime, or compare with a paper ' +
+        "with the same published value; filter the run to one regime, or compare with a paper " +
         'table that has a "regime" column',
     },
   );

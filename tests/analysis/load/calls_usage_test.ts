@@ -58,8 +58,7 @@ async function playGrid(
   }
 }
 
-const sum = (df: pl.DataFrame, column: string) =>
-  Number(df.select(pl.col(column).sum()).row(0)[0]);
+const sum = (df: pl.DataFrame, column: string) => Number(df.select(pl.col(column).sum()).row(0)[0]);
 
 Deno.test("loadRuns() gives one calls row per model call with its model, tokens, cost and latency", async () => {
   await withTempDir(async (dir) => {
@@ -104,7 +103,14 @@ Deno.test("loadRuns() gives one calls row per model call with its model, tokens,
     const first = calls.head(1).toRecords()[0];
     assert.deepEqual(
       [first.agent, first.role, first.call, first.status, first.model_id, first.provider_model],
-      ["dep_01", "depositor", "withdrawal", "ok", first.model === "llm:free" ? "free" : "priced", "coordlab-stay"],
+      [
+        "dep_01",
+        "depositor",
+        "withdrawal",
+        "ok",
+        first.model === "llm:free" ? "free" : "priced",
+        "coordlab-stay",
+      ],
     );
     assert.deepEqual([first.cache, first.attempts, first.finish_reason, first.message], [
       "off",
@@ -204,11 +210,14 @@ Deno.test("loadRuns() leaves the tokens of a call without valid counts null, nev
     assert.equal(calls.getColumn("cost").nullCount(), 120);
     assert.equal(result.usage.invalidUsageCalls, 120);
     const episodes = frames.episodes.select("model_calls", "tokens_in", "tokens_out", "cost");
-    assert.deepEqual(episodes.toRecords(), Array(4).fill({
-      model_calls: 30,
-      tokens_in: null,
-      tokens_out: null,
-      cost: null,
-    }));
+    assert.deepEqual(
+      episodes.toRecords(),
+      Array(4).fill({
+        model_calls: 30,
+        tokens_in: null,
+        tokens_out: null,
+        cost: null,
+      }),
+    );
   });
 });

@@ -82,7 +82,12 @@ Deno.test("loadRuns() refuses a folder whose writer.lock a live writer holds, un
 Deno.test("loadRuns() loads a folder whose writer.lock no process holds (a killed writer's)", async () => {
   await withTempDir(async (dir) => {
     await writeFixture(dir);
-    const stale = { pid: 999999, host: "gone", purpose: 'grid "old"', since: "2026-01-01T00:00:00Z" };
+    const stale = {
+      pid: 999999,
+      host: "gone",
+      purpose: 'grid "old"',
+      since: "2026-01-01T00:00:00Z",
+    };
     await Deno.writeTextFile(`${dir}/writer.lock`, JSON.stringify(stale) + "\n");
     const frames = await loadRuns(dir);
     assert.deepEqual([frames.complete, frames.writers, frames.episodes.height], [true, [], 7]);
@@ -127,7 +132,10 @@ Deno.test("loadRuns() refuses a grid folder while runGrid is still playing it", 
       assert.ok(refused.found.finished < 4, JSON.stringify(refused.found));
       assert.equal(refused.holder?.pid, Deno.pid);
       assert.equal(refused.holder?.purpose, 'grid "grid"');
-      assert.match(refused.message, /^Folder ".*" is being written by process \d+ on .*\(grid "grid", since /);
+      assert.match(
+        refused.message,
+        /^Folder ".*" is being written by process \d+ on .*\(grid "grid", since /,
+      );
       const after = await loadRuns(out, { frames: [] });
       assert.deepEqual([after.complete, after.episodes.height], [true, 4]);
     } finally {

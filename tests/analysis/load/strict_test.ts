@@ -56,7 +56,8 @@ Deno.test("loadRuns() checks the type of every outcome field it reads", async ()
       const { file, line } = await writeWithOutcome(dir, change);
       await assert.rejects(() => loadRuns(dir, { strict: true }), {
         name: "SyntaxError",
-        message: `${file}:${line}: episode_end of run "hand" episode "E1" has outcome field ${detail}`,
+        message:
+          `${file}:${line}: episode_end of run "hand" episode "E1" has outcome field ${detail}`,
       });
     });
   }
@@ -69,7 +70,8 @@ Deno.test("loadRuns() flags a second episode_start or episode_end of an episode 
     await Deno.writeTextFile(file, [...lines.slice(0, 3), lines[0], ...lines.slice(3)].join("\n"));
     await assert.rejects(() => loadRuns(dir, { strict: true }), {
       name: "SyntaxError",
-      message: `${file}:4: a second episode_start of run "hand" episode "E1" (the first is at line 1)`,
+      message:
+        `${file}:4: a second episode_start of run "hand" episode "E1" (the first is at line 1)`,
     });
     const loose = await loadRuns(dir);
     assert.deepEqual(loose.malformed.map((m) => m.line), [4]);
