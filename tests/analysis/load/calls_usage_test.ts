@@ -11,6 +11,7 @@ import {
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { type GridResult, runGrid } from "../../../engine/grid/run_grid.ts";
 import { type LoadedFrames, loadRuns } from "../../../analysis/mod.ts";
+import { episodeEvents, EPISODES, ndjson } from "../_fixture.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 
 const withTempDir = tempDirRunner("coordlab_calls_");
@@ -218,6 +219,152 @@ Deno.test("loadRuns() leaves the tokens of a call without valid counts null, nev
         tokens_out: null,
         cost: null,
       }),
+    );
+  });
+});
+
+/** An llm_call event as the runner logs it, before the report of `agent`'s call. */
+function llmCall(
+  at: Record<string, unknown>,
+  agent: string,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    schema: 2,
+    run: at.run,
+    episode: at.episode,
+    round: at.round,
+    step: at.step,
+    seq: at.seq,
+    time: at.time,
+    type: "llm_call",
+    agent,
+    call: "withdrawal",
+    model: "m",
+    provider: "p",
+    provider_model: "pm",
+    status: "ok",
+    cache: "miss",
+    attempts: 1,
+    failures: [],
+    latency_ms: 12.5,
+    wall_ms: 13,
+    tokens_in: 100,
+    tokens_out: 10,
+    tokens_reasoning: 2,
+    cost: 0.5,
+    finish_reason: "stop",
+    content: '{"withdraw_probability": 40}',
+    reasoning: null,
+    prompt_hash: "h",
+    cache_key: "k",
+    error: null,
+    usage_warning: null,
+    ...fields,
+  };
+}
+
+Deno.test("loadRuns() gives a failed agent call one calls row, and a call cut off before its report its row", async () => {
+  await withTempDir(async (dir) => {
+    const events = episodeEvents(EPISODES[0]) as unknown as Record<string, unknown>[];
+    const [first, second] = events.filter((e) => e.type === "report");
+    const failed = llmCall(first, "dep_01", {
+      status: "error",
+      attempts: 3,
+      tokens_in: 0,
+      tokens_out: 0,
+      tokens_reasoning: 0,
+      cost: 0,
+      finish_reason: null,
+      content: null,
+      error: "HTTP 500 from p",
+    });
+    const agentError = {
+      ...Object.fromEntries(
+        ["schema", "run", "episode", "round", "step", "seq", "time"].map((k) => [k, first[k]]),
+      ),
+      type: "agent_error",
+      agent: "dep_01",
+      call: "withdrawal",
+      status: "error",
+      message: "Model call failed after 3 attempts",
+    };
+    const ok = llmCall(second, "dep_02", {});
+    const at = events.indexOf(first);
+    events.splice(at, 0, failed, agentError);
+    events.splice(events.indexOf(second), 0, ok);
+    // A log cut after a model call whose report was never written.
+    const cut = events.slice(0, -1);
+    const dangling = llmCall({ ...second, round: 2, seq: 99 }, "dep_01", { tokens_in: 7 });
+    await Deno.writeTextFile(`${dir}/E1.ndjson`, ndjson([...cut, dangling]));
+    const { calls, episodes, malformed } = await loadRuns(dir, { frames: ["calls"], strict: true });
+    assert.deepEqual(malformed, []);
+    const rows = calls.select(
+      "round",
+      "agent",
+      "role",
+      "status",
+      "message",
+      "model_id",
+      "attempts",
+      "tokens_in",
+      "cost",
+      "error",
+    ).toRecords();
+    assert.deepEqual(rows, [
+      {
+        round: 1,
+        agent: "dep_01",
+        role: "depositor",
+        status: "error",
+        message: "Model call failed after 3 attempts",
+        model_id: "m",
+        attempts: 3,
+        tokens_in: 0,
+        cost: 0,
+        error: "HTTP 500 from p",
+      },
+      {
+        round: 1,
+        agent: "dep_02",
+        role: "depositor",
+        status: "ok",
+        message: null,
+        model_id: "m",
+        attempts: 1,
+        tokens_in: 100,
+        cost: 0.5,
+        error: null,
+      },
+      // Round 2's reports of a rule-based agent: no model call behind them.
+      ...["dep_01", "dep_02"].map((agent) => ({
+        round: 2,
+        agent,
+        role: "depositor",
+        status: "ok",
+        message: null,
+        model_id: null,
+        attempts: null,
+        tokens_in: null,
+        cost: null,
+        error: null,
+      })),
+      {
+        round: 2,
+        agent: "dep_01",
+        role: "depositor",
+        status: "ok",
+        message: null,
+        model_id: "m",
+        attempts: 1,
+        tokens_in: 7,
+        cost: 0.5,
+        error: null,
+      },
+    ]);
+    assert.deepEqual(
+      episodes.select("status", "model_calls", "tokens_in", "tokens_out", "cost").toRecords(),
+      [{ status: "incomplete", model_calls: 3, tokens_in: 107, tokens_out: 20, cost: 1 }],
     );
   });
 });
