@@ -368,3 +368,34 @@ Deno.test("loadRuns() gives a failed agent call one calls row, and a call cut of
     );
   });
 });
+
+Deno.test("loadRuns() builds the same calls and usage columns in worker threads as in one", async () => {
+  await withTempDir(async (dir) => {
+    for (let i = 0; i < 40; i++) {
+      const events = episodeEvents({
+        ...EPISODES[i % 7],
+        episode: `E${i + 1}`,
+      }) as unknown as Record<
+        string,
+        unknown
+      >[];
+      const out: Record<string, unknown>[] = [];
+      for (const e of events) {
+        if (e.type === "report") {
+          out.push(llmCall(e, e.agent as string, { tokens_in: i, cost: i % 3 === 0 ? null : i }));
+        }
+        out.push(e);
+      }
+      await Deno.writeTextFile(`${dir}/E${i + 1}.ndjson`, ndjson(out));
+    }
+    const one = await loadRuns(dir, { frames: ["calls"], workers: 1 });
+    const four = await loadRuns(dir, { frames: ["calls"], workers: 4 });
+    assert.deepEqual(four.calls.toRecords(), one.calls.toRecords());
+    assert.deepEqual(four.episodes.toRecords(), one.episodes.toRecords());
+    const e5 = one.episodes.filter(pl.col("episode").eq(pl.lit("E5"))).toRecords()[0];
+    // E5 repeats the fixture's E5: one report, with tokens_in 4 and cost 4.
+    assert.deepEqual([e5.model_calls, e5.tokens_in, e5.cost], [1, 4, 4]);
+    const e1 = one.episodes.filter(pl.col("episode").eq(pl.lit("E1"))).toRecords()[0];
+    assert.deepEqual([e1.model_calls, e1.tokens_in, e1.cost], [4, 0, null]);
+  });
+});
