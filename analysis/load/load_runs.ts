@@ -160,7 +160,7 @@ export interface RunFrames {
   mechanisms?: pl.DataFrame;
   /** One row per correction. */
   corrections?: pl.DataFrame;
-  /** One row per agent call. */
+  /** One row per model call, and per agent call that made none. */
   calls?: pl.DataFrame;
   /** One row per Stag Hunt turn. */
   turns?: pl.DataFrame;
@@ -257,7 +257,7 @@ export interface LazyRunFrames {
   mechanisms?: pl.LazyDataFrame;
   /** One row per correction. */
   corrections?: pl.LazyDataFrame;
-  /** One row per agent call. */
+  /** One row per model call, and per agent call that made none. */
   calls?: pl.LazyDataFrame;
   /** One row per Stag Hunt turn. */
   turns?: pl.LazyDataFrame;
