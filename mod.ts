@@ -71,6 +71,8 @@ export type { BeliefRule } from "./engine/staghunt/beliefs/rule.ts";
 // Loading logs.
 export {
   FRAME_NAMES,
+  LiveRunError,
+  type LiveWriter,
   loadRuns,
   loadRunsLazy,
   type LoadRunsOptions,
@@ -106,6 +108,10 @@ export {
 export { trajectoriesChart } from "./analysis/charts/trajectories_chart.ts";
 export { welfareHeatmapChart } from "./analysis/charts/welfare_heatmap.ts";
 export { compareWithReference, loadReference } from "./analysis/reference.ts";
+
+// Model calls: usage and cost.
+export { usageTable, type UsageTableOptions } from "./analysis/usage.ts";
+export { usageChart, type UsageChartOptions } from "./analysis/charts/usage_chart.ts";
 
 // Stag Hunt tables and figures.
 export { stagHuntTurnRecords } from "./analysis/staghunt/turn_records.ts";

@@ -81,3 +81,5 @@ export * from "./staghunt/turn_records.ts";
 export * from "./transcript.ts";
 export * from "./staghunt/figures.ts";
 export * from "./charts/staghunt_charts.ts";
+export * from "./usage.ts";
+export * from "./charts/usage_chart.ts";

@@ -42,8 +42,11 @@ export class MalformedLineError extends SyntaxError {
   }
 }
 
-/** Column kinds: numbers, nullable numbers, booleans, coded strings, free text. */
-export type ColumnKind = "f64" | "i32" | "bool" | "str" | "text";
+/**
+ * Column kinds: numbers, integers, nullable integers (`int`, Int64 in the
+ * frame), booleans, coded strings, free text.
+ */
+export type ColumnKind = "f64" | "i32" | "int" | "bool" | "str" | "text";
 
 /** The columns of each child frame, in output order (`rounds` adds its metrics). */
 export const CHILD_COLUMNS: Readonly<
@@ -95,6 +98,20 @@ export const CHILD_COLUMNS: Readonly<
     ["call", "str"],
     ["status", "str"],
     ["message", "text"],
+    ["model_id", "str"],
+    ["provider", "str"],
+    ["provider_model", "str"],
+    ["cache", "str"],
+    ["attempts", "int"],
+    ["tokens_in", "int"],
+    ["tokens_out", "int"],
+    ["tokens_reasoning", "int"],
+    ["cost", "f64"],
+    ["latency_ms", "f64"],
+    ["wall_ms", "f64"],
+    ["finish_reason", "str"],
+    ["usage_warning", "text"],
+    ["error", "text"],
   ],
   turns: [
     ["round", "i32"],
@@ -112,7 +129,7 @@ export const CHILD_COLUMNS: Readonly<
 
 /** Plain, transferable data of one column. */
 export type ColumnData =
-  | { kind: "f64" | "i32"; values: Float64Array }
+  | { kind: "f64" | "i32" | "int"; values: Float64Array }
   | { kind: "bool"; values: Uint8Array }
   | { kind: "str"; codes: Uint32Array; words: (string | null)[] }
   | { kind: "text"; values: (string | null)[] };
@@ -136,6 +153,54 @@ export interface EpisodeMeta {
   lastRound: number;
   /** The `events_hash` of its last checkpoint, when it has one. */
   hash?: string;
+  /** The line of its `episode_start` (a second one is malformed). */
+  startLine?: number;
+  /** The line of its `episode_end` (a second one is malformed). */
+  endLine?: number;
+  /** Its model calls, summed from its `llm_call` events. */
+  usage: EpisodeUsage;
+}
+
+/**
+ * An episode's model calls summed: token sums are `null` once a call's
+ * counts are unknown (it has a `usage_warning`), the cost once a call's cost
+ * is unknown (`cost` null: a model without a price); never a guessed 0.
+ */
+export interface EpisodeUsage {
+  /** `llm_call` events. */
+  calls: number;
+  /** Prompt tokens, or null. */
+  tokensIn: number | null;
+  /** Completion tokens, or null. */
+  tokensOut: number | null;
+  /** Reasoning tokens, or null. */
+  tokensReasoning: number | null;
+  /** Estimated cost, or null. */
+  cost: number | null;
+}
+
+/** Usage of one call whose counts and cost are unknown. */
+const UNKNOWN_USAGE: EpisodeUsage = {
+  calls: 1,
+  tokensIn: null,
+  tokensOut: null,
+  tokensReasoning: null,
+  cost: null,
+};
+
+/** Usage of no calls. */
+export function noUsage(): EpisodeUsage {
+  return { calls: 0, tokensIn: 0, tokensOut: 0, tokensReasoning: 0, cost: 0 };
+}
+
+/** Adds usage to usage (in place); an unknown part stays unknown. */
+export function addUsage(to: EpisodeUsage, more: EpisodeUsage): void {
+  const sum = (a: number | null, b: number | null) => (a === null || b === null ? null : a + b);
+  to.calls += more.calls;
+  to.tokensIn = sum(to.tokensIn, more.tokensIn);
+  to.tokensOut = sum(to.tokensOut, more.tokensOut);
+  to.tokensReasoning = sum(to.tokensReasoning, more.tokensReasoning);
+  to.cost = sum(to.cost, more.cost);
 }
 
 /**
@@ -236,6 +301,7 @@ class TableBuilder {
       switch (kind) {
         case "f64":
         case "i32":
+        case "int":
           this.number(name, value);
           break;
         case "bool":
@@ -293,7 +359,7 @@ class TableBuilder {
       } else if (builder instanceof BoolBuilder) {
         columns[name] = { kind: "bool", values: builder.data() };
       } else if (builder instanceof Float64Builder) {
-        columns[name] = { kind: kind as "f64" | "i32", values: builder.data() };
+        columns[name] = { kind: kind as "f64" | "i32" | "int", values: builder.data() };
       } else {
         columns[name] = { kind: "text", values: builder };
       }
@@ -306,6 +372,7 @@ function newBuilder(kind: ColumnKind): Builder {
   switch (kind) {
     case "f64":
     case "i32":
+    case "int":
       return new Float64Builder();
     case "bool":
       return new BoolBuilder();
@@ -326,6 +393,8 @@ export class EventScanner {
   private lastFile = "";
   private lastIndex = -1;
   private readonly tables: Partial<Record<ChildFrame, TableBuilder>> = {};
+  /** Agent calls of the file being read whose report is still to come (`calls` only). */
+  private readonly pending = new Map<string, PendingCall>();
   private lastPrefix = "";
   private readonly decisionColumns?: {
     episode: Float64Builder;
@@ -385,6 +454,7 @@ export class EventScanner {
       if (stop > start) this.addLine(text, start, stop, file, line);
       start = end + 1;
     }
+    if (this.pending.size > 0) this.flushPending();
   }
 
   /** The scan's plain result. */
@@ -587,6 +657,8 @@ export class EventScanner {
         return text.startsWith('mechanism"', at) && this.tables.mechanisms !== undefined;
       case 97: // a: agent_error
         return text.startsWith('agent_error"', at) && this.tables.calls !== undefined;
+      case 108: // l: llm_call (the episodes frame sums their usage)
+        return text.startsWith('llm_call"', at);
       case 116: // t: turn, transition
         return text.startsWith('turn"', at) && this.tables.turns !== undefined;
       default:
@@ -599,6 +671,7 @@ export class EventScanner {
       case "episode_start":
       case "episode_end":
       case "round_start":
+      case "llm_call":
         return true;
       case "disclosure":
         return this.tables.rounds !== undefined;
@@ -627,7 +700,7 @@ export class EventScanner {
     let index = this.episodeIndex.get(key);
     if (index === undefined) {
       index = this.episodes.length;
-      this.episodes.push({ run, episode, file, lastRound: 0 });
+      this.episodes.push({ run, episode, file, lastRound: 0, usage: noUsage() });
       this.episodeIndex.set(key, index);
     }
     this.lastRun = run;
@@ -649,12 +722,44 @@ export class EventScanner {
     if (round > meta.lastRound) meta.lastRound = round;
     switch (type) {
       case "episode_start":
+        if (meta.startLine !== undefined) {
+          this.fail(
+            file,
+            line,
+            `a second episode_start ${ofEpisode(meta)}${firstAt(meta.startLine)}`,
+          );
+          return;
+        }
         meta.start = event;
         meta.file = file;
+        meta.startLine = line;
         return;
-      case "episode_end":
+      case "episode_end": {
+        if (meta.endLine !== undefined) {
+          this.fail(file, line, `a second episode_end ${ofEpisode(meta)}${firstAt(meta.endLine)}`);
+          return;
+        }
+        const problem = endProblem(event);
+        if (problem !== null) {
+          this.fail(file, line, `episode_end ${ofEpisode(meta)} ${problem}`);
+          return;
+        }
         meta.end = event;
+        meta.endLine = line;
         return;
+      }
+      case "llm_call": {
+        const problem = llmCallProblem(event);
+        if (problem !== null) {
+          this.fail(file, line, `llm_call ${ofEpisode(meta)} ${problem}`);
+          // A call was made; what it used is unknown, so its episode's sums are too.
+          addUsage(meta.usage, { ...UNKNOWN_USAGE });
+          return;
+        }
+        addUsage(meta.usage, callUsage(event));
+        if (this.tables.calls !== undefined) this.pendingOf(index, event).calls.push(event);
+        return;
+      }
       case "round_start":
         return;
       case "disclosure": {
@@ -718,16 +823,196 @@ export class EventScanner {
       case "turn":
         this.tables.turns!.row(index, event);
         return;
+      case "agent_error": {
+        const pending = this.pendingOf(index, event);
+        pending.message = String(event.message ?? "");
+        pending.error = event;
+        return;
+      }
       case "report":
-      case "agent_error":
-        this.tables.calls!.row(index, event, {
-          role: typeof event.role === "string" ? event.role : null,
-          status: type === "report" ? "ok" : "error",
-          message: type === "report" ? null : String(event.message ?? ""),
-        });
+        this.closeCall(
+          `${index}\u0000${event.agent}`,
+          event,
+          typeof event.role === "string" ? event.role : null,
+        );
         return;
     }
   }
+
+  /** The open agent call of an episode's agent: its model calls and error so far. */
+  private pendingOf(index: number, event: Record<string, unknown>): PendingCall {
+    const key = `${index}\u0000${event.agent}`;
+    let pending = this.pending.get(key);
+    if (pending === undefined) {
+      pending = { index, calls: [], message: null, error: null };
+      this.pending.set(key, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Ends an agent call: one `calls` row per model call behind it, or one row
+   * for a call that made none (a rule-based agent's, an agent that failed
+   * before calling a model), each with the agent call's error message.
+   */
+  private closeCall(key: string, report: Record<string, unknown> | null, role: string | null) {
+    const pending = this.pending.get(key);
+    this.pending.delete(key);
+    const table = this.tables.calls!;
+    const index = pending?.index ?? Number(key.slice(0, key.indexOf("\u0000")));
+    const message = pending?.message ?? null;
+    if (pending !== undefined && pending.calls.length > 0) {
+      for (const call of pending.calls) {
+        const known = call.usage_warning === null || call.usage_warning === undefined;
+        table.row(index, call, {
+          role,
+          status: call.status,
+          message,
+          model_id: call.model,
+          tokens_in: known ? call.tokens_in : null,
+          tokens_out: known ? call.tokens_out : null,
+          tokens_reasoning: known ? call.tokens_reasoning : null,
+        });
+      }
+      return;
+    }
+    const event = report ?? pending!.error!;
+    table.row(index, event, {
+      role,
+      status: pending?.error ? "error" : "ok",
+      message,
+      model_id: null,
+      error: null,
+    });
+  }
+
+  /**
+   * Ends the agent calls a file left open (model calls or an error with no
+   * report after them: a log cut short), their role from the episode's
+   * `episode_start`.
+   */
+  private flushPending(): void {
+    for (const [key, pending] of [...this.pending]) {
+      const agent = key.slice(key.indexOf("\u0000") + 1);
+      const agents = this.episodes[pending.index].start?.agents;
+      const info = Array.isArray(agents)
+        ? (agents as { id?: unknown; role?: unknown }[]).find((a) => a?.id === agent)
+        : undefined;
+      this.closeCall(key, null, typeof info?.role === "string" ? info.role : null);
+    }
+  }
+}
+
+/** An agent call whose report has not been read yet. */
+interface PendingCall {
+  index: number;
+  calls: Record<string, unknown>[];
+  message: string | null;
+  error: Record<string, unknown> | null;
+}
+
+function ofEpisode(meta: EpisodeMeta): string {
+  return `of run "${meta.run}" episode "${meta.episode}"`;
+}
+
+function firstAt(line: number): string {
+  return ` (the first is at line ${line})`;
+}
+
+function show(value: unknown): string {
+  return value === undefined ? "nothing" : JSON.stringify(value);
+}
+
+const isNonNegativeInteger = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
+
+/**
+ * What is wrong with an `episode_end`, or `null`: a status that is not one of
+ * the three, or an outcome field of the wrong type (fields that are absent
+ * are left null in the frame, as before).
+ */
+function endProblem(event: Record<string, unknown>): string | null {
+  const { status, outcome } = event;
+  if (status !== undefined && status !== "ok" && status !== "degraded" && status !== "error") {
+    return `has status ${show(status)}: expected "ok", "degraded" or "error"`;
+  }
+  if (outcome === undefined || outcome === null) return null;
+  if (typeof outcome !== "object" || Array.isArray(outcome)) {
+    return `has an outcome that is not an object: ${show(outcome)}`;
+  }
+  const o = outcome as Record<string, unknown>;
+  const wrong = (field: string, expected: string) =>
+    `has outcome field "${field}" ${show(o[field])}: expected ${expected}`;
+  const number = (v: unknown) => typeof v === "number";
+  if (o.success !== undefined && typeof o.success !== "boolean") {
+    return wrong("success", "a boolean");
+  }
+  if (o.failure !== undefined && o.failure !== null && typeof o.failure !== "string") {
+    return wrong("failure", "a string or null");
+  }
+  if (o.rounds !== undefined && !isNonNegativeInteger(o.rounds)) {
+    return wrong("rounds", "a non-negative integer");
+  }
+  for (const field of ["welfare", "welfareRealization"]) {
+    if (o[field] !== undefined && !number(o[field])) return wrong(field, "a number");
+  }
+  if (o.payoffs !== undefined) {
+    const payoffs = o.payoffs;
+    if (typeof payoffs !== "object" || payoffs === null || Array.isArray(payoffs)) {
+      return wrong("payoffs", "an object of numbers by agent id");
+    }
+    for (const [id, value] of Object.entries(payoffs)) {
+      if (!number(value)) {
+        return `has outcome field "payoffs.${id}" ${show(value)}: expected a number`;
+      }
+    }
+  }
+  if (o.bounds !== undefined) {
+    const b = o.bounds as Record<string, unknown> | null;
+    if (typeof b !== "object" || b === null || !number(b.worst) || !number(b.best)) {
+      return wrong("bounds", "{ worst, best } numbers");
+    }
+  }
+  return null;
+}
+
+/** What is wrong with an `llm_call` event's fields that the frames sum or key on, or `null`. */
+function llmCallProblem(event: Record<string, unknown>): string | null {
+  const wrong = (field: string, expected: string) =>
+    `has field "${field}" ${show(event[field])}: expected ${expected}`;
+  for (const field of ["agent", "call", "model"]) {
+    if (typeof event[field] !== "string") return wrong(field, "a string");
+  }
+  if (event.status !== "ok" && event.status !== "error") return wrong("status", `"ok" or "error"`);
+  if (event.cache !== "hit" && event.cache !== "miss" && event.cache !== "off") {
+    return wrong("cache", `"hit", "miss" or "off"`);
+  }
+  for (const field of ["attempts", "tokens_in", "tokens_out", "tokens_reasoning"]) {
+    if (!isNonNegativeInteger(event[field])) return wrong(field, "a non-negative integer");
+  }
+  const cost = event.cost;
+  if (cost !== null && !(typeof cost === "number" && cost >= 0)) {
+    return wrong("cost", "a non-negative number or null (no price)");
+  }
+  if (event.latency_ms !== undefined && typeof event.latency_ms !== "number") {
+    return wrong("latency_ms", "a number");
+  }
+  const warning = event.usage_warning;
+  if (warning !== undefined && warning !== null && typeof warning !== "string") {
+    return wrong("usage_warning", "a string or null");
+  }
+  return null;
+}
+
+/** One model call's part of its episode's usage (unknown counts and cost as null). */
+function callUsage(event: Record<string, unknown>): EpisodeUsage {
+  const known = event.usage_warning === null || event.usage_warning === undefined;
+  return {
+    calls: 1,
+    tokensIn: known ? event.tokens_in as number : null,
+    tokensOut: known ? event.tokens_out as number : null,
+    tokensReasoning: known ? event.tokens_reasoning as number : null,
+    cost: event.cost as number | null,
+  };
 }
 
 /**
@@ -839,6 +1124,7 @@ export function mergeScans(results: readonly ScanResult[]): ScanResult {
         merged.end ??= meta.end;
         merged.hash = meta.hash ?? merged.hash;
         merged.lastRound = Math.max(merged.lastRound, meta.lastRound);
+        addUsage(merged.usage, meta.usage);
       }
       return at;
     })

@@ -102,6 +102,7 @@ function childFrame(
   const decoded: [string, (string | null)[]][] = [];
   const bools: string[] = [];
   const nanToNull: string[] = [];
+  const integers: string[] = [];
   for (const column of order) {
     const data = table.columns[column];
     switch (data.kind) {
@@ -113,6 +114,10 @@ function childFrame(
         series.push(
           pl.Series(column, new Int32Array(data.values) as unknown as number[], pl.Int32),
         );
+        break;
+      case "int":
+        series.push(pl.Series(column, data.values as unknown as number[], pl.Float64));
+        integers.push(column);
         break;
       case "bool":
         series.push(pl.Series(column, data.values as unknown as number[], pl.UInt8));
@@ -145,6 +150,7 @@ function childFrame(
         .otherwise(pl.col(column).eq(1)).alias(column)
     ),
     ...nanToNull.map((column) => pl.col(column).fillNan(null).alias(column)),
+    ...integers.map((column) => pl.col(column).fillNan(null).cast(pl.Int64).alias(column)),
   ];
   if (converted.length > 0) df = df.withColumns(...converted);
   return df.select(...[...keys, ...order].map((column) => pl.col(column)));
@@ -193,6 +199,11 @@ function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
     column("central_best", pl.Float64),
     column("reference", pl.Float64),
     column("q_star", pl.Float64),
+    column("model_calls", pl.Int64),
+    column("tokens_in", pl.Int64),
+    column("tokens_out", pl.Int64),
+    column("tokens_reasoning", pl.Int64),
+    column("cost", pl.Float64),
     column("overrides", pl.Utf8),
     column("params", pl.Utf8),
     column("derived", pl.Utf8),
@@ -229,6 +240,11 @@ interface EpisodeRow {
   central_best: number | null;
   reference: number | null;
   q_star: number | null;
+  model_calls: number;
+  tokens_in: number | null;
+  tokens_out: number | null;
+  tokens_reasoning: number | null;
+  cost: number | null;
   overrides: string | null;
   params: string | null;
   derived: string | null;
@@ -352,6 +368,11 @@ function episodeRow(meta: EpisodeMeta): EpisodeRow {
     central_best: centralBest,
     reference: numberOrNull(reference?.value),
     q_star: numberOrNull(derived.q_star),
+    model_calls: meta.usage.calls,
+    tokens_in: meta.usage.tokensIn,
+    tokens_out: meta.usage.tokensOut,
+    tokens_reasoning: meta.usage.tokensReasoning,
+    cost: meta.usage.cost,
     overrides: "overrides" in fields ? JSON.stringify(fields.overrides) : null,
     params: start.params === undefined ? null : JSON.stringify(start.params),
     derived: hasStart ? JSON.stringify(derived) : null,

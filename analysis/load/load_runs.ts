@@ -26,8 +26,12 @@
  *   `derived.central_best`), `participant_payoff` (sum over the other
  *   players), `participants`, and from the logged derived quantities
  *   `funding` (total initial funding, the denominator of shares),
- *   `central_best`, `reference` (Figure 4's line) and `q_star`; then
- *   `overrides`, `params` and `derived` (JSON) and `file`. A log whose
+ *   `central_best`, `reference` (Figure 4's line) and `q_star`; the
+ *   episode's model calls summed from its `llm_call` events: `model_calls`,
+ *   `tokens_in`, `tokens_out`, `tokens_reasoning` and `cost` (a sum is null
+ *   when one of its calls' values is unknown: no valid token counts, no
+ *   price; 0 for an episode without model calls); then `overrides`,
+ *   `params` and `derived` (JSON) and `file`. A log whose
  *   `episode_start` lacks a condition or derived field is an error naming
  *   the file and the field; a log of event schema 1 is refused by name.
  * - `rounds`: one row per episode and round, from the `disclosure` events:
@@ -42,8 +46,16 @@
  *   as JSON with sorted keys).
  * - `corrections`: one row per `correction`: `agent`, `call`, `field`,
  *   `reason`, `raw` and `applied` (JSON).
- * - `calls`: one row per agent call (LLM or mock): a `report` (`status`
- *   `ok`) or an `agent_error` (`status` `error`, with `message`).
+ * - `calls`: one row per model call (`llm_call` event) and one per agent
+ *   call that made none (a rule-based agent's, or one that failed before
+ *   calling a model): `round`, `step`, `seq`, `agent`, `role`, `call`,
+ *   `status` (the model call's `ok` or `error`, else the agent call's),
+ *   `message` (the agent call's error, from its `agent_error`), and from the
+ *   `llm_call`: `model_id` (the models file's id), `provider`,
+ *   `provider_model`, `cache` (`hit`, `miss`, `off`), `attempts`,
+ *   `tokens_in`, `tokens_out`, `tokens_reasoning` (null when the provider
+ *   sent no valid counts), `cost` (null without a price), `latency_ms`,
+ *   `wall_ms`, `finish_reason`, `usage_warning` and `error`.
  * - `turns`: one row per Stag Hunt `turn` event: `round`, `seq`,
  *   `position`, `agent`, `corrupted`, both action layers
  *   (`original_action`, `public_action`), `confidence` and both
@@ -54,7 +66,8 @@
  *   player but the central one); if they differ, their distinct policies
  *   sorted and joined with `+`.
  * - Loading is cheap by design: a line is parsed only if a requested frame
- *   needs it (ask only for the frames you use). Lines of other types
+ *   needs it (ask only for the frames you use; `llm_call` lines are always
+ *   parsed, for the episodes' usage). Lines of other types
  *   (checkpoints, messages, transitions, and reports unless `calls` is
  *   requested) are checked for shape only (a `{...}` object starting with
  *   schema 1 and carrying a type); replay an episode (`replayEpisode`) to
@@ -65,6 +78,17 @@
  *   are identical to a single-threaded load.
  * - Malformed lines are skipped and listed in `malformed` with file and line
  *   number; `strict: true` throws a `SyntaxError` naming the first one.
+ *   Besides text that is not an event, these are malformed: an
+ *   `episode_end` with an unknown status or an outcome field of the wrong
+ *   type (a skipped end leaves the episode `incomplete`); a second
+ *   `episode_start` or `episode_end` of an episode in one file; an
+ *   `llm_call` whose model, status, cache, attempts, token counts or cost
+ *   have the wrong type (its episode's usage is then unknown).
+ * - Nothing loads quietly empty or partial: a folder without logs throws
+ *   `Deno.errors.NotFound` naming what was looked for, and a folder whose
+ *   `writer.lock` a live process holds (in it, a subfolder or a parent)
+ *   throws {@linkcode LiveRunError} unless `allowLive: true`, which loads
+ *   it with a warning and `complete: false`.
  * - Load exactly once: an episode is its (run, episode); when several
  *   sources hold it (a log and a compacted set of it, a copy of a log in a
  *   subfolder, two compactions), the first is kept, in this order: log files
@@ -86,7 +110,8 @@
  * @module
  */
 
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { FolderLockedError, LOCK_FILE, type LockHolder } from "../../engine/grid/lock.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { canonicalJson } from "../../engine/core/canonical_json.ts";
 import {
@@ -135,7 +160,7 @@ export interface RunFrames {
   mechanisms?: pl.DataFrame;
   /** One row per correction. */
   corrections?: pl.DataFrame;
-  /** One row per agent call. */
+  /** One row per model call, and per agent call that made none. */
   calls?: pl.DataFrame;
   /** One row per Stag Hunt turn. */
   turns?: pl.DataFrame;
@@ -145,6 +170,70 @@ export interface RunFrames {
   sources: number;
   /** Copies of episodes that were left out (each episode is loaded once). */
   duplicates: DuplicateEpisode[];
+  /**
+   * `false` when a writer was still writing the folder (loaded with
+   * `allowLive: true`): the frames hold what was written so far.
+   */
+  complete: boolean;
+  /** The writers that held the folder's lock while it was read (see `allowLive`). */
+  writers: LiveWriter[];
+}
+
+/** A process that held a run folder's `writer.lock` while the folder was read. */
+export interface LiveWriter {
+  /** The folder whose lock it holds. */
+  dir: string;
+  /** What its lock file says (pid, host, purpose, since), or `null` if unreadable. */
+  holder: LockHolder | null;
+}
+
+/** What a load found in a folder a writer is still writing. */
+export interface LiveFound {
+  /** Episodes found so far. */
+  episodes: number;
+  /** Of them, those whose log has its `episode_end`. */
+  finished: number;
+  /** NDJSON files and compacted sets read. */
+  sources: number;
+}
+
+/**
+ * {@linkcode loadRuns} refuses a folder that a live writer (a grid, a
+ * compaction) holds the lock of: its frames would be a part of the run,
+ * without a word. The message names the writer and what was found so far.
+ *
+ * @example
+ * ```ts
+ * import { LiveRunError } from "./load_runs.ts";
+ * const e = new LiveRunError(
+ *   { dir: "out", holder: { pid: 7, host: "lab", purpose: "grid \"demo\"", since: "2026-01-01T00:00:00Z" } },
+ *   { episodes: 7, finished: 6, sources: 1 },
+ * );
+ * if (!e.message.startsWith('Folder "out" is being written by process 7 on lab (grid "demo", since 2026-01-01T00:00:00Z): 7 episodes found so far (6 finished)')) throw new Error(e.message);
+ * ```
+ */
+export class LiveRunError extends FolderLockedError {
+  /** What was found so far. */
+  readonly found: LiveFound;
+  /** Builds the message from the writer and the counts. */
+  constructor(writer: LiveWriter, found: LiveFound) {
+    super(writer.dir, writer.holder);
+    this.name = "LiveRunError";
+    this.found = found;
+    this.message = `Folder "${writer.dir}" is being written by ${holderText(writer.holder)}: ` +
+      `${found.episodes} episode${found.episodes === 1 ? "" : "s"} found so far ` +
+      `(${found.finished} finished) in ${found.sources} source${found.sources === 1 ? "" : "s"}; ` +
+      `wait for the writer to finish, or pass { allowLive: true } to load them marked ` +
+      `complete: false`;
+  }
+}
+
+function holderText(holder: LockHolder | null): string {
+  return holder
+    ? `process ${holder.pid} on ${
+      holder.host ?? "an unnamed host"
+    } (${holder.purpose}, since ${holder.since})`
+    : "another process";
 }
 
 /** The frames besides `episodes`. */
@@ -168,7 +257,7 @@ export interface LazyRunFrames {
   mechanisms?: pl.LazyDataFrame;
   /** One row per correction. */
   corrections?: pl.LazyDataFrame;
-  /** One row per agent call. */
+  /** One row per model call, and per agent call that made none. */
   calls?: pl.LazyDataFrame;
   /** One row per Stag Hunt turn. */
   turns?: pl.LazyDataFrame;
@@ -178,6 +267,10 @@ export interface LazyRunFrames {
   sources: number;
   /** Copies of episodes that were left out (each episode is loaded once). */
   duplicates: DuplicateEpisode[];
+  /** `false` when a live writer was still writing the folder (see `allowLive`). */
+  complete: boolean;
+  /** The writers that held the folder's lock while it was read. */
+  writers: LiveWriter[];
 }
 
 /** Options for {@linkcode loadRuns} and {@linkcode loadRunsLazy}. */
@@ -220,6 +313,17 @@ export interface LoadRunsOptions {
    * @default {"error"}
    */
   duplicates?: "error" | "first";
+  /**
+   * Load a folder whose `writer.lock` a live process holds (a grid still
+   * playing, in the folder, a subfolder or a parent folder): what is written
+   * so far is loaded, with a warning on the console, `complete: false` and
+   * the writers in `writers`. Without it such a load throws
+   * {@linkcode LiveRunError}. A lock file no process holds (left by a killed
+   * writer) does not count.
+   *
+   * @default {false}
+   */
+  allowLive?: boolean;
 }
 
 /** One source's frames: NDJSON logs (`source` `null`: each row names its file) or a compacted set. */
@@ -231,6 +335,8 @@ interface Part<F> {
 interface Sources {
   ndjson: string[];
   parquet: string[];
+  /** Folders holding a `writer.lock` (outside compactions, whose sets are replaced atomically). */
+  locks: string[];
 }
 
 /**
@@ -240,7 +346,9 @@ interface Sources {
  * @param options Frames to build, strictness and progress reporting.
  * @returns The frames, the malformed lines that were skipped and the number
  * of sources read.
- * @throws {Deno.errors.NotFound} If `dir` does not exist.
+ * @throws {Deno.errors.NotFound} If `dir` does not exist or holds no logs.
+ * @throws {LiveRunError} If a live writer holds its lock (unless
+ * `allowLive: true`).
  * @throws {SyntaxError} In strict mode, for the first malformed line, as
  * `file:line: message`.
  * @throws {RangeError} For copies of an episode whose content differs
@@ -262,6 +370,9 @@ interface Sources {
  * assert.ok(decisions.height > 0); // a frame asked for is there
  * const all = await loadRuns(dir); // every frame
  * assert.equal(all.turns.height, 0); // no Stag Hunt episodes
+ * // One calls row per agent call; mock agents call no model, so none has a model_id.
+ * assert.equal(all.calls.getColumn("model_id").nullCount(), all.calls.height);
+ * assert.deepEqual(episodes.getColumn("cost").toArray(), [0, 0]);
  * assert.equal(malformed.length, 0);
  * await Deno.remove(dir, { recursive: true });
  * ```
@@ -278,6 +389,7 @@ export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Prom
   const frames = wantedFrames(options.frames);
   workerCount(options.workers);
   const sources = await findSources(dir);
+  const writers = liveWriters(dir, sources.locks);
   const total = sources.ndjson.length + sources.parquet.length;
   let done = 0;
   const progress = onProgress === undefined ? undefined : () => onProgress(++done, total);
@@ -300,7 +412,10 @@ export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Prom
     malformed: scan.malformed,
     sources: total,
     duplicates,
+    complete: writers.length === 0,
+    writers,
   };
+  settleLive(writers, [out.episodes], total, options.allowLive);
   for (const name of frames) {
     if (name === "episodes") continue;
     const found = parts.map((part) => part.frames[name]).filter((df) => df !== undefined);
@@ -361,7 +476,9 @@ function alreadyInOrder(frame: pl.DataFrame, by: readonly string[]): boolean {
  * @param options Frames to build, strictness and progress reporting.
  * @returns Lazy frames, the malformed lines that were skipped and the number
  * of sources found.
- * @throws {Deno.errors.NotFound} If `dir` does not exist.
+ * @throws {Deno.errors.NotFound} If `dir` does not exist or holds no logs.
+ * @throws {LiveRunError} If a live writer holds its lock (unless
+ * `allowLive: true`).
  * @throws {SyntaxError} In strict mode, for the first malformed NDJSON line.
  *
  * @example Scan a compacted run
@@ -389,6 +506,7 @@ export async function loadRunsLazy(
   const frames = wantedFrames(options.frames);
   workerCount(options.workers);
   const sources = await findSources(dir);
+  const writers = liveWriters(dir, sources.locks);
   const parts: Part<pl.LazyDataFrame>[] = [];
   const episodes: pl.DataFrame[] = [];
   let malformed: MalformedLine[] = [];
@@ -419,14 +537,18 @@ export async function loadRunsLazy(
   const drop = crossDuplicates(parts.map((p, i) => ({ source: p.source, episodes: episodes[i] })));
   duplicates.push(...drop.duplicates);
   checkDuplicates(duplicates, policy);
+  const total = sources.ndjson.length + sources.parquet.length;
+  settleLive(writers, episodes, total, options.allowLive);
   parts.forEach((part, i) => dropKeys(part.frames, drop.keys[i]));
   const concat = (items: pl.LazyDataFrame[]) =>
     items.length === 1 ? items[0] : pl.concat(items, { how: "diagonal" });
   const out: LazyRunFrames = {
     episodes: concat(parts.map((part) => part.frames.episodes!)),
     malformed,
-    sources: sources.ndjson.length + sources.parquet.length,
+    sources: total,
     duplicates,
+    complete: writers.length === 0,
+    writers,
   };
   for (const name of frames) {
     if (name === "episodes") continue;
@@ -484,6 +606,8 @@ async function loadNdjsonOnly(
     malformed: scan.malformed,
     sources: files.length,
     duplicates,
+    complete: true,
+    writers: [],
   };
 }
 
@@ -578,7 +702,7 @@ function wantedFrames(frames: readonly FrameName[] | undefined): FrameName[] {
 }
 
 async function findSources(dir: string): Promise<Sources> {
-  const sources: Sources = { ndjson: [], parquet: [] };
+  const sources: Sources = { ndjson: [], parquet: [], locks: [] };
   const unfinished: string[] = [];
   const walk = async (folder: string) => {
     const entries: Deno.DirEntry[] = [];
@@ -590,6 +714,7 @@ async function findSources(dir: string): Promise<Sources> {
       sources.parquet.push(await compactedSet(folder));
       return;
     }
+    if (files.has(LOCK_FILE)) sources.locks.push(folder);
     if (files.has("episodes.parquet")) {
       sources.parquet.push(folder);
     } else {
@@ -615,7 +740,91 @@ async function findSources(dir: string): Promise<Sources> {
         `an interrupted compaction (compact again)`,
     );
   }
+  if (sources.ndjson.length + sources.parquet.length === 0) {
+    throw new Deno.errors.NotFound(
+      `No event logs in "${dir}": looked in it and every subfolder for NDJSON logs (*.ndjson: ` +
+        `per-episode logs and grid segments), compacted sets (a folder with episodes.parquet) ` +
+        `and compactions (a folder with ${COMPACTED_FILE}); check the path`,
+    );
+  }
   return sources;
+}
+
+/**
+ * The writers that hold a lock of the folder, of a subfolder read or of a
+ * parent folder. A lock is held when the operating system's lock on the file
+ * is (see `engine/grid/lock.ts`): a shared lock is tried without waiting and
+ * released at once; a lock file left by a killed writer is free.
+ */
+function liveWriters(dir: string, locks: readonly string[]): LiveWriter[] {
+  const folders = [...locks];
+  let folder = resolve(dir);
+  while (dirname(folder) !== folder) {
+    folder = dirname(folder);
+    if (exists(join(folder, LOCK_FILE))) folders.push(folder);
+  }
+  const writers: LiveWriter[] = [];
+  for (const lockDir of folders) {
+    const path = join(lockDir, LOCK_FILE);
+    let file: Deno.FsFile;
+    try {
+      file = Deno.openSync(path, { read: true });
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) continue; // released meanwhile
+      throw err;
+    }
+    try {
+      if (file.tryLockSync(false)) {
+        file.unlockSync();
+        continue;
+      }
+    } finally {
+      file.close();
+    }
+    writers.push({ dir: lockDir, holder: lockHolder(path) });
+  }
+  return writers;
+}
+
+function lockHolder(path: string): LockHolder | null {
+  try {
+    const value = JSON.parse(Deno.readTextFileSync(path));
+    return typeof value?.pid === "number" ? value as LockHolder : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses a load of a folder being written (a {@linkcode LiveRunError} with
+ * the counts so far), or with `allowLive` says on the console that the
+ * frames are a part of the run.
+ */
+function settleLive(
+  writers: readonly LiveWriter[],
+  episodes: readonly pl.DataFrame[],
+  sources: number,
+  allowLive: boolean | undefined,
+): void {
+  if (allowLive !== undefined && typeof allowLive !== "boolean") {
+    throw new TypeError(`Loader option "allowLive" must be a boolean, got ${allowLive}`);
+  }
+  if (writers.length === 0) return;
+  const count = (df: pl.DataFrame) =>
+    df.height === 0 ? 0 : df.filter(pl.col("status").neq(pl.lit("incomplete"))).height;
+  const found: LiveFound = {
+    episodes: episodes.reduce((n, df) => n + df.height, 0),
+    finished: episodes.reduce((n, df) => n + count(df), 0),
+    sources,
+  };
+  const error = new LiveRunError(writers[0], found);
+  if (allowLive !== true) throw error;
+  console.warn(
+    `Loading a folder still being written: ${
+      error.message.slice(0, error.message.indexOf(";"))
+    }; ` +
+      `the frames are marked complete: false`,
+  );
 }
 
 /**

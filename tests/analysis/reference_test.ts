@@ -153,3 +153,102 @@ Deno.test("compareWithReference() names a missing column", () => {
     { name: "RangeError", message: /^compareWithReference\(\) run table needs a column "b"/ },
   );
 });
+
+Deno.test("compareWithReference() keeps the run's regimes apart when keys omit regime", () => {
+  const run = pl.DataFrame({
+    env: ["bank_run", "bank_run"],
+    regime: ["stable", "contraction"],
+    mechanism: ["M0", "M0"],
+    overrides_id: ["none", "none"],
+    mean: [0.2, 0.1],
+  });
+  // FRAIL Table 2's average holds the stable regime only: the contraction cell has no paper value.
+  const rows = compareWithReference(run, loadReference("frail_table2_average"), {
+    keys: ["env", "mechanism"],
+    values: ["mean"],
+  }).filter(pl.col("env").eq(pl.lit("bank_run")).and(pl.col("mechanism").eq(pl.lit("M0"))));
+  assert.deepEqual(rows.toRecords(), [
+    {
+      env: "bank_run",
+      mechanism: "M0",
+      regime: "stable",
+      overrides_id: "none",
+      column: "mean",
+      run: 0.2,
+      paper: 0.215,
+      diff: 0.2 - 0.215,
+      match: false,
+    },
+    {
+      env: "bank_run",
+      mechanism: "M0",
+      regime: "contraction",
+      overrides_id: "none",
+      column: "mean",
+      run: 0.1,
+      paper: null,
+      diff: null,
+      match: false,
+    },
+  ]);
+  const both = pl.concat([
+    loadReference("frail_table2_average"),
+    loadReference("frail_table12_average"),
+  ]);
+  const paired = compareWithReference(run, both, { keys: ["env", "mechanism"], values: ["mean"] })
+    .filter(pl.col("run").isNotNull());
+  assert.deepEqual(paired.select("regime", "run", "paper").toRecords(), [
+    { regime: "stable", run: 0.2, paper: 0.215 },
+    { regime: "contraction", run: 0.1, paper: 0 },
+  ]);
+});
+
+Deno.test("compareWithReference() refuses a run key the paper lacks when it holds several values", () => {
+  const run = pl.DataFrame({
+    env: ["bank_run", "bank_run"],
+    regime: ["stable", "contraction"],
+    mechanism: ["M0", "M0"],
+    mean: [0.2, 0.1],
+  });
+  const paper = pl.DataFrame({ env: ["bank_run"], mechanism: ["M0"], mean: [0.215] });
+  assert.throws(
+    () => compareWithReference(run, paper, { keys: ["env", "mechanism"], values: ["mean"] }),
+    {
+      name: "RangeError",
+      message: "compareWithReference(): the run table holds 2 regime values (stable, " +
+        'contraction) but the paper table has no "regime" column, so each would be compared ' +
+        "with the same published value; filter the run to one regime, or compare with a paper " +
+        'table that has a "regime" column',
+    },
+  );
+  // One regime is carried as a column.
+  const one = compareWithReference(run.head(1), paper, {
+    keys: ["env", "mechanism"],
+    values: ["mean"],
+  });
+  assert.deepEqual(one.columns, [
+    "env",
+    "mechanism",
+    "regime",
+    "column",
+    "run",
+    "paper",
+    "diff",
+    "match",
+  ]);
+  assert.deepEqual(one.getColumn("regime").toArray(), ["stable"]);
+});
+
+Deno.test("compareWithReference() refuses two rows for one cell, naming what differs", () => {
+  const run = pl.DataFrame({ mechanism: ["M0", "M0"], model: ["a", "b"], mean: [0.2, 0.3] });
+  const paper = pl.DataFrame({ mechanism: ["M0"], mean: [0.215] });
+  assert.throws(
+    () => compareWithReference(run, paper, { keys: ["mechanism"], values: ["mean"] }),
+    {
+      name: "RangeError",
+      message: 'compareWithReference(): the run table has two rows for mechanism "M0" (they ' +
+        "differ in model, mean): add the column that tells them apart to keys, or aggregate " +
+        "the table first",
+    },
+  );
+});
