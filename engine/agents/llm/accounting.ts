@@ -487,7 +487,7 @@ export function reservationOf(
  * @example
  * ```ts
  * import { promptBytes } from "./accounting.ts";
- * if (promptBytes([{ role: "user", content: "é" }]) !== 31) throw new Error();
+ * if (promptBytes([{ role: "user", content: "é" }]) !== 32) throw new Error();
  * ```
  */
 export function promptBytes(messages: readonly { role: string; content: string }[]): number {

@@ -123,7 +123,7 @@ function readBytes(path: string): Uint8Array | null {
  *   '{"type":"sett');
  * const r = readSpendLedger(`${dir}/spend.jsonl`);
  * // "a" as billed; "b" was sent and never settled: counted at its reservation.
- * if (r.spend.total.tokens !== 250 || r.unsettled !== 1 || r.torn?.bytes !== 14) throw new Error();
+ * if (r.spend.total.tokens !== 250 || r.unsettled !== 1 || r.torn?.bytes !== 13) throw new Error();
  * ```
  * @throws {RangeError} Naming the file and line of a line that is not a ledger line, or a file that cannot be read.
  */
