@@ -141,6 +141,31 @@ Deno.test("LlmRuntime counts the usage of a 200 it rejected, in the record, the 
   }
 });
 
+Deno.test("LlmRuntime counts the paid attempts of a call whose retry the budget refused", async () => {
+  const unusable = JSON.stringify({
+    object: "chat.completion",
+    choices: [],
+    usage: { prompt_tokens: 40, completion_tokens: 10, total_tokens: 50 },
+  });
+  const server = scriptedServer([{ raw: unusable, contentType: "application/json" }]);
+  try {
+    const runtime = new LlmRuntime({
+      models: [{ id: "m", baseURL: server.url, model: "x", maxRetries: 3, maxTokens: 20 }],
+      sleep: () => Promise.resolve(),
+    });
+    // The first attempt (56 reserved) fits; it bills 50, and a retry (56 more) does not.
+    runtime.useBudget({ limit: { maxTokens: 100 } });
+    const err = await assertRejects(() => runtime.complete("m", messages, { episode: "ep1" }));
+    assert(isEpisodeAbandoned(err));
+    assertEquals(server.requests(), 1);
+    const ep = runtime.ledger.episode("ep1");
+    assertEquals([ep.calls, ep.failedCalls, ep.billedTokens], [1, 1, 50]);
+    assertEquals(runtime.budgetStatus()!.spent.total.tokens, 50);
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("LlmRuntime sends no request whose reservation does not fit, and halts with the budget", async () => {
   const server = scriptedServer([{ status: 200, content: "{}" }]);
   try {
