@@ -170,7 +170,9 @@ function spendLines(s: GridSpend): string[] {
   if (s.cut) {
     lines.push(
       `The spend ledger ${s.ledger} ended in a torn line (a kill mid-write), cut: ` +
-        `${s.cut.bytes} bytes (${JSON.stringify(s.cut.sample)}); its request counts at its reservation.`,
+        `${s.cut.bytes} bytes (${
+          JSON.stringify(s.cut.sample)
+        }); its request counts at its reservation.`,
     );
   }
   if (s.unsettled) {
@@ -337,7 +339,7 @@ async function main(): Promise<number> {
             : ""),
       );
     }
-    if (r.spend) for (const line of spendLines(r.spend)) console.log(line);
+    if (r.spend) { for (const line of spendLines(r.spend)) console.log(line); }
     if (r.stopped) console.log(`Stopped: ${r.stopped}`);
     for (const f of r.failed.slice(0, 10)) console.log(`  failed: ${f.id}: ${f.error}`);
     if (r.failed.length > 10) console.log(`  ... and ${r.failed.length - 10} more`);

@@ -125,7 +125,9 @@ export function spentText(t: GridSpendTotals): string {
 export function limitText(spend: Pick<GridSpend, "limit" | "remaining">): string {
   const { limit, remaining } = spend;
   const parts = [
-    limit?.maxCost !== undefined ? `cost ${limit.maxCost} (${fixedText(remaining.cost!, 4)} left)` : "",
+    limit?.maxCost !== undefined
+      ? `cost ${limit.maxCost} (${fixedText(remaining.cost!, 4)} left)`
+      : "",
     limit?.maxTokens !== undefined ? `${limit.maxTokens} tokens (${remaining.tokens} left)` : "",
   ].filter(Boolean);
   return parts.length ? `${parts.join(", ")}, for the whole run` : "none";

@@ -77,7 +77,9 @@ function parseLine(text: string): SpendLine | string {
   if (v.type !== "reserve" && v.type !== "settle") return `"type" is ${JSON.stringify(v.type)}`;
   if (typeof v.id !== "string" || v.id === "") return '"id" is not a non-empty string';
   if (typeof v.model !== "string") return '"model" is not a string';
-  for (const k of ["tokens_in", "tokens_out", ...(v.type === "settle" ? ["tokens_reasoning"] : [])]) {
+  for (
+    const k of ["tokens_in", "tokens_out", ...(v.type === "settle" ? ["tokens_reasoning"] : [])]
+  ) {
     if (!count(v[k])) return `"${k}" is not a non-negative integer (${JSON.stringify(v[k])})`;
   }
   if (!money(v.cost)) return `"cost" is not null or a finite number >= 0 (${v.cost})`;

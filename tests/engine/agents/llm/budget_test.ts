@@ -5,8 +5,8 @@ import {
   budgetExhausted,
   emptySpendTotals,
   emptyTotals,
-  type SpendLine,
   spendExhausted,
+  type SpendLine,
 } from "../../../../engine/agents/llm/accounting.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import {
@@ -198,7 +198,11 @@ Deno.test("LlmRuntime halts with the ledger when a line cannot be written: nothi
     const runtime = new LlmRuntime({ models: [{ id: "m", baseURL: server.url, model: "x" }] });
     runtime.useBudget({
       record: (l) => {
-        if (l.type === "settle") throw new Error("The spend ledger /x/spend.jsonl cannot be written: No space left on device (os error 28)");
+        if (l.type === "settle") {
+          throw new Error(
+            "The spend ledger /x/spend.jsonl cannot be written: No space left on device (os error 28)",
+          );
+        }
       },
     });
     const r = await runtime.complete("m", messages);
@@ -289,7 +293,10 @@ Deno.test("SpendLedger.open() cuts a torn last line and reports it; its request 
       '{"type":"settle","id":"a","model":"m","usage":"rep',
   );
   const ledger = SpendLedger.open(dir);
-  assertEquals(ledger.reading.torn, { bytes: 50, sample: '{"type":"settle","id":"a","model":"m","usage":"rep' });
+  assertEquals(ledger.reading.torn, {
+    bytes: 50,
+    sample: '{"type":"settle","id":"a","model":"m","usage":"rep',
+  });
   assertEquals([ledger.reading.unsettled, ledger.reading.spend.total.tokens], [1, 150]);
   assertEquals(ledger.reading.spend.total.cost, 0.15);
   ledger.append({
