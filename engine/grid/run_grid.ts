@@ -99,6 +99,7 @@ import { checkLlmEpisodes, gridLlmAgents } from "./llm_agents.ts";
 import {
   assertSameRun,
   type GridManifest,
+  MANIFEST_FILE,
   type GridSession,
   MANIFEST_VERSION,
   readManifest,
@@ -616,6 +617,7 @@ function doneNote(state: { failed: unknown[]; degraded: unknown[] }): string {
  */
 function attachSpend(dir: string, runtime: LlmRuntime, budget: Budget | undefined) {
   const ledger = SpendLedger.open(dir);
+  const fresh = ledger.reading.lines === 0 && ledger.reading.torn === null;
   const detach = runtime.useBudget({
     limit: budget,
     spent: ledger.reading.spend,
@@ -648,10 +650,31 @@ function attachSpend(dir: string, runtime: LlmRuntime, budget: Budget | undefine
       };
     },
     [Symbol.dispose]: () => {
+      const s = status();
+      // A run refused before it started (preflight failed) whose requests billed
+      // nothing leaves no ledger it made, so no folder; one that billed keeps it.
+      const nothing = fresh && s.reserved.requests === 0 && s.session.total.tokens === 0 &&
+        s.session.total.unknown === 0 && s.session.total.cost === 0;
       detach();
       ledger.close();
+      if (nothing && !existsSync(`${dir}/${MANIFEST_FILE}`)) {
+        try {
+          Deno.removeSync(ledger.path);
+        } catch (err) {
+          if (!(err instanceof Deno.errors.NotFound)) throw err;
+        }
+      }
     },
   };
+}
+
+function existsSync(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A cost budget can only be checked when every model has a price. */
