@@ -99,8 +99,8 @@ import { checkLlmEpisodes, gridLlmAgents } from "./llm_agents.ts";
 import {
   assertSameRun,
   type GridManifest,
-  MANIFEST_FILE,
   type GridSession,
+  MANIFEST_FILE,
   MANIFEST_VERSION,
   readManifest,
   runtimeInfo,
