@@ -16,6 +16,7 @@ import {
 } from "../../../../engine/agents/llm/spend_ledger.ts";
 import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template.ts";
 import { isEpisodeAbandoned } from "../../../../engine/core/abandon.ts";
+import { gridSummary } from "../../../../engine/grid/grid_summary.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { billingDouble } from "./_billing_double.ts";
@@ -93,6 +94,23 @@ Deno.test("runGrid() with 8 requests in flight never bills past a cost budget of
     assert(billed.requests >= 3, `only ${billed.requests} requests`);
     assertEquals(r.stoppedBy, "budget");
     assert(Math.abs(r.spend!.spent.total.cost - billed.cost) < 1e-12);
+    // The summary says what the run spent, its limit and what is left.
+    const rows = gridSummary(r)["text/plain"].split("\n");
+    const spent = r.spend!.spent.total;
+    assert(
+      rows.includes(
+        `  spent        ${spent.tokens} tokens, estimated cost ${
+          spent.cost.toFixed(4)
+        }, ${spent.requests} requests, every session`,
+      ),
+      rows.join("\n"),
+    );
+    assert(
+      rows.includes(
+        `  limit        cost 0.5 (${(0.5 - spent.cost).toFixed(4)} left), for the whole run`,
+      ),
+      rows.join("\n"),
+    );
   } finally {
     await double.close();
   }
