@@ -360,7 +360,7 @@ async function runLocked(
       preflight: spentOut ? false : options.preflight,
     }).catch((err) => {
       // Preflight's request was refused (the budget, the ledger): the stop check says why.
-      if (!isEpisodeAbandoned(err)) throw err;
+      if (!isEpisodeAbandoned(err) || runtime.status().halt === null) throw err;
     });
   }
   await retireLogs(scan, todo.map((e) => e.id));

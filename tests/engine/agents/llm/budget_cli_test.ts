@@ -63,8 +63,11 @@ Deno.test("grid CLI killed mid-run and resumed twice with the same --max-cost: t
   try {
     const tmp = await setup(double.url);
     const child = grid(tmp, "--max-cost", "2").spawn();
+    let exited = false;
+    child.status.then(() => (exited = true));
     // Killed with requests in flight, once it has billed 0.8.
-    while (double.billed().cost < 0.8) await new Promise((r) => setTimeout(r, 5));
+    while (!exited && double.billed().cost < 0.8) await new Promise((r) => setTimeout(r, 5));
+    assert(!exited, "the grid ended before it could be killed");
     child.kill("SIGKILL");
     assertEquals((await child.output()).signal, "SIGKILL");
     const atKill = double.billed();
@@ -78,12 +81,35 @@ Deno.test("grid CLI killed mid-run and resumed twice with the same --max-cost: t
     assert(afterKill.spend.total.cost >= killed.cost - 1e-12);
     assert(afterKill.spend.total.tokens >= killed.tokens);
     assert(afterKill.unsettled > 0, "the kill must catch requests in flight");
+    // What a kill mid-write leaves, planted for certain: a torn settle line of
+    // a request in flight. It is cut, and its request still counts at its reservation.
+    const text = await Deno.readTextFile(`${tmp}/run/spend.jsonl`);
+    const open = text.split("\n").filter(Boolean).map((l) => JSON.parse(l))
+      .filter((l, _, all) =>
+        l.type === "reserve" && !all.some((m) => m.id === l.id && m.type === "settle")
+      );
+    const torn = `{"type":"settle","id":"${open[0].id}","model":"local","usage":"rep`;
+    await Deno.writeTextFile(`${tmp}/run/spend.jsonl`, torn, { append: true });
 
     const first = await grid(tmp, "--max-cost", "2").output();
     const firstOut = new TextDecoder().decode(first.stdout);
     assertEquals(first.code, 130, firstOut + new TextDecoder().decode(first.stderr));
     assert(double.billed().cost <= 2 + 1e-12, `billed ${double.billed().cost} past 2`);
     assert(firstOut.includes("Stopped: Cost budget reached: "), firstOut);
+    assert(
+      firstOut.includes(
+        `The spend ledger ${tmp}/run/spend.jsonl ended in a torn line (a kill mid-write), cut: ` +
+          `${torn.length} bytes (${JSON.stringify(torn)}); its request counts at its reservation.`,
+      ),
+      firstOut,
+    );
+    assert(
+      firstOut.includes(
+        `${afterKill.unsettled} requests of an earlier session never settled (killed in flight): ` +
+          "counted at their reservation.",
+      ),
+      firstOut,
+    );
 
     const second = await grid(tmp, "--max-cost", "2").output();
     const secondOut = new TextDecoder().decode(second.stdout);
