@@ -210,6 +210,27 @@ Deno.test("LlmRuntime sends no request whose reservation does not fit, and halts
   }
 });
 
+Deno.test("LlmRuntime answers cache hits with no reservation, while a new request must fit", async () => {
+  const server = scriptedServer([{ status: 200, content: "{}" }]);
+  try {
+    const runtime = new LlmRuntime({
+      models: [{ id: "m", baseURL: server.url, model: "x", maxTokens: 20 }],
+      cacheDir: await Deno.makeTempDir(),
+    });
+    const lines: SpendLine[] = [];
+    // Room for one reservation (36 + 20), which settles to 18.
+    runtime.useBudget({ limit: { maxTokens: 66 }, record: (l) => lines.push(l) });
+    await runtime.complete("m", messages);
+    const hit = await runtime.complete("m", messages);
+    assertEquals([hit.cache, hit.content, lines.length, server.requests()], ["hit", "{}", 2, 1]);
+    const other: ChatMessage[] = [{ role: "user", content: "decide!" }];
+    assert(isEpisodeAbandoned(await assertRejects(() => runtime.complete("m", other))));
+    assertEquals([lines.length, server.requests()], [2, 1]);
+  } finally {
+    await server.close();
+  }
+});
+
 Deno.test("LlmRuntime halts with the ledger when a line cannot be written: nothing more is sent, the paid reply is used", async () => {
   const server = scriptedServer([{ status: 200, content: "{}" }]);
   try {
