@@ -51,7 +51,10 @@ export interface UsageTotals {
   invalidUsageCalls: number;
 }
 
-/** A spending limit for a run. */
+/**
+ * A spending limit for a run as a whole (with `runGrid`, every session of its
+ * folder; see `LlmRuntime.useBudget`).
+ */
 export interface Budget {
   /** Billed tokens. Default no limit. */
   maxTokens?: number;

@@ -20,6 +20,13 @@
  * the grid starts no new episode. The breaker stays open for the runtime's
  * life (make a new runtime once the provider is fixed).
  *
+ * Budgets: with a budget attached ({@linkcode LlmRuntime.useBudget}; `runGrid`
+ * attaches its run folder's spend ledger), every request reserves its worst
+ * case before it is sent and settles to what it billed after, so billed
+ * spend never passes the limit, however many requests are in flight; a
+ * request that does not fit halts the runtime. Without one, nothing is
+ * refused.
+ *
  * Secrets: keys are read from the environment variables the configurations
  * name and kept inside the SDK clients; they, and credentials inside a base
  * URL, are redacted from every message the runtime produces and from reply
