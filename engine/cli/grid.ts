@@ -37,9 +37,13 @@
  * `loadModelConfigs`): its LLM agents share one runtime, with the response
  * cache in `--cache` (default none), checked by preflight before any episode
  * starts (unless `--no-preflight`: preflight lists the models and sends each
- * one tiny chat request), and no new episode starts once the billed tokens
- * reach `--max-tokens` or the estimated cost `--max-cost` (which needs a price
- * for every model), or once a provider fails `--max-consecutive-failures`
+ * one tiny chat request). `--max-tokens` (billed tokens) and `--max-cost`
+ * (estimated cost, which needs a price for every model) bound the run as a
+ * whole, every session: spend is kept in the run folder's `spend.jsonl` and
+ * read back on resume, each request reserves its worst case before it is
+ * sent, and one that may not fit is not sent (the episode that needed it
+ * plays again on a resume with a larger limit). No new episode starts once
+ * the limit is reached, or once a provider fails `--max-consecutive-failures`
  * calls in a row (default 10; the circuit breaker) or refuses a key or
  * answers 404. Replies and reasoning longer than `--max-logged-reply-chars`
  * (default 262144) are cut in the logs, with a correction saying so.
@@ -107,7 +111,8 @@ import { FolderLockedError, LockPathError } from "../grid/lock.ts";
 import { FolderWriteError, isOsError } from "../grid/write_error.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
-import { defaultRunFolder, runGrid } from "../grid/run_grid.ts";
+import { limitText, spentText } from "../grid/grid_summary.ts";
+import { defaultRunFolder, type GridSpend, runGrid } from "../grid/run_grid.ts";
 import { expandCells } from "../grid/cells.ts";
 import { parseShard } from "../grid/shard.ts";
 import { modelsOf, parseGridSpec } from "../grid/spec.ts";
@@ -218,6 +223,53 @@ function printEpisodes(episodes: Iterable<GridEpisode>): void {
     }
   }
   write(chunk);
+}
+
+/** The closing lines about the run's spend, its limit and its spend ledger. */
+function spendLines(s: GridSpend): string[] {
+  const lines: string[] = [];
+  if (s.cut) {
+    lines.push(
+      `The spend ledger ${s.ledger} ended in a torn line (a kill mid-write), cut: ` +
+        `${s.cut.bytes} bytes (${
+          JSON.stringify(s.cut.sample)
+        }); its request counts at its reservation.`,
+    );
+  }
+  if (s.unsettled) {
+    lines.push(
+      `${s.unsettled} requests of an earlier session never settled (killed in flight): ` +
+        "counted at their reservation.",
+    );
+  }
+  if (s.spent.total.requests > 0 || s.limit) {
+    const now = s.session.total;
+    lines.push(
+      `Spent: ${spentText(s.spent.total)}; this session ${now.tokens} tokens, estimated cost ` +
+        `${now.cost.toFixed(4)}. Limit: ${limitText(s)}.`,
+    );
+  }
+  return lines;
+}
+
+/**
+ * What the resume line adds with a budget: the limit bounds the whole run,
+ * and how much of it is left (never an invitation to a fresh budget).
+ */
+function resumeBudgetLine(s: GridSpend): string {
+  const left = [
+    s.limit?.maxCost !== undefined
+      ? `${s.remaining.cost!.toFixed(4)} of --max-cost ${s.limit.maxCost}`
+      : "",
+    s.limit?.maxTokens !== undefined
+      ? `${s.remaining.tokens} of --max-tokens ${s.limit.maxTokens}`
+      : "",
+  ].filter(Boolean).join(" and ");
+  const nothing = (s.remaining.cost ?? 1) <= 0 || (s.remaining.tokens ?? 1) <= 0;
+  return `The limit bounds the whole run, every session, not each command: ${left} left` +
+    (nothing
+      ? ", so resuming with the same limit starts nothing; raise it to go on."
+      : `, so resuming with the same limit spends at most that; raise it to spend more.`);
 }
 
 async function main(): Promise<number> {
@@ -396,6 +448,7 @@ async function main(): Promise<number> {
             : ""),
       );
     }
+    if (r.spend) { for (const line of spendLines(r.spend)) console.log(line); }
     if (r.stopped) console.log(`Stopped: ${r.stopped}`);
     for (const f of r.failed.slice(0, 10)) console.log(`  failed: ${f.id}: ${f.error}`);
     if (r.failed.length > 10) console.log(`  ... and ${r.failed.length - 10} more`);
@@ -412,8 +465,13 @@ async function main(): Promise<number> {
           "add --redo-failed to play them again.",
       );
     }
-    if (r.interrupted || r.remaining > 0 || r.stoppedBy === "disk") console.log(resumeLine(r.dir));
-    if (r.stoppedBy === "disk" || r.stoppedBy === "cache") return EXIT_WRITE;
+    if (r.interrupted || r.remaining > 0 || r.stoppedBy === "disk") {
+      console.log(resumeLine(r.dir));
+      if (r.spend?.limit) console.log(resumeBudgetLine(r.spend));
+    }
+    if (r.stoppedBy === "disk" || r.stoppedBy === "cache" || r.stoppedBy === "ledger") {
+      return EXIT_WRITE;
+    }
     if (r.stoppedBy === "provider") return 3;
     if (received !== null && r.interrupted) return SIGNALS[received];
     return r.interrupted ? 130 : r.failed.length + r.degraded.length ? 1 : 0;

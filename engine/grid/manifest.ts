@@ -3,7 +3,12 @@
  * (temporary file, then rename) when a run starts and when it stops. It holds
  * the spec and its hash, the shard, the toolkit version, the git commit of
  * the toolkit where available, the Deno and dependency versions, and the
- * start and end times of every session (a resume is a new session).
+ * start and end times of every session (a resume is a new session). A run
+ * of LLM episodes also holds its spend (`spend`: the whole run's billed
+ * tokens and cost, in all and by model, the limit of the latest session and
+ * what is left of it; each session's `spent` and `limit`), copied from the
+ * folder's spend ledger (`spend.jsonl`, which is what budgets are checked
+ * against) when a session starts and when it stops.
  *
  * Choices: the git commit is read from the toolkit's `.git` folder (no `git`
  * process, so no run permission; `null` when the toolkit is not a git
@@ -12,6 +17,7 @@
  *
  * @module
  */
+import type { Budget, SpendTotals } from "../agents/llm/accounting.ts";
 import { firstDifference } from "../core/diff.ts";
 import { TOOLKIT_VERSION } from "../core/episode.ts";
 import type { Shard } from "./shard.ts";
@@ -69,6 +75,24 @@ export interface GridSession extends RuntimeInfo {
   interrupted: boolean;
   /** Why the session stopped starting episodes (a budget, a failing provider, a signal, a write error), or `null`. */
   stopped?: string | null;
+  /** The session's budget (which bounds the whole run), or `null`; absent without LLM episodes. */
+  limit?: Budget | null;
+  /** What the session billed; absent without LLM episodes (and in manifests written before it existed). */
+  spent?: SpendTotals;
+}
+
+/** A run's spend, as the manifest holds it (see {@linkcode GridManifest.spend}). */
+export interface ManifestSpend {
+  /** The spend ledger's file name in the run folder. */
+  ledger: string;
+  /** The latest session's budget, or `null`. */
+  limit: Budget | null;
+  /** Billed spend of the whole run, every session. */
+  spent: SpendTotals;
+  /** What is left of `limit`: tokens and cost, each `null` without that limit. */
+  remaining: { tokens: number | null; cost: number | null };
+  /** Billed spend by model id. */
+  by_model: Record<string, SpendTotals>;
 }
 
 /** The manifest of a run folder. */
@@ -95,6 +119,8 @@ export interface GridManifest extends RuntimeInfo {
   status: "running" | "interrupted" | "incomplete" | "complete";
   /** Every session, oldest first. */
   sessions: GridSession[];
+  /** The run's spend; absent without LLM episodes (and in manifests written before it existed). */
+  spend?: ManifestSpend;
 }
 
 const ROOT = new URL("../../", import.meta.url);

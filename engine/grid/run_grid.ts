@@ -31,18 +31,33 @@
  * calls, and what calls are waiting on (a provider slot, a rate-limit
  * window, a retry).
  *
- * Budget and stops: before starting each episode the model calls of this
- * invocation (billed tokens and estimated cost; cache hits are free) are
- * checked against `budget` (a cost budget needs a price for every model);
- * once it is reached, or once a provider is found failing (the runtime's
- * circuit breaker opened: too many failed calls in a row, a refused key, a
- * 404; or every model call of a finished episode failed), no new episode
- * starts, those in flight finish (calls to a broken provider fail at once),
- * and the result (`stopped`, `stoppedBy`), the progress line and the manifest
- * say why, naming the provider and its last error. Running the same spec
- * again resumes, with a fresh budget. A provider found failing after the
- * last episode started (every episode already in flight) is recorded the
- * same way once the run ends.
+ * Spend and budget: with LLM episodes, every request the runtime sends is
+ * written to the folder's spend ledger (`spend.jsonl`, see
+ * `spend_ledger.ts`) as it is reserved and as it settles, and read back by
+ * every resume, so `budget` bounds the run as a whole, across sessions (a
+ * shard's folder has its own ledger, so its budget is its own). `runGrid`
+ * attaches the ledger and the budget to the runtime for the run
+ * (`LlmRuntime.useBudget`, detached when it returns; preflight's requests
+ * count too): each request reserves its worst case before it is sent, and
+ * one that does not fit in what is left is not sent: the runtime halts and
+ * the episode that needed it is abandoned (not logged, played again on a
+ * resume with a larger budget). Billed spend therefore never exceeds the
+ * budget, however many requests are in flight. A cost budget needs a price
+ * for every model. A resume whose budget is already spent starts nothing
+ * (and sends no preflight request). The result's `spend`, the summary and
+ * the manifest (`spend`, and each session's `spent`) say what was spent, what
+ * is left and the limit.
+ *
+ * Stops: once the budget is reached, or once a provider is found failing
+ * (the runtime's circuit breaker opened: too many failed calls in a row, a
+ * refused key, a 404; or every model call of a finished episode failed), or
+ * the runtime halted (a budget, a cache or a spend ledger that cannot be
+ * written), no new episode starts, those in flight finish (calls to a
+ * broken provider fail at once; a halted runtime sends nothing more), and
+ * the result (`stopped`, `stoppedBy`), the progress line and the manifest say
+ * why, naming the provider and its last error. Running the same spec again
+ * resumes. A provider found failing after the last episode started (every
+ * episode already in flight) is recorded the same way once the run ends.
  *
  * Signals and write errors: `signal` stops starting episodes (its reason,
  * when a string such as `"Received SIGTERM"`, is recorded as why, with
@@ -80,11 +95,17 @@ import {
   addTotals,
   type Budget,
   budgetExhausted,
+  checkBudget,
   emptyTotals,
+  type Spend,
+  spendExhausted,
+  spendLeft,
   totalsSince,
   type UsageTotals,
 } from "../agents/llm/accounting.ts";
 import type { LlmRuntime } from "../agents/llm/runtime.ts";
+import { SPEND_LEDGER_FILE, SpendLedger } from "../agents/llm/spend_ledger.ts";
+import { isEpisodeAbandoned } from "../core/abandon.ts";
 import type { Degradation } from "../core/events.ts";
 import { withJupyterDisplay } from "../core/jupyter.ts";
 import { join } from "node:path";
@@ -138,7 +159,11 @@ export interface RunGridOptions {
   runtime?: LlmRuntime;
   /** Check keys, base URLs and models over the network before any episode starts. Default `true`. */
   preflight?: boolean;
-  /** Stop starting episodes once this invocation's model calls reach it. Default: no limit. */
+  /**
+   * Limit of the whole run's billed spend (every session, read back from the
+   * folder's spend ledger): a request that may not fit is not sent. Default:
+   * no limit (spend is still recorded).
+   */
   budget?: Budget;
   /**
    * Builds the agents of an episode (custom agents); return `undefined` for
@@ -206,11 +231,12 @@ export interface GridResult {
   /**
    * What stopped them: `"budget"`, `"provider"` (a failing or refusing
    * provider, also when found after the last episode started), `"cache"` (a
-   * response cache that cannot be written), `"signal"` (`signal` or
+   * response cache that cannot be written), `"ledger"` (a spend ledger that
+   * cannot be written), `"signal"` (`signal` or
    * `abandon`), `"disk"` (a log or the manifest that cannot be written), or
    * `null`.
    */
-  stoppedBy: "budget" | "provider" | "cache" | "signal" | "disk" | null;
+  stoppedBy: "budget" | "provider" | "cache" | "ledger" | "signal" | "disk" | null;
   /** Temporary files of an earlier, killed run that were removed. */
   removedTemporary: number;
   /** Unfinished logs that were removed (torn segment blocks, partial per-episode logs) and played again. */
@@ -223,6 +249,26 @@ export interface GridResult {
   elapsedMs: number;
   /** Model calls of this invocation: calls, cache hits, tokens, estimated cost. */
   usage: UsageTotals;
+  /** The run's spend against its budget, or `null` without LLM episodes and a runtime. */
+  spend: GridSpend | null;
+}
+
+/** What a run spent (see {@linkcode GridResult.spend}). */
+export interface GridSpend {
+  /** The spend ledger's path. */
+  ledger: string;
+  /** The budget of this invocation (which bounds the whole run), or `null`. */
+  limit: Budget | null;
+  /** Billed spend of the whole run, every session (an upper bound: unknown billing counts at its reservation). */
+  spent: Spend;
+  /** Billed spend of this invocation. */
+  session: Spend;
+  /** What is left of the limit: tokens and cost, each `null` without that limit. */
+  remaining: { tokens: number | null; cost: number | null };
+  /** Requests of earlier sessions that never settled (killed in flight), counted at their reservation. */
+  unsettled: number;
+  /** The torn last line cut from the ledger when the run started (a kill mid-write), or `null`. */
+  cut: { bytes: number; sample: string } | null;
 }
 
 /**
@@ -340,9 +386,21 @@ async function runLocked(
     const s = scan.finished.get(e.id);
     return s === undefined || (s.status !== "ok" && options.redoFailed);
   });
+  if (options.budget) checkBudget(options.budget);
   if (runtime) {
     if (options.budget?.maxCost !== undefined) assertPriced(todo, runtime);
-    await checkLlmEpisodes(todo, runtime, { preflight: options.preflight });
+  }
+  using spending = runtime && plan.llm ? attachSpend(dir, runtime, options.budget) : null;
+  if (runtime) {
+    // A run whose budget is spent sends nothing, not even preflight's requests.
+    const spentOut = spending !== null && options.budget !== undefined &&
+      spendExhausted(spending.ledger.reading.spend.total, options.budget) !== null;
+    await checkLlmEpisodes(todo, runtime, {
+      preflight: spentOut ? false : options.preflight,
+    }).catch((err) => {
+      // Preflight's request was refused (the budget, the ledger): the stop check says why.
+      if (!isEpisodeAbandoned(err) || runtime.status().halt === null) throw err;
+    });
   }
   await retireLogs(scan, todo.map((e) => e.id));
   const info = await runtimeInfo();
@@ -356,6 +414,7 @@ async function runLocked(
     degraded: 0,
     interrupted: false,
     stopped: null,
+    ...(spending ? { limit: options.budget ?? null, spent: spending.session().total } : {}),
   };
   const manifest: GridManifest = existing
     ? { ...existing, status: "running", sessions: [...existing.sessions, session] }
@@ -373,6 +432,7 @@ async function runLocked(
       status: "running",
       sessions: [session],
     };
+  if (spending) manifest.spend = spending.manifest(options.budget);
   try {
     await writeManifest(dir, manifest);
   } catch (err) {
@@ -381,7 +441,13 @@ async function runLocked(
       : err;
   }
   try {
-    return await playAll(plan, dir, staleLock, options, t0, { scan, todo, session, manifest });
+    return await playAll(plan, dir, staleLock, options, t0, {
+      scan,
+      todo,
+      session,
+      manifest,
+      spending,
+    });
   } catch (err) {
     // Whatever went wrong, the manifest says the session ended early, where it can.
     if (manifest.status === "running") {
@@ -400,6 +466,8 @@ interface Prepared {
   todo: GridEpisode[];
   session: GridSession;
   manifest: GridManifest;
+  /** The spend ledger attached to the runtime, or `null`. */
+  spending: Spending | null;
 }
 
 /** Plays the episodes to do and writes the closing manifest (the lock is held, the manifest says running). */
@@ -413,7 +481,7 @@ async function playAll(
 ): Promise<GridResult> {
   const { workers, concurrency } = options;
   const runtime = options.runtime;
-  const { scan, todo, session, manifest } = prepared;
+  const { scan, todo, session, manifest, spending } = prepared;
   const sink = progressSink(options.progress ?? true);
   const state = {
     done: 0,
@@ -496,8 +564,10 @@ async function playAll(
   const mustStop = (atEnd = false): boolean => {
     if (state.stopped === null) {
       const halt = runtime?.status().halt ?? null;
+      const whole = runtime?.budgetStatus()?.spent.total;
       const spent = halt === null && options.budget && !atEnd
-        ? budgetExhausted(usage(), options.budget)
+        ? (whole ? spendExhausted(whole, options.budget) : null) ??
+          budgetExhausted(usage(), options.budget)
         : null;
       const provider = runtime?.status().fatal ?? state.allCallsFailed;
       state.stopped = halt?.reason ?? spent ?? provider;
@@ -618,6 +688,10 @@ async function playAll(
   session.degraded = state.degraded.length;
   session.interrupted = interrupted;
   session.stopped = state.stopped;
+  if (spending) {
+    session.spent = spending.session().total;
+    manifest.spend = spending.manifest(options.budget);
+  }
   manifest.status = interrupted ? "interrupted" : remaining === 0 ? "complete" : "incomplete";
   if (manifest.status === "complete") manifest.ended = ended;
   try {
@@ -669,6 +743,7 @@ async function playAll(
     mode: pool ? "workers" : "in-process",
     elapsedMs: performance.now() - t0,
     usage: usage(),
+    spend: spending?.result(options.budget) ?? null,
   };
   // A notebook cell ending with the result shows its summary table, not the object.
   return withJupyterDisplay(result, () => gridSummary(result));
@@ -688,6 +763,75 @@ function doneNote(state: { failed: unknown[]; degraded: unknown[] }): string {
   return parts.length
     ? ` (${parts.join("; ")}); run again with redoFailed (--redo-failed) to play them again.`
     : ".";
+}
+
+/**
+ * Opens the run folder's spend ledger and attaches it, with the budget, to
+ * the runtime; disposing detaches it and closes the ledger.
+ */
+function attachSpend(dir: string, runtime: LlmRuntime, budget: Budget | undefined) {
+  const ledger = SpendLedger.open(dir);
+  const fresh = ledger.reading.lines === 0 && ledger.reading.torn === null;
+  const detach = runtime.useBudget({
+    limit: budget,
+    spent: ledger.reading.spend,
+    record: (line) => ledger.append(line),
+  });
+  const status = () => runtime.budgetStatus()!;
+  return {
+    ledger,
+    session: () => status().session,
+    manifest: (limit: Budget | undefined): NonNullable<GridManifest["spend"]> => {
+      const spent = status().spent;
+      return {
+        ledger: SPEND_LEDGER_FILE,
+        limit: limit ?? null,
+        spent: spent.total,
+        remaining: spendLeft(spent.total, limit ?? {}),
+        by_model: spent.byModel,
+      };
+    },
+    result: (limit: Budget | undefined): GridSpend => {
+      const s = status();
+      return {
+        ledger: ledger.path,
+        limit: limit ?? null,
+        spent: s.spent,
+        session: s.session,
+        remaining: spendLeft(s.spent.total, limit ?? {}),
+        unsettled: ledger.reading.unsettled,
+        cut: ledger.reading.torn,
+      };
+    },
+    [Symbol.dispose]: () => {
+      const s = status();
+      // A run refused before it started (preflight failed) whose requests billed
+      // nothing leaves no ledger it made, so no folder; one that billed keeps it.
+      const nothing = fresh && s.reserved.requests === 0 && s.session.total.tokens === 0 &&
+        s.session.total.unknown === 0 && s.session.total.cost === 0;
+      detach();
+      ledger.close();
+      if (nothing && !existsSync(`${dir}/${MANIFEST_FILE}`)) {
+        try {
+          Deno.removeSync(ledger.path);
+        } catch (err) {
+          if (!(err instanceof Deno.errors.NotFound)) throw err;
+        }
+      }
+    },
+  };
+}
+
+/** The spend ledger of a run, attached to its runtime (see {@linkcode attachSpend}). */
+type Spending = ReturnType<typeof attachSpend>;
+
+function existsSync(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A cost budget can only be checked when every model has a price. */

@@ -27,16 +27,39 @@
  */
 export {
   addCall,
+  addSpend,
   addTotals,
+  billedUsage,
   type Budget,
   budgetExhausted,
+  type BudgetTally,
   callCost,
+  checkBudget,
+  copySpend,
+  emptySpend,
+  emptySpendTotals,
   emptyTotals,
+  promptBytes,
+  type Reservation,
+  reservationOf,
+  reservationRefusal,
+  type Spend,
+  spendExhausted,
+  spendLeft,
+  type SpendLine,
+  type SpendTotals,
+  type SpendUsage,
   totalsSince,
   usageFromEvents,
   UsageLedger,
   type UsageTotals,
 } from "./accounting.ts";
+export {
+  readSpendLedger,
+  SPEND_LEDGER_FILE,
+  SpendLedger,
+  type SpendLedgerReading,
+} from "./spend_ledger.ts";
 export {
   type CachedResponse,
   CachedResponseSchema,
@@ -60,6 +83,8 @@ export { assignedModels, type ModelAssignment, modelFor } from "./model_assignme
 export {
   CLIENT_REQUEST_FIELDS,
   loadModelConfigs,
+  MAX_COMPLETION_TOKENS,
+  MAX_PRICE_PER_MILLION,
   MAX_TIMER_MS,
   type ModelConfig,
   type ModelConfigInput,
@@ -110,14 +135,18 @@ export type {
 } from "../../core/events.ts";
 export { type CompletionReading, type CompletionUsage, parseCompletion } from "./completion.ts";
 export {
+  type BudgetStatus,
   type CompleteOptions,
   DEFAULT_MAX_CONSECUTIVE_FAILURES,
   DEFAULT_MAX_LOGGED_REPLY_CHARS,
+  type HaltCause,
   LlmRuntime,
   type LlmRuntimeOptions,
   PROBE_EPISODE,
   PROBE_MESSAGES,
   type RetryNotice,
+  type RuntimeHalt,
   type RuntimeStatus,
   samplingParams,
+  type UseBudgetOptions,
 } from "./runtime.ts";

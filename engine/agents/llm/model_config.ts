@@ -18,7 +18,7 @@ import { z } from "npm:zod@4.6.7";
 import { parseWith } from "../../frail/params.ts";
 import { safeUrl } from "./redact.ts";
 
-/** Price of a model in currency units per million tokens. */
+/** Price of a model in currency units per million tokens (finite, 0 to `MAX_PRICE_PER_MILLION`). */
 export interface ModelPrice {
   /** Per million prompt tokens. */
   inputPerMillion: number;
@@ -40,7 +40,7 @@ export interface ModelConfig {
   provider: string;
   /** Sampling temperature. Default 1.0 (Table 6). */
   temperature: number;
-  /** Completion token cap. Default 8192 (Table 6). */
+  /** Completion token cap, 1 to `MAX_COMPLETION_TOKENS`. Default 8192 (Table 6). */
   maxTokens: number;
   /** Request field carrying the cap. Default `"max_tokens"`; newer OpenAI models take `"max_completion_tokens"`. */
   tokenLimitParam: "max_tokens" | "max_completion_tokens";
@@ -70,6 +70,30 @@ export interface ModelConfig {
 export type ModelConfigInput =
   & Pick<ModelConfig, "id" | "baseURL" | "model">
   & Partial<Omit<ModelConfig, "id" | "baseURL" | "model">>;
+
+/**
+ * Highest price a model config may give, per million tokens (input or
+ * output): far above any provider's, low enough that no budget sum overflows.
+ *
+ * @example
+ * ```ts
+ * import { MAX_PRICE_PER_MILLION } from "./model_config.ts";
+ * if (MAX_PRICE_PER_MILLION !== 10_000) throw new Error();
+ * ```
+ */
+export const MAX_PRICE_PER_MILLION = 10_000;
+
+/**
+ * Highest completion cap (`maxTokens`) a model config may give: one million
+ * tokens, above any provider's output limit.
+ *
+ * @example
+ * ```ts
+ * import { MAX_COMPLETION_TOKENS } from "./model_config.ts";
+ * if (MAX_COMPLETION_TOKENS !== 1_000_000) throw new Error();
+ * ```
+ */
+export const MAX_COMPLETION_TOKENS = 1_000_000;
 
 const ID = /^[A-Za-z0-9][\w.:-]*$/;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -167,7 +191,7 @@ export const ModelConfigSchema: z.ZodType<ModelConfig, ModelConfigInput> = z.obj
   apiKeyEnv: z.string().regex(ENV_NAME, "name an environment variable").nullable().default(null),
   provider: z.string().min(1).optional(),
   temperature: z.number().min(0).max(2).default(1),
-  maxTokens: z.number().int().min(1).default(8192),
+  maxTokens: z.number().int().min(1).max(MAX_COMPLETION_TOKENS).default(8192),
   tokenLimitParam: z.enum(["max_tokens", "max_completion_tokens"]).default("max_tokens"),
   reasoningEffort: z.enum(["minimal", "low", "medium", "high"]).nullable().default(null),
   extraBody: z.record(z.string(), z.unknown()).superRefine((body, ctx) => {
@@ -188,8 +212,8 @@ export const ModelConfigSchema: z.ZodType<ModelConfig, ModelConfigInput> = z.obj
   maxBackoffMs: millis(0).default(60_000),
   maxRetryAfterMs: z.number().min(0).default(120_000),
   price: z.object({
-    inputPerMillion: z.number().nonnegative(),
-    outputPerMillion: z.number().nonnegative(),
+    inputPerMillion: z.number().nonnegative().max(MAX_PRICE_PER_MILLION),
+    outputPerMillion: z.number().nonnegative().max(MAX_PRICE_PER_MILLION),
   }).strict().nullable().default(null),
 }).strict().transform((c) => ({ ...c, provider: c.provider ?? new URL(c.baseURL).host }));
 

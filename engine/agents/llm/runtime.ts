@@ -31,6 +31,13 @@
  * a slot or a retry, throw `EpisodeAbandoned`). A cache folder that cannot be
  * created or written is refused when the runtime is made.
  *
+ * Budgets: with a budget attached ({@linkcode LlmRuntime.useBudget}; `runGrid`
+ * attaches its run folder's spend ledger), every request reserves its worst
+ * case before it is sent and settles to what it billed after, so billed
+ * spend never passes the limit, however many requests are in flight; a
+ * request that does not fit halts the runtime. Without one, nothing is
+ * refused.
+ *
  * Secrets: keys are read from the environment variables the configurations
  * name and kept inside the SDK clients; they, and credentials inside a base
  * URL, are redacted from every message the runtime produces, and from the
@@ -42,9 +49,26 @@
  * @module
  */
 import OpenAI from "npm:openai@7.59.0";
-import { EpisodeAbandoned } from "../../core/abandon.ts";
+import { EpisodeAbandoned, isEpisodeAbandoned } from "../../core/abandon.ts";
 import type { LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
-import { callCost, UsageLedger } from "./accounting.ts";
+import {
+  addSpend,
+  billedUsage,
+  type Budget,
+  callCost,
+  checkBudget,
+  copySpend,
+  emptySpend,
+  emptySpendTotals,
+  promptBytes,
+  type Reservation,
+  reservationOf,
+  reservationRefusal,
+  type Spend,
+  type SpendLine,
+  type SpendTotals,
+  UsageLedger,
+} from "./accounting.ts";
 import { type CachedResponse, cacheKeyOf, promptHash, ResponseCache } from "./cache.ts";
 import { type CompletionReading, parseCompletion } from "./completion.ts";
 import { type Limiter, limitersByProvider } from "./limiter.ts";
@@ -168,10 +192,39 @@ export interface RuntimeHalt {
 
 /**
  * What can halt a runtime: a spending limit, a response cache that cannot be
- * written, a signal (the grid command halts it when it is told to stop), or
- * a run folder that cannot be written (a full or failing disk).
+ * written, a spend ledger that cannot be written, a signal (the grid command
+ * halts it when it is told to stop), or a run folder that cannot be written
+ * (a full or failing disk).
  */
-export type HaltCause = "budget" | "cache" | "signal" | "disk";
+export type HaltCause = "budget" | "cache" | "ledger" | "signal" | "disk";
+
+/** Options of {@linkcode LlmRuntime.useBudget}. */
+export interface UseBudgetOptions {
+  /** The limits (of the whole run: `spent` counts against them). Default none: spend is only recorded. */
+  limit?: Budget;
+  /** What the run spent before (a spend ledger read back). Default nothing. */
+  spent?: Spend;
+  /**
+   * Writes one ledger line, synchronously, or throws when it cannot: a
+   * `reserve` line before each request is sent (a throw: the request is not
+   * sent and the runtime halts, cause `"ledger"`) and a `settle` line after
+   * (a throw: the reply is still used and counted in memory, and the runtime
+   * halts). Default none.
+   */
+  record?: (line: SpendLine) => void;
+}
+
+/** A budget attached to a runtime (see {@linkcode LlmRuntime.budgetStatus}). */
+export interface BudgetStatus {
+  /** The limits, or `null` when spend is only recorded. */
+  limit: Budget | null;
+  /** Spend of the run: what it spent before plus what was settled since. */
+  spent: Spend;
+  /** Spend settled since the budget was attached. */
+  session: Spend;
+  /** Reservations of the requests in flight. */
+  reserved: SpendTotals;
+}
 
 /** Options of {@linkcode LlmRuntime.complete}. */
 export interface CompleteOptions {
@@ -238,6 +291,7 @@ export class LlmRuntime {
   #lastRetry: RetryNotice | null = null;
   #fatal: string | null = null;
   #halt: RuntimeHalt | null = null;
+  #budget: BudgetState | null = null;
 
   /** Creates the runtime (no network, no key read yet). */
   constructor(options: LlmRuntimeOptions) {
@@ -365,6 +419,91 @@ export class LlmRuntime {
     this.#changed();
   }
 
+  /**
+   * Attaches a budget (and a spend ledger) for a run; returns the function
+   * that detaches it. While attached, every request (each attempt, retries
+   * included) reserves its worst case before it is sent: its prompt's UTF-8
+   * bytes plus its completion cap, at the model's price. A request whose
+   * reservation does not fit in what is left of the limit (spent plus in
+   * flight) is not sent: the runtime halts (cause `"budget"`) and the call
+   * throws `EpisodeAbandoned`. Each request then settles to what it billed:
+   * the reply's token counts (a reply rejected as unusable still counts its
+   * usage), its reservation when that is unknown (a reply without valid
+   * counts, a timeout), or nothing (an error status or a refused
+   * connection, which providers normally do not bill). Cache hits reserve
+   * nothing. So billed spend never exceeds the limit, however many requests
+   * are in flight.
+   *
+   * Detaching lifts a halt the budget caused. Requests still in flight then
+   * settle in memory only (their `reserve` lines count them, at their
+   * reservation, when the ledger is read back), and no new request is sent
+   * until they have.
+   *
+   * @example
+   * ```ts
+   * import { LlmRuntime } from "./runtime.ts";
+   * const rt = new LlmRuntime({ models: [{ id: "m", baseURL: "http://127.0.0.1:9/v1", model: "x" }] });
+   * const detach = rt.useBudget({ limit: { maxTokens: 10 } });
+   * try {
+   *   await rt.complete("m", [{ role: "user", content: "hi" }]);
+   *   throw new Error("should be refused");
+   * } catch (e) {
+   *   if ((e as Error).name !== "EpisodeAbandoned" || rt.status().halt?.by !== "budget") throw e;
+   * }
+   * detach();
+   * if (rt.status().halt !== null || rt.budgetStatus() !== null) throw new Error();
+   * ```
+   * @throws {RangeError} For a bad limit, or when a budget is already attached.
+   */
+  useBudget(options: UseBudgetOptions = {}): () => void {
+    if (this.#budget !== null) {
+      throw new RangeError(
+        "The runtime already has a budget attached (a grid is running with it): " +
+          "give each grid that runs at the same time its own runtime",
+      );
+    }
+    const b: BudgetState = {
+      limit: options.limit ? checkBudget({ ...options.limit }) : null,
+      earlier: copySpend(options.spent ?? emptySpend()),
+      session: emptySpend(),
+      reserved: emptySpendTotals(),
+      record: options.record ?? null,
+      halt: null,
+      detached: false,
+      tag: crypto.randomUUID().slice(0, 8),
+      next: 0,
+    };
+    this.#budget = b;
+    this.#changed();
+    return () => {
+      if (b.detached) return;
+      b.detached = true;
+      if (b.halt !== null && this.#halt === b.halt) this.#halt = null;
+      if (b.reserved.requests === 0 && this.#budget === b) this.#budget = null;
+      this.#changed();
+    };
+  }
+
+  /** The attached budget's limit, spend and reservations, or `null` without one. */
+  budgetStatus(): BudgetStatus | null {
+    const b = this.#budget;
+    if (b === null || b.detached) return null;
+    const spent = copySpend(b.earlier);
+    for (const [model, t] of Object.entries(b.session.byModel)) {
+      const into = spent.byModel[model] ??= emptySpendTotals();
+      for (const k of Object.keys(t) as (keyof SpendTotals)[]) {
+        into[k] += t[k];
+        spent.total[k] += t[k];
+      }
+    }
+    return {
+      limit: b.limit ? { ...b.limit } : null,
+      spent,
+      session: copySpend(b.session),
+      reserved: { ...b.reserved },
+    };
+  }
+
   /** Why a provider's circuit breaker is open, or `null` while it is closed. */
   breaker(provider: string): string | null {
     return this.#breakers.get(provider)?.open ?? null;
@@ -381,7 +520,12 @@ export class LlmRuntime {
   ): Promise<LlmCallRecord> {
     const m = this.model(modelId);
     if (this.#halt !== null) throw new EpisodeAbandoned(this.#halt.reason);
-    const record = await this.#call(m, messages, samplingParams(m), options.sample ?? 0, true);
+    const record = await this.#call(m, messages, samplingParams(m), options.sample ?? 0, true)
+      .catch((err) => {
+        // Attempts already paid before a retry was refused still count.
+        if (err instanceof CallAbandoned) this.ledger.add(err.record, options.episode ?? "ep");
+        throw err;
+      });
     this.ledger.add(record, options.episode ?? "ep");
     return record;
   }
@@ -399,7 +543,10 @@ export class LlmRuntime {
       ...samplingParams(m),
       [m.tokenLimitParam]: Math.min(m.maxTokens, PROBE_MAX_TOKENS),
     };
-    const record = await this.#call(m, PROBE_MESSAGES, sampling, "probe", false);
+    const record = await this.#call(m, PROBE_MESSAGES, sampling, "probe", false).catch((err) => {
+      if (err instanceof CallAbandoned) this.ledger.add(err.record, PROBE_EPISODE);
+      throw err;
+    });
     this.ledger.add(record, PROBE_EPISODE);
     return record;
   }
@@ -456,7 +603,24 @@ export class LlmRuntime {
       }
       const open = this.breaker(m.provider);
       if (open) return failed(open);
-      const record = await this.#network(m, client, messages, sampling, base, started, cache);
+      const bill: AttemptBill[] = [];
+      let record: LlmCallRecord;
+      try {
+        record = await this.#network(m, client, messages, sampling, base, started, cache, bill);
+      } catch (err) {
+        if (!isEpisodeAbandoned(err) || bill.length === 0) throw err;
+        // A retry was refused (a budget, a halt): the attempts sent before it count.
+        const partial = this.#failed(base, {
+          cache: cache ? "miss" : "off",
+          attempts: bill.length,
+          failures: [],
+          latency: 0,
+          started,
+          m,
+        }, (err as Error).message);
+        throw new CallAbandoned((err as Error).message, withBilled(partial, bill, m));
+      }
+      record = withBilled(record, bill, m);
       this.#countForBreaker(m, record);
       return record;
     } finally {
@@ -473,6 +637,7 @@ export class LlmRuntime {
     base: CallBase,
     started: number,
     cache: ResponseCache | null,
+    bill: AttemptBill[],
   ): Promise<LlmCallRecord> {
     const failures: LlmAttemptFailure[] = [];
     const limiter = this.#limiters.get(m.provider)!;
@@ -491,10 +656,12 @@ export class LlmRuntime {
         }, open);
       }
       const release = await limiter.acquire();
-      if (this.#halt !== null) {
-        // Halted while this call waited for a slot or a retry: nothing more is sent.
+      let hold: Hold | null;
+      try {
+        hold = this.#reserve(m, messages, sampling);
+      } catch (err) {
         release();
-        throw new EpisodeAbandoned(this.#halt.reason);
+        throw err;
       }
       const sent = performance.now();
       let body: unknown;
@@ -522,6 +689,7 @@ export class LlmRuntime {
       } finally {
         release();
       }
+      bill.push(this.#settle(m, hold, answered, body, error));
       if (reading?.ok) {
         const kept = response!; // set whenever the reading is ok
         const usageWarning = reading.usageProblem === null ? null : this.redact(
@@ -591,6 +759,115 @@ export class LlmRuntime {
       this.#retryWaiting--;
       this.#changed();
     }
+  }
+
+  /**
+   * Before a request is sent: refuses it when the runtime is halted, or when
+   * its reservation does not fit the attached budget (the runtime halts) or
+   * cannot be written to the ledger (the runtime halts); else holds it.
+   */
+  #reserve(
+    m: ModelConfig,
+    messages: readonly ChatMessage[],
+    sampling: Record<string, unknown>,
+  ): Hold | null {
+    if (this.#halt !== null) throw new EpisodeAbandoned(this.#halt.reason);
+    const b = this.#budget;
+    if (b === null) return null;
+    if (b.detached) {
+      throw new EpisodeAbandoned(
+        "The grid this runtime's budget belonged to has returned: no further request is sent " +
+          "until its requests in flight have settled",
+      );
+    }
+    const cap = sampling[m.tokenLimitParam] as number;
+    const r = reservationOf(promptBytes(messages), cap, m.price);
+    if (b.limit !== null) {
+      const tally = { spent: this.budgetStatus()!.spent.total, reserved: b.reserved };
+      const why = reservationRefusal(tally, r, b.limit, m.id);
+      if (why !== null) this.#haltFor(b, why, "budget");
+    }
+    const id = `${b.tag}-${++b.next}`;
+    try {
+      b.record?.({
+        type: "reserve",
+        id,
+        model: m.id,
+        tokens_in: r.tokensIn,
+        tokens_out: r.tokensOut,
+        cost: r.cost,
+      });
+    } catch (err) {
+      this.#haltFor(b, `${(err as Error).message}, so no further request is sent`, "ledger");
+    }
+    addReservation(b.reserved, r, 1);
+    return { b, id, r };
+  }
+
+  /**
+   * After a request: what it billed (see {@linkcode useBudget}), settled
+   * against its hold and written to the ledger. A ledger that cannot be
+   * written halts the runtime; the reply is still counted and used.
+   */
+  #settle(
+    m: ModelConfig,
+    hold: Hold | null,
+    answered: boolean,
+    body: unknown,
+    error: unknown,
+  ): AttemptBill {
+    const usage = answered ? billedUsage(body) : null;
+    const timedOut = !answered && classifyFailure(error).kind === "timeout" &&
+      classifyFailure(error).status === null;
+    const unknown = usage === null && (timedOut || (answered && typeof body === "object"));
+    if (hold === null) return usage;
+    const { b, id, r } = hold;
+    addReservation(b.reserved, r, -1);
+    const line: Extract<SpendLine, { type: "settle" }> = usage
+      ? {
+        type: "settle",
+        id,
+        model: m.id,
+        usage: "reported",
+        tokens_in: usage.tokensIn,
+        tokens_out: usage.tokensOut,
+        tokens_reasoning: usage.tokensReasoning,
+        cost: m.price ? callCost(usage, m.price) : null,
+      }
+      : {
+        type: "settle",
+        id,
+        model: m.id,
+        usage: unknown ? "unknown" : "none",
+        tokens_in: unknown ? r.tokensIn : 0,
+        tokens_out: unknown ? r.tokensOut : 0,
+        tokens_reasoning: 0,
+        cost: unknown ? r.cost : m.price ? 0 : null,
+      };
+    addSpend(b.session, m.id, line);
+    if (b.detached) {
+      if (b.reserved.requests === 0 && this.#budget === b) this.#budget = null;
+    } else {
+      try {
+        b.record?.(line);
+      } catch (err) {
+        try {
+          this.#haltFor(b, `${(err as Error).message}, so no further request is sent`, "ledger");
+        } catch {
+          // The halt is what matters here: this reply is paid, so it is used.
+        }
+      }
+    }
+    return usage;
+  }
+
+  /** Halts the runtime for a budget (a detach lifts it) and throws `EpisodeAbandoned`. */
+  #haltFor(b: BudgetState, reason: string, by: HaltCause): never {
+    if (this.#halt === null) {
+      this.halt(reason, by);
+      b.halt = this.#halt;
+    }
+    throw new EpisodeAbandoned(this.#halt!.reason);
   }
 
   /** Counts a network call for its provider's breaker; opens it after too many failures in a row. */
@@ -720,6 +997,78 @@ export class LlmRuntime {
     const s = this.status();
     for (const fn of this.#listeners) fn(s);
   }
+}
+
+/** A budget attached with {@linkcode LlmRuntime.useBudget}. */
+interface BudgetState {
+  limit: Budget | null;
+  /** Spend before it was attached. */
+  earlier: Spend;
+  /** Spend settled since. */
+  session: Spend;
+  reserved: SpendTotals;
+  record: ((line: SpendLine) => void) | null;
+  /** The halt it caused, lifted on detach. */
+  halt: RuntimeHalt | null;
+  detached: boolean;
+  /** Prefix of its request ids. */
+  tag: string;
+  next: number;
+}
+
+/** A request's reservation, held while it is in flight. */
+interface Hold {
+  b: BudgetState;
+  id: string;
+  r: Reservation;
+}
+
+/** The token counts one attempt's reply reported, or `null`. */
+type AttemptBill = { tokensIn: number; tokensOut: number; tokensReasoning: number } | null;
+
+/** An abandoned call whose earlier attempts were paid: `record` counts them. */
+class CallAbandoned extends EpisodeAbandoned {
+  readonly record: LlmCallRecord;
+  constructor(message: string, record: LlmCallRecord) {
+    super(message);
+    this.record = record;
+  }
+}
+
+function addReservation(t: SpendTotals, r: Reservation, sign: 1 | -1): void {
+  t.requests += sign;
+  t.tokensIn += sign * r.tokensIn;
+  t.tokensOut += sign * r.tokensOut;
+  t.tokens += sign * (r.tokensIn + r.tokensOut);
+  if (r.cost === null) t.unpriced += sign;
+  else t.cost += sign * r.cost;
+}
+
+/**
+ * A call's record with the tokens of its attempts that the provider billed
+ * but the runtime did not use (rejected replies that reported usage) added:
+ * every attempt of a failed call, the attempts before the answer of one that
+ * succeeded (whose own counts the record already has).
+ */
+function withBilled(record: LlmCallRecord, bill: readonly AttemptBill[], m: ModelConfig) {
+  const unused = record.status === "ok" ? bill.slice(0, -1) : bill;
+  let tokensIn = 0, tokensOut = 0, tokensReasoning = 0;
+  for (const u of unused) {
+    tokensIn += u?.tokensIn ?? 0;
+    tokensOut += u?.tokensOut ?? 0;
+    tokensReasoning += u?.tokensReasoning ?? 0;
+  }
+  if (tokensIn + tokensOut + tokensReasoning === 0) return record;
+  const total = { tokensIn: record.tokens_in + tokensIn, tokensOut: record.tokens_out + tokensOut };
+  return {
+    ...record,
+    tokens_in: total.tokensIn,
+    tokens_out: total.tokensOut,
+    tokens_reasoning: record.tokens_reasoning + tokensReasoning,
+    cost: m.price && (record.status !== "ok" || record.cost !== null)
+      ? callCost(total, m.price)
+      : null,
+  };
 }
 
 /** The identifying fields of a call record. */

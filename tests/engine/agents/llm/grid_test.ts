@@ -1,6 +1,6 @@
 import { assert, assertEquals } from "../../../_assert.ts";
 import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
-import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
+import { LlmRuntime, PROBE_EPISODE } from "../../../../engine/agents/llm/runtime.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
 import { mockStagHuntPlayers } from "../../../../engine/agents/mock/staghunt.ts";
 import { estimateUsage } from "../../../../engine/grid/estimate.ts";
@@ -10,11 +10,11 @@ import { formatProgress, type GridProgress } from "../../../../engine/grid/progr
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { childSpec } from "./_helpers.ts";
 
-Deno.test("runGrid() stops starting episodes once the token budget is reached, says so, and resumes", async () => {
+Deno.test("runGrid() sends no request past its token budget, abandons the episode that needed one, says so, and resumes", async () => {
   const server = serveLocalModel();
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }],
+      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", maxTokens: 50 }],
     });
     const out = await Deno.makeTempDir();
     const lines: string[] = [];
@@ -29,23 +29,36 @@ Deno.test("runGrid() stops starting episodes once the token budget is reached, s
         finish: (p, m) => (lines.push(formatProgress(p)), closing = m),
       },
     });
-    assertEquals([result.played, result.remaining, result.interrupted], [1, 3, true]);
-    assert(result.stopped!.startsWith("Token budget reached: "), result.stopped!);
-    assert(result.usage.billedTokens >= 10_000);
+    // The first episode needs more than 10,000 tokens: the request that would
+    // pass the limit is not sent, and the episode is abandoned (no log).
+    assertEquals([result.played, result.remaining, result.interrupted], [0, 4, true]);
+    assertEquals(result.stoppedBy, "budget");
+    assert(
+      result.stopped!.startsWith(
+        'Token budget reached: the next request to model "local" may bill up to ',
+      ),
+      result.stopped!,
+    );
+    const spent = result.spend!.spent.total;
+    assert(spent.tokens <= 10_000 && spent.tokens > 0, String(spent.tokens));
+    // The spend counts preflight's request too.
+    const probe = runtime.ledger.episode(PROBE_EPISODE).billedTokens;
+    assertEquals(result.usage.billedTokens + probe, spent.tokens);
     assert(lines.at(-1)!.includes("STOPPED: Token budget reached"), lines.at(-1)!);
     assert(closing!.startsWith(`Stopped: Token budget reached: `), closing);
     assert(
       closing!.endsWith(
-        `1 of 4 episodes finished in ${out}; run the same spec on the same folder to resume.`,
+        `0 of 4 episodes finished in ${out}; run the same spec on the same folder to resume.`,
       ),
     );
-    // The network saw the grid's calls and preflight's one test request.
+    // The network saw the grid's requests and preflight's one test request.
+    assertEquals(spent.requests, server.stats().chat);
     assertEquals(result.usage.calls + 1, server.stats().chat);
     const manifest = (await readManifest(out))!;
     assertEquals([manifest.status, manifest.sessions[0].stopped], ["interrupted", result.stopped]);
-    // Run again without a budget: the finished episode is kept, the rest is played.
+    // Run again without a budget (the same runtime: its budget halt was lifted): all 4 are played.
     const rest = await runGrid(childSpec(1), { out, runtime, progress: false });
-    assertEquals([rest.skipped, rest.played, rest.stopped, rest.remaining], [1, 3, null, 0]);
+    assertEquals([rest.skipped, rest.played, rest.stopped, rest.remaining], [0, 4, null, 0]);
     assertEquals((await readManifest(out))!.status, "complete");
   } finally {
     await server.close();

@@ -130,6 +130,7 @@ Deno.test("runGrid() stops at its cost budget when a provider reports negative t
         id: "local",
         baseURL: server.url,
         model: "coordlab-stay",
+        maxTokens: 16,
         price: { inputPerMillion: 1, outputPerMillion: 1 },
       }],
     });
@@ -147,12 +148,17 @@ Deno.test("runGrid() stops at its cost budget when a provider reports negative t
       runtime,
       concurrency: 1,
       preflight: false,
-      budget: { maxCost: 0.0002 },
+      budget: { maxCost: 1 },
       progress: false,
     });
     // Before: all 3 episodes ran at a "cost" of -350 per million-token unit.
     assertEquals([r.played, r.remaining, r.stoppedBy, r.usage.cost], [1, 2, "budget", 0]);
     assert(r.stopped!.startsWith("Cost budget cannot be checked: 15 calls have no known cost"));
+    // The run's spend counts each such request at its reservation, an upper bound.
+    const spent = r.spend!.spent.total;
+    assertEquals([spent.requests, spent.unknown, spent.unpriced], [15, 15, 0]);
+    assertEquals(spent.cost, spent.tokens / 1e6);
+    assert(spent.tokens > 15 * 16);
   });
 });
 
