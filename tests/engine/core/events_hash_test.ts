@@ -133,7 +133,12 @@ Deno.test("a lines-v3 log read back from its text replays, ok and degraded alike
   for (const fail of [false, true]) {
     const events = await logOf({ fail });
     const check = await replayWith(bankRun, events);
-    assertEquals([check.ok, check.hashing, check.note, check.rounds], [true, "lines-v3", undefined, 12]);
+    assertEquals([check.ok, check.hashing, check.note, check.rounds], [
+      true,
+      "lines-v3",
+      undefined,
+      12,
+    ]);
     assertEquals((events.at(-1) as { status: string }).status, fail ? "degraded" : "ok");
   }
 });
@@ -342,4 +347,22 @@ Deno.test("a model-backed episode through the local server round-trips its lines
   } finally {
     await server.close();
   }
+});
+
+Deno.test("replayWith() names the checkpoint of a lines-v3 round whose event text was rewritten with its keys reordered", async () => {
+  const log = await logOf();
+  const at = log.findIndex((e) => e.type === "decision" && e.round === 2);
+  const { type, ...rest } = log[at] as unknown as Loose;
+  const reordered = log.map((e, i) => i === at ? { ...rest, type } as unknown as EngineEvent : e);
+  const check = await replayWith(bankRun, reordered);
+  const cp = log.findIndex((e) => e.type === "checkpoint" && e.round === 2);
+  const round = log.findIndex((e) => e.type === "round_start" && e.round === 2);
+  assertEquals(check.mismatch, {
+    round: 2,
+    kind: "events",
+    field: `events[${cp - round}].events_hash`,
+    recorded: (log[cp] as { events_hash: string }).events_hash,
+    replayed: eventsHash(reordered.slice(round, cp)),
+    event: { type: "checkpoint", seq: log[cp].seq, step: "checkpoint", round: 2, index: cp },
+  });
 });
