@@ -446,8 +446,14 @@ const OWN_SKIPPED: ReadonlySet<string> = new Set([
   "event_hash",
 ]);
 
-/** The hash members, which a log played without hashes does not carry. */
-const HASH_FIELDS = ["state", "state_hash", "events_hash", "event_hash"] as const;
+/** The members, by event type, that a log played without hashes does not carry. */
+const HASH_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  checkpoint: ["state", "state_hash", "events_hash"],
+  episode_end: ["events_hash"],
+  llm_call: ["event_hash"],
+  agent_error: ["event_hash"],
+  correction: ["event_hash"],
+};
 
 /**
  * The first difference between a recorded and a replayed segment
@@ -463,7 +469,7 @@ function compareEvents(
 ): ReplayMismatch | undefined {
   const bare = (e: EngineEvent) => {
     const rest = withoutTime(e) as Record<string, unknown>;
-    if (!hashed) { for (const k of HASH_FIELDS) delete rest[k]; }
+    if (!hashed) { for (const k of HASH_FIELDS[e.type] ?? []) delete rest[k]; }
     return rest;
   };
   const d = firstDifference(recorded.map(bare), replayed.map(bare));

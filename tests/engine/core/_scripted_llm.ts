@@ -42,18 +42,20 @@ export interface ScriptedOptions {
   fail?: boolean;
   /** The events-hash definition. Default the current one. */
   hashing?: HashingVersion;
+  /** Played in memory without hashes (no log text). Default false. */
+  unhashed?: boolean;
   /** The environment (a wrapped bank run). Default the bank run. */
   env?: Environment<unknown, unknown>;
 }
 
-/** Plays the scripted M0 bank-run episode (seed 4) with a fixed clock, its log text built. */
+/** Plays the scripted M0 bank-run episode (seed 4) with a fixed clock, its log text built unless `unhashed`. */
 export async function scriptedEpisode(options: ScriptedOptions = {}) {
   const env = options.env ?? bankRunGame.environment as Environment<unknown, unknown>;
   return await playEpisode(env, {
     ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
     seed: 4,
     clock: () => "2026-01-01T00:00:00.000Z",
-    ndjson: true,
+    ndjson: !options.unhashed,
     ...(options.hashing ? { hashing: options.hashing } : {}),
     agents: (p) => ({
       policy: "llm:scripted",

@@ -129,7 +129,7 @@ Deno.test("a lines-v3 log hashes every event: agent-side events by their own eve
   );
 });
 
-Deno.test("a lines-v3 log read back from its text replays, ok and degraded alike, without a note", async () => {
+Deno.test("a lines-v3 log replays, read back from its text or played unhashed, ok and degraded alike, without a note", async () => {
   for (const fail of [false, true]) {
     const events = await logOf({ fail });
     const check = await replayWith(bankRun, events);
@@ -140,6 +140,18 @@ Deno.test("a lines-v3 log read back from its text replays, ok and degraded alike
       12,
     ]);
     assertEquals((events.at(-1) as { status: string }).status, fail ? "degraded" : "ok");
+    // Played in memory without hashes, its events carry none and replay alike.
+    const bare = (await scriptedEpisode({ fail, unhashed: true })).events;
+    assert(bare.every((e) => !("event_hash" in e) && !("events_hash" in e) && !("state" in e)));
+    assertEquals(bare.filter((e) => e.type === "llm_call").length, 147);
+    assertEquals((await replayWith(bankRun, bare)).ok, true);
+    const [relabelled] = edited(bare, (e) => e.type === "episode_end", (e) => {
+      e.status = fail ? "ok" : "degraded";
+    });
+    assertEquals(
+      (await replayWith(bankRun, relabelled)).mismatch?.field.endsWith("].status"),
+      true,
+    );
   }
 });
 
