@@ -166,7 +166,7 @@ function statusBanner(model: EpisodeModel): string {
   }
   const cls = model.status === "error" ? "bad" : "warn";
   const extra = Object.entries(end).filter(([k]) =>
-    !BASE_FIELDS.has(k) && k !== "status" && k !== "outcome"
+    !BASE_FIELDS.has(k) && k !== "status" && k !== "outcome" && k !== "events_hash"
   );
   const detail = extra.length === 0 ? "" : `<pre>${
     esc(

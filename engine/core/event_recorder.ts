@@ -16,8 +16,11 @@
  *   events never share objects with its state: see `Step.apply`.)
  * - Lines are built once: `JSON.stringify` of the event's body, behind a base
  *   prefix cached per episode and step. The same text without the `time`
- *   member feeds the events hash (`"lines-v2"`, see `events_hash.ts`), so a
- *   logged episode serialises each event once. The line of a body that
+ *   member feeds the events hash (`"lines-v3"`, see `events_hash.ts`), so a
+ *   logged episode serialises each event once. Under `"lines-v3"` an
+ *   agent-side event's own `event_hash` and `episode_end`'s `events_hash` are
+ *   appended to the text as its last member, and the kept event carries them
+ *   too. The line of a body that
  *   repeats a base field (a body's own `round` overrides the base's, as with
  *   an object spread) is built from the whole event instead; both give the
  *   text `JSON.stringify` gives for the event object.
@@ -33,7 +36,12 @@
 import { canonicalJson } from "./canonical_json.ts";
 import type { EngineEvent, EventBody } from "./events.ts";
 import { EVENT_BASE_FIELDS, EVENT_SCHEMA_VERSION } from "./events.ts";
-import { HASHING_VERSION, type HashingVersion, UNHASHED_EVENT_TYPES } from "./events_hash.ts";
+import {
+  AGENT_SIDE_EVENT_TYPES,
+  checkHashing,
+  HASHING_VERSION,
+  type HashingVersion,
+} from "./events_hash.ts";
 import { sha256Hex } from "./hash.ts";
 
 /** Options of {@linkcode EventRecorder}. */
@@ -142,6 +150,8 @@ export class EventRecorder {
   private readonly lines: boolean;
   private readonly hashed: boolean;
   private readonly counted: boolean;
+  // Whether every event is hashed ("lines-v3") rather than the game events only ("lines-v2").
+  private readonly all: boolean;
   private readonly timed: boolean;
   private readonly options: EventRecorderOptions;
 
@@ -152,10 +162,7 @@ export class EventRecorder {
     this.lines = options.lines;
     this.hashed = options.hashes || options.lines;
     this.counted = this.hashed || options.onEvent !== undefined;
-    const hashing = options.hashing ?? HASHING_VERSION;
-    if (hashing !== HASHING_VERSION) {
-      throw new RangeError(`Unknown events-hash definition "${hashing}"`);
-    }
+    this.all = checkHashing(options.hashing ?? HASHING_VERSION) === "lines-v3";
     this.timed = this.keep || this.lines || options.onEvent !== undefined;
     this.prefix = `{"schema":${EVENT_SCHEMA_VERSION},"run":${JSON.stringify(options.run)},` +
       `"episode":${JSON.stringify(options.episode)},"round":`;
@@ -190,7 +197,7 @@ export class EventRecorder {
           ...body,
         } as EngineEvent,
       );
-      if (!UNHASHED_EVENT_TYPES.has(body.type)) seq++;
+      if (!AGENT_SIDE_EVENT_TYPES.has(body.type)) seq++;
     }
     this.builtSeq = seq;
     return built;
@@ -255,12 +262,18 @@ export class EventRecorder {
     let seq = 0;
     let game = false;
     if (this.counted) {
-      game = !UNHASHED_EVENT_TYPES.has(body.type);
+      game = !AGENT_SIDE_EVENT_TYPES.has(body.type);
       seq = this.seq;
       if (game) this.seq++;
     }
+    if (this.hashed) {
+      const own = this.serialise(body, seq, game);
+      // A hashed "lines-v3" agent-side event or episode_end carries its hash as its last member.
+      if (own !== undefined) {
+        body = (game ? { ...body, events_hash: own } : { ...body, event_hash: own }) as EventBody;
+      }
+    }
     if (this.keep) this.bodies.push(body);
-    if (this.hashed) this.serialise(body, seq, game);
     if (this.options.onEvent) this.options.onEvent(this.whole(body, seq));
   }
 
@@ -282,6 +295,7 @@ export class EventRecorder {
     stateText ??= canonicalJson(state);
     const stateHash = sha256Hex(stateText);
     const roundHash = sha256Hex(this.roundText);
+    this.roundText = "";
     this.hashes.push(stateHash);
     const seq = this.seq++;
     this.tally.last = CHECKPOINT;
@@ -329,21 +343,50 @@ export class EventRecorder {
     return this.headBase + seq + ",";
   }
 
-  private serialise(body: EventBody, seq: number, game: boolean): void {
+  /**
+   * Builds the event's line and feeds its text to the round's hash; returns
+   * the hash the event carries (`"lines-v3"`: an agent-side event's own, or
+   * `episode_end`'s of the last segment), if any.
+   */
+  private serialise(body: EventBody, seq: number, game: boolean): string | undefined {
     let bare: string;
+    let line: string;
     const json = JSON.stringify(body);
     if (json.startsWith('{"type":') && !(OPEN_BODIES.has(body.type) && repeatsBase(body))) {
       const head = this.head(seq);
       const rest = json.slice(1);
       bare = head + rest;
-      if (this.lines) this.text += head + this.timePart + rest + "\n";
+      line = head + this.timePart + rest;
     } else {
       const whole = this.whole(body, seq);
       const { time: _t, ...rest } = whole;
       bare = JSON.stringify(rest);
-      if (this.lines) this.text += JSON.stringify(whole) + "\n";
+      line = JSON.stringify(whole);
     }
-    if (game) this.roundText += bare + "\n";
+    if (!this.all) {
+      if (this.lines) this.text += line + "\n";
+      if (game) this.roundText += bare + "\n";
+      return undefined;
+    }
+    let own: string | undefined;
+    let key = "";
+    if (!game) {
+      own = sha256Hex(bare);
+      key = "event_hash";
+    } else if (body.type === "episode_end") {
+      own = sha256Hex(this.roundText + bare + "\n");
+      key = "events_hash";
+      this.roundText = "";
+    }
+    if (own === undefined) {
+      if (this.lines) this.text += line + "\n";
+      this.roundText += bare + "\n";
+      return undefined;
+    }
+    const member = `,"${key}":"${own}"}`;
+    if (this.lines) this.text += line.slice(0, -1) + member + "\n";
+    if (!game) this.roundText += bare.slice(0, -1) + member + "\n";
+    return own;
   }
 }
 

@@ -96,7 +96,7 @@ export type EventBody =
     toolkit: string;
     /** Stream derivation (`rng.ts`), e.g. `"murmur3-xoshiro128ss-v2"`. */
     rng?: string;
-    /** Events-hash definition (`events_hash.ts`), e.g. `"lines-v2"`. */
+    /** Events-hash definition (`events_hash.ts`), e.g. `"lines-v3"`. */
     hashing?: string;
   }
   | { type: "round_start" }
@@ -109,9 +109,22 @@ export type EventBody =
     reason: string;
     raw: unknown;
     applied: unknown;
+    /** Its own hash (`"lines-v3"` logs with hashes; see `events_hash.ts`). */
+    event_hash?: string;
   }
-  | { type: "agent_error"; agent: string; call: string; status: "error"; message: string }
-  | ({ type: "llm_call"; agent: string; call: string } & LlmCallRecord)
+  | {
+    type: "agent_error";
+    agent: string;
+    call: string;
+    status: "error";
+    message: string;
+    /** Its own hash (`"lines-v3"` logs with hashes; see `events_hash.ts`). */
+    event_hash?: string;
+  }
+  | ({ type: "llm_call"; agent: string; call: string } & LlmCallRecord & {
+    /** Its own hash, its last member (`"lines-v3"` logs with hashes; see `events_hash.ts`). */
+    event_hash?: string;
+  })
   | {
     type: "decision";
     agent: string;
@@ -196,6 +209,11 @@ export type EventBody =
     error?: string;
     /** What was filled in (`"degraded"` only). */
     degraded?: Degradation;
+    /**
+     * Hash of the events from the last checkpoint on, this one included
+     * without this member, its last (`"lines-v3"` logs with hashes; see `events_hash.ts`).
+     */
+    events_hash?: string;
   };
 
 /**
@@ -241,9 +259,10 @@ export interface LlmAttemptFailure {
 /**
  * What one model call behind a report did and cost. An agent attaches these to
  * its reply (see `AgentReply` in `episode.ts`); the runner logs each as an
- * `llm_call` event just before the agent's corrections and report. Like event
- * times, they describe the outside world, not the game, so they are never part
- * of an events hash.
+ * `llm_call` event just before the agent's corrections and report. They describe
+ * the outside world, not the game, so a replay feeds them back rather than
+ * regenerating them; from `"lines-v3"` on, the events hash covers them (each
+ * `llm_call` also carries its own `event_hash`, see `events_hash.ts`).
  */
 export interface LlmCallRecord {
   /** Model configuration id. */

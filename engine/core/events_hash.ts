@@ -1,23 +1,38 @@
 /**
- * The events hash of a round: what a checkpoint's `events_hash` covers and
- * how it is computed (the definition is named by the `hashing` field of
- * every `episode_start`; replay refuses one it does not know).
+ * The events hash: what the `events_hash` of a checkpoint (and, from
+ * `"lines-v3"` on, of `episode_end`) covers and how it is computed. The
+ * definition is named by the `hashing` field of every `episode_start`;
+ * replay knows every one in {@linkcode HASHING_VERSIONS} and refuses any other.
  *
- * It covers the round's game events, from its `round_start` (for round 1,
- * from the episode's first event, so `episode_start` is covered) to the event
- * before its checkpoint, without their wall-clock `time`, leaving out the
- * agent-side types of {@linkcode UNHASHED_EVENT_TYPES} (model calls, agent
- * errors and corrections, which a replay feeds back rather than regenerates).
+ * A log is cut into segments: a checkpoint closes its round's segment, from
+ * its `round_start` (for round 1, from the episode's first event, so
+ * `episode_start` is covered) to the event before it. An event's text is its
+ * log line without the `time` member: `JSON.stringify` of the event, `time`
+ * removed, keys in the order the log has them (`JSON.parse` keeps key order,
+ * so a verifier reproduces it from the parsed log; a tool that rewrites a log
+ * with its keys reordered changes the hash, and the log is then reported as
+ * differing, never accepted wrongly). A segment's hash is SHA-256 over its
+ * events' texts in log order, each followed by `"\n"`. The engine builds this
+ * text once per event, as the prefix and suffix of the line it writes, so a
+ * hashed episode serialises each event once and hashes each byte once (an
+ * agent-side event's bytes twice: see below).
  *
- * - `"lines-v2"` ({@linkcode HASHING_VERSION}): SHA-256 over the events'
- *   JSON texts in log order, each followed by `"\n"`, where an event's text is
- *   its log line without the `time` member: `JSON.stringify` of the event,
- *   `time` removed, keys in the order the log has them. The engine builds this
- *   text once per event, as the prefix and suffix of the line it writes, so a
- *   hashed episode serialises each event once. A verifier reproduces it from
- *   the parsed log (`JSON.parse` keeps key order). A tool that rewrites a log
- *   with its keys reordered changes the hash: the log is then reported as
- *   differing, never accepted wrongly.
+ * - `"lines-v3"` ({@linkcode HASHING_VERSION}, the one written): every event
+ *   is covered. The agent-side events ({@linkcode AGENT_SIDE_EVENT_TYPES}:
+ *   model calls, agent errors, corrections) are part of their round's
+ *   segment; each also carries, as its last member, its own `event_hash`
+ *   (SHA-256 of its text without `event_hash`), so that a replay, which feeds
+ *   these events back rather than regenerating them, can name the one whose
+ *   content was edited. Their text in the segment includes that member. The
+ *   events after the last checkpoint (the game's closing events, or the rest
+ *   of a round that crashed) and `episode_end` itself form the last segment,
+ *   whose hash `episode_end` carries as its last member, `events_hash`
+ *   (its own text there is without that member).
+ * - `"lines-v2"` (logs written before `"lines-v3"`): only the checkpoints
+ *   carry a hash, over the round's game events: the agent-side events and
+ *   everything from the last checkpoint on (the closing events and
+ *   `episode_end`, its status included) are not covered. Replay still reads
+ *   such a log, with the {@linkcode hashingNote} that says so.
  *
  * @module
  */
@@ -30,21 +45,52 @@ import { sha256Hex } from "./hash.ts";
  * @example
  * ```ts
  * import { HASHING_VERSION } from "./events_hash.ts";
- * if (HASHING_VERSION !== "lines-v2") throw new Error();
+ * if (HASHING_VERSION !== "lines-v3") throw new Error();
  * ```
  */
-export const HASHING_VERSION = "lines-v2";
+export const HASHING_VERSION = "lines-v3";
+
+/**
+ * Every events-hash definition this toolkit can compute and replay, oldest first.
+ *
+ * @example
+ * ```ts
+ * import { HASHING_VERSION, HASHING_VERSIONS } from "./events_hash.ts";
+ * if (HASHING_VERSIONS.at(-1) !== HASHING_VERSION || !HASHING_VERSIONS.includes("lines-v2")) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export const HASHING_VERSIONS = ["lines-v2", "lines-v3"] as const;
 
 /** An events-hash definition this toolkit can compute. */
-export type HashingVersion = typeof HASHING_VERSION;
+export type HashingVersion = typeof HASHING_VERSIONS[number];
 
 /**
  * Event types that record the agent side of the boundary rather than the game:
- * model-call records, agent failures and contract repairs. Replay feeds the
- * validated reports back and cannot regenerate them, so (like event times) they
- * are left out of {@linkcode eventsHash} and do not advance `seq` (each takes
- * the `seq` of the game event that follows it), so a replayed log numbers its
- * game events exactly as the original did.
+ * model-call records, agent failures and contract repairs. Replay feeds them
+ * back rather than regenerating them, and they do not advance `seq` (each
+ * takes the `seq` of the game event that follows it), so a log numbers its
+ * game events alike whatever its agents did. Under `"lines-v3"` each carries
+ * its own `event_hash`.
+ *
+ * @example
+ * ```ts
+ * import { AGENT_SIDE_EVENT_TYPES } from "./events_hash.ts";
+ * if (!AGENT_SIDE_EVENT_TYPES.has("llm_call") || AGENT_SIDE_EVENT_TYPES.has("report")) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export const AGENT_SIDE_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "llm_call",
+  "agent_error",
+  "correction",
+]);
+
+/**
+ * The event types `"lines-v2"` leaves out of its hash: the agent-side ones
+ * ({@linkcode AGENT_SIDE_EVENT_TYPES}). `"lines-v3"` leaves out none.
  *
  * @example
  * ```ts
@@ -52,11 +98,7 @@ export type HashingVersion = typeof HASHING_VERSION;
  * if (!UNHASHED_EVENT_TYPES.has("llm_call") || UNHASHED_EVENT_TYPES.has("report")) throw new Error();
  * ```
  */
-export const UNHASHED_EVENT_TYPES: ReadonlySet<string> = new Set([
-  "llm_call",
-  "agent_error",
-  "correction",
-]);
+export const UNHASHED_EVENT_TYPES: ReadonlySet<string> = AGENT_SIDE_EVENT_TYPES;
 
 /** Options of {@linkcode eventsHash}. */
 export interface EventsHashOptions {
@@ -65,14 +107,20 @@ export interface EventsHashOptions {
 }
 
 /**
- * Hash of a round's events without their wall-clock times, so a tampered
- * log is caught even where the state is unchanged. Events of the types in
- * {@linkcode UNHASHED_EVENT_TYPES} are left out.
+ * The hash of one segment of a log (see the module doc), from its events as
+ * logged: a round's events up to its checkpoint (which is not passed), or,
+ * under `"lines-v3"`, the events after the last checkpoint up to and including
+ * `episode_end` (whose own `events_hash` member is left out). Event times are
+ * never covered; under `"lines-v2"` agent-side events are left out.
  *
  * @example
  * ```ts
  * import { eventsHash } from "./events_hash.ts";
- * if (eventsHash([]).length !== 64) throw new Error();
+ * import { sha256Hex } from "./hash.ts";
+ * const end = { schema: 2, time: "t", type: "episode_end", status: "ok", events_hash: "x" };
+ * if (eventsHash([end as never]) !== sha256Hex('{"schema":2,"type":"episode_end","status":"ok"}\n')) {
+ *   throw new Error();
+ * }
  * ```
  * @throws {RangeError} For an unknown definition.
  */
@@ -80,16 +128,57 @@ export function eventsHash(
   events: readonly EngineEvent[],
   options: EventsHashOptions = {},
 ): string {
-  const hashing = options.hashing ?? HASHING_VERSION;
-  const game = events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type));
-  if (hashing !== HASHING_VERSION) {
-    throw new RangeError(
-      `Unknown events-hash definition "${hashing}": this build computes "${HASHING_VERSION}"`,
-    );
-  }
+  const hashing = checkHashing(options.hashing ?? HASHING_VERSION);
   let text = "";
-  for (const e of game) text += JSON.stringify(withoutTime(e)) + "\n";
+  for (const e of events) {
+    if (hashing === "lines-v2") {
+      if (!AGENT_SIDE_EVENT_TYPES.has(e.type)) text += JSON.stringify(withoutTime(e)) + "\n";
+      continue;
+    }
+    if (e.type === "episode_end") {
+      const { time: _t, events_hash: _h, ...rest } = e;
+      text += JSON.stringify(rest) + "\n";
+    } else text += JSON.stringify(withoutTime(e)) + "\n";
+  }
   return sha256Hex(text);
+}
+
+/**
+ * The definition named by `hashing`, when this toolkit knows it.
+ *
+ * @example
+ * ```ts
+ * import { checkHashing } from "./events_hash.ts";
+ * if (checkHashing("lines-v2") !== "lines-v2") throw new Error();
+ * ```
+ * @throws {RangeError} For any other value, naming it.
+ */
+export function checkHashing(hashing: unknown): HashingVersion {
+  if ((HASHING_VERSIONS as readonly unknown[]).includes(hashing)) return hashing as HashingVersion;
+  throw new RangeError(
+    `Unknown events-hash definition ${JSON.stringify(hashing)}: this build computes ` +
+      HASHING_VERSIONS.map((v) => `"${v}"`).join(" and "),
+  );
+}
+
+/**
+ * What a reader should know about a log's events hash, or `undefined` when
+ * it covers every event (`"lines-v3"`).
+ *
+ * @example
+ * ```ts
+ * import { hashingNote } from "./events_hash.ts";
+ * if (hashingNote("lines-v3") !== undefined || !hashingNote("lines-v2")?.includes("llm_call")) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function hashingNote(hashing: HashingVersion): string | undefined {
+  if (hashing === "lines-v3") return undefined;
+  return `The log's events hash is "lines-v2", written before "lines-v3": its llm_call, ` +
+    `agent_error and correction events, the events after its last checkpoint and episode_end ` +
+    `(status included) are not covered by the hash; the replay checked its game events and ` +
+    `outcome only.`;
 }
 
 /**

@@ -5,8 +5,18 @@
  *
  * The replay opens streams with the derivation the log names (`rng` in
  * `episode_start`) and hashes events with the definition it names
- * (`hashing`); a log naming one this build does not know, or none, is refused
- * with a `RangeError` naming the field.
+ * (`hashing`: `"lines-v3"` or `"lines-v2"`, see `events_hash.ts`); a log
+ * naming one this build does not know, or none, is refused with a
+ * `RangeError` naming the field. A `"lines-v2"` log is replayed as that
+ * definition hashed it, never re-hashed under `"lines-v3"`, and its result
+ * carries a `note` saying what its hash does not cover.
+ *
+ * The recorded model calls, agent errors and corrections (the agent side,
+ * which a replay cannot regenerate) are fed back with the reports, so the
+ * replay logs them again, and an agent that failed fails again: a
+ * `"degraded"` episode replays as `"degraded"`, with the same counts. An
+ * episode that crashed is replayed up to its crash (the replay's own
+ * `episode_end` is then of status `"error"` too).
  *
  * Before anything is played, the caller's set-up (see {@linkcode ReplayOptions})
  * rebuilds the parameters and condition from the recorded `episode_start`;
@@ -17,24 +27,38 @@
  *
  * What is checked per round depends on what the log carries:
  * - a hashed checkpoint (every written log): its state hash against its own
- *   state (kind `"hash"`), the replayed state hash (kind `"state"`), and its
- *   events hash against both the recorded events and the replay's (kind
- *   `"events"`);
+ *   state (kind `"hash"`), the replayed state hash (kind `"state"`), then the
+ *   round's events (kind `"events"`);
  * - a checkpoint without hashes (an episode played in memory with logging
- *   off): the replay recomputes the events hash of the recorded round and
- *   compares it with its own (kind `"events"`); such a checkpoint holds no
- *   state, so states are compared only through the events they produced and
- *   the final outcome.
+ *   off): such a checkpoint holds no state, so states are compared only
+ *   through the events they produced and the final outcome.
+ *
+ * The events of a `"lines-v3"` log are compared one by one with the
+ * replay's, every event (agent-side ones, checkpoints and `episode_end`
+ * included) but for its time, so the mismatch names the first event that
+ * differs and its field: a game event the replay produced otherwise, a
+ * checkpoint's `events_hash`, `episode_end`'s `status`, or an agent-side
+ * event whose `event_hash` does not match its content (its own hash says
+ * that it was edited, not which field). A `"lines-v2"` log's round events
+ * are compared through its events hash, game events only; from its last
+ * checkpoint on only the outcome is compared.
  *
  * @module
  */
 import type { Agent } from "../agents/agent.ts";
+import type { Correction } from "./contract.ts";
 import { firstDifference } from "./diff.ts";
 import type { Environment } from "./environment.ts";
-import { playEpisode } from "./episode.ts";
-import type { EngineEvent, EventBody } from "./events.ts";
+import { AgentReply, EpisodeError, playEpisode } from "./episode.ts";
+import type { EngineEvent, EventBody, LlmCallRecord } from "./events.ts";
 import type { EpisodeCondition } from "./game.ts";
-import { eventsHash, HASHING_VERSION, UNHASHED_EVENT_TYPES } from "./events_hash.ts";
+import {
+  AGENT_SIDE_EVENT_TYPES,
+  eventsHash,
+  HASHING_VERSIONS,
+  hashingNote,
+  type HashingVersion,
+} from "./events_hash.ts";
 import { stateHash } from "./hash.ts";
 import { RNG_VERSION } from "./rng.ts";
 
@@ -53,16 +77,31 @@ export interface ReplayMismatch {
   kind: "condition" | "state" | "events" | "hash" | "rounds" | "outcome";
   /**
    * Path of the first differing field (e.g. `depositors[2].balance`, or
-   * `events[17].realized`: the 18th game event of the round, counted from its
-   * `round_start`, from the episode's first event in round 1).
+   * `events[17].realized`: the 18th event of the round, counted from its
+   * `round_start`, from the episode's first event in round 1; for the events
+   * after the last checkpoint, from the first of them). A `"lines-v3"` log
+   * counts every event, its checkpoint last; a `"lines-v2"` log its game
+   * events only.
    */
   field: string;
   /** Value in the log. */
   recorded: unknown;
   /** Value the replay produced. */
   replayed: unknown;
-  /** For an `"events"` mismatch: the recorded event that differs (its type, seq, step and agent, if any). */
-  event?: { type: string; seq: number; step: string; agent?: string };
+  /**
+   * For an `"events"` mismatch: the recorded event that differs (absent when
+   * the log has no event there): its type, `seq`, `step`, `round`, agent if
+   * any, and `index`, its position among the events replayed (from 0: the
+   * line of a one-episode log file is `index + 1`).
+   */
+  event?: {
+    type: string;
+    seq: number;
+    step: string;
+    agent?: string;
+    round: number;
+    index: number;
+  };
 }
 
 /** What {@linkcode replayWith} returns. */
@@ -75,6 +114,13 @@ export interface ReplayResult {
   hashes: string[];
   /** The first mismatch, when not ok. */
   mismatch?: ReplayMismatch;
+  /** The events-hash definition the log names and the replay used. */
+  hashing: HashingVersion;
+  /**
+   * What the log's hash does not cover, for a log written before
+   * `HASHING_VERSION` (`hashingNote` of `events_hash.ts`).
+   */
+  note?: string;
 }
 
 type Body = Omit<EngineEvent, "time"> & EventBody;
@@ -160,49 +206,73 @@ export async function replayWith<P, S>(
     throw new TypeError(`Cannot replay a "${start.env}" log with the "${env.id}" environment`);
   }
   const rng = known(start.rng, RNG_VERSION, "rng");
-  const hashing = known(start.hashing, HASHING_VERSION, "hashing");
+  const hashing = known(start.hashing, HASHING_VERSIONS, "hashing");
+  const note = hashingNote(hashing);
   const setup = options.setup
     ? options.setup(start)
     : recordedSetup(start) as ReplaySetup<unknown> as ReplaySetup<P>;
   const params = env.parseParams(setup.params);
   const conditionMismatch = compareCondition(start, params, setup.condition);
   if (conditionMismatch) {
-    return { ok: false, rounds: 0, hashes: [], mismatch: conditionMismatch };
+    return {
+      ok: false,
+      rounds: 0,
+      hashes: [],
+      mismatch: conditionMismatch,
+      hashing,
+      ...(note ? { note } : {}),
+    };
   }
-  const reports = new Map<string, Record<string, unknown>>();
-  for (const e of events) {
-    if (e.type === "report") reports.set(key(e.round, e.step, e.agent, e.call), e.report);
-  }
+  const fed = fedBack(events);
   const policies = new Map(start.agents.map((a) => [a.id, a.policy]));
   const agents = ({ id }: { id: string }): Agent => ({
     policy: policies.get(id) ?? "replay",
     decide(req) {
-      const r = reports.get(key(req.round, req.step, req.agent, req.call));
-      if (r === undefined) throw new Error(`no recorded report for ${req.agent} (${req.call})`);
-      return r;
+      const f = fed.get(key(req.round, req.step, req.agent, req.call));
+      if (f === undefined || (f.report === undefined && f.error === undefined)) {
+        throw new Error(`no recorded report for ${req.agent} (${req.call})`);
+      }
+      if (f.calls.length === 0 && f.notes.length === 0 && f.error === undefined) return f.report;
+      return new AgentReply(f.error === undefined ? f.report : undefined, f);
     },
   });
-  const replay = await playEpisode(env, {
-    params,
-    condition: setup.condition,
-    toolkit: start.toolkit,
-    seed: start.seed,
-    agents,
-    run: start.run,
-    episode: start.episode,
-    clock: () => start.time,
-    hashes: true,
-    rng,
-    hashing,
-  });
+  let replay: { events: readonly EngineEvent[]; hashes: string[] };
+  try {
+    replay = await playEpisode(env, {
+      params,
+      condition: setup.condition,
+      toolkit: start.toolkit,
+      seed: start.seed,
+      agents,
+      run: start.run,
+      episode: start.episode,
+      clock: () => start.time,
+      hashes: true,
+      rng,
+      hashing,
+    });
+  } catch (err) {
+    // The replay crashed (as the episode did, if its log ends in an error):
+    // its log up to the crash is compared like any other.
+    if (!(err instanceof EpisodeError)) throw err;
+    const hashes = err.events.flatMap((e) =>
+      e.type === "checkpoint" && e.state_hash !== undefined ? [e.state_hash] : []
+    );
+    replay = { events: err.events, hashes };
+  }
   const result = (mismatch?: ReplayMismatch): ReplayResult => ({
     ok: mismatch === undefined,
     rounds: replay.hashes.length,
     hashes: replay.hashes,
-    mismatch,
+    ...(mismatch ? { mismatch } : {}),
+    hashing,
+    ...(note ? { note } : {}),
   });
-  const recorded = byRound(events);
-  const replayed = byRound(replay.events);
+  const all = hashing !== "lines-v2";
+  const recorded = byRound(events, all);
+  const replayed = byRound(replay.events, all);
+  const hashedLog = recorded.checkpoints.some((c) => c.state_hash !== undefined) ||
+    events.some((e) => e.type === "episode_end" && e.events_hash !== undefined);
   const rounds = Math.max(recorded.checkpoints.length, replayed.checkpoints.length);
   for (let i = 0; i < rounds; i++) {
     const rc = recorded.checkpoints[i];
@@ -219,6 +289,7 @@ export async function replayWith<P, S>(
     }
     const rEvents = recorded.rounds[i];
     const pEvents = replayed.rounds[i];
+    const rAt = recorded.starts[i];
     const hashed = rc.state_hash !== undefined;
     if (hashed && stateHash(rc.state) !== rc.state_hash) {
       const d = firstDifference(rc.state, pc.state);
@@ -234,31 +305,28 @@ export async function replayWith<P, S>(
       const d = firstDifference(rc.state, pc.state)!;
       return result({ round, kind: "state", field: d.path, recorded: d.left, replayed: d.right });
     }
+    if (all) {
+      const m = compareEvents(rEvents, pEvents, rAt, round, hashedLog);
+      if (m) return result(m);
+      continue;
+    }
     const own = eventsHash(rEvents, { hashing });
     if (own !== (hashed ? rc.events_hash : own) || own !== pc.events_hash) {
-      const recordedGame = strip(rEvents);
-      const d = firstDifference(recordedGame, strip(pEvents)) ??
-        { path: "events_hash", left: rc.events_hash ?? own, right: pc.events_hash };
-      const at = /^\[(\d+)\]/.exec(d.path);
-      const e = at ? recordedGame[Number(at[1])] as Record<string, unknown> | undefined : undefined;
-      return result({
-        round,
-        kind: "events",
-        field: d.path.startsWith("[") ? `events${d.path}` : d.path,
-        recorded: d.left,
-        replayed: d.right,
-        ...(e
-          ? {
-            event: {
-              type: String(e.type),
-              seq: Number(e.seq),
-              step: String(e.step),
-              ...(typeof e.agent === "string" ? { agent: e.agent } : {}),
-            },
-          }
-          : {}),
-      });
+      const game = (list: readonly EngineEvent[]) =>
+        list.flatMap((e, j) => AGENT_SIDE_EVENT_TYPES.has(e.type) ? [] : [j]);
+      const rGame = game(rEvents);
+      const d = firstDifference(
+        rGame.map((j) => withoutTime(rEvents[j])),
+        game(pEvents).map((j) => withoutTime(pEvents[j])),
+      ) ?? { path: "events_hash", left: rc.events_hash ?? own, right: pc.events_hash };
+      return result(eventsMismatch(d, round, (n) => rGame[n], rEvents, rAt));
     }
+  }
+  if (all) {
+    const rTail = recorded.tail;
+    const m = compareEvents(rTail, replayed.tail, recorded.tailAt, roundOf(rTail), hashedLog);
+    const outcome = m?.event?.type === "episode_end" && /^events\[\d+\]\.outcome\b/.test(m.field);
+    if (m && !outcome) return result(m);
   }
   const rEnd = events.find((e) => e.type === "episode_end");
   const pEnd = replay.events.find((e) => e.type === "episode_end");
@@ -306,42 +374,202 @@ function compareCondition(
   return undefined;
 }
 
-/** The version a log names in `field`, when it is the one this build replays. */
-function known<V extends string>(value: string | undefined, version: V, field: string): V {
-  if (value === version) return version;
+/** The version a log names in `field`, when it is one this build replays. */
+function known<V extends string>(
+  value: string | undefined,
+  versions: V | readonly V[],
+  field: string,
+): V {
+  const list: readonly string[] = typeof versions === "string" ? [versions] : versions;
+  if (value !== undefined && list.includes(value)) return value as V;
   const got = value === undefined
     ? `has no "${field}" field;`
     : `names an unknown ${field}, "${value}":`;
-  throw new RangeError(`Cannot replay: the log ${got} this build replays ${field} "${version}"`);
+  const names = list.map((v) => `"${v}"`).join(" or ");
+  throw new RangeError(`Cannot replay: the log ${got} this build replays ${field} ${names}`);
+}
+
+/** What the agents of one call did, as recorded: fed back to the replay's agent. */
+interface Fed {
+  report?: Record<string, unknown>;
+  calls: LlmCallRecord[];
+  notes: Correction[];
+  error?: string;
+}
+
+/**
+ * The recorded reports, model calls, agent errors and corrections of every
+ * call. A correction before the call's `agent_error` is the agent's own note;
+ * the one after it is the engine's (the neutral default), which the replay
+ * logs again by itself.
+ */
+function fedBack(events: readonly EngineEvent[]): Map<string, Fed> {
+  const fed = new Map<string, Fed>();
+  const of = (e: { round: number; step: string; agent: string; call: string }) => {
+    const k = key(e.round, e.step, e.agent, e.call);
+    let f = fed.get(k);
+    if (f === undefined) fed.set(k, f = { calls: [], notes: [] });
+    return f;
+  };
+  for (const e of events) {
+    if (e.type === "report") of(e).report = e.report;
+    else if (e.type === "llm_call") of(e).calls.push(ownFields(e) as unknown as LlmCallRecord);
+    else if (e.type === "agent_error") of(e).error = e.message;
+    else if (e.type === "correction") {
+      const f = of(e);
+      if (f.error === undefined) f.notes.push(ownFields(e) as unknown as Correction);
+    }
+  }
+  return fed;
+}
+
+/** An agent-side event's own fields, in its order: without the base, `agent`, `call` and its hash. */
+function ownFields(event: EngineEvent): Record<string, unknown> {
+  const own: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(event)) {
+    if (!OWN_SKIPPED.has(k)) own[k] = v;
+  }
+  return own;
+}
+
+const OWN_SKIPPED: ReadonlySet<string> = new Set([
+  "schema",
+  "run",
+  "episode",
+  "round",
+  "step",
+  "seq",
+  "time",
+  "type",
+  "agent",
+  "call",
+  "event_hash",
+]);
+
+/** The members, by event type, that a log played without hashes does not carry. */
+const HASH_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  checkpoint: ["state", "state_hash", "events_hash"],
+  episode_end: ["events_hash"],
+  llm_call: ["event_hash"],
+  agent_error: ["event_hash"],
+  correction: ["event_hash"],
+};
+
+/**
+ * The first difference between a recorded and a replayed segment
+ * (`"lines-v3"`), every event compared but for its time (and, in a log
+ * without hashes, its hash members).
+ */
+function compareEvents(
+  recorded: readonly EngineEvent[],
+  replayed: readonly EngineEvent[],
+  at: number,
+  round: number,
+  hashed: boolean,
+): ReplayMismatch | undefined {
+  const bare = (e: EngineEvent) => {
+    const rest = withoutTime(e) as Record<string, unknown>;
+    if (!hashed) { for (const k of HASH_FIELDS[e.type] ?? []) delete rest[k]; }
+    return rest;
+  };
+  const d = firstDifference(recorded.map(bare), replayed.map(bare));
+  if (d) return eventsMismatch(d, round, (n) => n, recorded, at);
+  // The same events, but their text may not be what was hashed (keys reordered).
+  const last = recorded.at(-1);
+  if (!hashed || last === undefined) return undefined;
+  const closing = last.type === "checkpoint" ? last.events_hash : undefined;
+  const end = last.type === "episode_end" ? last.events_hash : undefined;
+  if (closing === undefined && end === undefined) return undefined;
+  const own = eventsHash(closing !== undefined ? recorded.slice(0, -1) : recorded);
+  if (own === (closing ?? end)) return undefined;
+  const n = recorded.length - 1;
+  return eventsMismatch(
+    { path: `[${n}].events_hash`, left: closing ?? end, right: own },
+    round,
+    (i) => i,
+    recorded,
+    at,
+  );
+}
+
+/** An `"events"` mismatch at `d`, whose `[n]` is the segment's `index(n)`-th recorded event. */
+function eventsMismatch(
+  d: { path: string; left: unknown; right: unknown },
+  round: number,
+  index: (n: number) => number | undefined,
+  recorded: readonly EngineEvent[],
+  at: number,
+): ReplayMismatch {
+  const m = /^\[(\d+)\]/.exec(d.path);
+  const j = m ? index(Number(m[1])) : undefined;
+  const e = j === undefined ? undefined : recorded[j] as Record<string, unknown> | undefined;
+  return {
+    round,
+    kind: "events",
+    field: d.path.startsWith("[") ? `events${d.path}` : d.path,
+    recorded: d.left,
+    replayed: d.right,
+    ...(e
+      ? {
+        event: {
+          type: String(e.type),
+          seq: Number(e.seq),
+          step: String(e.step),
+          ...(typeof e.agent === "string" ? { agent: e.agent } : {}),
+          round: Number(e.round),
+          index: at + j!,
+        },
+      }
+      : {}),
+  };
+}
+
+/** The round of a segment: that of its first event (0 for none). */
+function roundOf(events: readonly EngineEvent[]): number {
+  return events.length > 0 ? events[0].round : 0;
 }
 
 function key(round: number, step: string, agent: string, call: string): string {
   return `${round}|${step}|${agent}|${call}`;
 }
 
-/** Game events without their times: what the events hash covers (see `eventsHash`). */
-function strip(events: readonly EngineEvent[]): Body[] {
-  return events.filter((e) => !UNHASHED_EVENT_TYPES.has(e.type))
-    .map(({ time: _t, ...rest }) => rest as Body);
+/** An event without its time. */
+function withoutTime(event: EngineEvent): Body {
+  const { time: _t, ...rest } = event;
+  return rest as Body;
 }
 
-/** Events by round, as the events hash slices them: round 1 includes the set-up events. */
-function byRound(events: readonly EngineEvent[]) {
+/**
+ * Events by round, as the events hash slices them: round 1 includes the
+ * set-up events; with `all` (`"lines-v3"`) each round ends with its
+ * checkpoint, and `tail` holds the events after the last checkpoint. `starts`
+ * and `tailAt` are the index in `events` of each slice's first event.
+ */
+function byRound(events: readonly EngineEvent[], all: boolean) {
   const checkpoints: Extract<EngineEvent, { type: "checkpoint" }>[] = [];
   const rounds: EngineEvent[][] = [];
+  const starts: number[] = [];
   let current: EngineEvent[] = [];
+  let currentAt = 0;
   let started = false;
-  for (const e of events) {
+  events.forEach((e, i) => {
     if (e.type === "round_start") {
       started = true;
-      if (checkpoints.length > 0) current = [];
+      if (checkpoints.length > 0) {
+        current = [];
+        currentAt = i;
+      }
       current.push(e);
     } else if (e.type === "checkpoint") {
       checkpoints.push(e);
+      if (all) current.push(e);
       rounds.push(current);
+      starts.push(currentAt);
       current = [];
+      currentAt = i + 1;
       started = false;
     } else if (started || checkpoints.length === 0) current.push(e);
-  }
-  return { checkpoints, rounds };
+  });
+  const tailAt = checkpoints.length === 0 ? 0 : events.lastIndexOf(checkpoints.at(-1)!) + 1;
+  return { checkpoints, rounds, starts, tail: events.slice(tailAt), tailAt };
 }

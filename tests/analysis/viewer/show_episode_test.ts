@@ -270,7 +270,14 @@ Deno.test("episodeBundle() shows the condition key by key with its derived quant
 });
 
 Deno.test("episodeBundle() shows degraded, error and incomplete episodes prominently", async () => {
-  const result = await runEpisode({ env: "debt_rollover", mechanism: "M1", seed: 1, clock: CLOCK });
+  // Hashed, as a written log: the banner leaves out episode_end's events_hash.
+  const result = await runEpisode({
+    env: "debt_rollover",
+    mechanism: "M1",
+    seed: 1,
+    clock: CLOCK,
+    hashes: true,
+  });
   const events = result.events as unknown as Record<string, unknown>[];
   const last = events[events.length - 1];
   const degraded = [...events.slice(0, -1), {

@@ -37,6 +37,8 @@ Deno.test("replayEpisode() names the round and field of a tampered decision", as
     seq: first.seq,
     step: first.step,
     agent: (first as { agent: string }).agent,
+    round: 2,
+    index: tampered.indexOf(first),
   });
 });
 
