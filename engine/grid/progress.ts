@@ -91,7 +91,7 @@ function runtimeParts(r: RuntimeStatus): string[] {
  * if (line !== "paper [##--------] 120/420 28.6% | 2.00 ep/s | ETA 2m30s | 1 failed") throw new Error(line);
  * const llm = formatProgress({ ...p,
  *   usage: { ...emptyTotals(), calls: 120, cacheHits: 20, tokensIn: 1_000_000, tokensOut: 234_567, cost: 3.4 },
- *   runtime: { inFlight: 6, active: 2, queued: 0, rateWaiting: 3, retryWaiting: 1, fatal: null,
+ *   runtime: { inFlight: 6, active: 2, queued: 0, rateWaiting: 3, retryWaiting: 1, fatal: null, halt: null,
  *     lastRetry: { model: "ds", kind: "rate_limit", status: 429, attempt: 1, waitMs: 1200 } },
  * }, { width: 0 });
  * if (!llm.endsWith("| 1.23M tokens | cost 3.40 | calls 120 (cache 20) | in flight 2 | " +
