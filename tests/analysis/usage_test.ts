@@ -17,7 +17,7 @@ const runtime = new LlmRuntime({
       id: "priced",
       baseURL: server.url,
       model: "coordlab-stay",
-      price: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 },
+      price: { inputPerMillion: 1_000, outputPerMillion: 2_000 },
     },
     { id: "free", baseURL: server.url, model: "coordlab-stay" },
   ],
@@ -41,6 +41,11 @@ try {
 } finally {
   await server.close();
 }
+/** Costs are compared at 1e-9 (prices per thousand tokens are not exact in binary). */
+function round9(x: number): number {
+  return Math.round(x * 1e9) / 1e9;
+}
+
 /** The runtime's own totals of a model's episodes (its ledger also holds preflight's probes). */
 function ledgerOf(id: string) {
   const episodes = frames!.episodes.filter(pl.col("model").eq(pl.lit(`llm:${id}`)));
@@ -74,7 +79,10 @@ Deno.test("usageTable() sums calls, tokens and cost by model as the runtime's le
     "unpriced",
     "mean_latency_ms",
   ]);
-  const rows = table.drop("mean_latency_ms").toRecords();
+  const rows = table.drop("mean_latency_ms").toRecords().map((r) => ({
+    ...r,
+    cost: r.cost === null ? null : round9(r.cost as number),
+  }));
   const row = (id: string) => {
     const t = ledgerOf(id);
     return {
@@ -92,7 +100,7 @@ Deno.test("usageTable() sums calls, tokens and cost by model as the runtime's le
   const priced = ledgerOf("priced");
   assert.deepEqual(rows, [
     { ...row("free"), cost: null, unpriced: 90 },
-    { ...row("priced"), cost: priced.tokensIn + 2 * priced.tokensOut, unpriced: 0 },
+    { ...row("priced"), cost: (priced.tokensIn + 2 * priced.tokensOut) / 1000, unpriced: 0 },
     {
       ...row("priced"),
       model_id: "total",
@@ -105,19 +113,20 @@ Deno.test("usageTable() sums calls, tokens and cost by model as the runtime's le
       unpriced: 90,
     },
   ]);
-  assert.equal(priced.cost, priced.tokensIn + 2 * priced.tokensOut);
+  assert.equal(round9(priced.cost), (priced.tokensIn + 2 * priced.tokensOut) / 1000);
   assert.deepEqual([priced.calls, priced.tokensIn, priced.tokensOut], [90, 80775, 2430]);
-  assert.equal(priced.cost, 85635);
+  assert.equal(round9(priced.cost), 85.635);
   assert.equal(table.getColumn("mean_latency_ms").nullCount(), 0);
 });
 
 Deno.test("usageTable() splits by condition keys, in the papers' order", () => {
   const table = usageTable(frames!, { by: ["model_id", "mechanism"] });
-  assert.deepEqual(table.select("model_id", "mechanism", "calls", "tokens_in", "cost").rows(), [
+  const rounded = table.withColumns(pl.col("cost").round(9));
+  assert.deepEqual(rounded.select("model_id", "mechanism", "calls", "tokens_in", "cost").rows(), [
     ["free", "M0", 30, 21210, null],
     ["free", "M3", 60, 59565, null],
-    ["priced", "M0", 30, 21210, 21210 + 2 * 780],
-    ["priced", "M3", 60, 59565, 59565 + 2 * 1650],
+    ["priced", "M0", 30, 21210, (21210 + 2 * 780) / 1000],
+    ["priced", "M3", 60, 59565, (59565 + 2 * 1650) / 1000],
     ["total", null, 180, 2 * 80775, null],
   ]);
   const episodes = usageTable(frames!, { by: ["model", "mechanism"], totals: false });

@@ -18,8 +18,8 @@ const withTempDir = tempDirRunner("coordlab_calls_");
 
 /**
  * One bank-run episode per regime (stable, contraction) and model: `priced`
- * costs 1 per prompt token and 2 per completion token (so costs are exact
- * integers), `free` has no price.
+ * costs 1 per thousand prompt tokens and 2 per thousand completion tokens
+ * (costs compared at 1e-9), `free` has no price.
  */
 const SPEC = {
   episodes: 1,
@@ -45,7 +45,7 @@ async function playGrid(
           id: "priced",
           baseURL: server.url,
           model: "coordlab-stay",
-          price: { inputPerMillion: 1_000_000, outputPerMillion: 2_000_000 },
+          price: { inputPerMillion: 1_000, outputPerMillion: 2_000 },
         },
         { id: "free", baseURL: server.url, model: "coordlab-stay" },
       ],
@@ -128,20 +128,23 @@ Deno.test("loadRuns() gives one calls row per model call with its model, tokens,
       [result.usage.tokensIn, result.usage.tokensOut, result.usage.tokensReasoning],
       [4 * 21210, 4 * 780, 4 * 360],
     );
-    // cost = tokens_in + 2 tokens_out for `priced`, null for `free`.
+    // cost = (tokens_in + 2 tokens_out) / 1000 for `priced`, null for `free`.
     const byModel = calls.groupBy("model_id").agg(
-      pl.col("cost").sum().alias("cost"),
+      pl.col("cost").sum().round(9).alias("cost"),
       pl.col("cost").nullCount().alias("unpriced"),
       pl.len().alias("n"),
     ).sort("model_id").toRecords();
     assert.deepEqual(byModel, [
       { model_id: "free", cost: 0, unpriced: 60, n: 60 },
-      { model_id: "priced", cost: 2 * (21210 + 2 * 780), unpriced: 0, n: 60 },
+      { model_id: "priced", cost: 2 * (21210 + 2 * 780) / 1000, unpriced: 0, n: 60 },
     ]);
-    assert.equal(result.usage.cost, 2 * (21210 + 2 * 780));
+    assert.ok(Math.abs(result.usage.cost - 2 * (21210 + 2 * 780) / 1000) < 1e-9);
     const priced = calls.filter(pl.col("model_id").eq(pl.lit("priced")));
     assert.deepEqual(
-      priced.select(pl.col("cost").eq(pl.col("tokens_in").add(pl.col("tokens_out").mul(2))).all())
+      priced.select(
+        pl.col("cost").mul(1000).sub(pl.col("tokens_in").add(pl.col("tokens_out").mul(2))).abs()
+          .lt(1e-9).all(),
+      )
         .row(0),
       [true],
     );
@@ -159,13 +162,16 @@ Deno.test("loadRuns() episodes sum their model calls' tokens and cost, null when
       "tokens_out",
       "tokens_reasoning",
       "cost",
-    ).toRecords();
+    ).toRecords().map((r) => ({
+      ...r,
+      cost: r.cost === null ? null : Math.round((r.cost as number) * 1e9) / 1e9,
+    }));
     const usage = { model_calls: 30, tokens_in: 21210, tokens_out: 780, tokens_reasoning: 360 };
     assert.deepEqual(rows, [
       { model: "llm:free", regime: "contraction", ...usage, cost: null },
       { model: "llm:free", regime: "stable", ...usage, cost: null },
-      { model: "llm:priced", regime: "contraction", ...usage, cost: 21210 + 2 * 780 },
-      { model: "llm:priced", regime: "stable", ...usage, cost: 21210 + 2 * 780 },
+      { model: "llm:priced", regime: "contraction", ...usage, cost: (21210 + 2 * 780) / 1000 },
+      { model: "llm:priced", regime: "stable", ...usage, cost: (21210 + 2 * 780) / 1000 },
     ]);
     assert.equal(frames.episodes.getColumn("model_calls").dtype.variant, "Int64");
     // The episode sums are the calls frame's, per episode.

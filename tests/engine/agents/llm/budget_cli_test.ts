@@ -184,7 +184,7 @@ Deno.test("grid CLI refuses a models file with a price of 1e308, naming the fiel
     assertEquals(r.code, 2, err);
     assert(
       err.startsWith(
-        'Model config 0: Invalid model config parameter "price.inputPerMillion": Too big: ' +
+        'Model config 0 ("local"): Invalid model config parameter "price.inputPerMillion": Too big: ' +
           "expected number to be <=10000 (got 1e+308)",
       ),
       err,
