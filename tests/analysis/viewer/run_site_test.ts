@@ -83,14 +83,26 @@ Deno.test("writeRunSite() pages per-episode logs and segment files, numbering re
     // Condition columns of both games, side by side; the log column names the segment block.
     assertEquals(
       data.columns.map((c) => c.key),
-      // regime, N, M, T and payoffs are not constant: each is empty for the other game.
       [
-        ...["episode", "env", "mechanism", "regime", "overrides_id", "N", "M", "T", "F"],
-        "corruption",
-        ...["heterogeneity", "payoffs", "model", "seed", "status", "success", "rounds", "w"],
-        ...["w~", "flips", "corrections", "log"],
+        ...["episode", "env", "mechanism", "F", "corruption", "model", "seed", "success"],
+        ...["rounds", "w", "w~", "flips", "log"],
       ],
     );
+    // Values the same in every episode of one game are listed once, naming the game; so are
+    // values the same in every episode (the status, no corrections).
+    assertEquals(data.constants, [
+      ["run", "mixed"],
+      ["regime (FRAIL)", "stable"],
+      ["parameters (FRAIL)", "defaults"],
+      ["N (Stag Hunt)", "5"],
+      ["M (Stag Hunt)", "3"],
+      ["T (Stag Hunt)", "4"],
+      ["heterogeneity (Stag Hunt)", "h1"],
+      ["payoffs (Stag Hunt)", "RS 4, HS 2, RF 0, HF 2"],
+      ["status", "ok"],
+      ["corrections", "0"],
+    ]);
+    assertEquals(index.includes(`<span class="pill ok">5 ok</span>`), true);
     const log = data.columns.findIndex((c) => c.key === "log") + 1;
     assertEquals(data.rows[4][log], "segments/w0-0001.ndjson #2");
     assertEquals(
