@@ -172,7 +172,9 @@ const SCRIPT = `"use strict";
       var r = rows[i], tr = document.createElement("tr");
       cols.forEach(function (c, j) {
         var td = document.createElement("td"), v = r[j + 1];
-        if (c.kind === "link" || c.key === "log") td.className = "wrap";
+        // Text may wrap when the table needs the room (ids after an underscore).
+        if (c.kind === "link") td.className = "wrap id";
+        else if (c.kind === "text" && c.key !== "log") td.className = c.key === "model" ? "wrap any" : "wrap";
         if (c.kind === "link") {
           var a = document.createElement("a");
           a.setAttribute("href", r[0]);
@@ -182,6 +184,13 @@ const SCRIPT = `"use strict";
             a.appendChild(document.createTextNode(part));
           });
           td.appendChild(a);
+        } else if ((c.key === "seed" || c.key === "log") && show(v, c).length > (c.key === "seed" ? 9 : 12)) {
+          // Long seeds and log names are cut (the whole value in the tooltip) so the table fits.
+          var clip = document.createElement("span");
+          clip.className = c.key === "seed" ? "clip" : "clip wide";
+          clip.textContent = show(v, c);
+          clip.title = show(v, c);
+          td.appendChild(clip);
         } else td.textContent = show(v, c);
         if (c.kind === "num" || c.kind === "count" || c.kind === "cost") td.className = "n";
         if (c.kind === "cost" && typeof v === "number") td.title = String(v);

@@ -5,6 +5,8 @@ import { runEpisode } from "../../../engine/run_episode.ts";
 import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
+import type { UsageTotals } from "../../../engine/agents/llm/accounting.ts";
+import { llmGridRun } from "./_fixtures.ts";
 
 const inTempDir = tempDirRunner("viewer_site_");
 const CLOCK = () => "2026-01-01T00:00:00.000Z";
@@ -103,6 +105,9 @@ Deno.test("writeRunSite() pages per-episode logs and segment files, numbering re
       ["corrections", "0"],
     ]);
     assertEquals(index.includes(`<span class="pill ok">5 ok</span>`), true);
+    // No model calls: no usage table, no search box, no search files.
+    assertEquals([index.includes(`id="usage"`), index.includes(`id="tq"`)], [false, false]);
+    assertEquals([data.search, await exists(`${run}/view/search`)], [[], false]);
     const log = data.columns.findIndex((c) => c.key === "log") + 1;
     assertEquals(data.rows[4][log], "segments/w0-0001.ndjson #2");
     assertEquals(
@@ -210,5 +215,74 @@ Deno.test("writeRunSite() writes the same site with worker threads as without", 
       await Deno.readTextFile(`${dir}/two/${page}`),
     );
     assertEquals(embedded(await Deno.readTextFile(one.index)).rows.length, 18);
+  });
+});
+
+Deno.test("writeRunSite() lists each episode's model calls, tokens and cost, and the run's totals per model", async () => {
+  await inTempDir(async (dir) => {
+    const run = await llmGridRun(`${dir}/llm`);
+    const site = await writeRunSite(run.out, { workers: 1 });
+    assertEquals(site.episodes, 5);
+    const index = await Deno.readTextFile(site.index);
+    const data = embedded(index);
+    const col = (key: string) => data.columns.findIndex((c) => c.key === key) + 1;
+    assertEquals(
+      ["calls", "tokens_in", "tokens_out", "cost"].map((key) => data.columns[col(key) - 1].label),
+      ["model calls", "tokens in", "tokens out", "cost"],
+    );
+    assertEquals(col("tokens"), 0);
+    // Per episode: the sums over its llm_call events; an unpriced model's cost is "no price".
+    const calls = run.events.filter((e) => e.type === "llm_call");
+    const rows = data.rows.map((row) => [
+      row[col("episode")],
+      row[col("calls")],
+      row[col("tokens_in")],
+      row[col("tokens_out")],
+      row[col("cost")],
+    ]);
+    const expected = [...new Set(calls.map((e) => e.episode as string))].map((episode) => {
+      const mine = calls.filter((e) => e.episode === episode);
+      const sum = (field: string) => mine.reduce((n, e) => n + (e[field] as number), 0);
+      const priced = mine.every((e) => typeof e.cost === "number");
+      return [episode, mine.length, sum("tokens_in"), sum("tokens_out"), priced ? sum("cost") : "no price"];
+    });
+    assertEquals(rows, expected);
+    assertEquals(rows.map((r) => r[4] === "no price"), [false, true, false, true, false]);
+    // The run's totals and each model's: the runtime's own ledger, to the call and token.
+    const table = /<table class="usage" id="usage">([^]*?)<\/table>/.exec(index)![1]
+      .replace(/ title="[^"]*"/g, "");
+    const n = (v: number) => v.toLocaleString("en-US");
+    const line = (label: string, u: UsageTotals, cost: string, total = false) =>
+      `<tr${total ? ` class="total"` : ""}><th>${label}</th>${
+        [u.calls, u.cacheHits, u.failedCalls, u.tokensIn, u.tokensOut, u.tokensReasoning]
+          .map((v) => `<td class="n">${n(v)}</td>`).join("")
+      }<td class="n"><span>${cost}</span></td></tr>`;
+    const free = run.models.get("free")!;
+    const priced = run.models.get("priced")!;
+    assertEquals([free.calls, free.unpricedCalls, priced.unpricedCalls], [90, 90, 0]);
+    assertEquals(
+      table,
+      `<thead><tr>${
+        ["model", "calls", "cache hits", "failed calls", "tokens in", "tokens out"]
+          .map((h) => `<th>${h}</th>`).join("")
+      }<th>reasoning tokens</th><th>cost</th></tr></thead><tbody>${
+        line("free", free, "no price")
+      }${line("priced", priced, `$${Number(priced.cost.toFixed(4))}`)}${
+        line("all models", run.total, `$${Number(run.total.cost.toFixed(4))} + 90 unpriced`, true)
+      }</tbody>`,
+    );
+    // The exact sum is in the tooltip (summed in another order than the ledger's: equal to 1e-12).
+    const title = /<th>priced<\/th>.*?<span title="([^"]+)">/.exec(index)![1];
+    assertEquals(Math.abs(Number(title) - priced.cost) < 1e-12, true);
+    // The transcript search: one shard for the one log file, every reply and reasoning in it.
+    assertEquals(data.search, [{ shard: 0, first: 0, src: "search/0.js" }]);
+    const shard = await Deno.readTextFile(`${site.out}/search/0.js`);
+    const match = /^coordlabSearch\(0,([^]*)\);\n$/.exec(shard)!;
+    const texts = JSON.parse(match[1]) as [number, number, number, string, string, string, string][];
+    assertEquals(texts.length, calls.length * 2);
+    const first = calls[0];
+    assertEquals(texts[0], [0, first.seq, first.round, first.agent, first.call, "reply", first.content]);
+    assertEquals(texts[1].slice(5), ["reasoning", first.reasoning]);
+    assertEquals(index.includes(`placeholder="search transcripts: replies, reasoning"`), true);
   });
 });
