@@ -79,6 +79,8 @@ export interface PageContext {
   out: string;
   /** Draw trajectory charts. */
   charts: boolean;
+  /** Put the messages sent (when logged) in the search shards, beside replies and reasoning. */
+  searchPrompts: boolean;
 }
 
 /**
@@ -131,7 +133,7 @@ export async function writeFilePages(
     const page = pagePath(block, basePage(block.run, block.episode));
     if (page === null) continue;
     if (options.shard !== undefined) {
-      for (const call of searchCalls(block.events)) {
+      for (const call of searchCalls(block.events, ctx.searchPrompts)) {
         for (const [kind, text] of call.texts) {
           texts.push([entries.length, call.seq, call.round, call.agent, call.call, kind, text]);
         }

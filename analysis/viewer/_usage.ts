@@ -136,15 +136,18 @@ export interface SearchCall {
 
 /**
  * The searchable texts of an episode's model calls: the reply, the
- * reasoning, and the prompt messages when the log holds them (a `messages`
- * array of `{ role, content }`, content a string or a list of text parts).
+ * reasoning, and with `prompts` the messages sent when the log holds them (a
+ * `messages` array of `{ role, content }`, content a string or a list of
+ * text parts; a system prompt logged once per episode and then referred to
+ * by its hash, `content_sha256`, is indexed at the call that logged it).
  */
-export function searchCalls(events: readonly LogEvent[]): SearchCall[] {
+export function searchCalls(events: readonly LogEvent[], prompts = false): SearchCall[] {
   const out: SearchCall[] = [];
   for (const event of events) {
     if (event.type !== "llm_call") continue;
     const texts: [string, string][] = [];
-    for (const message of Array.isArray(event.messages) ? event.messages : []) {
+    const messages = prompts && Array.isArray(event.messages) ? event.messages : [];
+    for (const message of messages) {
       if (!isRecord(message)) continue;
       const text = messageText(message.content);
       if (text !== "") texts.push([`prompt ${String(message.role ?? "message")}`, text]);

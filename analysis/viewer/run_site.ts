@@ -63,6 +63,15 @@ export interface RunSiteOptions {
    */
   workers?: number;
   /**
+   * Make the messages sent to the model searchable too (when the logs hold
+   * them), not only the replies and reasoning. Prompts are most of a
+   * transcript's text: the search files grow by about the size of the logs'
+   * `messages`, and the index loads them all on the first search.
+   *
+   * @default {false}
+   */
+  searchPrompts?: boolean;
+  /**
    * Called after each log file with the number done and the total.
    *
    * @default {no progress reports}
@@ -139,7 +148,12 @@ export async function writeRunSite(
     throw new Deno.errors.NotFound(`Run folder "${dir}" holds no .ndjson event log`);
   }
   await prepareOut(out);
-  const ctx: PageContext = { dir, out, charts: options.charts ?? true };
+  const ctx: PageContext = {
+    dir,
+    out,
+    charts: options.charts ?? true,
+    searchPrompts: options.searchPrompts ?? false,
+  };
   const results = workers > 1 && files.length >= 16
     ? await inWorkers(files, ctx, workers, options.onProgress)
     : await inThread(files, ctx, options.onProgress);

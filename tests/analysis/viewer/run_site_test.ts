@@ -6,7 +6,7 @@ import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 import type { UsageTotals } from "../../../engine/agents/llm/accounting.ts";
-import { llmGridRun } from "./_fixtures.ts";
+import { llmGridRun, xssReplyEpisode } from "./_fixtures.ts";
 
 const inTempDir = tempDirRunner("viewer_site_");
 const CLOCK = () => "2026-01-01T00:00:00.000Z";
@@ -284,5 +284,53 @@ Deno.test("writeRunSite() lists each episode's model calls, tokens and cost, and
     assertEquals(texts[0], [0, first.seq, first.round, first.agent, first.call, "reply", first.content]);
     assertEquals(texts[1].slice(5), ["reasoning", first.reasoning]);
     assertEquals(index.includes(`placeholder="search transcripts: replies, reasoning"`), true);
+  });
+});
+
+Deno.test("writeRunSite() makes the messages sent searchable when asked, each system prompt once", async () => {
+  await inTempDir(async (dir) => {
+    const { events } = await xssReplyEpisode({ run: "p" });
+    // The messages as an llm_call logs them: a system prompt written once per
+    // episode, then named by its hash; a user message with every call.
+    let n = 0;
+    const logged = events.map((e) => {
+      if (e.type !== "llm_call") return e;
+      n++;
+      const system = n === 1
+        ? { role: "system", content: "You are a creditor." }
+        : { role: "system", content_sha256: "ab".repeat(32) };
+      return { ...e, messages: [system, { role: "user", content: `Round ${e.round}, call ${n}` }] };
+    });
+    await Deno.mkdir(`${dir}/p`);
+    await Deno.writeTextFile(`${dir}/p/episode.ndjson`, ndjson(logged));
+    const shardTexts = async (searchPrompts: boolean) => {
+      const site = await writeRunSite(`${dir}/p`, { workers: 1, searchPrompts });
+      const shard = await Deno.readTextFile(`${site.out}/search/0.js`);
+      const index = await Deno.readTextFile(site.index);
+      const texts = JSON.parse(/^coordlabSearch\(0,([^]*)\);\n$/.exec(shard)![1]) as unknown[][];
+      return { kinds: texts.map((t) => [t[1], t[5], t[6]]), index };
+    };
+    const calls = logged.filter((e) => e.type === "llm_call") as (typeof logged[0] & {
+      seq: number;
+      content: string;
+    })[];
+    assertEquals(calls.length, 3);
+    const plain = await shardTexts(false);
+    assertEquals(plain.kinds, calls.map((c) => [c.seq, "reply", c.content]));
+    assertEquals(plain.index.includes(`placeholder="search transcripts: replies, reasoning"`), true);
+    const withPrompts = await shardTexts(true);
+    assertEquals(withPrompts.kinds, [
+      [calls[0].seq, "prompt system", "You are a creditor."],
+      [calls[0].seq, "prompt user", "Round 1, call 1"],
+      [calls[0].seq, "reply", calls[0].content],
+      [calls[1].seq, "prompt user", `Round ${calls[1].round}, call 2`],
+      [calls[1].seq, "reply", calls[1].content],
+      [calls[2].seq, "prompt user", `Round ${calls[2].round}, call 3`],
+      [calls[2].seq, "reply", calls[2].content],
+    ]);
+    assertEquals(
+      withPrompts.index.includes(`placeholder="search transcripts: replies, reasoning, prompts"`),
+      true,
+    );
   });
 });
