@@ -10,7 +10,6 @@ import {
   clip,
   esc,
   fieldsHtml,
-  fmtNumber,
   humanKey,
   isPercentField,
   kvTable,
@@ -510,11 +509,9 @@ function resultHtml(call: AgentCall): string {
     out.push(
       `<span class="f"><i>probability</i> ${
         probabilityHtml(d.probability)
-      }</span><span class="f"><i>draw</i> ${
-        numHtml(d.draw, 3)
-      }</span> → <span class="act">${esc(happened)}</span>${
-        d.committed === true ? ` <span class="pill">committed</span>` : ""
-      }`,
+      }</span><span class="f"><i>draw</i> ${numHtml(d.draw, 3)}</span> → <span class="act">${
+        esc(happened)
+      }</span>${d.committed === true ? ` <span class="pill">committed</span>` : ""}`,
     );
   }
   return out.join("");

@@ -130,8 +130,9 @@ export function humanKey(key: string): string {
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
     .replace(/_+/g, " ")
     .trim()
-    .replace(/\b([A-Z])([a-z]+)\b/g, (_m, first: string, rest: string) =>
-      `${first.toLowerCase()}${rest}`
+    .replace(
+      /\b([A-Z])([a-z]+)\b/g,
+      (_m, first: string, rest: string) => `${first.toLowerCase()}${rest}`,
     );
 }
 

@@ -156,7 +156,8 @@ const SCRIPT = `"use strict";
       var s = state.sort + 1, sign = state.desc ? -1 : 1;
       out.sort(function (x, y) {
         var a = rows[x][s], b = rows[y][s];
-        if (a === null || b === null) return compare(a, b);
+        // Empty cells, and texts in a number column ("no price"), go last either way.
+        if (a === null || b === null || typeof a !== typeof b) return compare(a, b);
         return sign * compare(a, b) || x - y;
       });
     }

@@ -79,7 +79,7 @@ max-width:1280px;margin:0 auto;padding:16px 20px 40px;text-align:left}
 .cl table.usage{width:auto;min-width:60%}.cl table.usage tbody th{font-weight:600;color:var(--fg)}
 .cl table.usage td.n{text-align:right;font-variant-numeric:tabular-nums}
 .cl table.usage tr.total th,.cl table.usage tr.total td{border-top:2px solid var(--line);font-weight:650}
-.cl .hits ol{margin:4px 0 10px;padding-left:22px;font-size:13px}.cl .hits li{margin:3px 0;overflow-wrap:anywhere}
+.cl .hits ol{margin:4px 0 10px;padding:4px 8px 4px 34px;font-size:13px;max-height:300px;overflow:auto;border:1px solid var(--line);border-radius:6px}.cl .hits li{margin:3px 0;overflow-wrap:anywhere}
 .cl .hits .snip{display:block;color:var(--fg);font:12px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .cl .hits mark{padding:0 2px;font-weight:650}
 .cl table.index td.n{text-align:right;font-variant-numeric:tabular-nums}

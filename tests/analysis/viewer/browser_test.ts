@@ -393,7 +393,10 @@ Deno.test({
         await page.click("#clear");
         await page.type("#tq", "onerror");
         await page.waitForSelector(`body[data-searched="onerror"]`);
-        assertEquals(await textOf(page, "#hitcount"), `3 model calls in 1 episode mention “onerror”`);
+        assertEquals(
+          await textOf(page, "#hitcount"),
+          `3 model calls in 1 episode mention “onerror”`,
+        );
         const snippets = await page.$$eval("#hits .snip", (s) => s.map((e) => e.textContent));
         assertEquals(snippets.length, 3);
         assertEquals(snippets.every((s) => s!.startsWith(XSS_REPLY)), true);

@@ -244,7 +244,13 @@ Deno.test("writeRunSite() lists each episode's model calls, tokens and cost, and
       const mine = calls.filter((e) => e.episode === episode);
       const sum = (field: string) => mine.reduce((n, e) => n + (e[field] as number), 0);
       const priced = mine.every((e) => typeof e.cost === "number");
-      return [episode, mine.length, sum("tokens_in"), sum("tokens_out"), priced ? sum("cost") : "no price"];
+      return [
+        episode,
+        mine.length,
+        sum("tokens_in"),
+        sum("tokens_out"),
+        priced ? sum("cost") : "no price",
+      ];
     });
     assertEquals(rows, expected);
     assertEquals(rows.map((r) => r[4] === "no price"), [false, true, false, true, false]);
@@ -265,9 +271,9 @@ Deno.test("writeRunSite() lists each episode's model calls, tokens and cost, and
       `<thead><tr>${
         ["model", "calls", "cache hits", "failed calls", "tokens in", "tokens out"]
           .map((h) => `<th>${h}</th>`).join("")
-      }<th>reasoning tokens</th><th>cost</th></tr></thead><tbody>${
-        line("free", free, "no price")
-      }${line("priced", priced, `$${Number(priced.cost.toFixed(4))}`)}${
+      }<th>reasoning tokens</th><th>cost</th></tr></thead><tbody>${line("free", free, "no price")}${
+        line("priced", priced, `$${Number(priced.cost.toFixed(4))}`)
+      }${
         line("all models", run.total, `$${Number(run.total.cost.toFixed(4))} + 90 unpriced`, true)
       }</tbody>`,
     );
@@ -278,10 +284,26 @@ Deno.test("writeRunSite() lists each episode's model calls, tokens and cost, and
     assertEquals(data.search, [{ shard: 0, first: 0, src: "search/0.js" }]);
     const shard = await Deno.readTextFile(`${site.out}/search/0.js`);
     const match = /^coordlabSearch\(0,([^]*)\);\n$/.exec(shard)!;
-    const texts = JSON.parse(match[1]) as [number, number, number, string, string, string, string][];
+    const texts = JSON.parse(match[1]) as [
+      number,
+      number,
+      number,
+      string,
+      string,
+      string,
+      string,
+    ][];
     assertEquals(texts.length, calls.length * 2);
     const first = calls[0];
-    assertEquals(texts[0], [0, first.seq, first.round, first.agent, first.call, "reply", first.content]);
+    assertEquals(texts[0], [
+      0,
+      first.seq,
+      first.round,
+      first.agent,
+      first.call,
+      "reply",
+      first.content,
+    ]);
     assertEquals(texts[1].slice(5), ["reasoning", first.reasoning]);
     assertEquals(index.includes(`placeholder="search transcripts: replies, reasoning"`), true);
   });
@@ -317,7 +339,10 @@ Deno.test("writeRunSite() makes the messages sent searchable when asked, each sy
     assertEquals(calls.length, 3);
     const plain = await shardTexts(false);
     assertEquals(plain.kinds, calls.map((c) => [c.seq, "reply", c.content]));
-    assertEquals(plain.index.includes(`placeholder="search transcripts: replies, reasoning"`), true);
+    assertEquals(
+      plain.index.includes(`placeholder="search transcripts: replies, reasoning"`),
+      true,
+    );
     const withPrompts = await shardTexts(true);
     assertEquals(withPrompts.kinds, [
       [calls[0].seq, "prompt system", "You are a creditor."],

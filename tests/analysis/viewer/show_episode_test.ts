@@ -423,7 +423,9 @@ Deno.test("episodeBundle() labels parameters and internals in words and probabil
     clock: CLOCK,
   });
   assertEquals(
-    (await html(changed)).includes(`<b>changed parameters</b>early sale price 0.8, horizon 3</span>`),
+    (await html(changed)).includes(
+      `<b>changed parameters</b>early sale price 0.8, horizon 3</span>`,
+    ),
     true,
   );
 });
