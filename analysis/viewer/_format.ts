@@ -61,11 +61,13 @@ export function valueHtml(value: unknown): string {
   return typeof value === "number" ? numHtml(value) : esc(valueText(value));
 }
 
-/** The fields of an event other than the base ones and `skip`, as `key value` pairs in HTML. */
+/** The fields of an event other than the base ones and `skip`, as `key value` pairs in HTML (keys in words). */
 export function fieldsHtml(event: Record<string, unknown>, skip: readonly string[] = []): string {
   return Object.entries(event)
     .filter(([key]) => !BASE_FIELDS.has(key) && !skip.includes(key))
-    .map(([key, value]) => `<span class="f"><i>${esc(key)}</i> ${valueHtml(value)}</span>`)
+    .map(([key, value]) =>
+      `<span class="f"><i>${esc(humanKey(key))}</i> ${valueHtml(value)}</span>`
+    )
     .join(" ");
 }
 

@@ -411,6 +411,8 @@ Deno.test("episodeBundle() labels parameters and internals in words and probabil
   assertEquals(text.includes(`<i>withdraw probability</i> ${decision.reported}%</span>`), true);
   assertEquals(text.includes(`<i>probability</i> ${decision.reported}%</span>`), true);
   assertEquals(/<i>p<\/i>|withdraw_probability<\/i>/.test(text), false);
+  // No field of any event (mechanism details, transitions) is labelled with a raw snake_case key.
+  assertEquals(text.match(/<i>[a-z]+_[a-z_]+<\/i>/g), null);
   // camelCase keys of the disclosure read as words.
   assertEquals(text.includes(`<th>deposits remaining</th>`), true);
   assertEquals(text.includes("depositsRemaining"), false);
