@@ -232,7 +232,7 @@ const SCRIPT = `"use strict";
     var first = shardFirst[shard];
     if (first === undefined) return;
     items.forEach(function (it) {
-      search.texts.push({ row: first + it[0], seq: it[1], round: it[2], agent: it[3], call: it[4], kind: it[5], text: it[6], lower: it[6].toLowerCase() });
+      search.texts.push({ row: first + it[0], seq: it[1], round: it[2], agent: it[3], call: it[4], kind: it[5], text: it[6] });
     });
   };
   function loadShards(done) {
@@ -253,16 +253,20 @@ const SCRIPT = `"use strict";
     });
   }
   function runSearch() {
-    var term = search.term.trim().toLowerCase();
+    var term = search.term.trim();
     search.hits = []; search.rows = null;
     if (term !== "") {
+      // Literal and case-insensitive; positions are in the text itself, for the snippet.
+      var re = new RegExp(term.replace(/[.*+?^\${}()|[\\]\\\\]/g, "\\\\$&"), "i");
       search.rows = {};
       var seen = {};
       search.texts.forEach(function (t) {
-        var at = t.lower.indexOf(term), call = t.row + ":" + t.seq;
-        if (at < 0 || seen[call]) return;
+        var call = t.row + ":" + t.seq;
+        if (seen[call]) return;
+        var m = re.exec(t.text);
+        if (m === null) return;
         seen[call] = true; // one hit per model call: its first matching text
-        search.hits.push({ t: t, at: at }); search.rows[t.row] = true;
+        search.hits.push({ t: t, at: m.index, length: m[0].length }); search.rows[t.row] = true;
       });
     }
     state.page = 0; render();
@@ -300,7 +304,7 @@ const SCRIPT = `"use strict";
       where.className = "sub";
       where.textContent = " round " + t.round + " · " + t.agent + " · " + t.call + " · " + t.kind + " ";
       li.appendChild(where);
-      li.appendChild(snippet(t.text, h.at, term.length));
+      li.appendChild(snippet(t.text, h.at, h.length));
       list.appendChild(li);
     });
     list.hidden = hits.length === 0;

@@ -405,6 +405,15 @@ Deno.test({
           ["onerror", "onerror", "onerror"],
         );
         assertEquals(await page.$$eval("img, iframe, #hits script", (found) => found.length), 0);
+        // The search is literal: regular-expression characters match themselves.
+        await page.click("#clear");
+        await page.type("#tq", "ALERT(1)>");
+        await page.waitForSelector(`body[data-searched="ALERT(1)>"]`);
+        assertEquals(
+          await textOf(page, "#hitcount"),
+          `3 model calls in 1 episode mention “ALERT(1)>”`,
+        );
+        assertEquals(await page.$eval("#hits mark", (m) => m.textContent), "alert(1)>");
         assertEquals(trouble, []);
       });
     });

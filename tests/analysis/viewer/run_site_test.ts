@@ -359,3 +359,23 @@ Deno.test("writeRunSite() makes the messages sent searchable when asked, each sy
     );
   });
 });
+
+Deno.test("writeRunSite() points each search text at its own occurrence of a repeated episode", async () => {
+  await inTempDir(async (dir) => {
+    const { events } = await xssReplyEpisode({ run: "r" });
+    await Deno.mkdir(`${dir}/r`);
+    // One segment holding the same episode twice (played again): two pages, ~1 and ~2.
+    await Deno.writeTextFile(`${dir}/r/segment.ndjson`, ndjson([...events, ...events]));
+    const site = await writeRunSite(`${dir}/r`, { workers: 1 });
+    assertEquals([site.episodes, site.repeated], [2, 1]);
+    const data = embedded(await Deno.readTextFile(site.index));
+    assertEquals(data.search, [{ shard: 0, first: 0, src: "search/0.js" }]);
+    const shard = await Deno.readTextFile(`${site.out}/search/0.js`);
+    const texts = JSON.parse(/^coordlabSearch\(0,([^]*)\);\n$/.exec(shard)![1]) as unknown[][];
+    const pages = texts.map((t) => data.rows[data.search[0].first + (t[0] as number)][0]);
+    assertEquals(pages, [
+      ...Array(3).fill("episodes/r/debt_rollover_M0_stable_s2~1.html"),
+      ...Array(3).fill("episodes/r/debt_rollover_M0_stable_s2~2.html"),
+    ]);
+  });
+});
