@@ -186,10 +186,12 @@ const SCRIPT = `"use strict";
           });
           td.appendChild(a);
         } else if ((c.key === "seed" || c.key === "log") && show(v, c).length > (c.key === "seed" ? 9 : 12)) {
-          // Long seeds and log names are cut (the whole value in the tooltip) so the table fits.
+          // Long seeds and log names are cut (the whole value in the tooltip) so the table fits;
+          // a log name keeps its end, which tells segment files apart (right-to-left box, the
+          // text itself held left-to-right by two marks).
           var clip = document.createElement("span");
-          clip.className = c.key === "seed" ? "clip" : "clip wide";
-          clip.textContent = show(v, c);
+          clip.className = c.key === "seed" ? "clip" : "clip wide end";
+          clip.textContent = c.key === "seed" ? show(v, c) : "\u200e" + show(v, c) + "\u200e";
           clip.title = show(v, c);
           td.appendChild(clip);
         } else td.textContent = show(v, c);

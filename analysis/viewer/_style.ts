@@ -75,7 +75,7 @@ max-width:1280px;margin:0 auto;padding:16px 20px 40px;text-align:left}
 .cl table.index td{white-space:nowrap}.cl table.index td.wrap{white-space:normal;overflow-wrap:break-word}
 .cl table.index td.any{overflow-wrap:anywhere;min-width:7em}.cl table.index td.id{overflow-wrap:anywhere;min-width:8.5em}
 .cl table.index .clip{display:block;width:9ch;overflow:hidden;text-overflow:ellipsis}
-.cl table.index .clip.wide{width:11ch}
+.cl table.index .clip.wide{width:11ch}.cl table.index .clip.end{direction:rtl;text-align:left}
 .cl table.usage{width:auto;min-width:60%}.cl table.usage tbody th{font-weight:600;color:var(--fg)}
 .cl table.usage td.n{text-align:right;font-variant-numeric:tabular-nums}
 .cl table.usage tr.total th,.cl table.usage tr.total td{border-top:2px solid var(--line);font-weight:650}

@@ -375,7 +375,7 @@ function indexData(dir: string, entries: readonly IndexEntry[]): Omit<IndexData,
     const games = new Set(set.map((e) => e.game));
     const [game] = games;
     if (
-      values.size === 2 && games.size === 1 && game !== null &&
+      values.size === 2 && values.has("null") && games.size === 1 && game !== null &&
       set.length === entries.filter((e) => e.game === game).length
     ) {
       constants.push([`${label} (${GAME_NAMES[game] ?? game})`, String(get(set[0]))]);

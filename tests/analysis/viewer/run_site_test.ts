@@ -379,3 +379,17 @@ Deno.test("writeRunSite() points each search text at its own occurrence of a rep
     ]);
   });
 });
+
+Deno.test("writeRunSite() keeps a column whose values differ within one game", async () => {
+  await inTempDir(async (dir) => {
+    // Two FRAIL episodes of two mock models: the model is a column, not a constant of FRAIL.
+    for (const env of ["bank_run", "crowdfunding"] as const) {
+      await runEpisode({ env, mechanism: "M0", seed: 1, run: "one", outDir: dir, clock: CLOCK });
+    }
+    await writeRunSite(`${dir}/one`, { workers: 1 });
+    const data = embedded(await Deno.readTextFile(`${dir}/one/view/index.html`));
+    const model = data.columns.findIndex((c) => c.key === "model") + 1;
+    assertEquals(data.rows.map((row) => row[model]), ["mock:defensive", "mock:hesitant"]);
+    assertEquals(data.constants.some(([label]) => label.startsWith("model")), false);
+  });
+});
