@@ -11,16 +11,21 @@ import {
   clip,
   esc,
   fieldsHtml,
-  fmtNumber,
+  humanKey,
+  isPercentField,
   kvTable,
   numHtml,
+  paramsText,
+  percentHtml,
   plural,
+  probabilityHtml,
   table,
   valueHtml,
   valueText,
 } from "./_format.ts";
 import type { LogEvent } from "./_log_source.ts";
 import { VIEWER_CSS } from "./_style.ts";
+import { dollars } from "./_usage.ts";
 
 /** Links of an episode page inside a run site (relative paths the site writer made). */
 export interface SiteNav {
@@ -104,22 +109,12 @@ function headerHtml(model: EpisodeModel, parts: EpisodeHtmlParts): string {
   }
   const left: string[] = [];
   if (h !== null) {
-    const chips = Object.entries(h.condition).map(([k, v]) =>
-      `<span><b>${esc(k)}</b>${valueHtml(v)}</span>`
-    );
-    if (h.conditionId !== null) chips.push(`<span><b>condition</b>${esc(h.conditionId)}</span>`);
-    left.push(`<div class="cond">${chips.join("")}</div>`);
+    left.push(`<div class="cond">${conditionChips(h.condition, h.conditionId).join("")}</div>`);
   }
   left.push(statsHtml(model));
   if (h !== null) {
-    const derived = Object.entries(h.derived).filter(([k]) => k !== "bounds");
-    if (derived.length > 0) {
-      left.push(
-        `<div class="cond">${
-          derived.map(([k, v]) => `<span><b>${esc(k)}</b>${valueHtml(v)}</span>`).join("")
-        }</div>`,
-      );
-    }
+    const derived = derivedChips(h.derived, parts.chart !== undefined);
+    if (derived.length > 0) left.push(`<div class="cond">${derived.join("")}</div>`);
     left.push(`<div class="meta">${metaLine(model)}</div>`);
     left.push(`<div class="meta">${playersLine(h.agents)}</div>`);
   }
@@ -136,6 +131,53 @@ function headerHtml(model: EpisodeModel, parts: EpisodeHtmlParts): string {
     }</figure>`;
   out.push(`<div class="top"><div>${left.join("")}</div>${chart}</div>`);
   return `<header>${out.join("")}</header>`;
+}
+
+const chip = (label: string, html: string) => `<span><b>${esc(label)}</b>${html}</span>`;
+
+/**
+ * The condition, key by key, in words. Parameter overrides read as
+ * "changed parameters: horizon 2" (none when there are none); their id is
+ * left out, as the condition label holds it.
+ */
+function conditionChips(condition: Record<string, unknown>, id: string | null): string[] {
+  const chips: string[] = [];
+  for (const [key, value] of Object.entries(condition)) {
+    if (key === "overrides_id") continue;
+    if (key === "overrides" && isRecord(value)) {
+      if (Object.keys(value).length > 0) chips.push(chip(humanKey(key), esc(paramsText(value))));
+      continue;
+    }
+    chips.push(chip(humanKey(key), isRecord(value) ? esc(paramsText(value)) : valueHtml(value)));
+  }
+  if (id !== null) chips.push(chip("condition", esc(id)));
+  return chips;
+}
+
+/**
+ * Derived quantities in words. The chart's reference line (`reference`:
+ * axis, metric, label, value) is drawn on the chart; without one it reads
+ * as a sentence.
+ */
+function derivedChips(derived: Record<string, unknown>, charted: boolean): string[] {
+  const chips: string[] = [];
+  for (const [key, value] of Object.entries(derived)) {
+    if (key === "bounds") continue;
+    if (key === "reference" && isRecord(value) && typeof value.metric === "string") {
+      if (charted) continue;
+      chips.push(
+        chip(
+          "reference line",
+          `${esc(valueText(value.label ?? value.metric))} at ${valueHtml(value.value)} of ${
+            esc(humanKey(value.metric))
+          }`,
+        ),
+      );
+      continue;
+    }
+    chips.push(chip(humanKey(key), isRecord(value) ? esc(paramsText(value)) : valueHtml(value)));
+  }
+  return chips;
 }
 
 function navHtml(nav: SiteNav): string {
@@ -198,7 +240,7 @@ function statsHtml(model: EpisodeModel): string {
   if (c.llmCalls > 0) {
     stats.push(stat("model calls", String(c.llmCalls)));
     stats.push(stat("tokens", c.tokens.toLocaleString("en-US")));
-    if (c.cost !== null) stats.push(stat("cost", `$${fmtNumber(c.cost, 4)}`));
+    stats.push(stat("cost", c.cost === null ? "no price" : dollars(c.cost)));
   }
   return `<div class="stats">${stats.join("")}</div>`;
 }
@@ -293,7 +335,7 @@ function roundSummary(round: RoundEntry, stagHunt: boolean): string {
     ? ""
     : Object.entries(round.disclosure.public as Record<string, unknown> ?? {})
       .filter(([, v]) => typeof v === "number").slice(0, 3)
-      .map(([k, v]) => `${esc(k)} ${numHtml(v)}`).join(" · ");
+      .map(([k, v]) => `${esc(humanKey(k))} ${numHtml(v)}`).join(" · ");
   return pills.join("") + (shown === "" ? "" : `<span class="sub">${shown}</span>`);
 }
 
@@ -357,8 +399,8 @@ function roundBody(round: RoundEntry, stagHunt: boolean): string {
     );
   }
   if (round.disclosure !== null) {
-    const pub = kvTable(asRecord(round.disclosure.public));
-    const metrics = kvTable(asRecord(round.disclosure.metrics));
+    const pub = kvTable(asRecord(round.disclosure.public), humanKey);
+    const metrics = kvTable(asRecord(round.disclosure.metrics), humanKey);
     out.push(
       `<h3>Disclosed at the end of the round</h3><div class="cols">`,
       pub === null ? "" : `<div><div class="sub">public (what agents see next)</div>${pub}</div>`,
@@ -436,7 +478,9 @@ function callsTable(calls: readonly AgentCall[]): string {
 function reportHtml(call: AgentCall): string {
   const fields = Object.entries(call.report ?? {}).filter(([key, value]) => !isText(key, value));
   const lines = fields.map(([key, value]) =>
-    `<span class="f"><i>${esc(key)}</i> ${valueHtml(value)}</span>`
+    `<span class="f"><i>${esc(humanKey(key))}</i> ${
+      isPercentField(key) ? percentHtml(value) : valueHtml(value)
+    }</span>`
   );
   if (call.report === null) lines.push(`<span class="sub">no report logged</span>`);
   return [...lines, ...problemNotes(call)].join("<br>");
@@ -446,7 +490,7 @@ function reportHtml(call: AgentCall): string {
 function problemNotes(call: AgentCall): string[] {
   return [
     ...call.corrections.map((c) =>
-      `<span class="note warn">corrected <b>${esc(String(c.field))}</b>: raw ${
+      `<span class="note warn">corrected <b>${esc(humanKey(String(c.field)))}</b>: raw ${
         esc(clip(JSON.stringify(c.raw) ?? "undefined", 160))
       } → ${esc(clip(JSON.stringify(c.applied) ?? "undefined", 80))} (${
         esc(String(c.reason))
@@ -465,21 +509,22 @@ function resultHtml(call: AgentCall): string {
   const out: string[] = [];
   const o = call.override;
   if (o !== null) {
+    const shown = isPercentField(String(o.field)) ? percentHtml : valueHtml;
     out.push(
-      `<span class="note warn">override <b>${esc(String(o.field))}</b> ${valueHtml(o.from)} → ${
-        valueHtml(o.to)
-      } (${esc(String(o.reason))})</span>`,
+      `<span class="note warn">override <b>${esc(humanKey(String(o.field)))}</b> ${
+        shown(o.from)
+      } → ${shown(o.to)} (${esc(String(o.reason))})</span>`,
     );
   }
   const d = call.decision;
   if (d !== null) {
     const happened = d.realized === true ? String(d.action) : String(d.alternative);
     out.push(
-      `<span class="f"><i>p</i> ${numHtml(d.probability, 3)}</span><span class="f"><i>draw</i> ${
-        numHtml(d.draw, 3)
-      }</span> → <span class="act">${esc(happened)}</span>${
-        d.committed === true ? ` <span class="pill">committed</span>` : ""
-      }`,
+      `<span class="f"><i>probability</i> ${
+        probabilityHtml(d.probability)
+      }</span><span class="f"><i>draw</i> ${numHtml(d.draw, 3)}</span> → <span class="act">${
+        esc(happened)
+      }</span>${d.committed === true ? ` <span class="pill">committed</span>` : ""}`,
     );
   }
   return out.join("");
@@ -532,7 +577,8 @@ function llmCallHtml(c: LogEvent, prompt: CallTranscript | undefined): string {
     tokens: `${valueText(c.tokens_in)} in, ${valueText(c.tokens_out)} out, ${
       valueText(c.tokens_reasoning)
     } reasoning`,
-    cost: c.cost,
+    // A call without a price has an unknown cost, not 0; a cache hit costs nothing.
+    cost: typeof c.cost === "number" ? dollars(c.cost) : c.cache === "hit" ? "$0" : "no price",
     "finish reason": c.finish_reason,
   };
   if (c.error !== null && c.error !== undefined) stats.error = c.error;
@@ -556,7 +602,9 @@ function llmCallHtml(c: LogEvent, prompt: CallTranscript | undefined): string {
   const content = typeof c.content === "string"
     ? `<div class="sub">reply</div><pre>${esc(c.content)}</pre>`
     : "";
-  return `<div class="sub">model call</div>${kvTable(stats) ?? ""}${failures}${
+  // The run index's transcript search links here (`#call-<seq>`).
+  const anchor = typeof c.seq === "number" ? ` id="call-${c.seq}"` : "";
+  return `<div class="sub"${anchor}>model call</div>${kvTable(stats) ?? ""}${failures}${
     prompt === undefined ? "" : promptHtml(prompt)
   }${reasoning}${content}`;
 }

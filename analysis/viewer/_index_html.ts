@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { scriptJson } from "../_html.ts";
 import { esc, fmtNumber, plural } from "./_format.ts";
+import { type CallUsage, costText } from "./_usage.ts";
 import type { MalformedLine } from "./_log_source.ts";
 import { VIEWER_CSS } from "./_style.ts";
 
@@ -17,8 +18,12 @@ export interface IndexColumn {
   key: string;
   /** Header text. */
   label: string;
-  /** How values are compared and shown. */
-  kind: "text" | "num" | "link";
+  /**
+   * How values are compared and shown: `count` is a number shown with
+   * thousands separators, `cost` a number shown in dollars (or a text such
+   * as `no price`).
+   */
+  kind: "text" | "num" | "link" | "count" | "cost";
   /** Whether the column gets a filter menu of its values. */
   facet: boolean;
 }
@@ -33,6 +38,19 @@ export interface IndexData {
   columns: IndexColumn[];
   /** Rows: `[page, ...values]`, values aligned with `columns`. */
   rows: (string | number | boolean | null)[][];
+  /**
+   * Transcript search shards (`src`, relative to the index), each holding the
+   * model-call texts of one log file, whose entries are the rows from `first` on.
+   */
+  search: { shard: number; first: number; src: string }[];
+}
+
+/** Model-call totals of a run: all calls, and per model id. */
+export interface RunUsage {
+  /** Every call of the run. */
+  total: CallUsage;
+  /** Per model id, in name order. */
+  models: [string, CallUsage][];
 }
 
 /** Notes shown above the table. */
@@ -41,6 +59,12 @@ export interface IndexNotes {
   malformed: readonly MalformedLine[];
   /** Number of log files read. */
   files: number;
+  /** Episodes per status, in order of first appearance. */
+  statuses: [string, number][];
+  /** Model-call totals, or `null` when no episode called a model. */
+  usage: RunUsage | null;
+  /** Whether the search index holds prompt messages (logs that store them). */
+  prompts?: boolean;
 }
 
 const SCRIPT = `"use strict";
@@ -57,12 +81,15 @@ const SCRIPT = `"use strict";
   function show(v, c) {
     if (v === null || v === undefined) return "";
     if (typeof v === "boolean") return v ? "yes" : "no";
+    if (typeof v === "number" && c.kind === "count") return v.toLocaleString("en-US");
+    if (typeof v === "number" && c.kind === "cost") return dollars(v);
     if (typeof v === "number" && c.kind === "num" && !Number.isInteger(v)) return String(Number(v.toFixed(3)));
     return String(v);
   }
   function readHash() {
     var params = new URLSearchParams(location.hash.slice(1));
     state.q = params.get("q") || "";
+    search.term = params.get("s") || "";
     var sort = params.get("sort");
     state.sort = sort !== null && colIndex[sort] !== undefined ? colIndex[sort] : -1;
     state.desc = params.get("desc") === "1";
@@ -75,6 +102,7 @@ const SCRIPT = `"use strict";
   function writeHash() {
     var params = new URLSearchParams();
     if (state.q) params.set("q", state.q);
+    if (search.term) params.set("s", search.term);
     if (state.sort >= 0) params.set("sort", cols[state.sort].key);
     if (state.desc) params.set("desc", "1");
     Object.keys(state.f).forEach(function (i) { params.set("f." + cols[i].key, state.f[i]); });
@@ -100,11 +128,18 @@ const SCRIPT = `"use strict";
     });
     return { tests: tests, bad: bad };
   }
+  function dollars(v) {
+    if (v === 0) return "$0";
+    if (Math.abs(v) < 0.0001) return "$" + v.toPrecision(2);
+    return "$" + String(Number(v.toFixed(4)));
+  }
   function compare(a, b) {
     if (a === b) return 0;
     if (a === null) return 1;
     if (b === null) return -1;
     if (typeof a === "number" && typeof b === "number") return a - b;
+    if (typeof a === "number") return -1;
+    if (typeof b === "number") return 1;
     return String(a).localeCompare(String(b), undefined, { numeric: true });
   }
   function selected() {
@@ -114,13 +149,15 @@ const SCRIPT = `"use strict";
       var r = rows[i], ok = true;
       for (var k = 0; ok && k < filters.length; k++) ok = show(r[filters[k][0]], cols[filters[k][0] - 1]) === filters[k][1];
       for (var t = 0; ok && t < query.tests.length; t++) ok = query.tests[t](r, i);
+      if (ok && search.rows !== null) ok = search.rows[i] === true;
       if (ok) out.push(i);
     }
     if (state.sort >= 0) {
       var s = state.sort + 1, sign = state.desc ? -1 : 1;
       out.sort(function (x, y) {
         var a = rows[x][s], b = rows[y][s];
-        if (a === null || b === null) return compare(a, b);
+        // Empty cells, and texts in a number column ("no price"), go last either way.
+        if (a === null || b === null || typeof a !== typeof b) return compare(a, b);
         return sign * compare(a, b) || x - y;
       });
     }
@@ -136,13 +173,31 @@ const SCRIPT = `"use strict";
       var r = rows[i], tr = document.createElement("tr");
       cols.forEach(function (c, j) {
         var td = document.createElement("td"), v = r[j + 1];
+        // Text may wrap when the table needs the room (ids after an underscore).
+        if (c.kind === "link") td.className = "wrap id";
+        else if (c.kind === "text" && c.key !== "log") td.className = c.key === "model" ? "wrap any" : "wrap";
         if (c.kind === "link") {
           var a = document.createElement("a");
           a.setAttribute("href", r[0]);
-          a.textContent = show(v, c);
+          // Ids break after an underscore (a <wbr>), never inside a word.
+          show(v, c).split(/(?<=_)/).forEach(function (part, k) {
+            if (k > 0) a.appendChild(document.createElement("wbr"));
+            a.appendChild(document.createTextNode(part));
+          });
           td.appendChild(a);
+        } else if ((c.key === "seed" || c.key === "log") && show(v, c).length > (c.key === "seed" ? 9 : 12)) {
+          // Long seeds and log names are cut (the whole value in the tooltip) so the table fits;
+          // a log name keeps its end, which tells segment files apart (right-to-left box, the
+          // text itself held left-to-right by two marks).
+          var clip = document.createElement("span");
+          clip.className = c.key === "seed" ? "clip" : "clip wide end";
+          clip.textContent = c.key === "seed" ? show(v, c) : "\u200e" + show(v, c) + "\u200e";
+          clip.title = show(v, c);
+          td.appendChild(clip);
         } else td.textContent = show(v, c);
-        if (c.kind === "num") td.className = "n";
+        if (c.kind === "num" || c.kind === "count" || c.kind === "cost") td.className = "n";
+        if (c.kind === "cost" && typeof v === "number") td.title = String(v);
+        if (c.kind === "cost" && typeof v === "string") td.className = "n sub";
         if (c.key === "status" && v !== "ok") td.className = "bad";
         tr.appendChild(td);
       });
@@ -168,7 +223,93 @@ const SCRIPT = `"use strict";
     $("prev").disabled = state.page === 0;
     $("next").disabled = state.page >= pages - 1;
     $("bad").textContent = sel.bad.length ? "unknown column: " + sel.bad.join(", ") : "";
+    renderHits(sel.rows);
     writeHash();
+  }
+  // ---- transcript search: shards of [position, seq, round, agent, call, kind, text]
+  var search = { term: "", rows: null, hits: [], loaded: false, loading: false, texts: [], error: "" };
+  var shardFirst = {};
+  data.search.forEach(function (s) { shardFirst[s.shard] = s.first; });
+  window.coordlabSearch = function (shard, items) {
+    var first = shardFirst[shard];
+    if (first === undefined) return;
+    items.forEach(function (it) {
+      search.texts.push({ row: first + it[0], seq: it[1], round: it[2], agent: it[3], call: it[4], kind: it[5], text: it[6] });
+    });
+  };
+  function loadShards(done) {
+    if (search.loaded) { done(); return; }
+    if (search.loading) return;
+    search.loading = true;
+    var left = data.search.length;
+    if (left === 0) { search.loaded = true; done(); return; }
+    data.search.forEach(function (s) {
+      var el = document.createElement("script");
+      el.src = s.src;
+      el.onload = function () { if (--left === 0) { search.loaded = true; done(); } };
+      el.onerror = function () {
+        search.error = "the search file " + s.src + " could not be read";
+        if (--left === 0) { search.loaded = true; done(); }
+      };
+      document.head.appendChild(el);
+    });
+  }
+  function runSearch() {
+    var term = search.term.trim();
+    search.hits = []; search.rows = null;
+    if (term !== "") {
+      // Literal and case-insensitive; positions are in the text itself, for the snippet.
+      var re = new RegExp(term.replace(/[.*+?^\${}()|[\\]\\\\]/g, "\\\\$&"), "i");
+      search.rows = {};
+      var seen = {};
+      search.texts.forEach(function (t) {
+        var call = t.row + ":" + t.seq;
+        if (seen[call]) return;
+        var m = re.exec(t.text);
+        if (m === null) return;
+        seen[call] = true; // one hit per model call: its first matching text
+        search.hits.push({ t: t, at: m.index, length: m[0].length }); search.rows[t.row] = true;
+      });
+    }
+    state.page = 0; render();
+    document.body.setAttribute("data-searched", search.term);
+  }
+  function snippet(text, at, length) {
+    var from = Math.max(0, at - 70), to = Math.min(text.length, at + length + 70);
+    var box = document.createElement("span");
+    box.className = "snip";
+    box.appendChild(document.createTextNode((from > 0 ? "…" : "") + text.slice(from, at)));
+    var mark = document.createElement("mark");
+    mark.textContent = text.slice(at, at + length);
+    box.appendChild(mark);
+    box.appendChild(document.createTextNode(text.slice(at + length, to) + (to < text.length ? "…" : "")));
+    return box;
+  }
+  function renderHits(selectedRows) {
+    var list = $("hits"), note = $("hitcount");
+    while (list.firstChild) list.removeChild(list.firstChild);
+    if (search.rows === null) { note.textContent = search.error; list.hidden = true; return; }
+    var keep = {};
+    selectedRows.forEach(function (i) { keep[i] = true; });
+    var hits = search.hits.filter(function (h) { return keep[h.t.row]; });
+    var episodes = {};
+    hits.forEach(function (h) { episodes[h.t.row] = true; });
+    var n = Object.keys(episodes).length, term = search.term.trim();
+    note.textContent = (hits.length === 1 ? "1 model call" : hits.length + " model calls") + " in " + (n === 1 ? "1 episode" : n + " episodes") +
+      " mention \u201c" + term + "\u201d" + (hits.length > 50 ? " (first 50 listed)" : "") + (search.error ? " · " + search.error : "");
+    hits.slice(0, 50).forEach(function (h) {
+      var li = document.createElement("li"), a = document.createElement("a"), t = h.t, r = rows[t.row];
+      a.setAttribute("href", r[0] + (t.seq >= 0 ? "#call-" + t.seq : ""));
+      a.textContent = r[1 + colIndex["episode"]];
+      li.appendChild(a);
+      var where = document.createElement("span");
+      where.className = "sub";
+      where.textContent = " round " + t.round + " · " + t.agent + " · " + t.call + " · " + t.kind + " ";
+      li.appendChild(where);
+      li.appendChild(snippet(t.text, h.at, h.length));
+      list.appendChild(li);
+    });
+    list.hidden = hits.length === 0;
   }
   function buildFilters() {
     var box = $("filters");
@@ -204,7 +345,8 @@ const SCRIPT = `"use strict";
   var head = document.createElement("tr");
   cols.forEach(function (c, j) {
     var th = document.createElement("th");
-    th.textContent = c.label;
+    // Long words may break (a soft hyphen after their sixth letter), so headers stay narrow.
+    th.textContent = c.label.replace(/[A-Za-z]{10,}/g, function (w) { return w.slice(0, 6) + "\u00ad" + w.slice(6); });
     th.setAttribute("data-key", c.key);
     th.title = "sort by " + c.label;
     th.addEventListener("click", function () {
@@ -219,28 +361,75 @@ const SCRIPT = `"use strict";
   q.addEventListener("input", function () { state.q = q.value; state.page = 0; render(); });
   $("prev").addEventListener("click", function () { state.page--; render(); });
   $("next").addEventListener("click", function () { state.page++; render(); });
+  var tq = $("tq"), timer = 0;
+  if (tq !== null) {
+    tq.value = search.term;
+    tq.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () { search.term = tq.value; loadShards(runSearch); }, 120);
+    });
+  }
   $("clear").addEventListener("click", function () {
     state.q = ""; q.value = ""; state.f = {}; state.sort = -1; state.page = 0;
+    search.term = ""; search.rows = null; search.hits = [];
+    if (tq !== null) tq.value = "";
     Array.prototype.forEach.call(document.querySelectorAll("#filters select"), function (s) { s.selectedIndex = 0; });
     render();
   });
   buildFilters();
   render();
   document.body.setAttribute("data-ready", "1");
+  if (search.term !== "") loadShards(runSearch);
 })();
 `;
 
 const SCRIPT_HASH = createHash("sha256").update(SCRIPT).digest("base64");
 
+/** The run's model-call totals and per-model summary, as a static table. */
+function usageHtml(usage: RunUsage): string {
+  const n = (value: number) => value.toLocaleString("en-US");
+  const row = (label: string, u: CallUsage, total = false) => {
+    const cost = costText(u);
+    const exact = u.unpricedCalls === 0 || u.pricedCalls > 0 ? ` title="${u.cost}"` : "";
+    const cells = [
+      esc(label),
+      n(u.calls),
+      n(u.cacheHits),
+      n(u.failedCalls),
+      n(u.tokensIn),
+      n(u.tokensOut),
+      n(u.tokensReasoning),
+      `<span${exact}>${esc(cost)}</span>`,
+    ];
+    return `<tr${total ? ` class="total"` : ""}>${
+      cells.map((c, i) => i === 0 ? `<th>${c}</th>` : `<td class="n">${c}</td>`).join("")
+    }</tr>`;
+  };
+  const head = [
+    "model",
+    "calls",
+    "cache hits",
+    "failed calls",
+    "tokens in",
+    "tokens out",
+    "reasoning tokens",
+    "cost",
+  ].map((h) => `<th>${h}</th>`).join("");
+  const rows = usage.models.map(([model, u]) => row(model, u));
+  if (usage.models.length > 1) rows.push(row("all models", usage.total, true));
+  const unreadable = usage.total.unreadableCalls === 0
+    ? ""
+    : `<div class="banner warn">${
+      esc(plural(usage.total.unreadableCalls, "model call"))
+    } logged token counts that are not non-negative integers; they count as 0 here.</div>`;
+  return `<h2>Model calls</h2><table class="usage" id="usage"><thead><tr>${head}</tr></thead><tbody>${
+    rows.join("")
+  }</tbody></table>${unreadable}<p class="sub">Tokens count every call, cache hits included; cost counts the calls sent to a provider (a cache hit costs nothing), at the prices in the run's models file. A model without a price says <i>no price</i>: its cost is unknown, not zero.</p>`;
+}
+
 /** The index page of a run site. */
 export function indexPage(data: IndexData, notes: IndexNotes): string {
-  const statuses = new Map<string, number>();
-  const statusCol = data.columns.findIndex((c) => c.key === "status");
-  for (const row of data.rows) {
-    const status = String(row[statusCol + 1]);
-    statuses.set(status, (statuses.get(status) ?? 0) + 1);
-  }
-  const pills = [...statuses].map(([status, n]) =>
+  const pills = notes.statuses.map(([status, n]) =>
     `<span class="pill ${status === "ok" ? "ok" : status === "error" ? "bad" : "warn"}">${n} ${
       esc(status)
     }</span>`
@@ -254,7 +443,8 @@ export function indexPage(data: IndexData, notes: IndexNotes): string {
     }${notes.malformed.length > 20 ? "\n..." : ""}</pre></div>`;
   return [
     `<!doctype html><html lang="en"><head><meta charset="utf-8">`,
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'">`,
+    // 'self': the transcript search shards, scripts beside the page.
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}' 'self'">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${esc(data.title)} · coordlab run</title>`,
     `<style>body{margin:0;background:#fff}${VIEWER_CSS}</style></head>`,
@@ -270,9 +460,16 @@ export function indexPage(data: IndexData, notes: IndexNotes): string {
         data.constants.map(([k, v]) => `<span><b>${esc(k)}</b>${esc(v)}</span>`).join("")
       }</div>`,
     skipped,
+    notes.usage === null ? "" : usageHtml(notes.usage),
     `<noscript><div class="banner warn">The table needs JavaScript; every episode page opens without it.</div></noscript>`,
     `<div class="toolbar"><input type="search" id="q" placeholder="filter: text, or mechanism:M3 status=error W~<0.5" aria-label="filter episodes">`,
+    data.search.length === 0
+      ? ""
+      : `<input type="search" id="tq" placeholder="search transcripts: replies, reasoning${
+        notes.prompts ? ", prompts" : ""
+      }" aria-label="search model-call transcripts">`,
     `<button type="button" id="clear">clear</button><span class="sub" id="bad"></span></div>`,
+    `<div class="hits"><div class="sub" id="hitcount"></div><ol id="hits" hidden></ol></div>`,
     `<div class="toolbar" id="filters"></div>`,
     `<div class="toolbar"><b id="summary"></b><span class="sub" id="range"></span>`,
     `<button type="button" id="prev">‹ previous</button><button type="button" id="next">next ›</button></div>`,

@@ -14,8 +14,10 @@ import { chartSvg } from "./_chart_svg.ts";
 import { episodeChart } from "./_chart.ts";
 import { episodePage } from "./_episode_html.ts";
 import { episodeModel } from "./_episode_model.ts";
-import { valueText } from "./_format.ts";
+import { isRecord } from "./_condition.ts";
+import { paramsText, valueText } from "./_format.ts";
 import { type LoggedEpisode, type MalformedLine, readLogFile } from "./_log_source.ts";
+import { type EpisodeUsage, searchCalls, usageOf } from "./_usage.ts";
 
 /** One episode block of the run, as the index lists it. */
 export interface IndexEntry {
@@ -59,6 +61,8 @@ export interface IndexEntry {
   llmCalls: number;
   /** Tokens. */
   tokens: number;
+  /** Model-call usage (calls, cache hits, failures, tokens, cost), in total and per model. */
+  usage: EpisodeUsage;
   /** The log file, relative to the run folder. */
   file: string;
   /** Block number of this (run, episode) in the file, from 1. */
@@ -75,6 +79,8 @@ export interface PageContext {
   out: string;
   /** Draw trajectory charts. */
   charts: boolean;
+  /** Put the messages sent (when logged) in the search shards, beside replies and reasoning. */
+  searchPrompts: boolean;
 }
 
 /**
@@ -84,19 +90,55 @@ export interface PageContext {
  */
 export type PagePath = (block: LoggedEpisode, base: string) => string | null;
 
+/** Options of {@linkcode writeFilePages}. */
+export interface FilePagesOptions {
+  /** Chooses page paths (default: the base page of each block). */
+  pagePath?: PagePath;
+  /**
+   * Writes the file's transcript search shard as `search/<shard>.js` in the
+   * site folder (only when the file has model-call texts).
+   */
+  shard?: number;
+}
+
+/** What {@linkcode writeFilePages} wrote for one log file. */
+export interface FilePagesResult {
+  /** One entry per episode block written. */
+  entries: IndexEntry[];
+  /** Lines skipped. */
+  malformed: MalformedLine[];
+  /** Texts written to the search shard (0: no shard written). */
+  searchTexts: number;
+  /** Whether the shard holds prompt messages. */
+  searchPrompts: boolean;
+}
+
 const made = new Set<string>();
 
-/** Reads one log file, writes a page per episode block, returns the index entries. */
+/**
+ * Reads one log file, writes a page per episode block (and, when asked, the
+ * file's search shard), returns the index entries.
+ */
 export async function writeFilePages(
   path: string,
   ctx: PageContext,
-  pagePath: PagePath = (_block, base) => base,
-): Promise<{ entries: IndexEntry[]; malformed: MalformedLine[] }> {
+  options: FilePagesOptions = {},
+): Promise<FilePagesResult> {
+  const pagePath = options.pagePath ?? ((_block, base) => base);
   const contents = await readLogFile(path);
   const entries: IndexEntry[] = [];
+  // Shard rows: [entry position in this file, seq, round, agent, call, kind, text].
+  const texts: (string | number)[][] = [];
   for (const block of contents.episodes) {
     const page = pagePath(block, basePage(block.run, block.episode));
     if (page === null) continue;
+    if (options.shard !== undefined) {
+      for (const call of searchCalls(block.events, ctx.searchPrompts)) {
+        for (const [kind, text] of call.texts) {
+          texts.push([entries.length, call.seq, call.round, call.agent, call.call, kind, text]);
+        }
+      }
+    }
     const model = episodeModel(block.events);
     const chart = ctx.charts ? episodeChart(model) : null;
     const notes = block.blocks > 1
@@ -125,8 +167,16 @@ export async function writeFilePages(
     const keys = known?.conditionKeys ?? Object.keys(h?.condition ?? {});
     for (const [key, value] of Object.entries(h?.condition ?? {})) {
       if (!keys.includes(key)) continue;
+      const overrides = h?.condition.overrides;
+      if (key === "overrides_id" && isRecord(overrides)) {
+        // The parameters the id stands for, in words, rather than its hash.
+        condition[key] = Object.keys(overrides).length === 0 ? "defaults" : paramsText(overrides);
+        continue;
+      }
       condition[key] = typeof value === "number" || typeof value === "boolean" || value === null
         ? value
+        : isRecord(value)
+        ? paramsText(value)
         : valueText(value);
     }
     entries.push({
@@ -150,12 +200,36 @@ export async function writeFilePages(
       agentErrors: model.counts.agentErrors,
       llmCalls: model.counts.llmCalls,
       tokens: model.counts.tokens,
+      usage: usageOf(block.events),
       file: relative(ctx.dir, path),
       block: block.block,
       blocks: block.blocks,
     });
   }
-  return { entries, malformed: contents.malformed };
+  if (texts.length > 0) {
+    if (!made.has(`${ctx.out}/search`)) {
+      await Deno.mkdir(`${ctx.out}/search`, { recursive: true });
+      made.add(`${ctx.out}/search`);
+    }
+    // JSON is valid JavaScript; the index page loads the shard as a script
+    // (a page opened from disk cannot fetch files) and draws its texts with
+    // `textContent` only.
+    await Deno.writeTextFile(
+      `${ctx.out}/${searchShardPath(options.shard!)}`,
+      `coordlabSearch(${options.shard},${JSON.stringify(texts)});\n`,
+    );
+  }
+  return {
+    entries,
+    malformed: contents.malformed,
+    searchTexts: texts.length,
+    searchPrompts: texts.some((t) => String(t[5]).startsWith("prompt")),
+  };
+}
+
+/** The path of a search shard, relative to the site folder. */
+export function searchShardPath(shard: number): string {
+  return `search/${shard}.js`;
 }
 
 /** Forgets which page folders exist (the site writer clears them before a build). */

@@ -18,7 +18,7 @@ self.onmessage = async (message: MessageEvent<SiteJob>) => {
     return;
   }
   try {
-    const result = await writeFilePages(job.file, context!);
+    const result = await writeFilePages(job.file, context!, { shard: job.index });
     self.postMessage({ index: job.index, ...result });
   } catch (error) {
     const { name, message: text } = error as Error;

@@ -70,8 +70,21 @@ max-width:1280px;margin:0 auto;padding:16px 20px 40px;text-align:left}
 .cl .toolbar button:disabled{opacity:.45;cursor:default}
 .cl table.index th{cursor:pointer;user-select:none}
 .cl table.index th[aria-sort=ascending]::after{content:" ▲"}.cl table.index th[aria-sort=descending]::after{content:" ▼"}
-.cl .scroll{overflow-x:auto}.cl table.index td{white-space:nowrap}.cl table.index td.bad{color:var(--bad);font-weight:600}
+.cl .scroll{overflow-x:auto}.cl table.index td.bad{color:var(--bad);font-weight:600}
+.cl table.index{font-size:12px}.cl table.index th,.cl table.index td{padding:4px 5px}
+.cl table.index thead th{white-space:normal;vertical-align:bottom}
+.cl table.index td{white-space:nowrap}.cl table.index td.wrap{white-space:normal;overflow-wrap:break-word}
+.cl table.index td.any{overflow-wrap:anywhere;min-width:7em}.cl table.index td.id{overflow-wrap:anywhere;min-width:8.5em}
+.cl table.index .clip{display:block;width:9ch;overflow:hidden;text-overflow:ellipsis}
+.cl table.index .clip.wide{width:11ch}.cl table.index .clip.end{direction:rtl;text-align:left}
+.cl table.usage{width:auto;min-width:60%}.cl table.usage tbody th{font-weight:600;color:var(--fg)}
+.cl table.usage td.n{text-align:right;font-variant-numeric:tabular-nums}
+.cl table.usage tr.total th,.cl table.usage tr.total td{border-top:2px solid var(--line);font-weight:650}
+.cl .hits ol{margin:4px 0 10px;padding:4px 8px 4px 34px;font-size:13px;max-height:300px;overflow:auto;border:1px solid var(--line);border-radius:6px}.cl .hits li{margin:3px 0;overflow-wrap:anywhere}
+.cl .hits .snip{display:block;color:var(--fg);font:12px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.cl .hits mark{padding:0 2px;font-weight:650}
 .cl table.index td.n{text-align:right;font-variant-numeric:tabular-nums}
 .cl table.index tbody tr:hover td{background:#f0f5ff}
+.cl :target{outline:2px solid var(--accent);outline-offset:2px;border-radius:3px}
 @media (max-width:900px){.cl .top{grid-template-columns:1fr}}
 `;

@@ -2,11 +2,13 @@
  * The viewer's command line: writes the static site of a run.
  *
  * ```
- * deno task view runs/<run> [--out DIR] [--no-charts] [--workers K] [--quiet]
+ * deno task view runs/<run> [--out DIR] [--no-charts] [--search-prompts] [--workers K] [--quiet]
  * ```
  *
  * The site goes to `runs/<run>/view/` unless `--out` says otherwise; open
- * `view/index.html` in a browser (no server needed). Exit codes: 0 done,
+ * `view/index.html` in a browser (no server needed). `--search-prompts`
+ * makes the messages sent searchable too, beside replies and reasoning
+ * (larger search files). Exit codes: 0 done,
  * 1 the build failed, 2 bad arguments.
  *
  * @module
@@ -15,7 +17,8 @@
 import { parseArgs } from "node:util";
 import { writeRunSite } from "./run_site.ts";
 
-const USAGE = "Usage: deno task view RUN_DIR [--out DIR] [--no-charts] [--workers K] [--quiet]";
+const USAGE =
+  "Usage: deno task view RUN_DIR [--out DIR] [--no-charts] [--search-prompts] [--workers K] [--quiet]";
 
 let parsed;
 try {
@@ -25,6 +28,7 @@ try {
     options: {
       out: { type: "string" },
       "no-charts": { type: "boolean", default: false },
+      "search-prompts": { type: "boolean", default: false },
       workers: { type: "string" },
       quiet: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
@@ -59,6 +63,7 @@ try {
   const site = await writeRunSite(positionals[0], {
     out: values.out,
     charts: !values["no-charts"],
+    searchPrompts: values["search-prompts"],
     workers,
     onProgress: values.quiet ? undefined : (done, total) => {
       const now = performance.now();

@@ -27,15 +27,19 @@
  */
 
 import { basename, isAbsolute, join, relative } from "node:path";
-import { type IndexColumn, type IndexData, indexPage } from "./_index_html.ts";
+import { humanKey } from "./_format.ts";
+import { type IndexColumn, type IndexData, indexPage, type RunUsage } from "./_index_html.ts";
 import { findLogFiles, type LoggedEpisode, type MalformedLine } from "./_log_source.ts";
 import {
+  type FilePagesResult,
   type IndexEntry,
   type PageContext,
   resetMadeFolders,
+  searchShardPath,
   writeFilePages,
 } from "./_site_pages.ts";
 import type { SiteJob } from "./_site_worker.ts";
+import { addUsage, type CallUsage, costText, emptyUsage } from "./_usage.ts";
 
 /** Options for {@linkcode writeRunSite}. */
 export interface RunSiteOptions {
@@ -58,6 +62,15 @@ export interface RunSiteOptions {
    * @default {the number of cores, at most 4}
    */
   workers?: number;
+  /**
+   * Make the messages sent to the model searchable too (when the logs hold
+   * them), not only the replies and reasoning. Prompts are most of a
+   * transcript's text: the search files grow by about the size of the logs'
+   * `messages`, and the index loads them all on the first search.
+   *
+   * @default {false}
+   */
+  searchPrompts?: boolean;
   /**
    * Called after each log file with the number done and the total.
    *
@@ -135,7 +148,12 @@ export async function writeRunSite(
     throw new Deno.errors.NotFound(`Run folder "${dir}" holds no .ndjson event log`);
   }
   await prepareOut(out);
-  const ctx: PageContext = { dir, out, charts: options.charts ?? true };
+  const ctx: PageContext = {
+    dir,
+    out,
+    charts: options.charts ?? true,
+    searchPrompts: options.searchPrompts ?? false,
+  };
   const results = workers > 1 && files.length >= 16
     ? await inWorkers(files, ctx, workers, options.onProgress)
     : await inThread(files, ctx, options.onProgress);
@@ -143,10 +161,27 @@ export async function writeRunSite(
   const malformed = results.flatMap((r) => r.malformed);
   const repeated = await renameRepeated(files, byFile, ctx);
   const entries = byFile.flat();
+  // The transcript search: one shard per log file with model-call texts; a
+  // shard's rows point at entries by their position in the file.
+  const search: IndexData["search"] = [];
+  let first = 0;
+  results.forEach((result, i) => {
+    if (result.searchTexts > 0) search.push({ shard: i, first, src: searchShardPath(i) });
+    first += byFile[i].length;
+  });
   const index = join(out, "index.html");
   await Deno.writeTextFile(
     index,
-    indexPage(indexData(dir, entries), { malformed, files: files.length }),
+    indexPage({ ...indexData(dir, entries), search }, {
+      malformed,
+      files: files.length,
+      statuses: [...Map.groupBy(entries, (e) => e.status)].map(([status, list]) => [
+        status,
+        list.length,
+      ]),
+      usage: runUsage(entries),
+      prompts: results.some((r) => r.searchPrompts),
+    }),
   );
   return { out, index, episodes: entries.length, files: files.length, repeated, malformed };
 }
@@ -164,7 +199,9 @@ async function prepareOut(out: string): Promise<void> {
       `Refusing to write the site into "${out}": the folder is not empty and was not made by the viewer`,
     );
   }
-  if (names.includes("episodes")) await Deno.remove(join(out, "episodes"), { recursive: true });
+  for (const folder of ["episodes", "search"]) {
+    if (names.includes(folder)) await Deno.remove(join(out, folder), { recursive: true });
+  }
   resetMadeFolders();
   await Deno.mkdir(out, { recursive: true });
   await Deno.writeTextFile(
@@ -173,7 +210,7 @@ async function prepareOut(out: string): Promise<void> {
   );
 }
 
-type FileResult = { entries: IndexEntry[]; malformed: MalformedLine[] };
+type FileResult = FilePagesResult;
 
 async function inThread(
   files: readonly string[],
@@ -182,7 +219,7 @@ async function inThread(
 ): Promise<FileResult[]> {
   const results: FileResult[] = [];
   for (const file of files) {
-    results.push(await writeFilePages(file, ctx));
+    results.push(await writeFilePages(file, ctx, { shard: results.length }));
     onProgress?.(results.length, files.length);
   }
   return results;
@@ -224,7 +261,12 @@ function inWorkers(
           stop(new Error(data.error.message));
           return;
         }
-        results[data.index] = { entries: data.entries, malformed: data.malformed };
+        results[data.index] = {
+          entries: data.entries,
+          malformed: data.malformed,
+          searchTexts: data.searchTexts,
+          searchPrompts: data.searchPrompts,
+        };
         done++;
         onProgress?.(done, files.length);
         if (done === files.length) stop();
@@ -266,8 +308,9 @@ async function renameRepeated(
   });
   for (let fileIndex = 0; fileIndex < files.length; fileIndex++) {
     if (!byFile[fileIndex].some((entry) => repeated.has(entry.page))) continue;
-    const rewritten = await writeFilePages(files[fileIndex], ctx, (block: LoggedEpisode, base) => {
-      return repeated.has(base) ? renamed.get(blockKey(fileIndex, block))! : null;
+    const rewritten = await writeFilePages(files[fileIndex], ctx, {
+      pagePath: (block: LoggedEpisode, base) =>
+        repeated.has(base) ? renamed.get(blockKey(fileIndex, block))! : null,
     });
     const byKey = new Map(rewritten.entries.map((e) => [blockKey(fileIndex, e), e]));
     byFile[fileIndex] = byFile[fileIndex].map((e) => byKey.get(blockKey(fileIndex, e)) ?? e);
@@ -288,7 +331,25 @@ function blockKey(
  * condition columns (and run and model) with one value for every episode are
  * shown once above the table instead.
  */
-function indexData(dir: string, entries: readonly IndexEntry[]): IndexData {
+/** Model-call totals of the run and per model id, or `null` when no episode called a model. */
+function runUsage(entries: readonly IndexEntry[]): RunUsage | null {
+  if (!entries.some((e) => e.usage.total.calls > 0)) return null;
+  const total = emptyUsage();
+  const byModel = new Map<string, CallUsage>();
+  for (const entry of entries) {
+    addUsage(total, entry.usage.total);
+    for (const [model, usage] of Object.entries(entry.usage.byModel)) {
+      if (!byModel.has(model)) byModel.set(model, emptyUsage());
+      addUsage(byModel.get(model)!, usage);
+    }
+  }
+  const models = [...byModel].sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true }));
+  return { total, models };
+}
+
+const GAME_NAMES: Record<string, string> = { frail: "FRAIL", staghunt: "Stag Hunt" };
+
+function indexData(dir: string, entries: readonly IndexEntry[]): Omit<IndexData, "search"> {
   const runs = [...new Set(entries.map((e) => e.run))];
   const columns: [IndexColumn, (e: IndexEntry) => string | number | boolean | null][] = [];
   const constants: [string, string][] = [];
@@ -308,6 +369,18 @@ function indexData(dir: string, entries: readonly IndexEntry[]): IndexData {
       if (value !== null) constants.push([label, String(value)]);
       return;
     }
+    // A key of one game only (Stag Hunt's N in a run that also plays FRAIL),
+    // the same in every episode of that game: listed once, naming the game.
+    const set = entries.filter((e) => get(e) !== null);
+    const games = new Set(set.map((e) => e.game));
+    const [game] = games;
+    if (
+      values.size === 2 && values.has("null") && games.size === 1 && game !== null &&
+      set.length === entries.filter((e) => e.game === game).length
+    ) {
+      constants.push([`${label} (${GAME_NAMES[game] ?? game})`, String(get(set[0]))]);
+      return;
+    }
     const present = entries.map(get).filter((v) => v !== null);
     const numeric = present.length > 0 && present.every((v) => typeof v === "number");
     add({ key, label, kind: numeric ? "num" : "text", facet: true }, get);
@@ -317,11 +390,11 @@ function indexData(dir: string, entries: readonly IndexEntry[]): IndexData {
   const fixed = new Set(["episode", "run", "condition", "model", "seed", "status", "success"]);
   for (const key of [...new Set(entries.flatMap((e) => Object.keys(e.condition)))]) {
     const name = fixed.has(key) ? `condition.${key}` : key;
-    facet(name, name, (e) => e.condition[key] ?? null);
+    facet(name, fixed.has(key) ? name : humanKey(key), (e) => e.condition[key] ?? null);
   }
   facet("model", "model", (e) => e.model);
   add({ key: "seed", label: "seed", kind: "num" }, (e) => e.seed);
-  add({ key: "status", label: "status", kind: "text", facet: true }, (e) => e.status);
+  facet("status", "status", (e) => e.status);
   add({ key: "success", label: "success", kind: "text", facet: true }, (e) => e.success);
   add({ key: "failure", label: "failure", kind: "text", facet: true }, (e) => e.failure);
   add({ key: "rounds", label: "rounds", kind: "num" }, (e) => e.rounds);
@@ -333,7 +406,13 @@ function indexData(dir: string, entries: readonly IndexEntry[]): IndexData {
     (e) => e.flips,
     any((e) => e.game === "staghunt"),
   );
-  add({ key: "corrections", label: "corrections", kind: "num" }, (e) => e.corrections);
+  // A count the same for every episode (no corrections anywhere) is listed once.
+  const counted = (key: string, label: string, get: (e: IndexEntry) => number) => {
+    const values = new Set(entries.map(get));
+    if (values.size === 1 && entries.length > 1) constants.push([label, String(get(entries[0]))]);
+    else add({ key, label, kind: "num" }, get);
+  };
+  counted("corrections", "corrections", (e) => e.corrections);
   add(
     { key: "overrides", label: "overrides", kind: "num" },
     (e) => e.overrides,
@@ -344,18 +423,24 @@ function indexData(dir: string, entries: readonly IndexEntry[]): IndexData {
     (e) => e.agentErrors,
     any((e) => e.agentErrors > 0),
   );
+  const llm = any((e) => e.usage.total.calls > 0);
+  add({ key: "calls", label: "model calls", kind: "count" }, (e) => e.usage.total.calls, llm);
+  add({ key: "tokens_in", label: "tokens in", kind: "count" }, (e) => e.usage.total.tokensIn, llm);
   add(
-    { key: "calls", label: "model calls", kind: "num" },
-    (e) => e.llmCalls,
-    any((e) => e.llmCalls > 0),
+    { key: "tokens_out", label: "tokens out", kind: "count" },
+    (e) => e.usage.total.tokensOut,
+    llm,
   );
-  add({ key: "tokens", label: "tokens", kind: "num" }, (e) => e.tokens, any((e) => e.tokens > 0));
+  // A number when every network call had a price, else its text ("no price").
+  add({ key: "cost", label: "cost", kind: "cost" }, (e) => {
+    const u = e.usage.total;
+    if (u.calls === 0) return null;
+    return u.unpricedCalls === 0 ? u.cost : costText(u);
+  }, llm);
   const logNamed = (e: IndexEntry) => e.blocks === 1 && basename(e.file) === `${e.episode}.ndjson`;
-  add(
-    { key: "log", label: "log", kind: "text" },
-    (e) => e.blocks > 1 ? `${e.file} #${e.block}` : e.file,
-    !entries.every(logNamed),
-  );
+  if (!entries.every(logNamed)) {
+    facet("log", "log", (e) => e.blocks > 1 ? `${e.file} #${e.block}` : e.file);
+  }
   return {
     title: runs.length === 1 ? runs[0] : basename(dir),
     constants,

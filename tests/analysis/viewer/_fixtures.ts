@@ -5,6 +5,10 @@
 // and another answers a probability with text in round 1 (a correction).
 
 import type { Agent, AgentFactory } from "../../../engine/agents/agent.ts";
+import type { UsageTotals } from "../../../engine/agents/llm/accounting.ts";
+import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
+import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
+import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { mockPopulation } from "../../../engine/agents/mock/population.ts";
 import { mockStagHuntPlayers } from "../../../engine/agents/mock/staghunt.ts";
 import { AgentReply } from "../../../engine/core/episode.ts";
@@ -140,4 +144,92 @@ export function hostileStagHuntEpisode(
 /** Events of one type. */
 export function ofType(events: readonly EngineEvent[], type: string): EngineEvent[] {
   return events.filter((e) => e.type === type);
+}
+
+/** What {@linkcode llmGridRun} played. */
+export interface LlmGridRun {
+  /** The run folder. */
+  out: string;
+  /** Every event of the run's logs, in file order. */
+  events: Record<string, unknown>[];
+  /** The runtime's totals per model id (the ledger the budget reads). */
+  models: Map<string, UsageTotals>;
+  /** The runtime's totals for the run. */
+  total: UsageTotals;
+}
+
+/**
+ * A small LLM grid against the local model server: two bank-run episodes
+ * (M0, M3; horizon 2) of a priced model ("priced", $2 and $8 per million
+ * tokens) and of a model without a price ("free"), and a Stag Hunt episode
+ * of the priced model.
+ */
+export async function llmGridRun(out: string): Promise<LlmGridRun> {
+  const server = serveLocalModel({ seed: 3 });
+  try {
+    const runtime = new LlmRuntime({
+      models: [
+        {
+          id: "priced",
+          baseURL: server.url,
+          model: "coordlab-defensive",
+          price: { inputPerMillion: 2, outputPerMillion: 8 },
+        },
+        { id: "free", baseURL: server.url, model: "coordlab-stay" },
+      ],
+    });
+    await runGrid({
+      name: "llm",
+      seed: 3,
+      episodes: 1,
+      blocks: [
+        {
+          game: "frail",
+          envs: ["bank_run"],
+          mechanisms: ["M0", "M3"],
+          params: [{ horizon: 2 }],
+          agents: [{ model: "priced" }, { model: "free" }],
+        },
+        { game: "staghunt", N: [5], M: [3], T: [2], F: [2], agents: [{ model: "priced" }] },
+      ],
+    }, { out, runtime, preflight: false, progress: false });
+    const events: Record<string, unknown>[] = [];
+    for await (const entry of Deno.readDir(out)) {
+      if (!entry.name.endsWith(".ndjson")) continue;
+      const text = await Deno.readTextFile(`${out}/${entry.name}`);
+      events.push(...text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l)));
+    }
+    return { out, events, models: runtime.ledger.models(), total: runtime.ledger.run() };
+  } finally {
+    await server.close();
+  }
+}
+
+/** A reply that would run script if it were put in HTML unescaped. */
+export const XSS_REPLY = "Fine. <img src=x onerror=alert(1)>";
+
+/**
+ * A debt-rollover episode (M0, seed 2) of mock agents whose every model-call
+ * record replies with {@linkcode XSS_REPLY} before the JSON.
+ */
+export function xssReplyEpisode(extra: { run?: string; outDir?: string } = {}) {
+  const make = mockPopulation({ seed: 2 });
+  return runEpisode({
+    env: "debt_rollover",
+    mechanism: "M0",
+    seed: 2,
+    agents: (player) => {
+      const inner = make(player);
+      return {
+        policy: inner.policy,
+        async decide(request: CallRequest) {
+          const raw = await inner.decide(request);
+          const record = { ...llmRecord(raw), content: `${XSS_REPLY} ${JSON.stringify(raw)}` };
+          return new AgentReply(raw, { calls: [{ ...record, reasoning: null }] });
+        },
+      };
+    },
+    clock: () => "2026-01-01T00:00:00.000Z",
+    ...extra,
+  });
 }

@@ -13,7 +13,15 @@ import { carryoverRule } from "../../../engine/staghunt/beliefs/carryover.ts";
 import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
-import { HOSTILE, hostileFrailEpisode, hostileStagHuntEpisode } from "./_fixtures.ts";
+import type { UsageTotals } from "../../../engine/agents/llm/accounting.ts";
+import {
+  HOSTILE,
+  hostileFrailEpisode,
+  hostileStagHuntEpisode,
+  llmGridRun,
+  XSS_REPLY,
+  xssReplyEpisode,
+} from "./_fixtures.ts";
 import { llmEpisode } from "../_llm_episode.ts";
 
 const CHROMIUM = Deno.env.get("COORDLAB_CHROMIUM") ?? "/usr/bin/chromium";
@@ -115,6 +123,12 @@ Deno.test({
         await page.waitForSelector("body[data-ready]");
         assertEquals(await textOf(page, "#summary"), summaryOf(results, () => true));
         assertEquals(await page.$$eval("#episodes tbody tr", (rows) => rows.length), 9);
+        // Both games' columns and the model-call columns fit 1,280 px: nothing scrolls sideways.
+        assertEquals(
+          await page.evaluate(`[document.documentElement.scrollWidth,
+            document.querySelector(".scroll").scrollWidth - document.querySelector(".scroll").clientWidth]`),
+          [1280, 0],
+        );
         await page.screenshot({ path: `${SHOTS}index.png`, fullPage: true });
 
         await page.type("#q", "mechanism:M3");
@@ -307,3 +321,147 @@ function summaryOf(results: readonly Result[], keep: (r: Result) => boolean): st
     mean.toFixed(3)
   }`;
 }
+
+Deno.test({
+  name: "the index of an LLM run shows calls, tokens and cost, searches transcripts, fits 1,280 px",
+  ignore: !hasBrowser,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    await inTempDir(async (dir) => {
+      const run = await llmGridRun(`${dir}/llm`);
+      const xss = await xssReplyEpisode({ run: "xss", outDir: run.out });
+      const site = await writeRunSite(run.out, { workers: 1 });
+      assertEquals(site.episodes, 6);
+      await Deno.mkdir(SHOTS, { recursive: true });
+      const calls = [...run.events, ...xss.events as unknown as Record<string, unknown>[]]
+        .filter((e) => e.type === "llm_call");
+      await withBrowser(async (browser) => {
+        const { page, trouble } = await watchedPage(browser);
+        await page.setViewport({ width: 1280, height: 800 });
+        await page.goto(`file://${site.index}`);
+        await page.waitForSelector("body[data-ready]");
+        // ---- no horizontal overflow at 1,280 px, neither of the page nor of the table
+        const widths = await page.evaluate(`[document.documentElement.scrollWidth,
+          document.querySelector(".scroll").scrollWidth, document.querySelector(".scroll").clientWidth]`) as number[];
+        assertEquals(widths[0] <= 1280 && widths[1] <= widths[2], true, `widths ${widths}`);
+        await page.screenshot({ path: `${SHOTS}index_llm.png` });
+
+        // ---- per episode: model calls, tokens in and out, cost as summed from the log
+        const table = await page.evaluate(`(() => {
+          const keys = [...document.querySelectorAll("#episodes th")].map((th) => th.dataset.key);
+          return [...document.querySelectorAll("#episodes tbody tr")].map((tr) => {
+            const cell = (key) => tr.cells[keys.indexOf(key)].textContent;
+            return [cell("episode"), cell("calls"), cell("tokens_in"), cell("tokens_out"), cell("cost")];
+          });
+        })()`) as string[][];
+        const n = (v: number) => v.toLocaleString("en-US");
+        const expected = [...new Set(calls.map((e) => e.episode as string))].map((episode) => {
+          const mine = calls.filter((e) => e.episode === episode);
+          const sum = (field: string) => mine.reduce((s, e) => s + (e[field] as number), 0);
+          const priced = mine.every((e) => typeof e.cost === "number");
+          const cost = priced ? `$${Number(sum("cost").toFixed(4))}` : "no price";
+          return [episode, n(mine.length), n(sum("tokens_in")), n(sum("tokens_out")), cost];
+        });
+        assertEquals(table, expected);
+        // The debt-rollover episode's 3 mock calls: 3 × (420 in, 57 out, $0.0015).
+        assertEquals(table[5], ["debt_rollover_M0_stable_s2", "3", "1,260", "171", "$0.0045"]);
+
+        // ---- the run's totals and per-model summary
+        const usage = await page.$$eval(
+          "#usage tbody tr",
+          (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)),
+        );
+        const row = (label: string, u: UsageTotals, cost: string) => [
+          label,
+          ...[u.calls, u.cacheHits, u.failedCalls, u.tokensIn, u.tokensOut, u.tokensReasoning]
+            .map(n),
+          cost,
+        ];
+        const priced = run.models.get("priced")!;
+        assertEquals(usage, [
+          row("free", run.models.get("free")!, "no price"),
+          row("priced", priced, `$${Number(priced.cost.toFixed(4))}`),
+          ["test-model", "3", "0", "0", "1,260", "171", "36", "$0.0045"],
+          [
+            "all models",
+            ...[run.total.calls + 3, 0, 0, run.total.tokensIn + 1_260].map(n),
+            ...[run.total.tokensOut + 171, run.total.tokensReasoning + 36].map(n),
+            `$${Number((priced.cost + 0.0045).toFixed(4))} + 90 unpriced`,
+          ],
+        ]);
+
+        // ---- the search finds a reply text and links to the call on its episode page
+        const target = calls.find((e) =>
+          e.model === "free" && String(e.content).includes("I always stay")
+        )!;
+        const term = "I ALWAYS stay";
+        const matching = calls.filter((e) =>
+          [e.content, e.reasoning].some((t) => String(t).toLowerCase().includes("i always stay"))
+        );
+        const episodes = new Set(matching.map((e) => e.episode));
+        assertEquals([matching.length, episodes.size], [60, 2]);
+        await page.type("#tq", term);
+        await page.waitForSelector(`body[data-searched="${term}"]`);
+        assertEquals(
+          await textOf(page, "#hitcount"),
+          `60 model calls in 2 episodes mention “${term}” (first 50 listed)`,
+        );
+        assertEquals(await page.$$eval("#episodes tbody tr", (rows) => rows.length), 2);
+        assertEquals(await page.$$eval("#hits li", (li) => li.length), 50);
+        const hit = await page.$eval("#hits li", (li) => ({
+          href: li.querySelector("a")!.getAttribute("href"),
+          text: li.textContent,
+        }));
+        const page0 = `episodes/llm/${target.episode}.html#call-${target.seq}`;
+        assertEquals(hit.href, page0);
+        assertEquals(
+          hit.text,
+          `${target.episode} round 1 · ${target.agent} · withdrawal · reply ${target.content}`,
+        );
+        assertEquals(new URL(page.url()).hash, `#s=I+ALWAYS+stay`);
+        await page.screenshot({ path: `${SHOTS}index_llm_search.png` });
+        await Promise.all([page.waitForNavigation(), page.click("#hits li a")]);
+        const landed = await page.evaluate(`(() => {
+          const target = document.getElementById(location.hash.slice(1));
+          const open = [];
+          for (let d = target.closest("details"); d; d = d.parentElement.closest("details")) open.push(d.open);
+          const box = target.getBoundingClientRect();
+          return { open, visible: box.bottom > 0 && box.top < innerHeight,
+            reply: target.parentElement.textContent.includes(${JSON.stringify(target.content)}) };
+        })()`);
+        assertEquals(landed, { open: [true, true], visible: true, reply: true });
+        await page.screenshot({ path: `${SHOTS}episode_llm_call.png` });
+
+        // ---- a hostile reply shows as text in the search results and runs nothing
+        await page.goBack();
+        await page.waitForSelector("body[data-ready]");
+        await page.click("#clear");
+        await page.type("#tq", "onerror");
+        await page.waitForSelector(`body[data-searched="onerror"]`);
+        assertEquals(
+          await textOf(page, "#hitcount"),
+          `3 model calls in 1 episode mention “onerror”`,
+        );
+        const snippets = await page.$$eval("#hits .snip", (s) => s.map((e) => e.textContent));
+        assertEquals(snippets.length, 3);
+        assertEquals(snippets.every((s) => s!.startsWith(XSS_REPLY)), true);
+        assertEquals(
+          await page.$$eval("#hits mark", (m) => m.map((e) => e.textContent)),
+          ["onerror", "onerror", "onerror"],
+        );
+        assertEquals(await page.$$eval("img, iframe, #hits script", (found) => found.length), 0);
+        // The search is literal: regular-expression characters match themselves.
+        await page.click("#clear");
+        await page.type("#tq", "ALERT(1)>");
+        await page.waitForSelector(`body[data-searched="ALERT(1)>"]`);
+        assertEquals(
+          await textOf(page, "#hitcount"),
+          `3 model calls in 1 episode mention “ALERT(1)>”`,
+        );
+        assertEquals(await page.$eval("#hits mark", (m) => m.textContent), "alert(1)>");
+        assertEquals(trouble, []);
+      });
+    });
+  },
+});

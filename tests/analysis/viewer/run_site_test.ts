@@ -5,6 +5,8 @@ import { runEpisode } from "../../../engine/run_episode.ts";
 import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
+import type { UsageTotals } from "../../../engine/agents/llm/accounting.ts";
+import { llmGridRun, xssReplyEpisode } from "./_fixtures.ts";
 
 const inTempDir = tempDirRunner("viewer_site_");
 const CLOCK = () => "2026-01-01T00:00:00.000Z";
@@ -83,14 +85,29 @@ Deno.test("writeRunSite() pages per-episode logs and segment files, numbering re
     // Condition columns of both games, side by side; the log column names the segment block.
     assertEquals(
       data.columns.map((c) => c.key),
-      // regime, N, M, T and payoffs are not constant: each is empty for the other game.
       [
-        ...["episode", "env", "mechanism", "regime", "overrides_id", "N", "M", "T", "F"],
-        "corruption",
-        ...["heterogeneity", "payoffs", "model", "seed", "status", "success", "rounds", "w"],
-        ...["w~", "flips", "corrections", "log"],
+        ...["episode", "env", "mechanism", "F", "corruption", "model", "seed", "success"],
+        ...["rounds", "w", "w~", "flips", "log"],
       ],
     );
+    // Values the same in every episode of one game are listed once, naming the game; so are
+    // values the same in every episode (the status, no corrections).
+    assertEquals(data.constants, [
+      ["run", "mixed"],
+      ["regime (FRAIL)", "stable"],
+      ["parameters (FRAIL)", "defaults"],
+      ["N (Stag Hunt)", "5"],
+      ["M (Stag Hunt)", "3"],
+      ["T (Stag Hunt)", "4"],
+      ["heterogeneity (Stag Hunt)", "h1"],
+      ["payoffs (Stag Hunt)", "RS 4, HS 2, RF 0, HF 2"],
+      ["status", "ok"],
+      ["corrections", "0"],
+    ]);
+    assertEquals(index.includes(`<span class="pill ok">5 ok</span>`), true);
+    // No model calls: no usage table, no search box, no search files.
+    assertEquals([index.includes(`id="usage"`), index.includes(`id="tq"`)], [false, false]);
+    assertEquals([data.search, await exists(`${run}/view/search`)], [[], false]);
     const log = data.columns.findIndex((c) => c.key === "log") + 1;
     assertEquals(data.rows[4][log], "segments/w0-0001.ndjson #2");
     assertEquals(
@@ -198,5 +215,181 @@ Deno.test("writeRunSite() writes the same site with worker threads as without", 
       await Deno.readTextFile(`${dir}/two/${page}`),
     );
     assertEquals(embedded(await Deno.readTextFile(one.index)).rows.length, 18);
+  });
+});
+
+Deno.test("writeRunSite() lists each episode's model calls, tokens and cost, and the run's totals per model", async () => {
+  await inTempDir(async (dir) => {
+    const run = await llmGridRun(`${dir}/llm`);
+    const site = await writeRunSite(run.out, { workers: 1 });
+    assertEquals(site.episodes, 5);
+    const index = await Deno.readTextFile(site.index);
+    const data = embedded(index);
+    const col = (key: string) => data.columns.findIndex((c) => c.key === key) + 1;
+    assertEquals(
+      ["calls", "tokens_in", "tokens_out", "cost"].map((key) => data.columns[col(key) - 1].label),
+      ["model calls", "tokens in", "tokens out", "cost"],
+    );
+    assertEquals(col("tokens"), 0);
+    // Per episode: the sums over its llm_call events; an unpriced model's cost is "no price".
+    const calls = run.events.filter((e) => e.type === "llm_call");
+    const rows = data.rows.map((row) => [
+      row[col("episode")],
+      row[col("calls")],
+      row[col("tokens_in")],
+      row[col("tokens_out")],
+      row[col("cost")],
+    ]);
+    const expected = [...new Set(calls.map((e) => e.episode as string))].map((episode) => {
+      const mine = calls.filter((e) => e.episode === episode);
+      const sum = (field: string) => mine.reduce((n, e) => n + (e[field] as number), 0);
+      const priced = mine.every((e) => typeof e.cost === "number");
+      return [
+        episode,
+        mine.length,
+        sum("tokens_in"),
+        sum("tokens_out"),
+        priced ? sum("cost") : "no price",
+      ];
+    });
+    assertEquals(rows, expected);
+    assertEquals(rows.map((r) => r[4] === "no price"), [false, true, false, true, false]);
+    // The run's totals and each model's: the runtime's own ledger, to the call and token.
+    const table = /<table class="usage" id="usage">([^]*?)<\/table>/.exec(index)![1]
+      .replace(/ title="[^"]*"/g, "");
+    const n = (v: number) => v.toLocaleString("en-US");
+    const line = (label: string, u: UsageTotals, cost: string, total = false) =>
+      `<tr${total ? ` class="total"` : ""}><th>${label}</th>${
+        [u.calls, u.cacheHits, u.failedCalls, u.tokensIn, u.tokensOut, u.tokensReasoning]
+          .map((v) => `<td class="n">${n(v)}</td>`).join("")
+      }<td class="n"><span>${cost}</span></td></tr>`;
+    const free = run.models.get("free")!;
+    const priced = run.models.get("priced")!;
+    assertEquals([free.calls, free.unpricedCalls, priced.unpricedCalls], [90, 90, 0]);
+    assertEquals(
+      table,
+      `<thead><tr>${
+        ["model", "calls", "cache hits", "failed calls", "tokens in", "tokens out"]
+          .map((h) => `<th>${h}</th>`).join("")
+      }<th>reasoning tokens</th><th>cost</th></tr></thead><tbody>${line("free", free, "no price")}${
+        line("priced", priced, `$${Number(priced.cost.toFixed(4))}`)
+      }${
+        line("all models", run.total, `$${Number(run.total.cost.toFixed(4))} + 90 unpriced`, true)
+      }</tbody>`,
+    );
+    // The exact sum is in the tooltip (summed in another order than the ledger's: equal to 1e-12).
+    const title = /<th>priced<\/th>.*?<span title="([^"]+)">/.exec(index)![1];
+    assertEquals(Math.abs(Number(title) - priced.cost) < 1e-12, true);
+    // The transcript search: one shard for the one log file, every reply and reasoning in it.
+    assertEquals(data.search, [{ shard: 0, first: 0, src: "search/0.js" }]);
+    const shard = await Deno.readTextFile(`${site.out}/search/0.js`);
+    const match = /^coordlabSearch\(0,([^]*)\);\n$/.exec(shard)!;
+    const texts = JSON.parse(match[1]) as [
+      number,
+      number,
+      number,
+      string,
+      string,
+      string,
+      string,
+    ][];
+    assertEquals(texts.length, calls.length * 2);
+    const first = calls[0];
+    assertEquals(texts[0], [
+      0,
+      first.seq,
+      first.round,
+      first.agent,
+      first.call,
+      "reply",
+      first.content,
+    ]);
+    assertEquals(texts[1].slice(5), ["reasoning", first.reasoning]);
+    assertEquals(index.includes(`placeholder="search transcripts: replies, reasoning"`), true);
+  });
+});
+
+Deno.test("writeRunSite() makes the messages sent searchable when asked, each system prompt once", async () => {
+  await inTempDir(async (dir) => {
+    const { events } = await xssReplyEpisode({ run: "p" });
+    // The messages as an llm_call logs them: a system prompt written once per
+    // episode, then named by its hash; a user message with every call.
+    let n = 0;
+    const logged = events.map((e) => {
+      if (e.type !== "llm_call") return e;
+      n++;
+      const system = n === 1
+        ? { role: "system", content: "You are a creditor." }
+        : { role: "system", content_sha256: "ab".repeat(32) };
+      return { ...e, messages: [system, { role: "user", content: `Round ${e.round}, call ${n}` }] };
+    });
+    await Deno.mkdir(`${dir}/p`);
+    await Deno.writeTextFile(`${dir}/p/episode.ndjson`, ndjson(logged));
+    const shardTexts = async (searchPrompts: boolean) => {
+      const site = await writeRunSite(`${dir}/p`, { workers: 1, searchPrompts });
+      const shard = await Deno.readTextFile(`${site.out}/search/0.js`);
+      const index = await Deno.readTextFile(site.index);
+      const texts = JSON.parse(/^coordlabSearch\(0,([^]*)\);\n$/.exec(shard)![1]) as unknown[][];
+      return { kinds: texts.map((t) => [t[1], t[5], t[6]]), index };
+    };
+    const calls = logged.filter((e) => e.type === "llm_call") as (typeof logged[0] & {
+      seq: number;
+      content: string;
+    })[];
+    assertEquals(calls.length, 3);
+    const plain = await shardTexts(false);
+    assertEquals(plain.kinds, calls.map((c) => [c.seq, "reply", c.content]));
+    assertEquals(
+      plain.index.includes(`placeholder="search transcripts: replies, reasoning"`),
+      true,
+    );
+    const withPrompts = await shardTexts(true);
+    assertEquals(withPrompts.kinds, [
+      [calls[0].seq, "prompt system", "You are a creditor."],
+      [calls[0].seq, "prompt user", "Round 1, call 1"],
+      [calls[0].seq, "reply", calls[0].content],
+      [calls[1].seq, "prompt user", `Round ${calls[1].round}, call 2`],
+      [calls[1].seq, "reply", calls[1].content],
+      [calls[2].seq, "prompt user", `Round ${calls[2].round}, call 3`],
+      [calls[2].seq, "reply", calls[2].content],
+    ]);
+    assertEquals(
+      withPrompts.index.includes(`placeholder="search transcripts: replies, reasoning, prompts"`),
+      true,
+    );
+  });
+});
+
+Deno.test("writeRunSite() points each search text at its own occurrence of a repeated episode", async () => {
+  await inTempDir(async (dir) => {
+    const { events } = await xssReplyEpisode({ run: "r" });
+    await Deno.mkdir(`${dir}/r`);
+    // One segment holding the same episode twice (played again): two pages, ~1 and ~2.
+    await Deno.writeTextFile(`${dir}/r/segment.ndjson`, ndjson([...events, ...events]));
+    const site = await writeRunSite(`${dir}/r`, { workers: 1 });
+    assertEquals([site.episodes, site.repeated], [2, 1]);
+    const data = embedded(await Deno.readTextFile(site.index));
+    assertEquals(data.search, [{ shard: 0, first: 0, src: "search/0.js" }]);
+    const shard = await Deno.readTextFile(`${site.out}/search/0.js`);
+    const texts = JSON.parse(/^coordlabSearch\(0,([^]*)\);\n$/.exec(shard)![1]) as unknown[][];
+    const pages = texts.map((t) => data.rows[data.search[0].first + (t[0] as number)][0]);
+    assertEquals(pages, [
+      ...Array(3).fill("episodes/r/debt_rollover_M0_stable_s2~1.html"),
+      ...Array(3).fill("episodes/r/debt_rollover_M0_stable_s2~2.html"),
+    ]);
+  });
+});
+
+Deno.test("writeRunSite() keeps a column whose values differ within one game", async () => {
+  await inTempDir(async (dir) => {
+    // Two FRAIL episodes of two mock models: the model is a column, not a constant of FRAIL.
+    for (const env of ["bank_run", "crowdfunding"] as const) {
+      await runEpisode({ env, mechanism: "M0", seed: 1, run: "one", outDir: dir, clock: CLOCK });
+    }
+    await writeRunSite(`${dir}/one`, { workers: 1 });
+    const data = embedded(await Deno.readTextFile(`${dir}/one/view/index.html`));
+    const model = data.columns.findIndex((c) => c.key === "model") + 1;
+    assertEquals(data.rows.map((row) => row[model]), ["mock:defensive", "mock:hesitant"]);
+    assertEquals(data.constants.some(([label]) => label.startsWith("model")), false);
   });
 });

@@ -116,11 +116,11 @@ Deno.test("episodeBundle() shows overrides, corrections, draws and model calls a
   assertEquals(text.includes(`<small>tokens</small><b>171,720</b>`), true); // 360 × (420 + 57)
   assertEquals(text.includes(`<small>cost</small><b>$0.54</b>`), true); // 360 × 0.0015
   assertEquals(
-    count(text, `<span class="note warn">override <b>withdraw_probability</b> 80 → 0`),
+    count(text, `<span class="note warn">override <b>withdraw probability</b> 80% → 0%`),
     12,
   );
   assertEquals(
-    text.includes(`corrected <b>withdraw_probability</b>: raw &quot;lots&quot; → 0`),
+    text.includes(`corrected <b>withdraw probability</b>: raw &quot;lots&quot; → 0`),
     true,
   );
   const first = ofType(result.events, "decision")[0] as EngineEvent & { draw: number };
@@ -249,10 +249,10 @@ Deno.test("episodeBundle() shows the condition key by key with its derived quant
   const text = await html(events);
   assertEquals(text.includes(`<b>condition</b>staghunt_N5_M3_T4_F2_b3_h1</span>`), true);
   assertEquals(
-    text.includes(`<b>q_star</b><span title="0.3857275681323895">0.386</span></span>`),
+    text.includes(`<b>q*</b><span title="0.3857275681323895">0.386</span></span>`),
     true,
   );
-  assertEquals(text.includes(`<b>payoffs</b>RS: 4, HS: 2, RF: 0, HF: 2</span>`), true);
+  assertEquals(text.includes(`<b>payoffs</b>RS 4, HS 2, RF 0, HF 2</span>`), true);
   assertEquals(text.includes(`<b>corruption</b>b3</span>`), true);
   assertEquals(text.includes(`model <b>mock:threshold(naive)</b>`), true);
   assertEquals(text.includes("<h3>Speaking order</h3>"), true);
@@ -475,4 +475,56 @@ Deno.test("episodeBundle() shows a call whose logged messages were edited, in it
     assertEquals(text.includes(`<details class="round" id="round-3" open>`), true);
     assertEquals(text.includes(`<details class="round" id="round-2">`), true);
   });
+});
+
+Deno.test("episodeBundle() labels parameters and internals in words and probabilities in percent", async () => {
+  const plain = await runEpisode({ env: "bank_run", mechanism: "M1", seed: 1, clock: CLOCK });
+  const text = await html(plain);
+  // No overrides: no empty chip, no id; the chart's reference line reads as a sentence.
+  assertEquals(text.includes(`<b>overrides</b>`), false);
+  assertEquals(text.includes(`<b>changed parameters</b>`), false);
+  assertEquals(text.includes("overrides_id"), false);
+  assertEquals(text.includes("axis: y"), false);
+  const start = plain.events[0] as unknown as { derived: { insolvency_boundary: number } };
+  const boundary = start.derived.insolvency_boundary;
+  assertEquals(
+    text.includes(
+      `<b>reference line</b>insolvency boundary at <span title="${boundary}">${
+        fmtNumber(boundary)
+      }</span> of cumulative withdrawn</span>`,
+    ),
+    true,
+  );
+  assertEquals(text.includes(`<b>insolvency boundary</b>`), true);
+  // With the chart drawn, the line is on the chart and not repeated.
+  const charted = (await episodeBundle(plain))["text/html"];
+  assertEquals(charted.includes(`<b>reference line</b>`), false);
+  // A reported probability (0-100) and the probability drawn with (0-1) are both percentages.
+  const decision = ofType(plain.events, "decision")[0] as EngineEvent & {
+    reported: number;
+    probability: number;
+  };
+  assertEquals(decision.probability * 100 === decision.reported, true);
+  assertEquals(text.includes(`<i>withdraw probability</i> ${decision.reported}%</span>`), true);
+  assertEquals(text.includes(`<i>probability</i> ${decision.reported}%</span>`), true);
+  assertEquals(/<i>p<\/i>|withdraw_probability<\/i>/.test(text), false);
+  // No field of any event (mechanism details, transitions) is labelled with a raw snake_case key.
+  assertEquals(text.match(/<i>[a-z]+_[a-z_]+<\/i>/g), null);
+  // camelCase keys of the disclosure read as words.
+  assertEquals(text.includes(`<th>deposits remaining</th>`), true);
+  assertEquals(text.includes("depositsRemaining"), false);
+
+  const changed = await runEpisode({
+    env: "bank_run",
+    mechanism: "M0",
+    seed: 1,
+    params: { earlySalePrice: 0.8, horizon: 3 },
+    clock: CLOCK,
+  });
+  assertEquals(
+    (await html(changed)).includes(
+      `<b>changed parameters</b>early sale price 0.8, horizon 3</span>`,
+    ),
+    true,
+  );
 });
