@@ -42,12 +42,15 @@
  * A spec of more than `--max-episodes` episodes (default 1,000,000) is
  * refused with its count before anything is expanded.
  *
- * Permissions: `deno task grid` grants reading, writing under `runs/` and
- * the host name (recorded in the run folder's lock), which a mock grid into
- * `runs/` needs. Before it starts, the command checks it may write its
- * output (and cache) folder and, for models, reach their hosts and read
- * their key variables; if not, it prints the exact narrow `deno run` command
- * that grants these and nothing else, and exits 2.
+ * Permissions: `deno task grid` runs a launcher (launch_grid.ts) that reads
+ * the spec and models file, checks every model's key variable is set (a
+ * missing one exits 2 naming it and its model), and runs this command as a
+ * child with exactly what it needs: reading, writing the output and cache
+ * folders (anywhere), the network to the models' hosts, their key
+ * variables, and the host name (recorded in the run folder's lock). Run
+ * directly, the command checks those permissions before it starts and, when
+ * one is missing, prints the narrow `deno run` command that grants them and
+ * exits 2.
  *
  * Exit codes: 0 done, every episode ok; 1 some episodes failed or are
  * degraded; 2 bad arguments, spec, models or permissions, preflight failed,
@@ -79,12 +82,8 @@ import { estimateUsage } from "../grid/estimate.ts";
 import { FolderLockedError } from "../grid/lock.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
-import { defaultRunFolder, runGrid } from "../grid/run_grid.ts";
-import { expandCells } from "../grid/cells.ts";
-import { parseShard } from "../grid/shard.ts";
-import { modelsOf, parseGridSpec } from "../grid/spec.ts";
-import type { ModelConfig } from "../agents/llm/model_config.ts";
-import { checkPermissions, type Needs, quote } from "./_permissions.ts";
+import { runGrid } from "../grid/run_grid.ts";
+import { checkPermissions, gridNeeds, quote } from "./_permissions.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 
 const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
@@ -113,31 +112,6 @@ function positive(name: string, text: string | undefined): number | undefined {
   const n = Number(text);
   if (!(n > 0) || !Number.isFinite(n)) fail(`--${name} must be a number > 0, got "${text}"`);
   return n;
-}
-
-/**
- * What a run needs beyond reading: its output and cache folders, the hosts
- * and key variables of the models its cells name, and the host name (for
- * the folder lock's messages).
- */
-function runNeeds(
-  spec: unknown,
-  models: readonly ModelConfig[],
-  out: string | undefined,
-  shard: string | undefined,
-  cache: string | undefined,
-): Needs {
-  const parsed = parseGridSpec(spec);
-  const named = new Set(expandCells(parsed).flatMap((c) => modelsOf(c.agents)));
-  const used = models.filter((m) => named.has(m.id));
-  const dir = out ?? defaultRunFolder(parsed.name, shard ? parseShard(shard) : null);
-  return {
-    write: [dir, ...(cache ? [cache] : [])],
-    net: used.map((m) => new URL(m.baseURL).host),
-    env: used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null),
-    sys: ["hostname"],
-    ffi: null,
-  };
 }
 
 /** Writes a plan's episode list, a chunk at a time. */
@@ -217,7 +191,7 @@ async function main(): Promise<number> {
       printEpisodes(plan.episodes);
       return 0;
     }
-    const needs = runNeeds(spec, models ?? [], values.out, values.shard, values.cache);
+    const needs = gridNeeds(spec, models ?? [], values);
     if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
     const runtime = models
       ? new LlmRuntime({
@@ -312,7 +286,8 @@ async function main(): Promise<number> {
   } catch (err) {
     if (
       err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError ||
-      err instanceof LlmPreflightError || err instanceof FolderLockedError
+      err instanceof LlmPreflightError || err instanceof FolderLockedError ||
+      err instanceof Deno.errors.NotFound
     ) {
       console.error(err.message);
       return 2;
