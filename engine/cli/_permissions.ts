@@ -68,7 +68,11 @@ export function gridNeeds(
   const dir = args.out ?? defaultRunFolder(parsed.name, args.shard ? parseShard(args.shard) : null);
   const unique = (items: string[]) => [...new Set(items)];
   return {
-    write: unique([dir, ...(args.cache ? [args.cache] : []), ...(args.scratch ? [args.scratch] : [])]),
+    write: unique([
+      dir,
+      ...(args.cache ? [args.cache] : []),
+      ...(args.scratch ? [args.scratch] : []),
+    ]),
     net: unique(used.map((m) => new URL(m.baseURL).host)),
     env: unique(used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null)),
     sys: ["hostname"],

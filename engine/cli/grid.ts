@@ -6,8 +6,8 @@
  *                [--no-progress] [--redo-failed] [--max-episodes N]
  *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
  *                 [--max-consecutive-failures N] [--max-logged-reply-chars N]]
- * deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json] [--tokens-out N]
- *                [--max-episodes N]
+ * deno task grid --spec SPEC --dry-run [--list] [--shard I/N] [--models MODELS.json [--cache DIR]]
+ *                [--tokens-out N] [--max-episodes N]
  * ```
  *
  * `SPEC` is a JSON file or a TypeScript module whose default export is the
@@ -32,12 +32,18 @@
  * apart, the analysis tables leave it out, and `--redo-failed` plays it
  * again (as it does episodes that ended with an error).
  *
- * `--dry-run` lists the cells and episodes (with seeds) and plays every
- * episode with rule-based stand-ins to count calls and, for LLM agents,
- * prompt tokens (`estimateUsage`); completion tokens are assumed
- * (`--tokens-out` per call, default 500), and with `--models` the
- * completion caps and costs are added. It streams: episodes are generated
- * one at a time, never held all at once.
+ * `--dry-run` plays every episode with rule-based stand-ins to count calls
+ * and, for LLM agents, prompt tokens (`estimateUsage`), and prints one
+ * screen: the cells and episodes (the table of cells when it is short), and
+ * by model the calls, the calls `--cache` already holds (replayed at no
+ * cost), prompt and completion tokens, and with `--models` the cost in the
+ * models file's `currency` with a low-high range (prompts alone to every
+ * completion at its cap), the models without a price and how to add one.
+ * Completion tokens per call are the mean of the cache's replies for the
+ * model when it holds some, else assumed (`--tokens-out`, default 500); the
+ * table says which. `--list` adds every cell and every episode with its
+ * seed. It streams: episodes are generated one at a time, never held all at
+ * once.
  *
  * A spec of more than `--max-episodes` episodes (default 1,000,000) is
  * refused with its count before anything is expanded.
@@ -75,7 +81,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { loadModelConfigs } from "../agents/llm/model_config.ts";
+import { loadModelsFile } from "../agents/llm/model_config.ts";
 import { LlmPreflightError } from "../agents/llm/preflight.ts";
 import { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
@@ -90,8 +96,8 @@ const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--wo
          [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N]
          [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
           [--max-consecutive-failures N] [--max-logged-reply-chars N]]
-       deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json]
-         [--tokens-out N] [--max-episodes N]`;
+       deno task grid --spec SPEC --dry-run [--list] [--shard I/N] [--models MODELS.json
+         [--cache DIR]] [--tokens-out N] [--max-episodes N]`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -145,6 +151,7 @@ async function main(): Promise<number> {
         workers: { type: "string" },
         concurrency: { type: "string" },
         "dry-run": { type: "boolean" },
+        list: { type: "boolean" },
         "no-progress": { type: "boolean" },
         "redo-failed": { type: "boolean" },
         models: { type: "string" },
@@ -183,14 +190,28 @@ async function main(): Promise<number> {
   const maxEpisodes = int("max-episodes", values["max-episodes"], 1);
   try {
     const spec = await readGridSpec(values.spec);
-    const models = values.models ? await loadModelConfigs(values.models) : undefined;
+    const file = values.models ? await loadModelsFile(values.models) : undefined;
+    const models = file?.models;
     if (values["dry-run"]) {
       const plan = streamPlan(spec, { shard: values.shard, maxEpisodes });
-      const usage = await estimateUsage(plan.episodes, { models, tokensOutPerCall: tokensOut });
-      console.log(formatPlan(plan, { usage, episodes: false }));
-      printEpisodes(plan.episodes);
+      if (values.cache !== undefined && !models) fail("--cache in a dry run needs --models");
+      const usage = await estimateUsage(plan.episodes, {
+        models,
+        tokensOutPerCall: tokensOut,
+        cache: values.cache,
+        currency: file?.currency,
+      });
+      const list = values.list ?? false;
+      console.log(formatPlan(plan, {
+        usage,
+        episodes: false,
+        cells: list ? true : "auto",
+        modelsFile: values.models,
+      }));
+      if (list) printEpisodes(plan.episodes);
       return 0;
     }
+    if (values.list) fail("--list goes with --dry-run");
     const needs = gridNeeds(spec, models ?? [], values);
     if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
     const runtime = models

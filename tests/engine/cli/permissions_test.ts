@@ -52,7 +52,14 @@ async function llmGrid(baseURL: string, keyVariable: string, turns = 1) {
     JSON.stringify({
       name: "launch",
       episodes: turns === 1 ? 1 : 4,
-      blocks: [{ game: "staghunt", N: [3], M: [2], T: [turns], F: [1], agents: [{ model: "local" }] }],
+      blocks: [{
+        game: "staghunt",
+        N: [3],
+        M: [2],
+        T: [turns],
+        F: [1],
+        agents: [{ model: "local" }],
+      }],
     }),
   );
   const args = [
