@@ -465,7 +465,7 @@ function modelHeader(u: UsageEstimate): string[] {
     ...(u.cache === null ? [] : ["cached"]),
     "prompt tokens",
     "completion tokens",
-    "per call (mean), source",
+    "per call (mean), from",
     "cost",
     `low-high ${currency}`,
   ];

@@ -294,8 +294,9 @@ export function formatPlan(plan: GridPlan | StreamedPlan, options: FormatPlanOpt
       ...wrap(
         `Agent calls per episode (mean over a cell's episodes): ${mean(low[1])} (${low[0]}) ` +
           `to ${mean(high[1])} (${high[0]}); ${mean(usage.calls / usage.episodes)} over all ` +
-          `${int(usage.episodes)} episodes. Add --list to see every cell and every episode's seed.`,
+          `${int(usage.episodes)} episodes.`,
       ),
+      "Add --list to see every cell and every episode's seed.",
     );
   } else {
     lines.push(`${s(shown.length, "cell")}: add --list to see each and every episode's seed.`);

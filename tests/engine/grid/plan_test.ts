@@ -193,9 +193,11 @@ Deno.test("the grid command's --dry-run shows cells, and by model calls, tokens 
     .map((n) => cost(n / 1e6));
   const pad = (cells: string[], widths: number[]) =>
     cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
-  const widths = [5, 5, 13, 17, 23, mid.length + 4, low.length + high.length + 1];
+  const widths = [5, 5, 13, 17, 21, mid.length + 4, low.length + high.length + 1];
   assertEquals(text.split("\n"), [
-    `Grid "dry": 1 cell, 2 episodes, base seed 0, spec ${planGrid(JSON.parse(await Deno.readTextFile(`${dir}/spec.json`))).hash.slice(0, 12)}`,
+    `Grid "dry": 1 cell, 2 episodes, base seed 0, spec ${
+      planGrid(JSON.parse(await Deno.readTextFile(`${dir}/spec.json`))).hash.slice(0, 12)
+    }`,
     "",
     "cell                            game      agents  episodes  calls per episode (mean)",
     "------------------------------  --------  ------  --------  ------------------------",
@@ -204,7 +206,15 @@ Deno.test("the grid command's --dry-run shows cells, and by model calls, tokens 
     "Agent calls: 16 (played with rule-based stand-ins), of which LLM calls: 16 in 2 episodes.",
     "",
     pad(
-      ["model", "calls", "prompt tokens", "completion tokens", "per call (mean), source", "cost", "low-high EUR"],
+      [
+        "model",
+        "calls",
+        "prompt tokens",
+        "completion tokens",
+        "per call (mean), from",
+        "cost",
+        "low-high EUR",
+      ],
       widths,
     ),
     pad(widths.map((w) => "-".repeat(w)), widths),
