@@ -41,8 +41,11 @@ export interface GridRunArgs {
   shard?: string;
   /** `--cache`. */
   cache?: string;
-  /** A folder a pilot run writes (the dry run's `--pilot`), or `undefined`. */
-  scratch?: string;
+  /**
+   * For a dry run's pilot (`--pilot`): the folder its temporary log folder
+   * is made in. The run then writes no output folder and takes no lock.
+   */
+  pilot?: string;
 }
 
 /** The models of `models` that the cells of `spec` name, in the file's order. */
@@ -65,17 +68,14 @@ export function gridNeeds(
 ): Needs {
   const parsed = parseGridSpec(spec);
   const used = usedModels(parsed, models);
-  const dir = args.out ?? defaultRunFolder(parsed.name, args.shard ? parseShard(args.shard) : null);
+  const dir = args.pilot ??
+    args.out ?? defaultRunFolder(parsed.name, args.shard ? parseShard(args.shard) : null);
   const unique = (items: string[]) => [...new Set(items)];
   return {
-    write: unique([
-      dir,
-      ...(args.cache ? [args.cache] : []),
-      ...(args.scratch ? [args.scratch] : []),
-    ]),
+    write: unique([dir, ...(args.cache ? [args.cache] : [])]),
     net: unique(used.map((m) => new URL(m.baseURL).host)),
     env: unique(used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null)),
-    sys: ["hostname"],
+    sys: args.pilot === undefined ? ["hostname"] : [],
     ffi: null,
   };
 }

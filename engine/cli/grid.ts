@@ -6,7 +6,8 @@
  *                [--no-progress] [--redo-failed] [--max-episodes N]
  *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
  *                 [--max-consecutive-failures N] [--max-logged-reply-chars N]]
- * deno task grid --spec SPEC --dry-run [--list] [--shard I/N] [--models MODELS.json [--cache DIR]]
+ * deno task grid --spec SPEC --dry-run [--list] [--shard I/N]
+ *                [--models MODELS.json [--cache DIR] [--pilot N [--max-cost X]]]
  *                [--tokens-out N] [--max-episodes N]
  * ```
  *
@@ -39,9 +40,12 @@
  * cost), prompt and completion tokens, and with `--models` the cost in the
  * models file's `currency` with a low-high range (prompts alone to every
  * completion at its cap), the models without a price and how to add one.
- * Completion tokens per call are the mean of the cache's replies for the
- * model when it holds some, else assumed (`--tokens-out`, default 500); the
- * table says which. `--list` adds every cell and every episode with its
+ * Completion tokens per call are measured by `--pilot N` when given (N
+ * episodes, spread over the models, played for real through the runtime and
+ * `--cache` into a temporary folder: this spends money, within `--max-cost`,
+ * and the command prints what it spent), else the mean of the cache's
+ * replies for the model when it holds some, else assumed (`--tokens-out`,
+ * default 500); the table says which. `--list` adds every cell and every episode with its
  * seed. It streams: episodes are generated one at a time, never held all at
  * once.
  *
@@ -84,7 +88,9 @@ import { parseArgs } from "node:util";
 import { loadModelsFile } from "../agents/llm/model_config.ts";
 import { LlmPreflightError } from "../agents/llm/preflight.ts";
 import { LlmRuntime } from "../agents/llm/runtime.ts";
-import { estimateUsage } from "../grid/estimate.ts";
+import { estimateUsage, wrap } from "../grid/estimate.ts";
+import { type PilotResult, runPilot } from "../grid/pilot.ts";
+import { formatCost } from "../core/progress.ts";
 import { FolderLockedError } from "../grid/lock.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
@@ -97,7 +103,7 @@ const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--wo
          [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
           [--max-consecutive-failures N] [--max-logged-reply-chars N]]
        deno task grid --spec SPEC --dry-run [--list] [--shard I/N] [--models MODELS.json
-         [--cache DIR]] [--tokens-out N] [--max-episodes N]`;
+         [--cache DIR] [--pilot N [--max-cost X]]] [--tokens-out N] [--max-episodes N]`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -152,6 +158,7 @@ async function main(): Promise<number> {
         concurrency: { type: "string" },
         "dry-run": { type: "boolean" },
         list: { type: "boolean" },
+        pilot: { type: "string" },
         "no-progress": { type: "boolean" },
         "redo-failed": { type: "boolean" },
         models: { type: "string" },
@@ -188,6 +195,8 @@ async function main(): Promise<number> {
   );
   const maxLoggedReplyChars = int("max-logged-reply-chars", values["max-logged-reply-chars"], 1);
   const maxEpisodes = int("max-episodes", values["max-episodes"], 1);
+  const pilotCount = int("pilot", values.pilot, 1);
+  if (pilotCount !== undefined && !values["dry-run"]) fail("--pilot goes with --dry-run");
   try {
     const spec = await readGridSpec(values.spec);
     const file = values.models ? await loadModelsFile(values.models) : undefined;
@@ -195,11 +204,37 @@ async function main(): Promise<number> {
     if (values["dry-run"]) {
       const plan = streamPlan(spec, { shard: values.shard, maxEpisodes });
       if (values.cache !== undefined && !models) fail("--cache in a dry run needs --models");
+      let pilot: PilotResult | undefined;
+      if (pilotCount !== undefined) {
+        if (!models) fail("--pilot needs --models");
+        // Spends money: through the run's runtime and cache, within --max-cost.
+        pilot = await runPilot(streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes, {
+          runtime: new LlmRuntime({
+            models,
+            cacheDir: values.cache ?? null,
+            maxConsecutiveFailures,
+            maxLoggedReplyChars,
+          }),
+          count: pilotCount,
+          dir: await Deno.makeTempDir({ prefix: "coordlab-pilot-" }),
+          maxCost,
+        });
+        const said = [
+          `Pilot: ${pilot.episodes.length} of ${pilotCount} episodes played for real, ` +
+          `${pilot.calls} model calls (${pilot.cacheHits} from the cache), spent ` +
+          `${formatCost(pilot.spent)} ${file!.currency}; their logs are in ${pilot.dir}.` +
+          (values.cache ? "" : " Add --cache DIR to both commands so the run replays them."),
+          ...(pilot.stopped ? [pilot.stopped] : []),
+        ];
+        console.log(said.flatMap((line) => wrap(line)).join("\n"));
+        console.log("");
+      } else if (maxCost !== undefined) fail("--max-cost in a dry run goes with --pilot");
       const usage = await estimateUsage(plan.episodes, {
         models,
         tokensOutPerCall: tokensOut,
         cache: values.cache,
         currency: file?.currency,
+        pilot: pilot?.byModel,
       });
       const list = values.list ?? false;
       console.log(formatPlan(plan, {

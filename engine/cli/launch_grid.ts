@@ -8,8 +8,9 @@
  * variables, the host name), checks that every key variable is set (a
  * missing one ends here with one message naming it and its model, exit 2),
  * and runs grid.ts as a child `deno run --no-prompt <those flags> grid.ts
- * <the same arguments>`. A dry run gets reading only (and, with `--pilot`,
- * what a run needs). Arguments the launcher cannot read (a bad spec, an
+ * <the same arguments>`. A dry run gets reading only; with `--pilot` (which
+ * plays episodes for real) it gets what a run needs, writing the temporary
+ * folder (`$TMPDIR`, else `/tmp`) instead of an output folder. Arguments the launcher cannot read (a bad spec, an
  * unknown flag) are passed to the child with reading only, which reports
  * them as it always does.
  *
@@ -68,6 +69,8 @@ async function derive(args: string[]): Promise<{ needs: Needs; keyed: ModelConfi
       out: str(values.out),
       shard: str(values.shard),
       cache: str(values.cache),
+      // A pilot's temporary folder is made where Deno.makeTempDir makes it.
+      pilot: values["dry-run"] ? Deno.env.get("TMPDIR") || "/tmp" : undefined,
     });
     return { needs, keyed: usedModels(parsedSpec, models) };
   } catch {
