@@ -33,6 +33,19 @@ export interface Needs {
   ffi: string | null;
 }
 
+/**
+ * How the documentation and the commands' messages spell the Deno command:
+ * Deno from its npm package, pinned, as the README's set-up runs it, so a
+ * command printed runs as written on a machine with only Node.js and npm.
+ *
+ * @example
+ * ```ts
+ * import { DENO_COMMAND } from "./_permissions.ts";
+ * if (DENO_COMMAND !== "npx -y deno@2.9.6") throw new Error();
+ * ```
+ */
+export const DENO_COMMAND = "npx -y deno@2.9.6";
+
 /** Where a grid run writes and which models it calls: what {@linkcode gridNeeds} reads. */
 export interface GridRunArgs {
   /** `--out`, or `undefined` for the default folder under `runs/`. */
@@ -141,7 +154,7 @@ export function checkPermissions(needs: Needs, script: URL, args: readonly strin
   const path = relative(Deno.cwd(), script.pathname) || script.pathname;
   console.error(
     `This command needs permissions it was not given: ${missing.join(", ")}. ` +
-      `Run it with exactly what it needs:\n\n  deno run ${
+      `Run it with exactly what it needs:\n\n  ${DENO_COMMAND} run ${
         [...narrowFlags(needs), path, ...args].map(quote).join(" ")
       }\n`,
   );

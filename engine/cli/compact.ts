@@ -22,9 +22,9 @@ import { parseArgs } from "node:util";
 import { formatTable } from "./format_table.ts";
 import { compactRun } from "../../analysis/load/compact.ts";
 import { FolderLockedError } from "../grid/lock.ts";
-import { addonFolder, checkPermissions } from "./_permissions.ts";
+import { addonFolder, checkPermissions, DENO_COMMAND } from "./_permissions.ts";
 
-const USAGE = "Usage: deno task compact RUN_DIR [--out DIR]";
+const USAGE = `Usage: ${DENO_COMMAND} task compact RUN_DIR [--out DIR]`;
 /** What nodejs-polars' loader reads to pick its native binary (see the module doc). */
 const POLARS_SYS = ["cpus", "networkInterfaces", "hostname"];
 

@@ -95,15 +95,16 @@ import { FolderLockedError } from "../grid/lock.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
 import { runGrid } from "../grid/run_grid.ts";
-import { checkPermissions, gridNeeds, quote } from "./_permissions.ts";
+import { checkPermissions, DENO_COMMAND, gridNeeds, quote } from "./_permissions.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 
-const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
-         [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N]
+const USAGE = `Usage: ${DENO_COMMAND} task grid --spec SPEC [--out DIR] [--shard I/N]
+         [--workers K] [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N]
          [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
           [--max-consecutive-failures N] [--max-logged-reply-chars N]]
-       deno task grid --spec SPEC --dry-run [--list] [--shard I/N] [--models MODELS.json
-         [--cache DIR] [--pilot N [--max-cost X]]] [--tokens-out N] [--max-episodes N]`;
+       ${DENO_COMMAND} task grid --spec SPEC --dry-run [--list] [--shard I/N]
+         [--models MODELS.json [--cache DIR] [--pilot N [--max-cost X]]] [--tokens-out N]
+         [--max-episodes N]`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -335,7 +336,7 @@ async function main(): Promise<number> {
     }
     if (r.interrupted || r.remaining > 0) {
       const args = values.out ? Deno.args : [...Deno.args, "--out", r.dir];
-      console.log(`Resume with: deno task grid ${args.map(quote).join(" ")}`);
+      console.log(`Resume with: ${DENO_COMMAND} task grid ${args.map(quote).join(" ")}`);
     }
     if (r.stoppedBy === "provider") return 3;
     return r.interrupted ? 130 : r.failed.length + r.degraded.length ? 1 : 0;

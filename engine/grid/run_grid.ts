@@ -70,7 +70,7 @@ import {
 } from "../agents/llm/accounting.ts";
 import type { LlmRuntime } from "../agents/llm/runtime.ts";
 import type { Degradation } from "../core/events.ts";
-import { withJupyterDisplay } from "../core/jupyter.ts";
+import { awaitHint, withJupyterDisplay } from "../core/jupyter.ts";
 import type { GridEpisode } from "./cells.ts";
 import { type EpisodeSummary, executeEpisode, failedSummary } from "./execute.ts";
 import { checkLlmEpisodes, gridLlmAgents } from "./llm_agents.ts";
@@ -255,7 +255,28 @@ function intAtLeast(name: string, v: number, min: number): number {
  * @throws {LlmPreflightError} When a model cannot be used (before any episode starts).
  * @throws {FolderLockedError} When another process (or run) is writing the folder.
  */
-export async function runGrid(spec: unknown, options: RunGridOptions = {}): Promise<GridResult> {
+export function runGrid(spec: unknown, options: RunGridOptions = {}): Promise<GridResult> {
+  // A notebook that forgets `await` is told so (awaitHint).
+  return awaitHint(playGrid(spec, options), "runGrid(...)", GRID_RESULT_FIELDS);
+}
+
+/** Fields of a {@linkcode GridResult}: read on runGrid's promise, they say to await it. */
+const GRID_RESULT_FIELDS = [
+  "dir",
+  "run",
+  "total",
+  "skipped",
+  "played",
+  "failed",
+  "degraded",
+  "remaining",
+  "interrupted",
+  "stopped",
+  "stoppedBy",
+  "usage",
+] as const;
+
+async function playGrid(spec: unknown, options: RunGridOptions): Promise<GridResult> {
   const t0 = performance.now();
   const plan = planGrid(spec, { shard: options.shard, maxEpisodes: options.maxEpisodes });
   const workers = intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);

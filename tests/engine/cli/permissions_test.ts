@@ -183,7 +183,7 @@ Deno.test("deno task grid forwards SIGINT to the grid, which stops and says how 
     assert(out.includes("Stopping: finishing the episodes in flight"), out);
     // Once: the launcher's forwarded signal, not a second one that would abandon them.
     assert(!out.includes("Abandoning"), out);
-    assert(out.includes(`Resume with: `), out);
+    assert(out.includes(`Resume with: npx -y deno@2.9.6 task grid --spec ${dir}/spec.json `), out);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
