@@ -45,11 +45,11 @@
 import { callCost } from "../agents/llm/accounting.ts";
 import { cacheKeyOf, promptHash, ResponseCache } from "../agents/llm/cache.ts";
 import { samplingParams } from "../agents/llm/runtime.ts";
-import { formatTable } from "../cli/format_table.ts";
+import { formatTable, wrap } from "../cli/format_table.ts";
 import {
   type DisplayMethod,
   escapeHtml,
-  JUPYTER_DISPLAY,
+  type JUPYTER_DISPLAY,
   type TextHtmlBundle,
   withJupyterDisplay,
 } from "../core/jupyter.ts";
@@ -544,30 +544,6 @@ export function formatEstimate(
     );
   }
   return [...lines.slice(0, 2), ...lines.slice(2).flatMap((l) => wrap(l))];
-}
-
-/**
- * A line cut at spaces into lines of at most `width` characters (a word
- * longer than that stays whole); the lines after the first are indented.
- *
- * @example
- * ```ts
- * import { wrap } from "./estimate.ts";
- * if (wrap("aa bb cc", 5).join("|") !== "aa bb|  cc") throw new Error();
- * ```
- */
-export function wrap(line: string, width = 100): string[] {
-  const out: string[] = [];
-  let current = "";
-  for (const word of line.split(" ")) {
-    const next = current === "" ? word : `${current} ${word}`;
-    if (next.length > width && current !== "") {
-      out.push(current);
-      current = `  ${word}`;
-    } else current = next;
-  }
-  out.push(current);
-  return out;
 }
 
 /** The notebook display of an estimate: the per-model table as text and as escaped HTML. */

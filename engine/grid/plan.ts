@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { formatTable } from "../cli/format_table.ts";
+import { formatTable, wrap } from "../cli/format_table.ts";
 import {
   countGridEpisodes,
   expandCells,
@@ -17,7 +17,7 @@ import {
   type GridEpisode,
   gridEpisodes,
 } from "./cells.ts";
-import { formatEstimate, type UsageEstimate, wrap } from "./estimate.ts";
+import { formatEstimate, type UsageEstimate } from "./estimate.ts";
 import { episodeRunner } from "./runners.ts";
 import { parseShard, type Shard, shardOf } from "./shard.ts";
 import { type GridSpec, modelsOf, parseGridSpec, specHash } from "./spec.ts";

@@ -58,11 +58,14 @@ export {
 } from "./llm_agent.ts";
 export { assignedModels, type ModelAssignment, modelFor } from "./model_assignment.ts";
 export {
+  checkCurrency,
   loadModelConfigs,
+  loadModelsFile,
   type ModelConfig,
   type ModelConfigInput,
   ModelConfigSchema,
   type ModelPrice,
+  modelsCurrency,
   parseModelConfig,
   parseModelConfigs,
 } from "./model_config.ts";
