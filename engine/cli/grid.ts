@@ -249,7 +249,11 @@ async function main(): Promise<number> {
       return 0;
     }
     if (values.list) fail("--list goes with --dry-run");
-    const needs = gridNeeds(spec, models ?? [], values);
+    const needs = gridNeeds(spec, models ?? [], {
+      out: values.out,
+      shard: values.shard,
+      cache: values.cache,
+    });
     if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
     const runtime = models
       ? new LlmRuntime({

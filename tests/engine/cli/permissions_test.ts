@@ -166,7 +166,7 @@ Deno.test("deno task grid with a key variable unset exits 2 naming it and its mo
 Deno.test("deno task grid forwards SIGINT to the grid, which stops and says how to resume; the launcher exits with its code", async () => {
   const key = "sk-signal";
   const server = serveLocalModel({ apiKey: key, latencyMs: 200 });
-  const { dir, args } = await llmGrid(server.url, "LAUNCH_TEST_KEY", 8);
+  const { dir, args } = await llmGrid(server.url, "LAUNCH_TEST_KEY", 3);
   try {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", `${ROOT}/engine/cli/launch_grid.ts`, ...args, "--concurrency", "1"],
@@ -183,7 +183,20 @@ Deno.test("deno task grid forwards SIGINT to the grid, which stops and says how 
     assert(out.includes("Stopping: finishing the episodes in flight"), out);
     // Once: the launcher's forwarded signal, not a second one that would abandon them.
     assert(!out.includes("Abandoning"), out);
-    assert(out.includes(`Resume with: npx -y deno@2.9.6 task grid --spec ${dir}/spec.json `), out);
+    const resume = out.split("\n").find((l) => l.startsWith("Resume with: "))!;
+    const prefix = `Resume with: npx -y deno@${Deno.version.deno} task grid `;
+    assert(resume.startsWith(`${prefix}--spec ${dir}/spec.json `), out);
+    // The line runs as written, for a folder outside runs/, and finishes the grid.
+    const resumed = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "grid", ...resume.slice(prefix.length).split(" ")],
+      cwd: ROOT,
+      env: { LAUNCH_TEST_KEY: key, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const again = new TextDecoder().decode(resumed.stdout);
+    assertEquals(resumed.code, 0, again + new TextDecoder().decode(resumed.stderr));
+    assert(again.includes(`launch: 4/4 episodes finished in ${dir}/run`), again);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
