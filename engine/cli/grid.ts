@@ -228,6 +228,22 @@ async function main(): Promise<number> {
           (values.cache ? "" : " Add --cache DIR to both commands so the run replays them."),
           ...(pilot.stopped ? [pilot.stopped] : []),
         ];
+        if (pilot.episodes.length > 0) {
+          // The stand-ins' count for the same episodes: how far the estimate's calls may be off.
+          const ids = new Set(pilot.episodes);
+          const same = await estimateUsage(
+            (function* () {
+              for (const e of streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes) {
+                if (ids.has(e.id)) yield e;
+              }
+            })(),
+          );
+          said.push(
+            `The pilot's ${pilot.episodes.length} finished episodes made ${pilot.finishedCalls} ` +
+              `model calls, where the stand-ins below count ${same.llmCalls}: the real run's ` +
+              `calls may differ from the estimate as much.`,
+          );
+        }
         console.log(said.flatMap((line) => wrap(line)).join("\n"));
         console.log("");
       } else if (maxCost !== undefined) fail("--max-cost in a dry run goes with --pilot");

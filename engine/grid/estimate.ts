@@ -526,7 +526,12 @@ export function formatEstimate(
         `its cap (maxTokens)${usage.cache ? "; cached calls cost nothing" : ""}.`,
     );
   }
-  if (usage.unpriced.length) {
+  if (usage.maxTokensOut === null) {
+    lines.push(
+      `No model configurations: pass --models MODELS.json (in a notebook, the "models" option), ` +
+        `with a "price" for each model, for costs and completion caps.`,
+    );
+  } else if (usage.unpriced.length) {
     lines.push(
       `No price for ${usage.unpriced.join(", ")}: add "price": { "inputPerMillion": ..., ` +
         `"outputPerMillion": ... } (${usage.currency} per million tokens) to ${

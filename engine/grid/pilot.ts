@@ -50,8 +50,10 @@ export interface PilotResult {
   episodes: string[];
   /** Calls and their completion tokens by model id (replies that arrived). */
   byModel: Record<string, { calls: number; tokensOut: number }>;
-  /** Calls made (failed ones included) and of those answered from the cache. */
+  /** Calls made (failed ones included). */
   calls: number;
+  /** Calls made in the finished episodes (those of a stopped episode left out). */
+  finishedCalls: number;
   /** Calls answered from the cache. */
   cacheHits: number;
   /** What the calls cost (cache hits cost nothing). */
@@ -145,6 +147,7 @@ export async function runPilot(
     episodes: [],
     byModel: {},
     calls: 0,
+    finishedCalls: 0,
     cacheHits: 0,
     spent: 0,
     stopped: null,
@@ -164,6 +167,7 @@ export async function runPilot(
   const log = SegmentWriter.create(options.dir, "pilot");
   try {
     for (const ep of chosen) {
+      const callsBefore = result.calls;
       const assignment = modelAssignmentOf(ep.agents)!;
       const env = promptSetId(ep.condition);
       const prompts = promptSet(env);
@@ -210,6 +214,7 @@ export async function runPilot(
         break;
       }
       result.episodes.push(ep.id);
+      result.finishedCalls += result.calls - callsBefore;
     }
   } finally {
     log.close();

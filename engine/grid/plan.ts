@@ -305,8 +305,10 @@ export function formatPlan(plan: GridPlan | StreamedPlan, options: FormatPlanOpt
     lines.push(
       "",
       ...wrap(
-        `Agent calls: ${int(usage.calls)} (played with rule-based stand-ins), ` +
-          `of which LLM calls: ${int(usage.llmCalls)} in ${s(usage.llmEpisodes, "episode")}.`,
+        usage.llmEpisodes === 0
+          ? `Agent calls: ${int(usage.calls)} (rule-based agents only: no LLM calls).`
+          : `Agent calls: ${int(usage.calls)} (played with rule-based stand-ins), ` +
+            `of which LLM calls: ${int(usage.llmCalls)} in ${s(usage.llmEpisodes, "episode")}.`,
       ),
     );
     if (usage.llmEpisodes > 0) {

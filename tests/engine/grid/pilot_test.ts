@@ -3,6 +3,7 @@
 import { assert, assertEquals, assertRejects } from "../../_assert.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
+import { estimateUsage } from "../../../engine/grid/estimate.ts";
 import { pilotEpisodes, runPilot } from "../../../engine/grid/pilot.ts";
 import { planGrid } from "../../../engine/grid/plan.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
@@ -72,7 +73,7 @@ Deno.test("runPilot() plays its episodes for real and measures each model's comp
       a: { calls: count("a"), tokensOut: sum("a", "tokens_out") },
       b: { calls: count("b"), tokensOut: sum("b", "tokens_out") },
     });
-    assertEquals(r.calls, events.length);
+    assertEquals([r.calls, r.finishedCalls], [events.length, events.length]);
     assertEquals(r.spent, events.reduce((n, e) => n + e.cost, 0));
     assertEquals(server.stats().chat, events.length);
   } finally {
@@ -162,6 +163,14 @@ Deno.test("deno task grid --dry-run --pilot prints what the pilot spent and pric
     assert(/\n\s*a\s.* pilot \(\d+\)/.test(out), out);
     assert(/\n\s*b\s.* pilot \(\d+\)/.test(out), out);
     assert(out.includes("Completion tokens per call (mean): measured by the pilot for a, b"), out);
+    const stood = await estimateUsage(pilotEpisodes(planGrid(SPEC).episodes, 2));
+    assert(
+      out.includes(
+        `The pilot's 2 finished episodes made ${calls} model calls, where the stand-ins below ` +
+          `count ${stood.llmCalls}: the real run's calls may differ from the estimate as much.`,
+      ),
+      out,
+    );
     // Its replies are in the cache: their first-round calls count as held.
     assert(/Cache .*cache: holds [1-9]/.test(out), out);
   } finally {
