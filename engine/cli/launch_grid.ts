@@ -18,7 +18,8 @@
  * with its exit code (128 + the signal's number when a signal ended it). The
  * child runs in its own process group, so a Ctrl-C in the terminal reaches it
  * once, through the launcher, not twice (a second Ctrl-C abandons the
- * episodes in flight).
+ * episodes in flight). A launcher killed outright (SIGKILL, which cannot be
+ * forwarded) leaves the grid running to its end; stop it by its own pid.
  *
  * @module
  */
