@@ -12,6 +12,7 @@
 import type { AgentFactory } from "./agents/agent.ts";
 import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
 import { EpisodeRun, playAndLog } from "./core/episode_run.ts";
+import { awaitHint } from "./core/jupyter.ts";
 import type { EpisodeTally } from "./core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
 import { type ReplayResult, replayWith } from "./core/replay.ts";
@@ -94,7 +95,12 @@ export interface EpisodeResult {
  * if (r.outcome.welfareRealization !== 1) throw new Error(String(r.outcome.welfareRealization));
  * ```
  */
-export async function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> {
+export function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> {
+  // A notebook that forgets `await` is told so (awaitHint).
+  return awaitHint(playEpisodeConfig(config), "runEpisode(...)", ["outcome", "events", "hashes"]);
+}
+
+async function playEpisodeConfig(config: EpisodeConfig): Promise<EpisodeResult> {
   const c = parseEpisodeConfig(config);
   const game = frailGame(c.env);
   const setup = frailSetup(game, { mechanism: c.mechanism, regime: c.regime, overrides: c.params });

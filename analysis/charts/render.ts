@@ -8,6 +8,7 @@
  * @module
  */
 
+import "../_node_warnings.ts"; // first: silences the `punycode` warning Vega's loader causes
 import { Resvg } from "npm:@resvg/resvg-js@2.6.2";
 import * as vega from "npm:vega@5.33.1";
 import { compile } from "npm:vega-lite@5.23.0";

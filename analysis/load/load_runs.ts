@@ -114,6 +114,7 @@ import { dirname, join, resolve } from "node:path";
 import { FolderLockedError, LOCK_FILE, type LockHolder } from "../../engine/grid/lock.ts";
 import pl from "npm:nodejs-polars@0.25.2";
 import { canonicalJson } from "../../engine/core/canonical_json.ts";
+import { awaitHint } from "../../engine/core/jupyter.ts";
 import {
   dedupeEpisodes,
   type DuplicateEpisode,
@@ -383,7 +384,23 @@ export function loadRuns<F extends ChildFrameName = ChildFrameName>(
 ): Promise<LoadedFrames<F>>;
 /** Reads every event log under a folder into Polars frames (see the first signature). */
 export function loadRuns(dir: string, options?: LoadRunsOptions): Promise<RunFrames>;
-export async function loadRuns(dir: string, options: LoadRunsOptions = {}): Promise<RunFrames> {
+export function loadRuns(dir: string, options: LoadRunsOptions = {}): Promise<RunFrames> {
+  // A notebook that forgets `await` is told so (awaitHint).
+  return awaitHint(readRuns(dir, options), "loadRuns(...)", [
+    "episodes",
+    "rounds",
+    "decisions",
+    "mechanisms",
+    "corrections",
+    "calls",
+    "turns",
+    "malformed",
+    "sources",
+    "duplicates",
+  ]);
+}
+
+async function readRuns(dir: string, options: LoadRunsOptions): Promise<RunFrames> {
   const { strict = false, onProgress } = options;
   const policy = duplicatePolicy(options.duplicates);
   const frames = wantedFrames(options.frames);

@@ -7,6 +7,7 @@
 // is inlined in the page (no JavaScript, no network); Vega escapes the text
 // it writes into SVG.
 
+import "../_node_warnings.ts"; // first: silences the `punycode` warning Vega's loader causes
 import * as vega from "npm:vega@5.33.1";
 import { compile } from "npm:vega-lite@5.23.0";
 import type { VegaLiteSpec } from "../charts/spec.ts";

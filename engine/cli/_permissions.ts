@@ -1,7 +1,14 @@
-// What a command needs of Deno's permissions, checked before it starts: when
-// something is missing, the command prints the exact narrow `deno run` line
-// that grants it, instead of failing half-way or prompting.
+// What a command needs of Deno's permissions, derived in one place: the grid
+// launcher (`deno task grid`, launch_grid.ts) grants exactly these to the grid
+// it runs, and a command run directly checks them before it starts (when
+// something is missing it prints the exact narrow `deno run` line that grants
+// it, instead of failing half-way or prompting).
 import { relative } from "node:path";
+import type { ModelConfig } from "../agents/llm/model_config.ts";
+import { expandCells } from "../grid/cells.ts";
+import { defaultRunFolder } from "../grid/run_grid.ts";
+import { parseShard } from "../grid/shard.ts";
+import { modelsOf, parseGridSpec } from "../grid/spec.ts";
 
 /**
  * Where nodejs-polars' native addon lies: the toolkit's `node_modules`
@@ -24,6 +31,83 @@ export interface Needs {
   sys: string[];
   /** The folder native addons are loaded from (nodejs-polars'), or `null` for none. */
   ffi: string | null;
+}
+
+/**
+ * How the documentation and the commands' messages spell the Deno command:
+ * Deno from its npm package, pinned, as the README's set-up runs it, so a
+ * command printed runs as written on a machine with only Node.js and npm.
+ *
+ * @example
+ * ```ts
+ * import { DENO_COMMAND } from "./_permissions.ts";
+ * if (DENO_COMMAND !== "npx -y deno@2.9.6") throw new Error();
+ * ```
+ */
+export const DENO_COMMAND = "npx -y deno@2.9.6";
+
+/** Where a grid run writes and which models it calls: what {@linkcode gridNeeds} reads. */
+export interface GridRunArgs {
+  /** `--out`, or `undefined` for the default folder under `runs/`. */
+  out?: string;
+  /** `--shard`, as `i/n`. */
+  shard?: string;
+  /** `--cache`. */
+  cache?: string;
+  /**
+   * For a dry run's pilot (`--pilot`): the folder its temporary log folder
+   * is made in. The run then writes no output folder and takes no lock.
+   */
+  pilot?: string;
+}
+
+/** The models of `models` that the cells of `spec` name, in the file's order. */
+export function usedModels(spec: unknown, models: readonly ModelConfig[]): ModelConfig[] {
+  const named = new Set(expandCells(parseGridSpec(spec)).flatMap((c) => modelsOf(c.agents)));
+  return models.filter((m) => named.has(m.id));
+}
+
+/**
+ * What a grid run needs beyond reading: its output and cache folders, the
+ * hosts (deduplicated) and key variables of the models its cells name, and
+ * the host name (for the folder lock's messages).
+ *
+ * @throws {RangeError} For a bad spec or shard, naming the field.
+ */
+export function gridNeeds(
+  spec: unknown,
+  models: readonly ModelConfig[],
+  args: GridRunArgs,
+): Needs {
+  const parsed = parseGridSpec(spec);
+  const used = usedModels(parsed, models);
+  const dir = args.pilot ??
+    args.out ?? defaultRunFolder(parsed.name, args.shard ? parseShard(args.shard) : null);
+  const unique = (items: string[]) => [...new Set(items)];
+  return {
+    write: unique([dir, ...(args.cache ? [args.cache] : [])]),
+    net: unique(used.map((m) => new URL(m.baseURL).host)),
+    env: unique(used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null)),
+    sys: args.pilot === undefined ? ["hostname"] : [],
+    ffi: null,
+  };
+}
+
+/**
+ * The first model whose key variable is unset or blank, as the message the
+ * runtime would give, or `null` when every key is there.
+ */
+export function missingKey(
+  models: readonly ModelConfig[],
+  readEnv: (name: string) => string | undefined,
+): string | null {
+  for (const m of models) {
+    if (m.apiKeyEnv !== null && !readEnv(m.apiKeyEnv)?.trim()) {
+      return `The API key variable ${m.apiKeyEnv} of model "${m.id}" is not set: ` +
+        `export ${m.apiKeyEnv}=... before running the grid.`;
+    }
+  }
+  return null;
 }
 
 /** The needs not granted, each as a few words. */
@@ -70,7 +154,7 @@ export function checkPermissions(needs: Needs, script: URL, args: readonly strin
   const path = relative(Deno.cwd(), script.pathname) || script.pathname;
   console.error(
     `This command needs permissions it was not given: ${missing.join(", ")}. ` +
-      `Run it with exactly what it needs:\n\n  deno run ${
+      `Run it with exactly what it needs:\n\n  ${DENO_COMMAND} run ${
         [...narrowFlags(needs), path, ...args].map(quote).join(" ")
       }\n`,
   );

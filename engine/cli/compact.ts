@@ -28,9 +28,9 @@ import { formatTable } from "./format_table.ts";
 import { compactRun } from "../../analysis/load/compact.ts";
 import { FolderLockedError, LockPathError } from "../grid/lock.ts";
 import { FolderWriteError, isOsError } from "../grid/write_error.ts";
-import { addonFolder, checkPermissions, quote } from "./_permissions.ts";
+import { addonFolder, checkPermissions, DENO_COMMAND, quote } from "./_permissions.ts";
 
-const USAGE = "Usage: deno task compact RUN_DIR [--out DIR] [--take-over-lock]";
+const USAGE = `Usage: ${DENO_COMMAND} task compact RUN_DIR [--out DIR] [--take-over-lock]`;
 /** Exit code of an output folder that cannot be written: sysexits' `EX_IOERR`. */
 const EXIT_WRITE = 74;
 /** What nodejs-polars' loader reads to pick its native binary (see the module doc). */

@@ -22,3 +22,27 @@ export function formatTable(
   const line = (r: readonly string[]) => r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
+
+/**
+ * A line cut at spaces into lines of at most `width` characters (a word
+ * longer than that stays whole); the lines after the first are indented.
+ *
+ * @example
+ * ```ts
+ * import { wrap } from "./format_table.ts";
+ * if (wrap("aa bb cc", 5).join("|") !== "aa bb|  cc") throw new Error();
+ * ```
+ */
+export function wrap(line: string, width = 100): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const word of line.split(" ")) {
+    const next = current === "" ? word : `${current} ${word}`;
+    if (next.length > width && current !== "") {
+      out.push(current);
+      current = `  ${word}`;
+    } else current = next;
+  }
+  out.push(current);
+  return out;
+}

@@ -6,8 +6,9 @@
  *                [--no-progress] [--redo-failed] [--max-episodes N] [--take-over-lock]
  *                [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
  *                 [--max-consecutive-failures N] [--max-logged-reply-chars N] [--stop-grace S]]
- * deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json] [--tokens-out N]
- *                [--max-episodes N]
+ * deno task grid --spec SPEC --dry-run [--list] [--shard I/N]
+ *                [--models MODELS.json [--cache DIR] [--pilot N [--max-cost X]]]
+ *                [--tokens-out N] [--max-episodes N]
  * ```
  *
  * `SPEC` is a JSON file or a TypeScript module whose default export is the
@@ -53,22 +54,34 @@
  * apart, the analysis tables leave it out, and `--redo-failed` plays it
  * again (as it does episodes that ended with an error).
  *
- * `--dry-run` lists the cells and episodes (with seeds) and plays every
- * episode with rule-based stand-ins to count calls and, for LLM agents,
- * prompt tokens (`estimateUsage`); completion tokens are assumed
- * (`--tokens-out` per call, default 500), and with `--models` the
- * completion caps and costs are added. It streams: episodes are generated
- * one at a time, never held all at once.
+ * `--dry-run` plays every episode with rule-based stand-ins to count calls
+ * and, for LLM agents, prompt tokens (`estimateUsage`), and prints one
+ * screen: the cells and episodes (the table of cells when it is short), and
+ * by model the calls, the calls `--cache` already holds (replayed at no
+ * cost), prompt and completion tokens, and with `--models` the cost in the
+ * models file's `currency` with a low-high range (prompts alone to every
+ * completion at its cap), the models without a price and how to add one.
+ * Completion tokens per call are measured by `--pilot N` when given (N
+ * episodes, spread over the models, played for real through the runtime and
+ * `--cache` into a temporary folder: this spends money, within `--max-cost`,
+ * and the command prints what it spent), else the mean of the cache's
+ * replies for the model when it holds some, else assumed (`--tokens-out`,
+ * default 500); the table says which. `--list` adds every cell and every episode with its
+ * seed. It streams: episodes are generated one at a time, never held all at
+ * once.
  *
  * A spec of more than `--max-episodes` episodes (default 1,000,000) is
  * refused with its count before anything is expanded.
  *
- * Permissions: `deno task grid` grants reading, writing under `runs/` and
- * the host name (recorded in the run folder's lock), which a mock grid into
- * `runs/` needs. Before it starts, the command checks it may write its
- * output (and cache) folder and, for models, reach their hosts and read
- * their key variables; if not, it prints the exact narrow `deno run` command
- * that grants these and nothing else, and exits 2.
+ * Permissions: `deno task grid` runs a launcher (launch_grid.ts) that reads
+ * the spec and models file, checks every model's key variable is set (a
+ * missing one exits 2 naming it and its model), and runs this command as a
+ * child with exactly what it needs: reading, writing the output and cache
+ * folders (anywhere), the network to the models' hosts, their key
+ * variables, and the host name (recorded in the run folder's lock). Run
+ * directly, the command checks those permissions before it starts and, when
+ * one is missing, prints the narrow `deno run` command that grants them and
+ * exits 2.
  *
  * A lock that names another host (its process may still run there) is
  * refused with that host and pid; `--take-over-lock` takes it over once you
@@ -103,7 +116,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { loadModelConfigs } from "../agents/llm/model_config.ts";
+import { loadModelsFile } from "../agents/llm/model_config.ts";
 import { LlmPreflightError } from "../agents/llm/preflight.ts";
 import { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
@@ -112,20 +125,21 @@ import { FolderWriteError, isOsError } from "../grid/write_error.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
 import { limitText, spentText } from "../grid/grid_summary.ts";
-import { defaultRunFolder, type GridSpend, runGrid } from "../grid/run_grid.ts";
-import { expandCells } from "../grid/cells.ts";
-import { parseShard } from "../grid/shard.ts";
-import { modelsOf, parseGridSpec } from "../grid/spec.ts";
-import type { ModelConfig } from "../agents/llm/model_config.ts";
-import { checkPermissions, type Needs, quote } from "./_permissions.ts";
+import { type GridSpend, runGrid } from "../grid/run_grid.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
+import { wrap } from "./format_table.ts";
+import { type PilotResult, runPilot } from "../grid/pilot.ts";
+import { formatCost } from "../core/progress.ts";
+import { checkPermissions, DENO_COMMAND, gridNeeds, quote } from "./_permissions.ts";
 
-const USAGE = `Usage: deno task grid --spec SPEC [--out DIR] [--shard I/N] [--workers K]
-         [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N] [--take-over-lock]
+const USAGE = `Usage: ${DENO_COMMAND} task grid --spec SPEC [--out DIR] [--shard I/N]
+         [--workers K] [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N]
+         [--take-over-lock]
          [--models MODELS.json [--cache DIR] [--max-tokens N] [--max-cost X] [--no-preflight]
           [--max-consecutive-failures N] [--max-logged-reply-chars N] [--stop-grace S]]
-       deno task grid --spec SPEC --dry-run [--shard I/N] [--models MODELS.json]
-         [--tokens-out N] [--max-episodes N]`;
+       ${DENO_COMMAND} task grid --spec SPEC --dry-run [--list] [--shard I/N]
+         [--models MODELS.json [--cache DIR] [--pilot N [--max-cost X]]] [--tokens-out N]
+         [--max-episodes N]`;
 
 /** Exit code of a run folder (or cache) that cannot be written: sysexits' `EX_IOERR`. */
 const EXIT_WRITE = 74;
@@ -154,31 +168,6 @@ function positive(name: string, text: string | undefined): number | undefined {
   const n = Number(text);
   if (!(n > 0) || !Number.isFinite(n)) fail(`--${name} must be a number > 0, got "${text}"`);
   return n;
-}
-
-/**
- * What a run needs beyond reading: its output and cache folders, the hosts
- * and key variables of the models its cells name, and the host name (for
- * the folder lock's messages).
- */
-function runNeeds(
-  spec: unknown,
-  models: readonly ModelConfig[],
-  out: string | undefined,
-  shard: string | undefined,
-  cache: string | undefined,
-): Needs {
-  const parsed = parseGridSpec(spec);
-  const named = new Set(expandCells(parsed).flatMap((c) => modelsOf(c.agents)));
-  const used = models.filter((m) => named.has(m.id));
-  const dir = out ?? defaultRunFolder(parsed.name, shard ? parseShard(shard) : null);
-  return {
-    write: [dir, ...(cache ? [cache] : [])],
-    net: used.map((m) => new URL(m.baseURL).host),
-    env: used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null),
-    sys: ["hostname"],
-    ffi: null,
-  };
 }
 
 /** This host's name, or `null` when the process may not read it. */
@@ -284,6 +273,8 @@ async function main(): Promise<number> {
         workers: { type: "string" },
         concurrency: { type: "string" },
         "dry-run": { type: "boolean" },
+        list: { type: "boolean" },
+        pilot: { type: "string" },
         "no-progress": { type: "boolean" },
         "redo-failed": { type: "boolean" },
         models: { type: "string" },
@@ -326,22 +317,84 @@ async function main(): Promise<number> {
   const graceMs = graceS * 1000;
   const resumeLine = (dir: string) => {
     const args = values.out ? Deno.args : [...Deno.args, "--out", dir];
-    return `Resume with: deno task grid ${args.map(quote).join(" ")}`;
+    return `Resume with: ${DENO_COMMAND} task grid ${args.map(quote).join(" ")}`;
   };
+  const pilotCount = int("pilot", values.pilot, 1);
+  if (pilotCount !== undefined && !values["dry-run"]) fail("--pilot goes with --dry-run");
   let dir: string | null = null;
   try {
     const spec = await readInput("Spec", values.spec, readGridSpec);
-    const models = values.models
-      ? await readInput("Models", values.models, loadModelConfigs)
+    const file = values.models
+      ? await readInput("Models", values.models, loadModelsFile)
       : undefined;
+    const models = file?.models;
     if (values["dry-run"]) {
       const plan = streamPlan(spec, { shard: values.shard, maxEpisodes });
-      const usage = await estimateUsage(plan.episodes, { models, tokensOutPerCall: tokensOut });
-      console.log(formatPlan(plan, { usage, episodes: false }));
-      printEpisodes(plan.episodes);
+      if (values.cache !== undefined && !models) fail("--cache in a dry run needs --models");
+      let pilot: PilotResult | undefined;
+      if (pilotCount !== undefined) {
+        if (!models) fail("--pilot needs --models");
+        // Spends money: through the run's runtime and cache, within --max-cost.
+        pilot = await runPilot(streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes, {
+          runtime: new LlmRuntime({
+            models,
+            cacheDir: values.cache ?? null,
+            maxConsecutiveFailures,
+            maxLoggedReplyChars,
+          }),
+          count: pilotCount,
+          dir: await Deno.makeTempDir({ prefix: "coordlab-pilot-" }),
+          maxCost,
+        });
+        const said = [
+          `Pilot: ${pilot.episodes.length} of ${pilotCount} episodes played for real, ` +
+          `${pilot.calls} model calls (${pilot.cacheHits} from the cache), spent ` +
+          `${formatCost(pilot.spent)} ${file!.currency}; their logs are in ${pilot.dir}.` +
+          (values.cache ? "" : " Add --cache DIR to both commands so the run replays them."),
+          ...(pilot.stopped ? [pilot.stopped] : []),
+        ];
+        if (pilot.episodes.length > 0) {
+          // The stand-ins' count for the same episodes: how far the estimate's calls may be off.
+          const ids = new Set(pilot.episodes);
+          const same = await estimateUsage(
+            (function* () {
+              for (const e of streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes) {
+                if (ids.has(e.id)) yield e;
+              }
+            })(),
+          );
+          said.push(
+            `The pilot's ${pilot.episodes.length} finished episodes made ${pilot.finishedCalls} ` +
+              `model calls, where the stand-ins below count ${same.llmCalls}: the real run's ` +
+              `calls may differ from the estimate as much.`,
+          );
+        }
+        console.log(said.flatMap((line) => wrap(line)).join("\n"));
+        console.log("");
+      } else if (maxCost !== undefined) fail("--max-cost in a dry run goes with --pilot");
+      const usage = await estimateUsage(plan.episodes, {
+        models,
+        tokensOutPerCall: tokensOut,
+        cache: values.cache,
+        currency: file?.currency,
+        pilot: pilot?.byModel,
+      });
+      const list = values.list ?? false;
+      console.log(formatPlan(plan, {
+        usage,
+        episodes: false,
+        cells: list ? true : "auto",
+        modelsFile: values.models,
+      }));
+      if (list) printEpisodes(plan.episodes);
       return 0;
     }
-    const needs = runNeeds(spec, models ?? [], values.out, values.shard, values.cache);
+    if (values.list) fail("--list goes with --dry-run");
+    const needs = gridNeeds(spec, models ?? [], {
+      out: values.out,
+      shard: values.shard,
+      cache: values.cache,
+    });
     if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
     dir = needs.write[0];
     const runtime = models
@@ -492,7 +545,7 @@ async function main(): Promise<number> {
     if (
       err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError ||
       err instanceof LlmPreflightError || err instanceof FolderLockedError ||
-      err instanceof LockPathError
+      err instanceof LockPathError || err instanceof Deno.errors.NotFound
     ) {
       console.error(err.message);
       return 2;

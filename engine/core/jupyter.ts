@@ -255,3 +255,53 @@ export function episodeSummary(facts: EpisodeFacts): TextHtmlBundle {
     ["W~", fixedText(outcome.welfareRealization, 3)],
   ]);
 }
+
+/**
+ * Makes a promise say so when a notebook uses it without `await`: a cell
+ * that ends with it shows "`call` returned a Promise: put await before it"
+ * (text and HTML) instead of `Promise { <pending> }`, and reading one of
+ * the result's `fields` on the promise throws a `TypeError` saying the same,
+ * instead of giving `undefined`. Awaiting it is unchanged.
+ *
+ * @param promise The promise a toolkit function returns.
+ * @param call How the call is written, e.g. `"runGrid(...)"`.
+ * @param fields Fields of the resolved value (not of a promise) that throw on the promise.
+ * @returns The same promise.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { awaitHint, JUPYTER_DISPLAY } from "./jupyter.ts";
+ *
+ * const p = awaitHint(Promise.resolve({ dir: "runs/x" }), "runGrid(...)", ["dir"]);
+ * const bundle = (p as unknown as Record<symbol, () => Record<string, string>>)[JUPYTER_DISPLAY]();
+ * assert.ok(bundle["text/plain"].startsWith("runGrid(...) returned a Promise"));
+ * assert.throws(() => (p as unknown as { dir: string }).dir, TypeError);
+ * assert.equal((await p).dir, "runs/x");
+ * ```
+ */
+export function awaitHint<T>(
+  promise: Promise<T>,
+  call: string,
+  fields: readonly string[],
+): Promise<T> {
+  const message = `${call} returned a Promise: put await before it, ` +
+    `as in \`const result = await ${call}\`, to get its result.`;
+  withJupyterDisplay(promise, () => ({
+    "text/plain": message,
+    "text/html": `<p class="coordlab-await">${escapeHtml(message)}</p>`,
+  }));
+  for (const field of fields) {
+    if (field in promise) continue;
+    Object.defineProperty(promise, field, {
+      get() {
+        throw new TypeError(
+          `${message} (".${field}" is a field of the result, not of the Promise)`,
+        );
+      },
+      enumerable: false,
+      configurable: true,
+    });
+  }
+  return promise;
+}

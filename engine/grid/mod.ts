@@ -2,7 +2,8 @@
  * The grid runner, for rule-based and LLM agents alike: experiment specs,
  * deterministic cells and seeds, shards, resumable runs with a manifest and
  * append-only segment logs, one writer per folder, Web Workers, LLM runs
- * with budgets and preflight, progress, dry-run estimates (`estimateUsage`),
+ * with budgets and preflight, progress, dry-run estimates (`estimateUsage`,
+ * measured by a pilot run: `runPilot`),
  * and Parquet compaction.
  *
  * @module
@@ -15,6 +16,7 @@ export * from "./labels.ts";
 export * from "./lock.ts";
 export * from "./llm_agents.ts";
 export * from "./manifest.ts";
+export * from "./pilot.ts";
 export * from "./plan.ts";
 export * from "./progress.ts";
 export * from "./resume.ts";

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { formatTable } from "../cli/format_table.ts";
+import { formatTable, wrap } from "../cli/format_table.ts";
 import {
   countGridEpisodes,
   expandCells,
@@ -17,8 +17,7 @@ import {
   type GridEpisode,
   gridEpisodes,
 } from "./cells.ts";
-import { formatCost } from "../core/progress.ts";
-import type { UsageEstimate } from "./estimate.ts";
+import { formatEstimate, type UsageEstimate } from "./estimate.ts";
 import { episodeRunner } from "./runners.ts";
 import { parseShard, type Shard, shardOf } from "./shard.ts";
 import { type GridSpec, modelsOf, parseGridSpec, specHash } from "./spec.ts";
@@ -210,16 +209,38 @@ export function streamPlan(spec: unknown, options: PlanGridOptions = {}): Stream
 
 /** Options of {@linkcode formatPlan}. */
 export interface FormatPlanOptions {
-  /** Usage estimate to show (calls per episode, LLM calls, tokens, cost). Default none. */
+  /** Usage estimate to show (calls per episode, and by model calls, tokens and cost). Default none. */
   usage?: UsageEstimate;
   /** List every episode with its seed. Default `true`. */
   episodes?: boolean;
+  /**
+   * Show the table of cells: `true`, `false`, or `"auto"` (only when it has
+   * at most {@linkcode CELLS_SHOWN} rows, else one line of calls per episode
+   * saying `--list` shows them). Default `true`.
+   */
+  cells?: boolean | "auto";
+  /** The models file named in the hint on adding a price. */
+  modelsFile?: string;
 }
 
+/**
+ * The most cells `formatPlan` shows as a table with `cells: "auto"` (so a
+ * dry run fits on one screen).
+ *
+ * @example
+ * ```ts
+ * import { CELLS_SHOWN } from "./plan.ts";
+ * if (CELLS_SHOWN !== 12) throw new Error();
+ * ```
+ */
+export const CELLS_SHOWN = 12;
+
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
+const mean = (n: number) => Number.isInteger(n) ? String(n) : n.toFixed(1);
 
 /**
- * The plan as text: a summary line, a table of cells and the list of episodes.
+ * The plan as text: a summary line, a table of cells, the estimate by
+ * model (with `usage`), and the list of episodes.
  *
  * @example
  * ```ts
@@ -245,42 +266,53 @@ export function formatPlan(plan: GridPlan | StreamedPlan, options: FormatPlanOpt
     }`;
   }
   lines.push(head, "");
-  const header = ["cell", "game", "agents", "episodes"];
-  if (usage) header.push("calls/episode");
-  const rows = shown.map((c) => {
-    const models = modelsOf(c.agents);
-    const row = [
-      c.id,
-      c.condition.game,
-      models.length ? models.join(",") : "mock",
-      String(c.episodes),
-    ];
-    if (usage) {
-      const n = usage.callsPerEpisode[c.id];
-      row.push(n === undefined ? "" : Number.isInteger(n) ? String(n) : n.toFixed(1));
-    }
-    return row;
-  });
-  lines.push(formatTable(header, rows));
-  if (usage) {
-    lines.push("", `Estimated agent calls: ${int(usage.calls)}`);
-    if (usage.llmEpisodes > 0) {
-      const perCall = int(usage.llmCalls ? usage.tokensOut / usage.llmCalls : 0);
-      const caps = usage.maxTokensOut === null ? "" : `; ${int(usage.maxTokensOut)} at the caps`;
-      lines.push(
-        `LLM: ${s(usage.llmEpisodes, "episode")}, ${s(usage.llmCalls, "call")}, ` +
-          `${int(usage.tokensIn)} prompt tokens, ~${int(usage.tokensOut)} completion tokens ` +
-          `(assuming ${perCall} per call${caps})`,
-      );
-      if (usage.cost !== null) {
-        lines.push(
-          `Estimated cost ${formatCost(usage.cost)} (prompts alone ${
-            formatCost(usage.minCost!)
-          }, ` +
-            `every completion at its cap ${formatCost(usage.maxCost!)})` +
-            (usage.unpriced.length ? `; no price for ${usage.unpriced.join(", ")}` : ""),
-        );
+  const table = options.cells ?? true;
+  if (table === true || (table === "auto" && shown.length <= CELLS_SHOWN)) {
+    const header = ["cell", "game", "agents", "episodes"];
+    if (usage) header.push("calls per episode (mean)");
+    const rows = shown.map((c) => {
+      const models = modelsOf(c.agents);
+      const row = [
+        c.id,
+        c.condition.game,
+        models.length ? models.join(",") : "mock",
+        String(c.episodes),
+      ];
+      if (usage) {
+        const n = usage.callsPerEpisode[c.id];
+        row.push(n === undefined ? "" : mean(n));
       }
+      return row;
+    });
+    lines.push(formatTable(header, rows));
+  } else if (usage) {
+    const per = shown.map((c) => [c.id, usage.callsPerEpisode[c.id]] as const)
+      .filter(([, n]) => n !== undefined);
+    const low = per.reduce((a, b) => b[1] < a[1] ? b : a);
+    const high = per.reduce((a, b) => b[1] > a[1] ? b : a);
+    lines.push(
+      ...wrap(
+        `Agent calls per episode (mean over a cell's episodes): ${mean(low[1])} (${low[0]}) ` +
+          `to ${mean(high[1])} (${high[0]}); ${mean(usage.calls / usage.episodes)} over all ` +
+          `${int(usage.episodes)} episodes.`,
+      ),
+      "Add --list to see every cell and every episode's seed.",
+    );
+  } else {
+    lines.push(`${s(shown.length, "cell")}: add --list to see each and every episode's seed.`);
+  }
+  if (usage) {
+    lines.push(
+      "",
+      ...wrap(
+        usage.llmEpisodes === 0
+          ? `Agent calls: ${int(usage.calls)} (rule-based agents only: no LLM calls).`
+          : `Agent calls: ${int(usage.calls)} (played with rule-based stand-ins), ` +
+            `of which LLM calls: ${int(usage.llmCalls)} in ${s(usage.llmEpisodes, "episode")}.`,
+      ),
+    );
+    if (usage.llmEpisodes > 0) {
+      lines.push("", ...formatEstimate(usage, { modelsFile: options.modelsFile }));
     }
   }
   if (options.episodes ?? true) {

@@ -107,7 +107,7 @@ import type { LlmRuntime } from "../agents/llm/runtime.ts";
 import { SPEND_LEDGER_FILE, SpendLedger } from "../agents/llm/spend_ledger.ts";
 import { isEpisodeAbandoned } from "../core/abandon.ts";
 import type { Degradation } from "../core/events.ts";
-import { withJupyterDisplay } from "../core/jupyter.ts";
+import { awaitHint, withJupyterDisplay } from "../core/jupyter.ts";
 import { join } from "node:path";
 import type { GridEpisode } from "./cells.ts";
 import {
@@ -343,7 +343,28 @@ function intAtLeast(name: string, v: number, min: number): number {
  * @throws {LockPathError} When a symbolic link or anything but a file of its own is at the lock's path.
  * @throws {FolderWriteError} When the manifest cannot be written at the start (nothing is played).
  */
-export async function runGrid(spec: unknown, options: RunGridOptions = {}): Promise<GridResult> {
+export function runGrid(spec: unknown, options: RunGridOptions = {}): Promise<GridResult> {
+  // A notebook that forgets `await` is told so (awaitHint).
+  return awaitHint(playGrid(spec, options), "runGrid(...)", GRID_RESULT_FIELDS);
+}
+
+/** Fields of a {@linkcode GridResult}: read on runGrid's promise, they say to await it. */
+const GRID_RESULT_FIELDS = [
+  "dir",
+  "run",
+  "total",
+  "skipped",
+  "played",
+  "failed",
+  "degraded",
+  "remaining",
+  "interrupted",
+  "stopped",
+  "stoppedBy",
+  "usage",
+] as const;
+
+async function playGrid(spec: unknown, options: RunGridOptions): Promise<GridResult> {
   const t0 = performance.now();
   const plan = planGrid(spec, { shard: options.shard, maxEpisodes: options.maxEpisodes });
   const workers = intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);

@@ -81,8 +81,10 @@ export {
 } from "./llm_agent.ts";
 export { assignedModels, type ModelAssignment, modelFor } from "./model_assignment.ts";
 export {
+  checkCurrency,
   CLIENT_REQUEST_FIELDS,
   loadModelConfigs,
+  loadModelsFile,
   MAX_COMPLETION_TOKENS,
   MAX_PRICE_PER_MILLION,
   MAX_TIMER_MS,
@@ -90,6 +92,7 @@ export {
   type ModelConfigInput,
   ModelConfigSchema,
   type ModelPrice,
+  modelsCurrency,
   parseModelConfig,
   parseModelConfigs,
 } from "./model_config.ts";

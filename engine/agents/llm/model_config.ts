@@ -64,6 +64,11 @@ export interface ModelConfig {
   maxRetryAfterMs: number;
   /** Price table entry, or `null` when unknown. Default `null`. */
   price: ModelPrice | null;
+  /**
+   * Where the price comes from (the provider's page and the month it was
+   * read), or why there is none; shown by the dry run. Default `null`.
+   */
+  priceSource: string | null;
 }
 
 /** What a caller writes: every field with a default may be left out. */
@@ -215,6 +220,7 @@ export const ModelConfigSchema: z.ZodType<ModelConfig, ModelConfigInput> = z.obj
     inputPerMillion: z.number().nonnegative().max(MAX_PRICE_PER_MILLION),
     outputPerMillion: z.number().nonnegative().max(MAX_PRICE_PER_MILLION),
   }).strict().nullable().default(null),
+  priceSource: z.string().min(1).nullable().default(null),
 }).strict().transform((c) => ({ ...c, provider: c.provider ?? new URL(c.baseURL).host }));
 
 /**
@@ -316,4 +322,79 @@ export async function loadModelConfigs(path: string): Promise<ModelConfig[]> {
     throw new SyntaxError(`${path}: not JSON (${(err as Error).message})`);
   }
   return parseModelConfigs(value);
+}
+
+/**
+ * The currency of a models file's prices: its top-level `currency` (an
+ * ISO 4217 code such as `"USD"` or `"CNY"`), `"USD"` when absent. Every
+ * price in one file is in this currency.
+ *
+ * @example
+ * ```ts
+ * import { modelsCurrency } from "./model_config.ts";
+ * if (modelsCurrency({ models: [] }) !== "USD" || modelsCurrency({ currency: "CNY" }) !== "CNY") {
+ *   throw new Error();
+ * }
+ * ```
+ * @throws {RangeError} When `currency` is not three capital letters, naming it.
+ */
+export function modelsCurrency(input: unknown): string {
+  const value = Array.isArray(input)
+    ? undefined
+    : (input as { currency?: unknown } | null)?.currency;
+  if (value === undefined) return "USD";
+  return checkCurrency(value, "the models file's");
+}
+
+/**
+ * Checks a currency code: three capital letters (ISO 4217, e.g. `"USD"`).
+ *
+ * @example
+ * ```ts
+ * import { checkCurrency } from "./model_config.ts";
+ * if (checkCurrency("EUR") !== "EUR") throw new Error();
+ * try { checkCurrency("usd"); throw new Error("accepted"); } catch (e) { if (!(e instanceof RangeError)) throw e; }
+ * ```
+ * @throws {RangeError} Naming the bad value.
+ */
+export function checkCurrency(value: unknown, whose = "the"): string {
+  if (typeof value !== "string" || !/^[A-Z]{3}$/.test(value)) {
+    throw new RangeError(
+      `Invalid currency: ${whose} "currency" must be an ISO 4217 code of three capital letters ` +
+        `such as "USD" or "CNY", got ${JSON.stringify(value)}`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Reads a models file: its validated configurations and the currency of
+ * their prices ({@linkcode modelsCurrency}).
+ *
+ * @example
+ * ```ts
+ * import { loadModelsFile } from "./model_config.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/models.json`, JSON.stringify({ currency: "EUR",
+ *   models: [{ id: "a", baseURL: "http://127.0.0.1:1/v1", model: "x" }] }));
+ * const file = await loadModelsFile(`${dir}/models.json`);
+ * if (file.currency !== "EUR" || file.models[0].id !== "a") throw new Error();
+ * ```
+ * @throws {SyntaxError} When the file is not JSON; {RangeError} naming a bad field or currency.
+ */
+export async function loadModelsFile(
+  path: string,
+): Promise<{ models: ModelConfig[]; currency: string }> {
+  const text = await Deno.readTextFile(path);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new SyntaxError(`${path}: not JSON (${(err as Error).message})`);
+  }
+  try {
+    return { models: parseModelConfigs(value), currency: modelsCurrency(value) };
+  } catch (err) {
+    throw new RangeError(`${path}: ${(err as Error).message}`);
+  }
 }

@@ -1,6 +1,9 @@
-// Least privilege: the tasks grant only what their commands need, and a grid
-// that needs more prints the exact narrow command, which then runs.
+// Least privilege: the tasks grant only what their commands need; `deno task
+// grid` runs the grid as a child with exactly the permissions its arguments
+// need, derived by the launcher.
 import { assert, assertEquals } from "../../_assert.ts";
+import { gridNeeds, missingKey, narrowFlags } from "../../../engine/cli/_permissions.ts";
+import { parseModelConfigs } from "../../../engine/agents/llm/model_config.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 
@@ -18,14 +21,16 @@ const flagsOf = (task: string) => task.split(" ").filter((w) => w.startsWith("--
 Deno.test("deno.json tasks grant ffi and sys only where Polars or the folder lock needs them, scoped", async () => {
   const t = await tasks();
   assertEquals(flagsOf(t.demo), ["--allow-read", "--allow-write=runs"]);
-  assertEquals(flagsOf(t.grid), ["--allow-read", "--allow-sys=hostname", "--allow-write=runs"]);
+  // The launcher: reading, starting the grid child, and checking key variables.
+  assertEquals(flagsOf(t.grid), ["--allow-env", "--allow-read", "--allow-run"]);
+  assert(t.grid.endsWith(" engine/cli/launch_grid.ts"), t.grid);
   assertEquals(flagsOf(t.compact), [
     "--allow-ffi=node_modules",
     "--allow-read",
     "--allow-sys=cpus,networkInterfaces,hostname",
     "--allow-write=runs",
   ]);
-  for (const name of ["demo", "grid", "compact", "bench", "bench:grid", "bench:staghunt"]) {
+  for (const name of ["demo", "compact", "bench", "bench:grid", "bench:staghunt"]) {
     assert(t[name].includes("--no-prompt"), name);
     assert(!/--allow-(net|env|run|sys|ffi)(\s|$)/.test(t[name]), `${name} grants a whole class`);
   }
@@ -33,90 +38,165 @@ Deno.test("deno.json tasks grant ffi and sys only where Polars or the folder loc
   assert(t["test:long"].endsWith("'tests/**/*_long_test.ts'"));
 });
 
-Deno.test("an LLM grid under the grid task's permissions prints the narrow command, which runs it", async () => {
+/** A one-episode Stag Hunt spec and a models file for `server`, in a fresh folder outside runs/. */
+async function llmGrid(baseURL: string, keyVariable: string, turns = 1) {
+  const dir = await Deno.makeTempDir({ prefix: "coordlab-launch-" });
+  await Deno.writeTextFile(
+    `${dir}/models.json`,
+    JSON.stringify({
+      models: [{ id: "local", baseURL, model: "coordlab-defensive", apiKeyEnv: keyVariable }],
+    }),
+  );
+  await Deno.writeTextFile(
+    `${dir}/spec.json`,
+    JSON.stringify({
+      name: "launch",
+      episodes: turns === 1 ? 1 : 4,
+      blocks: [{
+        game: "staghunt",
+        N: [3],
+        M: [2],
+        T: [turns],
+        F: [1],
+        agents: [{ model: "local" }],
+      }],
+    }),
+  );
+  const args = [
+    "--spec",
+    `${dir}/spec.json`,
+    "--models",
+    `${dir}/models.json`,
+    "--out",
+    `${dir}/run`,
+    "--cache",
+    `${dir}/cache`,
+    "--no-progress",
+  ];
+  return { dir, args };
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+Deno.test("gridNeeds() grants the output and cache folders, each host and key variable once", () => {
+  const models = parseModelConfigs([
+    { id: "a", baseURL: "https://api.example.com/v1", model: "x", apiKeyEnv: "K" },
+    { id: "b", baseURL: "https://api.example.com/v1", model: "y", apiKeyEnv: "K" },
+    { id: "c", baseURL: "http://127.0.0.1:9/v1", model: "z" },
+  ]);
+  const spec = {
+    name: "g",
+    blocks: [{ game: "frail", envs: ["bank_run"], agents: [{ model: "a" }, { model: "b" }] }],
+  };
+  const needs = gridNeeds(spec, models, { out: "/tmp/o", cache: "/tmp/c" });
+  assertEquals(needs, {
+    write: ["/tmp/o", "/tmp/c"],
+    net: ["api.example.com"],
+    env: ["K"],
+    sys: ["hostname"],
+    ffi: null,
+  });
+  assertEquals(gridNeeds(spec, models, { shard: "1/4" }).write, ["runs/g/shard-1-of-4"]);
+  assertEquals(narrowFlags(needs), [
+    "--no-prompt",
+    "--allow-read",
+    "--allow-write=/tmp/o,/tmp/c",
+    "--allow-net=api.example.com",
+    "--allow-env=K",
+    "--allow-sys=hostname",
+  ]);
+  assertEquals(
+    missingKey(models, () => " "),
+    'The API key variable K of model "a" is not set: export K=... before running the grid.',
+  );
+  assertEquals(missingKey(models, () => "sk-1"), null);
+});
+
+Deno.test("deno task grid runs an LLM grid into a folder outside runs/, with no command to copy", async () => {
   const key = `sk-test-${crypto.randomUUID()}`;
   const server = serveLocalModel({ apiKey: key, seed: 3 });
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-perm-" });
+  const { dir, args } = await llmGrid(server.url, "LAUNCH_TEST_KEY");
   try {
-    await Deno.writeTextFile(
-      `${dir}/models.json`,
-      JSON.stringify({
-        models: [{
-          id: "local",
-          baseURL: server.url,
-          model: "coordlab-defensive",
-          apiKeyEnv: "PERM_TEST_KEY",
-        }],
-      }),
-    );
-    await Deno.writeTextFile(
-      `${dir}/spec.json`,
-      JSON.stringify({
-        name: "perm",
-        episodes: 1,
-        blocks: [{
-          game: "staghunt",
-          N: [3],
-          M: [2],
-          T: [1],
-          F: [1],
-          agents: [{ model: "local" }],
-        }],
-      }),
-    );
-    const args = [
-      "engine/cli/grid.ts",
-      "--spec",
-      `${dir}/spec.json`,
-      "--models",
-      `${dir}/models.json`,
-      "--out",
-      `${dir}/run`,
-      "--cache",
-      `${dir}/cache`,
-      "--no-progress",
-    ];
-    const refused = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "--no-prompt",
-        "--allow-read",
-        "--allow-write=runs",
-        "--allow-sys=hostname",
-        ...args,
-      ],
-      cwd: ROOT,
-      env: { PERM_TEST_KEY: key },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    assertEquals(refused.code, 2);
-    const stderr = new TextDecoder().decode(refused.stderr);
-    const host = new URL(server.url).host;
-    assert(
-      stderr.startsWith(
-        `This command needs permissions it was not given: write to "${dir}/run", write to ` +
-          `"${dir}/cache", network access to ${host}, variable PERM_TEST_KEY.`,
-      ),
-      stderr,
-    );
-    const command = stderr.split("\n").find((l) => l.startsWith("  deno run "))!.trim();
-    assertEquals(
-      command,
-      `deno run --no-prompt --allow-read --allow-write=${dir}/run,${dir}/cache ` +
-        `--allow-net=${host} --allow-env=PERM_TEST_KEY --allow-sys=hostname ${args.join(" ")}`,
-    );
-    assertEquals(server.stats().chat, 0);
     const ran = await new Deno.Command(Deno.execPath(), {
-      args: command.split(" ").slice(1),
+      args: ["task", "--quiet", "grid", ...args],
       cwd: ROOT,
-      env: { PERM_TEST_KEY: key },
+      env: { LAUNCH_TEST_KEY: key, NO_COLOR: "1" },
       stdout: "piped",
       stderr: "piped",
     }).output();
-    assertEquals(ran.code, 0, new TextDecoder().decode(ran.stderr));
+    const out = text(ran.stdout) + text(ran.stderr);
+    assertEquals(ran.code, 0, out);
+    assert(!out.includes("deno run") && !out.includes("needs permissions"), out);
+    assert(out.includes(`launch: 1/1 episodes finished in ${dir}/run`), out);
     assertEquals((await readRunEpisodes(`${dir}/run`)).size, 1);
     assert(server.stats().chat > 0);
+    assert((await Array.fromAsync(Deno.readDir(`${dir}/cache`))).length > 0);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task grid with a key variable unset exits 2 naming it and its model, before any permission error", async () => {
+  const server = serveLocalModel({ apiKey: "sk-x" });
+  const { dir, args } = await llmGrid(server.url, "LAUNCH_TEST_UNSET_KEY");
+  try {
+    const ran = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "grid", ...args],
+      cwd: ROOT,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(ran.code, 2);
+    assertEquals(text(ran.stdout), "");
+    assertEquals(
+      text(ran.stderr),
+      'The API key variable LAUNCH_TEST_UNSET_KEY of model "local" is not set: ' +
+        "export LAUNCH_TEST_UNSET_KEY=... before running the grid.\n",
+    );
+    assertEquals(server.stats().chat, 0);
+    await Deno.stat(`${dir}/run`).then(() => assert(false, "the run folder was created"), () => {});
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task grid forwards SIGINT to the grid, which stops and says how to resume; the launcher exits with its code", async () => {
+  const key = "sk-signal";
+  const server = serveLocalModel({ apiKey: key, latencyMs: 200 });
+  const { dir, args } = await llmGrid(server.url, "LAUNCH_TEST_KEY", 3);
+  try {
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", `${ROOT}/engine/cli/launch_grid.ts`, ...args, "--concurrency", "1"],
+      cwd: ROOT,
+      env: { LAUNCH_TEST_KEY: key, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    while (server.stats().chat === 0) await new Promise((r) => setTimeout(r, 50));
+    child.kill("SIGINT");
+    const ran = await child.output();
+    const out = text(ran.stdout) + text(ran.stderr);
+    assertEquals(ran.code, 130, out);
+    assert(out.includes("Stopping: finishing the episodes in flight"), out);
+    // Once: the launcher's forwarded signal, not a second one that would abandon them.
+    assert(!out.includes("Abandoning"), out);
+    const resume = out.split("\n").find((l) => l.startsWith("Resume with: "))!;
+    const prefix = `Resume with: npx -y deno@${Deno.version.deno} task grid `;
+    assert(resume.startsWith(`${prefix}--spec ${dir}/spec.json `), out);
+    // The line runs as written, for a folder outside runs/, and finishes the grid.
+    const resumed = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "grid", ...resume.slice(prefix.length).split(" ")],
+      cwd: ROOT,
+      env: { LAUNCH_TEST_KEY: key, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const again = new TextDecoder().decode(resumed.stdout);
+    assertEquals(resumed.code, 0, again + new TextDecoder().decode(resumed.stderr));
+    assert(again.includes(`launch: 4/4 episodes finished in ${dir}/run`), again);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

@@ -151,7 +151,7 @@ Deno.test("formatPlan() lists cells with their shard counts and every episode wi
   ]);
 });
 
-Deno.test("the grid command's --dry-run lists cells, episodes and LLM estimates", async () => {
+Deno.test("the grid command's --dry-run shows cells, and by model calls, tokens and cost in the file's currency; --list adds the seeds", async () => {
   const dir = await Deno.makeTempDir();
   await Deno.writeTextFile(
     `${dir}/spec.json`,
@@ -164,6 +164,7 @@ Deno.test("the grid command's --dry-run lists cells, episodes and LLM estimates"
   await Deno.writeTextFile(
     `${dir}/models.json`,
     JSON.stringify({
+      currency: "EUR",
       models: [{
         id: "x",
         baseURL: "http://127.0.0.1:9/v1",
@@ -172,46 +173,79 @@ Deno.test("the grid command's --dry-run lists cells, episodes and LLM estimates"
       }],
     }),
   );
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      CLI,
-      "--spec",
-      `${dir}/spec.json`,
-      "--dry-run",
-      "--models",
-      `${dir}/models.json`,
-    ],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const dry = (...more: string[]) =>
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", CLI, "--spec", `${dir}/spec.json`, "--dry-run", ...more],
+      cwd: ROOT,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+  const out = await dry("--models", `${dir}/models.json`);
   const text = new TextDecoder().decode(out.stdout);
   assertEquals(out.code, 0, new TextDecoder().decode(out.stderr));
-  assert(text.startsWith('Grid "dry": 1 cell, 2 episodes, base seed 0'), text);
-  assert(text.includes("staghunt_N3_M2_T2_F1_base_h1_x  staghunt  x       2         8"), text);
   // 8 calls x 2 episodes; prompt tokens counted, 500 completion tokens a call assumed, caps 8192.
   const u = await estimateUsage(
     planGrid(JSON.parse(await Deno.readTextFile(`${dir}/spec.json`))).episodes,
   );
   const tokens = u.tokensIn.toLocaleString("en-US");
-  assert(
-    text.includes(
-      `LLM: 2 episodes, 16 calls, ${tokens} prompt tokens, ~8,000 completion tokens (assuming 500 per call; 131,072 at the caps)`,
-    ),
-    text,
-  );
   const cost = (n: number) => n.toFixed(4);
-  assert(
-    text.includes(
-      `Estimated cost ${cost((u.tokensIn + 2 * 8000) / 1e6)} (prompts alone ${
-        cost(u.tokensIn / 1e6)
-      }, every completion at its cap ${cost((u.tokensIn + 2 * 131_072) / 1e6)})`,
+  const [low, mid, high] = [u.tokensIn, u.tokensIn + 2 * 8000, u.tokensIn + 2 * 131_072]
+    .map((n) => cost(n / 1e6));
+  const pad = (cells: string[], widths: number[]) =>
+    cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd();
+  const widths = [5, 5, 13, 17, 21, mid.length + 4, low.length + high.length + 1];
+  assertEquals(text.split("\n"), [
+    `Grid "dry": 1 cell, 2 episodes, base seed 0, spec ${
+      planGrid(JSON.parse(await Deno.readTextFile(`${dir}/spec.json`))).hash.slice(0, 12)
+    }`,
+    "",
+    "cell                            game      agents  episodes  calls per episode (mean)",
+    "------------------------------  --------  ------  --------  ------------------------",
+    "staghunt_N3_M2_T2_F1_base_h1_x  staghunt  x       2         8",
+    "",
+    "Agent calls: 16 (played with rule-based stand-ins), of which LLM calls: 16 in 2 episodes.",
+    "",
+    pad(
+      [
+        "model",
+        "calls",
+        "prompt tokens",
+        "completion tokens",
+        "per call (mean), from",
+        "cost",
+        "low-high EUR",
+      ],
+      widths,
     ),
-    text,
+    pad(widths.map((w) => "-".repeat(w)), widths),
+    pad(["x", "16", tokens, "8,000", "500 assumed", `${mid} EUR`, `${low}-${high}`], widths),
+    pad(["total", "16", tokens, "8,000", "", `${mid} EUR`, `${low}-${high}`], widths),
+    "",
+    "Completion tokens per call (mean): assumed 500 (--tokens-out) for every model.",
+    "Cost: prompts plus mean completions; low-high: prompts alone to every completion at its cap",
+    "  (maxTokens).",
+    "",
+  ]);
+  assert(!text.includes("_e1"), text);
+  const listed = new TextDecoder().decode((await dry("--list")).stdout).split("\n");
+  assertEquals(listed.slice(-4), [
+    "episode  seed",
+    ...planGrid(JSON.parse(await Deno.readTextFile(`${dir}/spec.json`))).episodes.map((e) =>
+      `${e.id}  ${e.seed}`
+    ),
+    "",
+  ]);
+  await Deno.writeTextFile(
+    `${dir}/models.json`,
+    JSON.stringify({ currency: "euro", models: [] }),
   );
-  assert(text.includes("staghunt_N3_M2_T2_F1_base_h1_x_e1  "), text);
+  const badCurrency = await dry("--models", `${dir}/models.json`);
+  assertEquals(badCurrency.code, 2);
+  assertEquals(
+    new TextDecoder().decode(badCurrency.stderr),
+    `${dir}/models.json: Invalid currency: the models file's "currency" must be an ISO 4217 code ` +
+      `of three capital letters such as "USD" or "CNY", got "euro"\n`,
+  );
   const bad = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", CLI, "--spec", `${dir}/spec.json`, "--shard", "3/2"],
     cwd: ROOT,
