@@ -108,7 +108,8 @@ export function spentText(t: GridSpendTotals): string {
     t.unknown ? `${t.unknown} of unknown billing counted at their reservation` : "",
     t.unpriced ? `${t.unpriced} without a price` : "",
   ].filter(Boolean);
-  return `${t.tokens} tokens, estimated cost ${fixedText(t.cost, 4)}, ${t.requests} requests, ` +
+  const requests = `${t.requests} request${t.requests === 1 ? "" : "s"}`;
+  return `${t.tokens} tokens, estimated cost ${fixedText(t.cost, 4)}, ${requests}, ` +
     `every session` + (notes.length ? ` (${notes.join("; ")})` : "");
 }
 

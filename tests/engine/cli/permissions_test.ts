@@ -180,7 +180,7 @@ Deno.test("deno task grid forwards SIGINT to the grid, which stops and says how 
     const ran = await child.output();
     const out = text(ran.stdout) + text(ran.stderr);
     assertEquals(ran.code, 130, out);
-    assert(out.includes("Stopping: finishing the episodes in flight"), out);
+    assert(out.includes("Received SIGINT: no new episode starts"), out);
     // Once: the launcher's forwarded signal, not a second one that would abandon them.
     assert(!out.includes("Abandoning"), out);
     const resume = out.split("\n").find((l) => l.startsWith("Resume with: "))!;

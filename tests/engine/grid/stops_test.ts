@@ -9,6 +9,7 @@ import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { fileNames, segmentFiles } from "./_logs.ts";
 import { injectWriteFaults } from "./_write_faults.ts";
 import { WorkerPool } from "../../../engine/grid/worker_pool.ts";
+import { DENO_COMMAND } from "../../../engine/cli/_permissions.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const CLI = new URL("../../../engine/cli/grid.ts", import.meta.url).pathname;
@@ -94,7 +95,7 @@ for (const [signal, code] of SIGNALS) {
     assert(stdout.includes(`\nStopped: Received ${signal}\n`), stdout);
     assert(
       stdout.endsWith(
-        `Resume with: deno task grid --spec ${specPath} --out ${out} --workers 0 --no-progress\n`,
+        `Resume with: ${DENO_COMMAND} task grid --spec ${specPath} --out ${out} --workers 0 --no-progress\n`,
       ),
       stdout,
     );
@@ -133,7 +134,7 @@ Deno.test("the grid command stops with exit 74, naming the folder and the error,
   assert(stdout.startsWith("full: 5/12 episodes finished"), stdout);
   assert(
     stdout.endsWith(
-      `Resume with: deno task grid --spec ${specPath} --out ${out} --workers 0 --no-progress\n`,
+      `Resume with: ${DENO_COMMAND} task grid --spec ${specPath} --out ${out} --workers 0 --no-progress\n`,
     ),
     stdout,
   );
@@ -169,7 +170,7 @@ Deno.test("the grid command exits 74 when the closing manifest cannot be written
     ),
     stdout,
   );
-  assert(stdout.includes("\nResume with: deno task grid "), stdout);
+  assert(stdout.includes(`\nResume with: ${DENO_COMMAND} task grid `), stdout);
   // Left as the start wrote it, with no temporary file and no lock.
   assertEquals((await readManifest(out))!.status, "running");
   assertEquals((await fileNames(out)).filter((n) => !n.startsWith("segment-")), [

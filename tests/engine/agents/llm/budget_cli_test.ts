@@ -5,6 +5,7 @@ import { assert, assertEquals } from "../../../_assert.ts";
 import { readSpendLedger } from "../../../../engine/agents/llm/spend_ledger.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { billingDouble } from "./_billing_double.ts";
+import { DENO_COMMAND } from "../../../../engine/cli/_permissions.ts";
 
 const ROOT = new URL("../../../../", import.meta.url).pathname;
 const CLI = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
@@ -162,7 +163,7 @@ Deno.test("grid CLI killed mid-run and resumed twice with the same --max-cost: t
       ),
       secondOut,
     );
-    assert(secondOut.includes("Resume with: deno task grid "), secondOut);
+    assert(secondOut.includes(`Resume with: ${DENO_COMMAND} task grid `), secondOut);
   } finally {
     await double.close();
   }
@@ -184,7 +185,7 @@ Deno.test("grid CLI refuses a models file with a price of 1e308, naming the fiel
     assertEquals(r.code, 2, err);
     assert(
       err.startsWith(
-        'Model config 0 ("local"): Invalid model config parameter "price.inputPerMillion": Too big: ' +
+        `${tmp}/models.json: Model config 0 ("local"): Invalid model config parameter "price.inputPerMillion": Too big: ` +
           "expected number to be <=10000 (got 1e+308)",
       ),
       err,
