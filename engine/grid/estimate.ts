@@ -282,7 +282,9 @@ export async function estimateUsage(
       `Estimate option "cache" needs "models": a cache key names the provider and model`,
     );
   }
-  const cache = options.cache !== undefined ? new ResponseCache(options.cache) : null;
+  const cache = options.cache !== undefined
+    ? new ResponseCache(options.cache, { readOnly: true })
+    : null;
   for (const [id, p] of Object.entries(options.pilot ?? {})) {
     if (!Number.isSafeInteger(p.calls) || p.calls < 0 || !(p.tokensOut >= 0)) {
       throw new RangeError(

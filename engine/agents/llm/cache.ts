@@ -165,6 +165,12 @@ export function cacheKeyOf(hash: string, parts: Omit<CacheKeyParts, "messages">)
   }));
 }
 
+/** Options of {@linkcode ResponseCache}. */
+export interface ResponseCacheOptions {
+  /** Only read the folder: no folder is made, nothing is written (`put` throws). Default `false`. */
+  readOnly?: boolean;
+}
+
 /**
  * A response cache in a folder.
  *
@@ -186,16 +192,28 @@ export class ResponseCache {
   readonly dir: string;
   readonly #stats: CacheStats = { hits: 0, misses: 0, writes: 0, mismatched: 0 };
 
+  /** Whether the cache was opened to be read only (see {@linkcode ResponseCacheOptions.readOnly}). */
+  readonly readOnly: boolean;
+
   /**
    * Opens a cache folder: creates it if needed and checks that a file can be
-   * written in it.
+   * written in it; opened read-only, it only reads (a dry run counting what
+   * the cache holds needs no write access, and a missing folder holds nothing).
    *
+   * @example
+   * ```ts
+   * import { ResponseCache } from "./cache.ts";
+   * const cache = new ResponseCache("/nonexistent/coordlab-cache", { readOnly: true });
+   * if (!cache.readOnly || await cache.get("0".repeat(64)) !== undefined) throw new Error();
+   * ```
    * @throws {RangeError} Naming the path, when it is not a folder that can be written (the
    * grid command prints it and exits with 2, before any call).
    */
-  constructor(dir: string) {
+  constructor(dir: string, options: ResponseCacheOptions = {}) {
     if (!dir) throw new TypeError("The cache folder must be a non-empty path");
     this.dir = dir.replace(/\/+$/, "") || "/";
+    this.readOnly = options.readOnly ?? false;
+    if (this.readOnly) return;
     const probe = `${this.dir}/.write-check-${crypto.randomUUID()}.tmp`;
     try {
       Deno.mkdirSync(this.dir, { recursive: true });
@@ -243,6 +261,11 @@ export class ResponseCache {
    * @throws {Error} Naming the entry's path and the cause, when it cannot be written.
    */
   async put(key: string, response: CachedResponse): Promise<void> {
+    if (this.readOnly) {
+      throw new TypeError(
+        `The response cache "${this.dir}" was opened read-only: nothing is stored`,
+      );
+    }
     const path = this.pathOf(key);
     const dir = path.slice(0, path.lastIndexOf("/"));
     const tmp = `${path}.${crypto.randomUUID()}.tmp`;

@@ -69,6 +69,7 @@ export {
   type CacheStats,
   promptHash,
   ResponseCache,
+  type ResponseCacheOptions,
 } from "./cache.ts";
 export { Limiter, type LimiterOptions, limitersByProvider, type LimiterStatus } from "./limiter.ts";
 export {

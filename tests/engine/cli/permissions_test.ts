@@ -202,3 +202,35 @@ Deno.test("deno task grid forwards SIGINT to the grid, which stops and says how 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("deno task grid --dry-run --cache reads the cache with read access only and makes no folder", async () => {
+  const { dir } = await llmGrid("http://127.0.0.1:9/v1", "LAUNCH_TEST_DRY_KEY");
+  try {
+    const ran = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "task",
+        "--quiet",
+        "grid",
+        "--spec",
+        `${dir}/spec.json`,
+        "--models",
+        `${dir}/models.json`,
+        "--cache",
+        `${dir}/no-cache-yet`,
+        "--dry-run",
+      ],
+      cwd: ROOT,
+      env: { LAUNCH_TEST_DRY_KEY: "sk-dry", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(ran.code, 0, text(ran.stdout) + text(ran.stderr));
+    assert(text(ran.stdout).includes("cache"), text(ran.stdout));
+    await Deno.stat(`${dir}/no-cache-yet`).then(
+      () => assert(false, "the dry run made the cache folder"),
+      () => {},
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
