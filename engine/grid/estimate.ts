@@ -107,6 +107,12 @@ export interface ModelUsageEstimate {
   tokensOutSource: "pilot" | "cache" | "assumed";
   /** Replies `tokensOutPerCall` is the mean of (0 when assumed). */
   tokensOutSamples: number;
+  /**
+   * Whether `tokensOutPerCall` was cut to the model's completion cap
+   * (`maxTokens`): no completion is longer, so an assumption above it would
+   * put the estimate above its own high end.
+   */
+  tokensOutCapped: boolean;
   /** Calls the cache already holds (replayed at no cost; left out of the costs). */
   cachedCalls: number;
   /** Calls times the model's completion cap, or `null` without its configuration. */
@@ -129,7 +135,12 @@ export interface ModelUsageEstimate {
 export interface UsageEstimate extends
   Omit<
     ModelUsageEstimate,
-    "calls" | "tokensOutPerCall" | "tokensOutSource" | "tokensOutSamples" | "priceSource"
+    | "calls"
+    | "tokensOutPerCall"
+    | "tokensOutSource"
+    | "tokensOutSamples"
+    | "tokensOutCapped"
+    | "priceSource"
   > {
   /** Episodes played. */
   episodes: number;
@@ -356,6 +367,7 @@ export async function estimateUsage(
         tokensOutPerCall,
         tokensOutSource: "assumed",
         tokensOutSamples: 0,
+        tokensOutCapped: false,
         cachedCalls: 0,
         maxTokensOut: config ? 0 : null,
         minCost: null,
@@ -395,6 +407,11 @@ export async function estimateUsage(
       m.tokensOutPerCall = cachedOut.get(id)! / m.cachedCalls;
       m.tokensOutSource = "cache";
       m.tokensOutSamples = m.cachedCalls;
+    }
+    const cap = configs?.get(id)?.maxTokens;
+    if (cap !== undefined && m.tokensOutPerCall > cap) {
+      m.tokensOutPerCall = cap;
+      m.tokensOutCapped = true;
     }
     m.tokensOut = m.calls * m.tokensOutPerCall;
     out.llmCalls += m.calls;
@@ -437,7 +454,7 @@ function modelRows(u: UsageEstimate): string[][] {
     ...cached(m.cachedCalls),
     int(m.tokensIn),
     int(m.tokensOut),
-    `${int(m.tokensOutPerCall)} ${SOURCES[m.tokensOutSource]}` +
+    `${int(m.tokensOutPerCall)} ${SOURCES[m.tokensOutSource]}${m.tokensOutCapped ? ", cap" : ""}` +
     (m.tokensOutSamples ? ` (${int(m.tokensOutSamples)})` : ""),
     money(m.cost, u.currency),
     m.minCost === null ? "no price" : `${formatCost(m.minCost)}-${formatCost(m.maxCost!)}`,
@@ -522,6 +539,13 @@ export function formatEstimate(
           : []),
       ].join("; ") + (measured.length ? " (in brackets: the replies measured)." : "."),
   );
+  const capped = Object.entries(usage.byModel).filter(([, m]) => m.tokensOutCapped);
+  if (capped.length) {
+    lines.push(
+      `Cut to the completion cap (maxTokens, "cap" above): ` +
+        capped.map(([id, m]) => `${id} at ${int(m.tokensOutPerCall)}`).join(", ") + ".",
+    );
+  }
   if (usage.cost !== null) {
     lines.push(
       `Cost: prompts plus mean completions; low-high: prompts alone to every completion at ` +

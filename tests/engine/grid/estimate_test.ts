@@ -165,3 +165,36 @@ Deno.test("estimateUsage()'s result shows a table with rounded money in a notebo
   assert(html.includes("<td>0.0012 CNY</td>"), html);
   assert(!html.includes("0.0012336"), html);
 });
+
+Deno.test("estimateUsage() cuts an assumed completion above the model's cap to the cap, so the cost stays within its range", async () => {
+  const spec = {
+    episodes: 1,
+    blocks: [{
+      game: "frail",
+      envs: ["bank_run"],
+      mechanisms: ["M0"],
+      params: [{ horizon: 1 }],
+      agents: [{ model: "m" }],
+    }],
+  };
+  const u = await estimateUsage(spec, {
+    models: [{
+      id: "m",
+      baseURL: "http://127.0.0.1:9/v1",
+      model: "x",
+      maxTokens: 200,
+      price: { inputPerMillion: 300, outputPerMillion: 600 },
+    }],
+    tokensOutPerCall: 500,
+  });
+  const m = u.byModel.m;
+  // 15 depositors, one withdrawal call each.
+  assertEquals([m.calls, m.tokensOutPerCall, m.tokensOutCapped, m.tokensOut], [
+    15,
+    200,
+    true,
+    3000,
+  ]);
+  assert(m.cost! <= m.maxCost! && m.cost! >= m.minCost!, JSON.stringify(m));
+  assertEquals(m.cost, m.maxCost);
+});
