@@ -8,7 +8,8 @@
 import { createHash } from "node:crypto";
 import { scriptJson } from "../_html.ts";
 import { esc, fmtNumber, plural } from "./_format.ts";
-import { type CallUsage, costText } from "./_usage.ts";
+import { type CallUsage, costText, dollars } from "./_usage.ts";
+import type { SpendTotals } from "../../engine/agents/llm/accounting.ts";
 import type { MalformedLine } from "./_log_source.ts";
 import { VIEWER_CSS } from "./_style.ts";
 
@@ -63,6 +64,11 @@ export interface IndexNotes {
   statuses: [string, number][];
   /** Model-call totals, or `null` when no episode called a model. */
   usage: RunUsage | null;
+  /**
+   * What the run folders' spend ledgers say was billed, every session
+   * (abandoned episodes included), or `null` when no folder holds one.
+   */
+  ledger?: { folders: number; total: SpendTotals; torn: number } | null;
   /** Whether the search index holds prompt messages (logs that store them). */
   prompts?: boolean;
 }
@@ -427,6 +433,24 @@ function usageHtml(usage: RunUsage): string {
   }</tbody></table>${unreadable}<p class="sub">Tokens count every call, cache hits included; cost counts the calls sent to a provider (a cache hit costs nothing), at the prices in the run's models file. A model without a price says <i>no price</i>: its cost is unknown, not zero.</p>`;
 }
 
+/** The billed spend of the run's ledgers, beside the logged calls' table. */
+function ledgerHtml(ledger: NonNullable<IndexNotes["ledger"]>): string {
+  const t = ledger.total;
+  const n = (value: number) => value.toLocaleString("en-US");
+  const cost = t.unpriced === 0
+    ? dollars(t.cost)
+    : `${dollars(t.cost)} + ${n(t.unpriced)} unpriced requests`;
+  const notes = [
+    t.unknown ? `${n(t.unknown)} of unknown billing counted at their reservation` : "",
+    ledger.torn ? `${plural(ledger.torn, "ledger")} ended in a torn line (cut when read)` : "",
+  ].filter(Boolean);
+  return `<p class="sub" id="ledger"><b>Billed, every session</b> (the spend ledger${
+    ledger.folders > 1 ? `s of ${ledger.folders} folders` : ""
+  }): ${n(t.requests)} requests, ${n(t.tokens)} tokens, ${esc(cost)}${
+    notes.length ? ` (${esc(notes.join("; "))})` : ""
+  }. This counts every request a provider was sent, also those of episodes abandoned when a run stopped (replayed from the cache on resume), so it can exceed the table, which counts the calls in the logs.</p>`;
+}
+
 /** The index page of a run site. */
 export function indexPage(data: IndexData, notes: IndexNotes): string {
   const pills = notes.statuses.map(([status, n]) =>
@@ -461,6 +485,7 @@ export function indexPage(data: IndexData, notes: IndexNotes): string {
       }</div>`,
     skipped,
     notes.usage === null ? "" : usageHtml(notes.usage),
+    notes.ledger ? ledgerHtml(notes.ledger) : "",
     `<noscript><div class="banner warn">The table needs JavaScript; every episode page opens without it.</div></noscript>`,
     `<div class="toolbar"><input type="search" id="q" placeholder="filter: text, or mechanism:M3 status=error W~<0.5" aria-label="filter episodes">`,
     data.search.length === 0

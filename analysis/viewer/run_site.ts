@@ -26,9 +26,15 @@
  * @module
  */
 
-import { basename, isAbsolute, join, relative } from "node:path";
+import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { humanKey } from "./_format.ts";
-import { type IndexColumn, type IndexData, indexPage, type RunUsage } from "./_index_html.ts";
+import {
+  type IndexColumn,
+  type IndexData,
+  type IndexNotes,
+  indexPage,
+  type RunUsage,
+} from "./_index_html.ts";
 import { findLogFiles, type LoggedEpisode, type MalformedLine } from "./_log_source.ts";
 import {
   type FilePagesResult,
@@ -40,6 +46,8 @@ import {
 } from "./_site_pages.ts";
 import type { SiteJob } from "./_site_worker.ts";
 import { addUsage, type CallUsage, costText, emptyUsage } from "./_usage.ts";
+import { emptySpendTotals, type SpendTotals } from "../../engine/agents/llm/accounting.ts";
+import { readSpendLedger, SPEND_LEDGER_FILE } from "../../engine/agents/llm/spend_ledger.ts";
 
 /** Options for {@linkcode writeRunSite}. */
 export interface RunSiteOptions {
@@ -180,6 +188,7 @@ export async function writeRunSite(
         list.length,
       ]),
       usage: runUsage(entries),
+      ledger: runLedgers(files),
       prompts: results.some((r) => r.searchPrompts),
     }),
   );
@@ -331,6 +340,30 @@ function blockKey(
  * condition columns (and run and model) with one value for every episode are
  * shown once above the table instead.
  */
+/**
+ * What the run's spend ledgers say was billed (every session, abandoned
+ * episodes included), summed over the folders that hold the logs, or `null`
+ * when none holds a ledger.
+ */
+function runLedgers(files: readonly string[]): IndexNotes["ledger"] {
+  const total = emptySpendTotals();
+  let folders = 0, torn = 0;
+  for (const folder of new Set(files.map((f) => dirname(f)))) {
+    const path = join(folder, SPEND_LEDGER_FILE);
+    try {
+      if (!Deno.statSync(path).isFile) continue;
+    } catch {
+      continue;
+    }
+    const reading = readSpendLedger(path);
+    const add = reading.spend.total;
+    for (const k of Object.keys(total) as (keyof SpendTotals)[]) total[k] += add[k];
+    if (reading.torn !== null) torn++;
+    folders++;
+  }
+  return folders === 0 ? null : { folders, total, torn };
+}
+
 /** Model-call totals of the run and per model id, or `null` when no episode called a model. */
 function runUsage(entries: readonly IndexEntry[]): RunUsage | null {
   if (!entries.some((e) => e.usage.total.calls > 0)) return null;

@@ -393,3 +393,27 @@ Deno.test("writeRunSite() keeps a column whose values differ within one game", a
     assertEquals(data.constants.some(([label]) => label.startsWith("model")), false);
   });
 });
+
+Deno.test("writeRunSite() states what the spend ledger says was billed, every session, beside the logged calls", async () => {
+  await inTempDir(async (dir) => {
+    const run = await llmGridRun(`${dir}/llm`);
+    const site = await writeRunSite(run.out, { workers: 1 });
+    const index = await Deno.readTextFile(site.index);
+    const line = /<p class="sub" id="ledger">(.*?)<\/p>/.exec(index)![1];
+    const n = (v: number) => v.toLocaleString("en-US");
+    // No cache and no preflight: every logged call was one billed request.
+    assertEquals(run.total.cacheHits, 0);
+    assertEquals(
+      line.split(". This counts")[0],
+      `<b>Billed, every session</b> (the spend ledger): ${n(run.total.calls)} requests, ${
+        n(run.total.billedTokens)
+      } tokens, $${Number(run.total.cost.toFixed(4))} + ${
+        n(run.total.unpricedCalls)
+      } unpriced requests`,
+    );
+    // A folder without a ledger (a mock run) says nothing of billing.
+    await runEpisode({ env: "bank_run", mechanism: "M0", seed: 1, run: "mock", outDir: dir });
+    const mock = await writeRunSite(`${dir}/mock`, { workers: 1 });
+    assertEquals((await Deno.readTextFile(mock.index)).includes(`id="ledger"`), false);
+  });
+});
