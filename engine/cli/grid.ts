@@ -112,7 +112,7 @@ import { FolderWriteError, isOsError } from "../grid/write_error.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
 import { limitText, spentText } from "../grid/grid_summary.ts";
-import { defaultRunFolder, type GridSpend, runGrid } from "../grid/run_grid.ts";
+import { defaultRunFolder, defaultWorkers, type GridSpend, runGrid } from "../grid/run_grid.ts";
 import { expandCells } from "../grid/cells.ts";
 import { parseShard } from "../grid/shard.ts";
 import { modelsOf, parseGridSpec } from "../grid/spec.ts";
@@ -396,13 +396,16 @@ async function main(): Promise<number> {
       }
       return [name, listener] as const;
     }).filter((l) => l !== null);
+    // Without --workers, a mock grid follows the allocation (Slurm's CPUs per task) and says so.
+    const auto = workers === undefined && !runtime ? defaultWorkers() : null;
+    if (auto) console.log(`Workers: ${auto.workers} (${auto.from}; --workers K to choose)`);
     let result;
     try {
       result = await runGrid(spec, {
         out: values.out,
         shard: values.shard,
         maxEpisodes,
-        workers,
+        workers: workers ?? auto?.workers,
         concurrency,
         progress: values["no-progress"] ? false : true,
         signal: signal.signal,
