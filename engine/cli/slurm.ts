@@ -263,7 +263,8 @@ export function k8sJob(job: ClusterJob, options: K8sOptions): string {
  */
 async function largestNode(partition: string | null): Promise<number | string> {
   if (Deno.permissions.querySync({ name: "run", command: "sinfo" }).state !== "granted") {
-    return "not allowed to run sinfo";
+    // Deno resolves --allow-run=sinfo on PATH when it starts: not granted when not found.
+    return "sinfo is not on PATH (or not allowed: --allow-run=sinfo)";
   }
   try {
     const out = await new Deno.Command("sinfo", {
@@ -273,12 +274,13 @@ async function largestNode(partition: string | null): Promise<number | string> {
     }).output();
     const text = new TextDecoder().decode(out.stdout);
     if (!out.success) {
-      return `sinfo failed: ${new TextDecoder().decode(out.stderr).trim() || `exit ${out.code}`}`;
+      const last = new TextDecoder().decode(out.stderr).trim().split("\n").at(-1);
+      return `sinfo failed: ${last || `exit ${out.code}`}`;
     }
     const cpus = text.split("\n").map((l) => parseInt(l, 10)).filter((n) => n > 0);
     return cpus.length ? Math.max(...cpus) : `sinfo listed no nodes`;
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return "sinfo is not installed here";
+    if (err instanceof Deno.errors.NotFound) return "sinfo is not on PATH";
     return `sinfo could not run: ${(err as Error).message}`;
   }
 }
@@ -296,7 +298,11 @@ function int(name: string, text: string | undefined, min: number): number | unde
 }
 
 const absolute = (p: string) => (isAbsolute(p) ? p : resolve(p));
-const fromRoot = (p: string) => relative(Deno.cwd(), p) || ".";
+/** A path as the user reads it: relative to the working folder when inside it. */
+const shown = (p: string) => {
+  const r = relative(Deno.cwd(), p);
+  return r === "" ? "." : r.startsWith("..") ? p : r;
+};
 
 async function main(): Promise<number> {
   let values;
@@ -444,7 +450,7 @@ async function main(): Promise<number> {
       })
       : slurmScript(job, { time: values.time ?? null, partition: values.partition ?? null });
     await Deno.writeTextFile(file, text, { mode: 0o755 });
-    console.log(`Wrote ${fromRoot(file)}: ${total} episodes in ${shards} shards.`);
+    console.log(`Wrote ${shown(file)}: ${total} episodes in ${shards} shards.`);
     const check = `cd ${quote(ROOT)} && deno run ${
       narrowFlags({
         write: [`${out}-parquet`],
@@ -455,11 +461,11 @@ async function main(): Promise<number> {
       }).map(quote).join(" ")
     } engine/cli/compact.ts ${quote(out)}`;
     if (k8s) {
-      console.log(`Apply it with: kubectl apply -f ${quote(fromRoot(file))}`);
+      console.log(`Apply it with: kubectl apply -f ${quote(shown(file))}`);
       return 0;
     }
     if (!values.submit) {
-      console.log(`Submit it with: sbatch ${quote(fromRoot(file))}`);
+      console.log(`Submit it with: sbatch ${quote(shown(file))}`);
       console.log(`Then check every shard, compact and load the result with:\n  ${check}`);
       return 0;
     }
