@@ -4,7 +4,7 @@
 // every run whose folders include a shard, that the folders hold one plan,
 // every index 0..n-1 once, and in each folder exactly the episodes it owns.
 import { dirname, join, resolve } from "node:path";
-import pl from "npm:nodejs-polars@0.25.2";
+import type pl from "npm:nodejs-polars@0.25.2";
 import { type GridManifest, MANIFEST_FILE } from "../../engine/grid/manifest.ts";
 import { planGrid } from "../../engine/grid/plan.ts";
 import { episodesHash } from "../../engine/grid/shard.ts";

@@ -88,7 +88,11 @@
  *   `Deno.errors.NotFound` naming what was looked for, and a folder whose
  *   `writer.lock` a live process holds (in it, a subfolder or a parent)
  *   throws {@linkcode LiveRunError} unless `allowLive: true`, which loads
- *   it with a warning and `complete: false`.
+ *   it with a warning and `complete: false`. A folder of shards (grid folders
+ *   whose manifests name a shard `i/n`) loads only as its whole grid: a
+ *   missing shard or episode, a shard in two folders, two plans or an episode
+ *   in two shards throws {@linkcode ShardSetError} naming them, unless
+ *   `partial: true`, which loads it with a warning and `complete: false`.
  * - Load exactly once: an episode is its (run, episode); when several
  *   sources hold it (a log and a compacted set of it, a copy of a log in a
  *   subfolder, two compactions), the first is kept, in this order: log files

@@ -87,18 +87,15 @@
  * if none had.
  *
  * A Slurm job array runs one shard per task, each in its own folder:
+ * `deno task slurm --spec SPEC --shards N --out DIR --submit` writes and
+ * submits it (`engine/cli/slurm.ts`: the array `0..N-1` with `N` written out,
+ * never `$SLURM_ARRAY_TASK_COUNT`; exact permissions; SIGTERM before the time
+ * limit; requeue). Then `deno task compact DIR` merges the union of the shard
+ * folders, refusing a set with a missing shard or episode (or point the
+ * loaders at `DIR`, which check the same).
  *
- * ```sh
- * #!/bin/bash
- * #SBATCH --array=0-7
- * #SBATCH --cpus-per-task=8
- * deno task grid --spec data/specs/paper_frail.json --models models.json --cache runs/cache \
- *   --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT \
- *   --out runs/paper/shard-$SLURM_ARRAY_TASK_ID
- * ```
- *
- * then `deno task compact runs/paper` merges the union of the shard folders
- * into `runs/paper-parquet` (or point the loaders at `runs/paper`).
+ * Without `--workers`, a mock grid uses `SLURM_CPUS_PER_TASK` when set and
+ * readable, else the cores available, and its first line says which.
  *
  * @module
  */

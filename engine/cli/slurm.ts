@@ -245,7 +245,9 @@ export function k8sJob(job: ClusterJob, options: K8sOptions): string {
     "              valueFrom:",
     "                fieldRef:",
     "                  fieldPath: metadata.annotations['batch.kubernetes.io/job-completion-index']",
-    ...(options.secret ? ["          envFrom:", `            - secretRef: { name: ${j(options.secret)} }`] : []),
+    ...(options.secret
+      ? ["          envFrom:", `            - secretRef: { name: ${j(options.secret)} }`]
+      : []),
     "          resources:",
     `            requests: { cpu: ${j(String(job.cpus))} }`,
     `            limits: { cpu: ${j(String(job.cpus))} }`,
@@ -293,7 +295,9 @@ function fail(message: string): never {
 function int(name: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min) fail(`--${name} must be an integer >= ${min}, got "${text}"`);
+  if (!Number.isSafeInteger(n) || n < min) {
+    fail(`--${name} must be an integer >= ${min}, got "${text}"`);
+  }
   return n;
 }
 
@@ -484,7 +488,9 @@ async function main(): Promise<number> {
     }
     const id = new TextDecoder().decode(r.stdout).trim().split(";")[0];
     console.log(`Submitted job ${id} (tasks 0-${shards - 1}); follow it with: squeue -j ${id}`);
-    console.log(`When it has ended, check every shard, compact and load the result with:\n  ${check}`);
+    console.log(
+      `When it has ended, check every shard, compact and load the result with:\n  ${check}`,
+    );
     return 0;
   } catch (err) {
     if (err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError) {

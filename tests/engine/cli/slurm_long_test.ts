@@ -94,7 +94,8 @@ const skip = staticSkip();
 if (skip) console.warn(`slurm_long_test skipped: ${skip}`);
 
 Deno.test({
-  name: "deno task slurm --submit runs a grid on a real Slurm, and a task stopped by SIGTERM and requeued resumes",
+  name:
+    "deno task slurm --submit runs a grid on a real Slurm, and a task stopped by SIGTERM and requeued resumes",
   ignore: skip !== null,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -136,7 +137,11 @@ Deno.test({
         `--seed-file=${munge}/munge.seed`,
       ]).spawn(),
     );
-    await waitFor("munged's socket", () => Deno.stat(`${munge}/munge.sock`).then(() => true, () => false), 20);
+    await waitFor(
+      "munged's socket",
+      () => Deno.stat(`${munge}/munge.sock`).then(() => true, () => false),
+      20,
+    );
     // One node, localhost, 2 CPUs; no cgroups, no accounting; state and spool here.
     for (const d of ["state", "spool"]) await Deno.mkdir(`${tmp}/${d}`);
     const conf = `${tmp}/slurm.conf`;
@@ -266,7 +271,9 @@ Deno.test({
       async () => (await slurm("squeue", ["-h", "-j", id])).stdout.trim() === "",
       120,
     );
-    for (let i = 0; i < SHARDS; i++) assert(/JobState=COMPLETED/.test(await state(i)), await state(i));
+    for (let i = 0; i < SHARDS; i++) {
+      assert(/JobState=COMPLETED/.test(await state(i)), await state(i));
+    }
     const second = await Deno.readTextFile(`${out}/logs/${id}_1.attempt-1.log`);
     assertEquals(
       second.replace(/ in [\d.]+ s\n$/, ""),
@@ -283,7 +290,11 @@ Deno.test({
     assertEquals(union.size, 2000);
     assertEquals([...union].sort(), [...single].sort());
     const frames = await loadRuns(out, { frames: [] });
-    assertEquals([frames.episodes.height, frames.complete, frames.duplicates.length], [2000, true, 0]);
+    assertEquals([frames.episodes.height, frames.complete, frames.duplicates.length], [
+      2000,
+      true,
+      0,
+    ]);
     const compacted = await compactRun(out, { out: `${tmp}/grid-parquet` });
     assertEquals(compacted.rows.episodes, 2000);
   } finally {

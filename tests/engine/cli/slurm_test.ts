@@ -38,7 +38,8 @@ function slurm(dir: string, args: string[], flags?: string[], path = `${dir}/bin
   return new Deno.Command(Deno.execPath(), {
     args: [
       "run",
-      ...(flags ?? ["--no-prompt", "--allow-read", `--allow-write=${dir}`, "--allow-run=sinfo,sbatch"]),
+      ...(flags ??
+        ["--no-prompt", "--allow-read", `--allow-write=${dir}`, "--allow-run=sinfo,sbatch"]),
       CLI,
       ...args,
     ],
@@ -52,7 +53,20 @@ function slurm(dir: string, args: string[], flags?: string[], path = `${dir}/bin
 Deno.test("deno task slurm writes a job array of shards 0..N-1 with the count written out, exact permissions, SIGTERM and requeue", async () => {
   const dir = await fixture("2\n8\n");
   const out = `${dir}/grid`;
-  const r = await slurm(dir, ["--spec", `${dir}/spec.json`, "--shards", "3", "--out", out, "--cpus", "4", "--time", "1:00:00", "--partition", "cpu"]);
+  const r = await slurm(dir, [
+    "--spec",
+    `${dir}/spec.json`,
+    "--shards",
+    "3",
+    "--out",
+    out,
+    "--cpus",
+    "4",
+    "--time",
+    "1:00:00",
+    "--partition",
+    "cpu",
+  ]);
   assertEquals([r.code, text(r.stderr)], [0, ""]);
   const compact = `cd ${ROOT} && deno run --no-prompt --allow-read --allow-write=${out}-parquet ` +
     `--allow-sys=cpus,networkInterfaces,hostname --allow-ffi=node_modules engine/cli/compact.ts ${out}`;
@@ -61,37 +75,40 @@ Deno.test("deno task slurm writes a job array of shards 0..N-1 with the count wr
     `Wrote ${out}/slurm.sh: 6 episodes in 3 shards.\nSubmit it with: sbatch ${out}/slurm.sh\n` +
       `Then check every shard, compact and load the result with:\n  ${compact}\n`,
   );
-  assertEquals(await Deno.readTextFile(`${out}/slurm.sh`), [
-    "#!/bin/bash",
-    `# Grid "cluster" (6 episodes) in 3 shards, one per task:`,
-    `# task i plays shard i/3 into ${out}/shard-<i>. Written by deno task slurm.`,
-    `# Submit: sbatch ${out}/slurm.sh`,
-    "#SBATCH --job-name=coordlab-cluster",
-    "#SBATCH --array=0-2",
-    "#SBATCH --cpus-per-task=4",
-    "#SBATCH --time=1:00:00",
-    "#SBATCH --partition=cpu",
-    "# Requeued (preemption, scontrol requeue), a task resumes its shard's folder.",
-    "#SBATCH --requeue",
-    "# SIGTERM to the grid 120 s before the time limit: it stops cleanly and resumes.",
-    "#SBATCH --signal=B:TERM@120",
-    `#SBATCH --output=${out}/logs/%A_%a.out`,
-    "#SBATCH --open-mode=append",
-    "set -euo pipefail",
-    ': "${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: it is a job array}"',
-    "# The shard count is written out: $SLURM_ARRAY_TASK_COUNT is 1 when one task is resubmitted.",
-    "i=$SLURM_ARRAY_TASK_ID",
-    `out=${out}/shard-$i`,
-    `log=${out}/logs/"$SLURM_ARRAY_JOB_ID"_"$i".attempt-"\${SLURM_RESTART_COUNT:-0}".log`,
-    `echo "shard $i/3 of cluster into $out, attempt \${SLURM_RESTART_COUNT:-0}: $log"`,
-    `cd ${ROOT}`,
-    "# exec: the grid is the batch step, so Slurm's SIGTERM reaches it.",
-    `exec ${Deno.execPath()} run --no-prompt --allow-read --allow-write=${out} --allow-sys=hostname engine/cli/grid.ts \\`,
-    `  --spec ${dir}/spec.json \\`,
-    `  --shard "$i/3" --out "$out" --workers "$SLURM_CPUS_PER_TASK" --no-progress \\`,
-    `  >>"$log" 2>&1`,
-    "",
-  ].join("\n"));
+  assertEquals(
+    await Deno.readTextFile(`${out}/slurm.sh`),
+    [
+      "#!/bin/bash",
+      `# Grid "cluster" (6 episodes) in 3 shards, one per task:`,
+      `# task i plays shard i/3 into ${out}/shard-<i>. Written by deno task slurm.`,
+      `# Submit: sbatch ${out}/slurm.sh`,
+      "#SBATCH --job-name=coordlab-cluster",
+      "#SBATCH --array=0-2",
+      "#SBATCH --cpus-per-task=4",
+      "#SBATCH --time=1:00:00",
+      "#SBATCH --partition=cpu",
+      "# Requeued (preemption, scontrol requeue), a task resumes its shard's folder.",
+      "#SBATCH --requeue",
+      "# SIGTERM to the grid 120 s before the time limit: it stops cleanly and resumes.",
+      "#SBATCH --signal=B:TERM@120",
+      `#SBATCH --output=${out}/logs/%A_%a.out`,
+      "#SBATCH --open-mode=append",
+      "set -euo pipefail",
+      ': "${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: it is a job array}"',
+      "# The shard count is written out: $SLURM_ARRAY_TASK_COUNT is 1 when one task is resubmitted.",
+      "i=$SLURM_ARRAY_TASK_ID",
+      `out=${out}/shard-$i`,
+      `log=${out}/logs/"$SLURM_ARRAY_JOB_ID"_"$i".attempt-"\${SLURM_RESTART_COUNT:-0}".log`,
+      `echo "shard $i/3 of cluster into $out, attempt \${SLURM_RESTART_COUNT:-0}: $log"`,
+      `cd ${ROOT}`,
+      "# exec: the grid is the batch step, so Slurm's SIGTERM reaches it.",
+      `exec ${Deno.execPath()} run --no-prompt --allow-read --allow-write=${out} --allow-sys=hostname engine/cli/grid.ts \\`,
+      `  --spec ${dir}/spec.json \\`,
+      `  --shard "$i/3" --out "$out" --workers "$SLURM_CPUS_PER_TASK" --no-progress \\`,
+      `  >>"$log" 2>&1`,
+      "",
+    ].join("\n"),
+  );
   assert((await Deno.stat(`${out}/logs`)).isDirectory, "Slurm needs the log folder to exist");
   await Deno.remove(dir, { recursive: true });
 });
@@ -176,7 +193,12 @@ Deno.test("deno task slurm with models grants their hosts and keys only, and ref
     `${dir}/models.json`,
     JSON.stringify({
       models: [
-        { id: "ds", baseURL: "https://api.deepseek.com/v1", model: "deepseek-chat", apiKeyEnv: "DS_KEY" },
+        {
+          id: "ds",
+          baseURL: "https://api.deepseek.com/v1",
+          model: "deepseek-chat",
+          apiKeyEnv: "DS_KEY",
+        },
         { id: "other", baseURL: "https://other.example/v1", model: "x", apiKeyEnv: "OTHER_KEY" },
       ],
     }),
@@ -184,8 +206,19 @@ Deno.test("deno task slurm with models grants their hosts and keys only, and ref
   const out = `${dir}/grid`;
   const base = ["--spec", `${dir}/llm.json`, "--shards", "2", "--out", out];
   const none = await slurm(dir, base);
-  assertEquals([none.code, text(none.stderr)], [2, `The spec names models "ds": give --models MODELS.json\n`]);
-  const r = await slurm(dir, [...base, "--models", `${dir}/models.json`, "--cache", `${dir}/cache`, "--max-cost", "2.5"]);
+  assertEquals([none.code, text(none.stderr)], [
+    2,
+    `The spec names models "ds": give --models MODELS.json\n`,
+  ]);
+  const r = await slurm(dir, [
+    ...base,
+    "--models",
+    `${dir}/models.json`,
+    "--cache",
+    `${dir}/cache`,
+    "--max-cost",
+    "2.5",
+  ]);
   assertEquals(r.code, 0, text(r.stderr));
   const script = await Deno.readTextFile(`${out}/slurm.sh`);
   assert(
@@ -202,7 +235,21 @@ Deno.test("deno task slurm with models grants their hosts and keys only, and ref
 Deno.test("deno task slurm --k8s writes an Indexed Job of N completions with a grace period", async () => {
   const dir = await fixture(null);
   const out = `${dir}/grid`;
-  const r = await slurm(dir, ["--spec", "data/specs/mock_frail.json", "--shards", "4", "--out", out, "--k8s", "--image", "registry/coordlab:1", "--parallelism", "2", "--cpus", "2"]);
+  const r = await slurm(dir, [
+    "--spec",
+    "data/specs/mock_frail.json",
+    "--shards",
+    "4",
+    "--out",
+    out,
+    "--k8s",
+    "--image",
+    "registry/coordlab:1",
+    "--parallelism",
+    "2",
+    "--cpus",
+    "2",
+  ]);
   assertEquals([r.code, text(r.stderr)], [0, ""]);
   const yaml = await Deno.readTextFile(`${out}/k8s.yaml`);
   for (
@@ -225,11 +272,31 @@ Deno.test("deno task slurm --k8s writes an Indexed Job of N completions with a g
 
 Deno.test("deno task slurm exits 2 naming a missing spec, a bad shard count, and a folder its task may not write", async () => {
   const dir = await fixture("2\n");
-  const missing = await slurm(dir, ["--spec", `${dir}/nope.json`, "--shards", "2", "--out", `${dir}/g`]);
-  assertEquals([missing.code, text(missing.stderr)], [2, `Spec file "${dir}/nope.json" does not exist\n`]);
-  const zero = await slurm(dir, ["--spec", `${dir}/spec.json`, "--shards", "0", "--out", `${dir}/g`]);
+  const missing = await slurm(dir, [
+    "--spec",
+    `${dir}/nope.json`,
+    "--shards",
+    "2",
+    "--out",
+    `${dir}/g`,
+  ]);
+  assertEquals([missing.code, text(missing.stderr)], [
+    2,
+    `Spec file "${dir}/nope.json" does not exist\n`,
+  ]);
+  const zero = await slurm(dir, [
+    "--spec",
+    `${dir}/spec.json`,
+    "--shards",
+    "0",
+    "--out",
+    `${dir}/g`,
+  ]);
   assertEquals(zero.code, 2);
-  assert(text(zero.stderr).startsWith('--shards must be an integer >= 1, got "0"'), text(zero.stderr));
+  assert(
+    text(zero.stderr).startsWith('--shards must be an integer >= 1, got "0"'),
+    text(zero.stderr),
+  );
   const task = ["--no-prompt", "--allow-read", "--allow-write=runs", "--allow-run=sinfo,sbatch"];
   const args = ["--spec", `${dir}/spec.json`, "--shards", "2", "--out", `${dir}/g`];
   const refused = await slurm(dir, args, task);

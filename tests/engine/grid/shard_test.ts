@@ -1,11 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../../_assert.ts";
 import { planGrid } from "../../../engine/grid/plan.ts";
-import {
-  episodesHash,
-  parseShard,
-  shardFolderName,
-  shardOf,
-} from "../../../engine/grid/shard.ts";
+import { episodesHash, parseShard, shardFolderName, shardOf } from "../../../engine/grid/shard.ts";
 import { assertSameRun } from "../../../engine/grid/manifest.ts";
 import { parseGridSpec, specHash } from "../../../engine/grid/spec.ts";
 import { sha256Hex } from "../../../engine/core/hash.ts";
@@ -66,7 +61,7 @@ Deno.test("parseShard() refuses an index outside 0..n-1 with the Slurm array lin
   assertThrows(
     () => parseShard("4/4"),
     RangeError,
-    'Invalid shard index 4: expected an integer in 0..3 (shards are numbered from 0: a Slurm ' +
+    "Invalid shard index 4: expected an integer in 0..3 (shards are numbered from 0: a Slurm " +
       'array of 4 shards is "#SBATCH --array=0-3" with "--shard $SLURM_ARRAY_TASK_ID/4", the ' +
       "count written out, never $SLURM_ARRAY_TASK_COUNT)",
   );
@@ -83,7 +78,11 @@ Deno.test("assertSameRun() refuses to resume a shard folder whose plan (episode 
   const shard = { index: 1, count: 4 };
   const m = { spec, spec_hash: hash, shard, episodes_hash: "a".repeat(64) };
   assertSameRun(m, { spec, hash, shard, episodesHash: "a".repeat(64) }, "runs/x");
-  assertSameRun({ spec, spec_hash: hash, shard }, { spec, hash, shard, episodesHash: "b" }, "runs/x");
+  assertSameRun(
+    { spec, spec_hash: hash, shard },
+    { spec, hash, shard, episodesHash: "b" },
+    "runs/x",
+  );
   assertThrows(
     () => assertSameRun(m, { spec, hash, shard, episodesHash: "b".repeat(64) }, "runs/x"),
     RangeError,

@@ -39,13 +39,21 @@ async function grid(env: Record<string, string>, allowEnv: boolean) {
   }).output();
   const segments = [...Deno.readDirSync(`${dir}/run`)].filter((e) => e.name.endsWith(".ndjson"));
   await Deno.remove(dir, { recursive: true });
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr), segments: segments.length };
+  return {
+    code: out.code,
+    stdout: text(out.stdout),
+    stderr: text(out.stderr),
+    segments: segments.length,
+  };
 }
 
 Deno.test("the grid command without --workers uses SLURM_CPUS_PER_TASK and says so", async () => {
   const r = await grid({ SLURM_CPUS_PER_TASK: "3" }, true);
   assertEquals(r.code, 0, r.stderr);
-  assert(r.stdout.startsWith("Workers: 3 (SLURM_CPUS_PER_TASK=3; --workers K to choose)\n"), r.stdout);
+  assert(
+    r.stdout.startsWith("Workers: 3 (SLURM_CPUS_PER_TASK=3; --workers K to choose)\n"),
+    r.stdout,
+  );
   assertEquals(r.segments, 3, "one segment per worker");
 });
 
