@@ -20,6 +20,14 @@ interface GridFolder {
  * A folder of shards that does not hold its whole grid exactly once: a
  * missing shard or episode, a shard in two folders, two plans, an episode
  * in two shards. `problems` lists each, naming the shards and folders.
+ *
+ * @example
+ * ```ts
+ * import { ShardSetError } from "./_shard_set.ts";
+ * const e = new ShardSetError(['Run "x": 1 of its 2 shards is missing: 0/2']);
+ * if (!(e instanceof RangeError) || e.problems.length !== 1) throw new Error();
+ * if (!e.message.endsWith('\n- Run "x": 1 of its 2 shards is missing: 0/2')) throw new Error();
+ * ```
  */
 export class ShardSetError extends RangeError {
   /** One sentence per problem. */

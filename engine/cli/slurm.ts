@@ -5,7 +5,7 @@
  * ```
  * deno task slurm --spec SPEC --shards N --out DIR [--models MODELS.json] [--cache DIR]
  *                 [--cpus K] [--time T] [--partition P] [--max-cost X] [--max-tokens N]
- *                 [--submit]
+ *                 [--deno PATH] [--submit]
  * deno task slurm --spec SPEC --shards N --out DIR --k8s --image IMAGE [--models MODELS.json]
  *                 [--cpus K] [--parallelism P] [--claim PVC] [--secret NAME]
  * ```
@@ -15,7 +15,8 @@
  * task `i` running shard `i/N` into `DIR/shard-<i>` with
  * `--workers $SLURM_CPUS_PER_TASK`. The grid runs with exactly the
  * permissions it needs (writing `DIR` and the cache, the models' hosts and
- * key variables, the host name), by the Deno that wrote the script, from the
+ * key variables, the host name), by the Deno that wrote the script (or
+ * `--deno PATH`, where the compute nodes have it elsewhere), from the
  * toolkit's folder, through `exec`: it *is* the batch step, so the SIGTERM
  * Slurm sends on `scancel`, on `scancel --signal=TERM --full`, on
  * preemption, on `scontrol requeue` and, through
@@ -60,7 +61,8 @@ import { addonFolder, checkPermissions, narrowFlags, type Needs, quote } from ".
 
 const USAGE =
   `Usage: deno task slurm --spec SPEC --shards N --out DIR [--models MODELS.json] [--cache DIR]
-         [--cpus K] [--time T] [--partition P] [--max-cost X] [--max-tokens N] [--submit]
+         [--cpus K] [--time T] [--partition P] [--max-cost X] [--max-tokens N] [--deno PATH]
+         [--submit]
        deno task slurm --spec SPEC --shards N --out DIR --k8s --image IMAGE [--models MODELS.json]
          [--cpus K] [--parallelism P] [--claim PVC] [--secret NAME]`;
 
@@ -330,6 +332,7 @@ async function main(): Promise<number> {
         parallelism: { type: "string" },
         claim: { type: "string" },
         secret: { type: "string" },
+        deno: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -363,6 +366,9 @@ async function main(): Promise<number> {
   }
   int("max-tokens", values["max-tokens"], 1);
   const out = absolute(values.out.replace(/\/+$/, ""));
+  if (/\s/.test(out)) {
+    fail(`--out must not hold white space (#SBATCH lines are not quoted): "${out}"`);
+  }
   const k8s = values.k8s === true;
   try {
     let specText: unknown;
@@ -422,7 +428,7 @@ async function main(): Promise<number> {
         ...(values["max-tokens"] !== undefined ? ["--max-tokens", values["max-tokens"]] : []),
       ],
       permissions: narrowFlags(gridNeeds),
-      deno: k8s ? "deno" : Deno.execPath(),
+      deno: values.deno ?? (k8s ? "deno" : Deno.execPath()),
       root: ROOT,
     };
     const file = join(out, k8s ? "k8s.yaml" : "slurm.sh");

@@ -218,12 +218,15 @@ Deno.test("deno task slurm with models grants their hosts and keys only, and ref
     `${dir}/cache`,
     "--max-cost",
     "2.5",
+    "--deno",
+    "/opt/deno/bin/deno",
   ]);
   assertEquals(r.code, 0, text(r.stderr));
   const script = await Deno.readTextFile(`${out}/slurm.sh`);
   assert(
     script.includes(
-      `run --no-prompt --allow-read --allow-write=${out},${dir}/cache --allow-net=api.deepseek.com ` +
+      `exec /opt/deno/bin/deno run --no-prompt --allow-read --allow-write=${out},${dir}/cache ` +
+        "--allow-net=api.deepseek.com " +
         `--allow-env=DS_KEY --allow-sys=hostname engine/cli/grid.ts \\\n  --spec ${dir}/llm.json ` +
         `--models ${dir}/models.json --cache ${dir}/cache --max-cost 2.5 \\\n`,
     ),
@@ -296,6 +299,21 @@ Deno.test("deno task slurm exits 2 naming a missing spec, a bad shard count, and
   assert(
     text(zero.stderr).startsWith('--shards must be an integer >= 1, got "0"'),
     text(zero.stderr),
+  );
+  const spaced = await slurm(dir, [
+    "--spec",
+    `${dir}/spec.json`,
+    "--shards",
+    "2",
+    "--out",
+    `${dir}/a b`,
+  ]);
+  assertEquals(spaced.code, 2);
+  assert(
+    text(spaced.stderr).startsWith(
+      `--out must not hold white space (#SBATCH lines are not quoted): "${dir}/a b"`,
+    ),
+    text(spaced.stderr),
   );
   const task = ["--no-prompt", "--allow-read", "--allow-write=runs", "--allow-run=sinfo,sbatch"];
   const args = ["--spec", `${dir}/spec.json`, "--shards", "2", "--out", `${dir}/g`];
