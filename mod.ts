@@ -77,6 +77,7 @@ export {
   loadRunsLazy,
   type LoadRunsOptions,
   type RunFrames,
+  ShardSetError,
   writeRunsParquet,
 } from "./analysis/load/load_runs.ts";
 export { FRAIL_CONDITION_KEYS, STAGHUNT_CONDITION_KEYS } from "./analysis/conditions.ts";

@@ -32,7 +32,9 @@
  *
  * Choices: malformed lines stop the compaction (strict loading) rather than
  * being skipped; two logs of one (run, episode) are refused (a union of shard
- * folders must be disjoint); the output must lie outside the input (the
+ * folders must be disjoint), and so is a folder of shards that does not hold
+ * its grid exactly once (a missing shard or episode, a shard twice, two plans:
+ * a `ShardSetError` from the loader, never a partial set); the output must lie outside the input (the
  * loader reads a folder recursively, so a compacted set inside it would be
  * read twice). An output folder holding a flat set (tables at its top, as
  * `writeRunsParquet` and earlier versions wrote) is converted: the new set

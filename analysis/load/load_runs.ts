@@ -88,7 +88,11 @@
  *   `Deno.errors.NotFound` naming what was looked for, and a folder whose
  *   `writer.lock` a live process holds (in it, a subfolder or a parent)
  *   throws {@linkcode LiveRunError} unless `allowLive: true`, which loads
- *   it with a warning and `complete: false`.
+ *   it with a warning and `complete: false`. A folder of shards (grid folders
+ *   whose manifests name a shard `i/n`) loads only as its whole grid: a
+ *   missing shard or episode, a shard in two folders, two plans or an episode
+ *   in two shards throws {@linkcode ShardSetError} naming them, unless
+ *   `partial: true`, which loads it with a warning and `complete: false`.
  * - Load exactly once: an episode is its (run, episode); when several
  *   sources hold it (a log and a compacted set of it, a copy of a log in a
  *   subfolder, two compactions), the first is kept, in this order: log files
@@ -125,8 +129,11 @@ import {
   type ScanResult,
 } from "./_event_scan.ts";
 import { buildFrames, keyColumns } from "./_frames.ts";
+import { MANIFEST_FILE } from "../../engine/grid/manifest.ts";
+import { checkShardSet, ShardSetError } from "./_shard_set.ts";
 
 export type { DuplicateEpisode, FrameName, MalformedLine };
+export { ShardSetError };
 
 /**
  * All frame names, in the order they are listed.
@@ -325,6 +332,46 @@ export interface LoadRunsOptions {
    * @default {false}
    */
   allowLive?: boolean;
+  /**
+   * Load a folder of shards that does not hold its grid exactly once (a
+   * missing shard or episode, a shard in two folders, two plans, an episode
+   * in two shards): what is there is loaded, with a warning on the console
+   * and `complete: false`. Without it such a load throws
+   * {@linkcode ShardSetError} naming the shards. Every grid folder's
+   * manifest records its plan (spec hash, shard, episode count and the hash
+   * of its episode ids); a run none of whose folders is a shard is not
+   * checked, and neither is a compacted set (compaction refuses a partial
+   * shard set).
+   *
+   * @default {false}
+   */
+  partial?: boolean;
+}
+
+/**
+ * Checks the shard sets among the grid folders read (see `_shard_set.ts`):
+ * returns whether they are whole; throws a {@linkcode ShardSetError} unless
+ * `partial` (or `live`: a live load, already allowed, is partial anyway),
+ * which warn on the console instead.
+ */
+function settleShards(
+  manifests: readonly string[],
+  episodes: pl.DataFrame,
+  duplicates: readonly DuplicateEpisode[],
+  { partial, live }: { partial: boolean | undefined; live: boolean },
+): boolean {
+  if (partial !== undefined && typeof partial !== "boolean") {
+    throw new TypeError(`Loader option "partial" must be a boolean, got ${partial}`);
+  }
+  if (manifests.length === 0) return true;
+  const { problems } = checkShardSet(manifests, episodes, duplicates);
+  if (problems.length === 0) return true;
+  const error = new ShardSetError(problems);
+  if (partial !== true && !live) throw error;
+  console.warn(
+    `Loading a partial shard set, marked complete: false:\n- ${problems.join("\n- ")}`,
+  );
+  return false;
 }
 
 /** One source's frames: NDJSON logs (`source` `null`: each row names its file) or a compacted set. */
@@ -338,6 +385,8 @@ interface Sources {
   parquet: string[];
   /** Folders holding a `writer.lock` (outside compactions, whose sets are replaced atomically). */
   locks: string[];
+  /** Grid folders: those holding a `manifest.json`. */
+  manifests: string[];
 }
 
 /**
@@ -424,15 +473,20 @@ async function readRuns(dir: string, options: LoadRunsOptions): Promise<RunFrame
   duplicates.push(...drop.duplicates);
   checkDuplicates(duplicates, policy);
   parts.forEach((part, i) => dropKeys(part.frames, drop.keys[i]));
+  const episodes = inLogOrder(concatFrames(parts.map((part) => part.frames.episodes!)));
+  settleLive(writers, [episodes], total, options.allowLive);
+  const whole = settleShards(sources.manifests, episodes, duplicates, {
+    partial: options.partial,
+    live: writers.length > 0,
+  });
   const out: RunFrames = {
-    episodes: inLogOrder(concatFrames(parts.map((part) => part.frames.episodes!))),
+    episodes,
     malformed: scan.malformed,
     sources: total,
     duplicates,
-    complete: writers.length === 0,
+    complete: writers.length === 0 && whole,
     writers,
   };
-  settleLive(writers, [out.episodes], total, options.allowLive);
   for (const name of frames) {
     if (name === "episodes") continue;
     const found = parts.map((part) => part.frames[name]).filter((df) => df !== undefined);
@@ -556,6 +610,10 @@ export async function loadRunsLazy(
   checkDuplicates(duplicates, policy);
   const total = sources.ndjson.length + sources.parquet.length;
   settleLive(writers, episodes, total, options.allowLive);
+  const whole = settleShards(sources.manifests, concatFrames(episodes), duplicates, {
+    partial: options.partial,
+    live: writers.length > 0,
+  });
   parts.forEach((part, i) => dropKeys(part.frames, drop.keys[i]));
   const concat = (items: pl.LazyDataFrame[]) =>
     items.length === 1 ? items[0] : pl.concat(items, { how: "diagonal" });
@@ -564,7 +622,7 @@ export async function loadRunsLazy(
     malformed,
     sources: total,
     duplicates,
-    complete: writers.length === 0,
+    complete: writers.length === 0 && whole,
     writers,
   };
   for (const name of frames) {
@@ -719,7 +777,7 @@ function wantedFrames(frames: readonly FrameName[] | undefined): FrameName[] {
 }
 
 async function findSources(dir: string): Promise<Sources> {
-  const sources: Sources = { ndjson: [], parquet: [], locks: [] };
+  const sources: Sources = { ndjson: [], parquet: [], locks: [], manifests: [] };
   const unfinished: string[] = [];
   const walk = async (folder: string) => {
     const entries: Deno.DirEntry[] = [];
@@ -732,6 +790,7 @@ async function findSources(dir: string): Promise<Sources> {
       return;
     }
     if (files.has(LOCK_FILE)) sources.locks.push(folder);
+    if (files.has(MANIFEST_FILE)) sources.manifests.push(folder);
     if (files.has("episodes.parquet")) {
       sources.parquet.push(folder);
     } else {

@@ -100,18 +100,15 @@
  * if none had.
  *
  * A Slurm job array runs one shard per task, each in its own folder:
+ * `deno task slurm --spec SPEC --shards N --out DIR --submit` writes and
+ * submits it (`engine/cli/slurm.ts`: the array `0..N-1` with `N` written out,
+ * never `$SLURM_ARRAY_TASK_COUNT`; exact permissions; SIGTERM before the time
+ * limit; requeue). Then `deno task compact DIR` merges the union of the shard
+ * folders, refusing a set with a missing shard or episode (or point the
+ * loaders at `DIR`, which check the same).
  *
- * ```sh
- * #!/bin/bash
- * #SBATCH --array=0-7
- * #SBATCH --cpus-per-task=8
- * deno task grid --spec data/specs/paper_frail.json --models models.json --cache runs/cache \
- *   --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT \
- *   --out runs/paper/shard-$SLURM_ARRAY_TASK_ID
- * ```
- *
- * then `deno task compact runs/paper` merges the union of the shard folders
- * into `runs/paper-parquet` (or point the loaders at `runs/paper`).
+ * Without `--workers`, a mock grid uses `SLURM_CPUS_PER_TASK` when set and
+ * readable, else the cores available, and its first line says which.
  *
  * @module
  */
@@ -125,7 +122,7 @@ import { FolderWriteError, isOsError } from "../grid/write_error.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
 import { limitText, spentText } from "../grid/grid_summary.ts";
-import { type GridSpend, runGrid } from "../grid/run_grid.ts";
+import { defaultWorkers, type GridSpend, runGrid } from "../grid/run_grid.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 import { wrap } from "./format_table.ts";
 import { type PilotResult, runPilot } from "../grid/pilot.ts";
@@ -449,13 +446,16 @@ async function main(): Promise<number> {
       }
       return [name, listener] as const;
     }).filter((l) => l !== null);
+    // Without --workers, a mock grid follows the allocation (Slurm's CPUs per task) and says so.
+    const auto = workers === undefined && !runtime ? defaultWorkers() : null;
+    if (auto) console.log(`Workers: ${auto.workers} (${auto.from}; --workers K to choose)`);
     let result;
     try {
       result = await runGrid(spec, {
         out: values.out,
         shard: values.shard,
         maxEpisodes,
-        workers,
+        workers: workers ?? auto?.workers,
         concurrency,
         progress: values["no-progress"] ? false : true,
         signal: signal.signal,

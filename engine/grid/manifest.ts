@@ -109,6 +109,13 @@ export interface GridManifest extends RuntimeInfo {
   shard: Shard | null;
   /** Episodes of this folder (its shard). */
   episodes: number;
+  /**
+   * The folder's plan: SHA-256 of the ids of the episodes it owns (its
+   * shard's; `episodesHash` in `shard.ts`), with `spec_hash`, `shard` and
+   * `episodes` the plan loaders check a folder of shards against (absent in
+   * manifests written before it existed).
+   */
+  episodes_hash?: string;
   /** Episodes of the whole grid. */
   total: number;
   /** Start of the first session. */
@@ -260,6 +267,8 @@ export interface ManifestExpectation {
   hash: string;
   /** Its shard, or `null`. */
   shard: Shard | null;
+  /** The hash of its episode ids (`episodesHash`); checked when both manifests have one. */
+  episodesHash?: string;
 }
 
 const shardText = (s: Shard | null) => (s ? `shard ${s.index}/${s.count}` : "the whole grid");
@@ -286,7 +295,7 @@ const shardText = (s: Shard | null) => (s ? `shard ${s.index}/${s.count}` : "the
  * @throws {RangeError} Naming the folder and the first difference.
  */
 export function assertSameRun(
-  existing: Pick<GridManifest, "spec" | "spec_hash" | "shard">,
+  existing: Pick<GridManifest, "spec" | "spec_hash" | "shard" | "episodes_hash">,
   expected: ManifestExpectation,
   dir: string,
 ): void {
@@ -309,6 +318,17 @@ export function assertSameRun(
     throw new RangeError(
       `Run folder "${dir}" holds ${shardText(a)} of this spec, not ${shardText(b)}: ` +
         `give each shard its own folder`,
+    );
+  }
+  if (
+    existing.episodes_hash !== undefined && expected.episodesHash !== undefined &&
+    existing.episodes_hash !== expected.episodesHash
+  ) {
+    throw new RangeError(
+      `Run folder "${dir}" holds ${shardText(a)} of this spec with other episodes ` +
+        `(plan ${existing.episodes_hash.slice(0, 12)}, this one ${
+          expected.episodesHash.slice(0, 12)
+        }): a toolkit that deals shards differently; finish it with the toolkit that started it`,
     );
   }
 }

@@ -134,7 +134,7 @@ import { lockFolder, type LockHolder } from "./lock.ts";
 import { retireLogs, scanRunFolder } from "./resume.ts";
 import { type GridAgentFactory, noLlmAgentsError } from "./runners.ts";
 import { type LogText, SegmentWriter, sessionTag } from "./segments.ts";
-import { type Shard, shardFolderName } from "./shard.ts";
+import { episodesHash, type Shard, shardFolderName } from "./shard.ts";
 import { modelsOf } from "./spec.ts";
 import { WorkerPool } from "./worker_pool.ts";
 import { FolderWriteError, isOsError } from "./write_error.ts";
@@ -147,7 +147,11 @@ export interface RunGridOptions {
   shard?: Shard | string;
   /** Refuse a grid of more episodes than this (the whole grid). Default 1,000,000 (`MAX_EPISODES`). */
   maxEpisodes?: number;
-  /** Web Workers for episodes without an `agents` factory; 0 plays them in-process. Default: the number of cores. */
+  /**
+   * Web Workers for episodes without an `agents` factory; 0 plays them
+   * in-process. Default: the allocation's CPUs ({@linkcode defaultWorkers}:
+   * `SLURM_CPUS_PER_TASK`, else the cores available to the process).
+   */
   workers?: number;
   /** Episodes in flight at once when playing in-process. Default 8. */
   concurrency?: number;
@@ -271,6 +275,49 @@ export interface GridSpend {
   cut: { bytes: number; sample: string } | null;
 }
 
+/** The default number of workers and where it comes from (see {@linkcode defaultWorkers}). */
+export interface DefaultWorkers {
+  /** Workers. */
+  workers: number;
+  /** Where the number comes from, in words, e.g. `"SLURM_CPUS_PER_TASK=4"` or `"2 cores available"`. */
+  from: string;
+}
+
+/**
+ * How many workers a grid uses when none are asked for: a Slurm task's
+ * `SLURM_CPUS_PER_TASK` (its `--cpus-per-task`) when the variable is set and
+ * may be read, else the cores available to the process
+ * (`navigator.hardwareConcurrency`, which on Linux counts the CPUs of the
+ * process's affinity mask). `from` says which, and when the variable may not
+ * be read (no `--allow-env`), says so.
+ *
+ * @example
+ * ```ts
+ * import { defaultWorkers } from "./run_grid.ts";
+ * const d = defaultWorkers();
+ * if (!(d.workers >= 1) || d.from === "") throw new Error();
+ * ```
+ * @throws {RangeError} When `SLURM_CPUS_PER_TASK` is set but not an integer >= 1.
+ */
+export function defaultWorkers(): DefaultWorkers {
+  const variable = "SLURM_CPUS_PER_TASK";
+  const cores = navigator.hardwareConcurrency;
+  const readable = Deno.permissions.querySync({ name: "env", variable }).state === "granted";
+  if (!readable) {
+    return {
+      workers: cores,
+      from: `${cores} cores available (${variable} not read: no --allow-env=${variable})`,
+    };
+  }
+  const text = Deno.env.get(variable);
+  if (text === undefined) return { workers: cores, from: `${cores} cores available` };
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1) {
+    throw new RangeError(`${variable} must be an integer >= 1, got "${text}"`);
+  }
+  return { workers: n, from: `${variable}=${n}` };
+}
+
 /**
  * The default run folder of a spec name and shard.
  *
@@ -367,7 +414,7 @@ const GRID_RESULT_FIELDS = [
 async function playGrid(spec: unknown, options: RunGridOptions): Promise<GridResult> {
   const t0 = performance.now();
   const plan = planGrid(spec, { shard: options.shard, maxEpisodes: options.maxEpisodes });
-  const workers = intAtLeast("workers", options.workers ?? navigator.hardwareConcurrency, 0);
+  const workers = intAtLeast("workers", options.workers ?? defaultWorkers().workers, 0);
   const concurrency = intAtLeast("concurrency", options.concurrency ?? 8, 1);
   if (plan.llm && !options.agents && !options.runtime) {
     throw noLlmAgentsError(plan.episodes.find((e) => modelsOf(e.agents).length > 0)!.id);
@@ -394,8 +441,9 @@ async function runLocked(
 ): Promise<GridResult> {
   const runtime = options.runtime;
   const existing = await readManifest(dir);
+  const episodesHashOf = episodesHash(plan.episodes.map((e) => e.id));
   if (existing) {
-    assertSameRun(existing, plan, dir);
+    assertSameRun(existing, { ...plan, episodesHash: episodesHashOf }, dir);
   } else if (await holdsLogs(dir)) {
     throw new RangeError(
       `Run folder "${dir}" holds episode logs but no manifest.json: ` +
@@ -438,7 +486,12 @@ async function runLocked(
     ...(spending ? { limit: options.budget ?? null, spent: spending.session().total } : {}),
   };
   const manifest: GridManifest = existing
-    ? { ...existing, status: "running", sessions: [...existing.sessions, session] }
+    ? {
+      ...existing,
+      episodes_hash: existing.episodes_hash ?? episodesHashOf,
+      status: "running",
+      sessions: [...existing.sessions, session],
+    }
     : {
       manifest: MANIFEST_VERSION,
       run: plan.spec.name,
@@ -446,6 +499,7 @@ async function runLocked(
       spec: plan.spec,
       shard: plan.shard,
       episodes: plan.episodes.length,
+      episodes_hash: episodesHashOf,
       total: plan.total,
       ...info,
       started: session.started,

@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { sha256Hex } from "../core/hash.ts";
 import { openStream, shuffled } from "../core/rng.ts";
 
 /** One shard of `count`: `index` in 0..count-1. */
@@ -64,7 +65,12 @@ export function checkShard(shard: Shard): Shard {
     throw new RangeError(`Invalid shard count ${count}: expected an integer >= 1`);
   }
   if (!Number.isSafeInteger(index) || index < 0 || index >= count) {
-    throw new RangeError(`Invalid shard index ${index}: expected an integer in 0..${count - 1}`);
+    throw new RangeError(
+      `Invalid shard index ${index}: expected an integer in 0..${count - 1} ` +
+        `(shards are numbered from 0: a Slurm array of ${count} shards is ` +
+        `"#SBATCH --array=0-${count - 1}" with "--shard $SLURM_ARRAY_TASK_ID/${count}", ` +
+        `the count written out, never $SLURM_ARRAY_TASK_COUNT)`,
+    );
   }
   return shard;
 }
@@ -119,4 +125,22 @@ export function shardOf<T>(items: readonly T[], options: ShardOptions): T[] {
 export function shardFolderName(shard: Shard): string {
   const width = String(shard.count).length;
   return `shard-${String(shard.index).padStart(width, "0")}-of-${shard.count}`;
+}
+
+/**
+ * The hash a shard folder's manifest records of the episodes it owns
+ * (`episodes_hash`): SHA-256 of their ids, sorted (by UTF-16 code units) and
+ * joined by newlines, so it does not depend on the order they are listed in.
+ * Loaders compare it with the episodes a shard folder holds.
+ *
+ * @example
+ * ```ts
+ * import { episodesHash } from "./shard.ts";
+ * if (episodesHash(["b", "a"]) !== episodesHash(["a", "b"])) throw new Error();
+ * if (episodesHash(["a"]) === episodesHash(["a", "b"])) throw new Error();
+ * ```
+ */
+export function episodesHash(ids: Iterable<string>): string {
+  const sorted = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return sha256Hex(sorted.join("\n"));
 }

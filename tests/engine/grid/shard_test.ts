@@ -1,6 +1,9 @@
 import { assert, assertEquals, assertThrows } from "../../_assert.ts";
 import { planGrid } from "../../../engine/grid/plan.ts";
-import { parseShard, shardFolderName, shardOf } from "../../../engine/grid/shard.ts";
+import { episodesHash, parseShard, shardFolderName, shardOf } from "../../../engine/grid/shard.ts";
+import { assertSameRun } from "../../../engine/grid/manifest.ts";
+import { parseGridSpec, specHash } from "../../../engine/grid/spec.ts";
+import { sha256Hex } from "../../../engine/core/hash.ts";
 
 const SPEC = {
   name: "shards",
@@ -52,4 +55,39 @@ Deno.test("parseShard() reads i/n and refuses anything else with a RangeError", 
     "Invalid shard index 4: expected an integer in 0..3",
   );
   assertEquals(shardFolderName({ index: 3, count: 12 }), "shard-03-of-12");
+});
+
+Deno.test("parseShard() refuses an index outside 0..n-1 with the Slurm array line to use", () => {
+  assertThrows(
+    () => parseShard("4/4"),
+    RangeError,
+    "Invalid shard index 4: expected an integer in 0..3 (shards are numbered from 0: a Slurm " +
+      'array of 4 shards is "#SBATCH --array=0-3" with "--shard $SLURM_ARRAY_TASK_ID/4", the ' +
+      "count written out, never $SLURM_ARRAY_TASK_COUNT)",
+  );
+});
+
+Deno.test("episodesHash() hashes the sorted ids, so a plan's hash does not depend on their order", () => {
+  assertEquals(episodesHash(["b", "a"]), sha256Hex("a\nb"));
+  assertEquals(episodesHash([]), sha256Hex(""));
+});
+
+Deno.test("assertSameRun() refuses to resume a shard folder whose plan (episode ids) differs", () => {
+  const spec = parseGridSpec(SPEC);
+  const hash = specHash(spec);
+  const shard = { index: 1, count: 4 };
+  const m = { spec, spec_hash: hash, shard, episodes_hash: "a".repeat(64) };
+  assertSameRun(m, { spec, hash, shard, episodesHash: "a".repeat(64) }, "runs/x");
+  assertSameRun(
+    { spec, spec_hash: hash, shard },
+    { spec, hash, shard, episodesHash: "b" },
+    "runs/x",
+  );
+  assertThrows(
+    () => assertSameRun(m, { spec, hash, shard, episodesHash: "b".repeat(64) }, "runs/x"),
+    RangeError,
+    'Run folder "runs/x" holds shard 1/4 of this spec with other episodes (plan aaaaaaaaaaaa, ' +
+      "this one bbbbbbbbbbbb): a toolkit that deals shards differently; finish it with the " +
+      "toolkit that started it",
+  );
 });
