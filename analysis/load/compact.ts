@@ -130,7 +130,7 @@ class Table {
   frame(): pl.DataFrame {
     if (this.#rows > 0 || this.#parts.length === 0) this.#flush();
     const parts = this.#parts.splice(0);
-    return parts.length === 1 ? parts[0] : pl.concat(parts, { rechunk: true });
+    return parts.length === 1 ? parts[0] : pl.concat(parts, { how: "vertical", rechunk: true });
   }
 }
 
