@@ -513,7 +513,9 @@ export interface LogChunkOptions {
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a.ndjson`, '{"a":1}\n{"b":22}\n{"c":3}');
  * const reader = new LogChunkReader({ chunkBytes: 10 });
- * const pieces = [...reader.read(`${dir}/a.ndjson`)].map((b) => new TextDecoder().decode(b));
+ * // A chunk is a view of the reader's buffer: decode (or copy) it before the next.
+ * const pieces: string[] = [];
+ * for (const bytes of reader.read(`${dir}/a.ndjson`)) pieces.push(new TextDecoder().decode(bytes));
  * if (pieces.join("|") !== '{"a":1}\n|{"b":22}\n|{"c":3}') throw new Error(pieces.join("|"));
  * ```
  */
