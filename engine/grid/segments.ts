@@ -471,7 +471,9 @@ export function blankRetired(bytes: Uint8Array, view: CommittedView): void {
 
 /**
  * The bytes of a log file that readers may read: a whole file, or a
- * segment's committed part with retired blocks blanked.
+ * segment's committed part with retired blocks blanked, in one buffer (a
+ * file past 512 MiB cannot then be decoded as one string: read such files
+ * with {@linkcode readLogChunks}).
  *
  * @example
  * ```ts

@@ -62,7 +62,11 @@ Deno.test({
       assertEquals(back.episodes.getColumn("welfare").sum(), sum);
 
       // The viewer finds the last episode, past the limit.
-      const { found, malformed } = await findEpisode(`${root}/run`, template.entry.run, ids[count - 1]);
+      const { found, malformed } = await findEpisode(
+        `${root}/run`,
+        template.entry.run,
+        ids[count - 1],
+      );
       assertEquals([found.events.length, malformed], [events, []]);
     } finally {
       await Deno.remove(root, { recursive: true });

@@ -86,7 +86,11 @@ Deno.test("SegmentWriter.create() gives a block larger than maxBytes a file of i
   const w = SegmentWriter.create(dir, "t", { maxBytes: 1 });
   for (const seed of [1, 2, 3]) w.append((await runEpisode({ env: "bank_run", seed })).events);
   w.close();
-  assertEquals(w.paths, [`${dir}/segment-t.ndjson`, `${dir}/segment-t_2.ndjson`, `${dir}/segment-t_3.ndjson`]);
+  assertEquals(w.paths, [
+    `${dir}/segment-t.ndjson`,
+    `${dir}/segment-t_2.ndjson`,
+    `${dir}/segment-t_3.ndjson`,
+  ]);
   for (const path of w.paths) assertEquals((await indexOf(path)).map((e) => e.offset), [0]);
   assertEquals(SEGMENT_MAX_BYTES, 256 * 1024 * 1024);
 });
@@ -164,7 +168,9 @@ Deno.test("runGrid() resumes a folder killed in the middle of a writer's second 
   );
   // Every episode once (readRunEpisodes refuses one logged twice), as a clean run logs it.
   assertEquals(await digestFolder(out), want);
-  assertEquals((await indexOf(`${out}/${second}`)).map((e) => e.episode), [secondBlocks[0].episode]);
+  assertEquals((await indexOf(`${out}/${second}`)).map((e) => e.episode), [
+    secondBlocks[0].episode,
+  ]);
   assertEquals((await Deno.stat(`${out}/${second}`)).size, secondBlocks[0].bytes);
   let indexed = 0;
   for (const name of (await segmentFiles(out)).filter((n) => n.endsWith(".ndjson"))) {
