@@ -7,7 +7,7 @@
 
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../../engine/core/canonical_json.ts";
-import { blankRetired, committedView, readCommittedBytes } from "../../engine/grid/segments.ts";
+import { LogChunkReader, readLogTexts } from "../../engine/grid/segments.ts";
 import { EVENT_SCHEMA_VERSION } from "../../engine/core/events.ts";
 import { unsupportedSchemaMessage } from "../../engine/core/log_file.ts";
 
@@ -439,12 +439,16 @@ export class EventScanner {
     }
   }
 
-  /** Reads one file's text. */
-  addText(text: string, file: string): void {
-    this.lastPrefix = "";
+  /**
+   * Reads a chunk of one file's text: whole lines (the file's last may lack
+   * its newline) following `linesBefore` lines of the file. Chunks of one
+   * file come in order, between {@linkcode EventScanner.startFile} and
+   * {@linkcode EventScanner.endFile}. Returns the line count so far.
+   */
+  addChunk(text: string, file: string, linesBefore: number): number {
     const length = text.length;
     let start = 0;
-    let line = 0;
+    let line = linesBefore;
     while (start < length) {
       let end = text.indexOf("\n", start);
       if (end === -1) end = length;
@@ -454,6 +458,16 @@ export class EventScanner {
       if (stop > start) this.addLine(text, start, stop, file, line);
       start = end + 1;
     }
+    return line;
+  }
+
+  /** Starts reading a file. */
+  startFile(): void {
+    this.lastPrefix = "";
+  }
+
+  /** Ends reading a file: agent calls it left open are closed. */
+  endFile(): void {
     if (this.pending.size > 0) this.flushPending();
   }
 
@@ -1156,47 +1170,28 @@ export function transferables(result: ScanResult): ArrayBuffer[] {
 }
 
 /**
- * The part of a file's bytes that readers may read: all of it, or for a grid
- * segment the blocks its index lists (a block being written or torn by a
- * kill is left out), retired blocks blanked in place.
+ * Reads NDJSON files into a scanner in chunks of bytes split at newlines
+ * (`LogChunkReader`: one buffer for every read, a file of any size; for a
+ * grid segment only the blocks its index lists, retired ones blanked), each
+ * chunk decoded and scanned on its own.
  */
-function committedSize(file: string, bytes: Uint8Array, size: number): number {
-  const view = committedView(file);
-  if (view === null) return size;
-  const end = Math.min(size, view.end);
-  blankRetired(bytes.subarray(0, end), view);
-  return end;
-}
-
-/** Reads NDJSON files into a scanner, reusing one buffer for all reads. */
 export function scanFiles(
   files: readonly string[],
   frames: readonly FrameName[],
   strict: boolean,
   onFile?: () => void,
+  options: { chunkBytes?: number } = {},
 ): ScanResult {
   const scanner = new EventScanner(frames, strict);
   const decoder = new TextDecoder();
-  let buffer = new Uint8Array(1 << 20);
+  const reader = new LogChunkReader({ chunkBytes: options.chunkBytes });
   for (const file of files) {
-    const handle = Deno.openSync(file);
-    let size = 0;
-    try {
-      while (true) {
-        if (size === buffer.length) {
-          const grown = new Uint8Array(buffer.length * 2);
-          grown.set(buffer);
-          buffer = grown;
-        }
-        const read = handle.readSync(buffer.subarray(size));
-        if (read === null || read === 0) break;
-        size += read;
-      }
-    } finally {
-      handle.close();
+    scanner.startFile();
+    let lines = 0;
+    for (const chunk of reader.read(file)) {
+      lines = scanner.addChunk(decoder.decode(chunk), file, lines);
     }
-    size = committedSize(file, buffer, size);
-    scanner.addText(decoder.decode(buffer.subarray(0, size)), file);
+    scanner.endFile();
     onFile?.();
   }
   return scanner.result();
@@ -1240,8 +1235,17 @@ const LINE_KEY = /^\{"schema":\d+,"run":"([^"\\]*)","episode":"([^"\\]*)"/;
  * scan, which reports them.
  */
 function copyDigests(file: string, keys: ReadonlySet<string>): Map<string, string> {
-  const text = new TextDecoder().decode(readCommittedBytes(file));
   const hashes = new Map<string, ReturnType<typeof createHash>>();
+  for (const { text } of readLogTexts(file)) copyDigestsOf(text, keys, hashes);
+  return new Map([...hashes].map(([key, hash]) => [key, hash.digest("hex")]));
+}
+
+/** Adds the events of wanted copies in a chunk of whole lines to their hashes. */
+function copyDigestsOf(
+  text: string,
+  keys: ReadonlySet<string>,
+  hashes: Map<string, ReturnType<typeof createHash>>,
+): void {
   for (const line of text.split("\n")) {
     const m = LINE_KEY.exec(line);
     if (m !== null && !keys.has(`${m[1]}\u0000${m[2]}`)) continue;
@@ -1258,7 +1262,6 @@ function copyDigests(file: string, keys: ReadonlySet<string>): Map<string, strin
     if (hash === undefined) hashes.set(key, hash = createHash("sha256"));
     hash.update(canonicalJson(rest) + "\n");
   }
-  return new Map([...hashes].map(([key, hash]) => [key, hash.digest("hex")]));
 }
 
 /**

@@ -58,7 +58,7 @@ import { parseEpisodeLog } from "../../engine/core/log_file.ts";
 import { pathInside } from "../../engine/names.ts";
 import { LOCK_FILE, lockFolder } from "../../engine/grid/lock.ts";
 import { FolderWriteError, isOsError } from "../../engine/grid/write_error.ts";
-import { readCommittedBytes, sessionTag } from "../../engine/grid/segments.ts";
+import { readLogTexts, sessionTag } from "../../engine/grid/segments.ts";
 
 /** Options of {@linkcode compactRun}. */
 export interface CompactRunOptions {
@@ -107,18 +107,32 @@ async function walk(dir: string, found: { ndjson: string[]; parquet: string[] })
   }
 }
 
+/** Rows a table holds in JavaScript arrays before they become a Polars part. */
+const PART_ROWS = 1 << 17;
+
+/** Columns built row by row, moved into Polars every `PART_ROWS` rows (logs of any size). */
 class Table {
   readonly columns = new Map<string, { dtype: pl.DataType; values: unknown[] }>();
+  readonly #parts: pl.DataFrame[] = [];
+  #rows = 0;
   constructor(spec: [string, pl.DataType][]) {
     for (const [name, dtype] of spec) this.columns.set(name, { dtype, values: [] });
   }
   push(row: Record<string, unknown>): void {
     for (const [name, c] of this.columns) c.values.push(row[name] ?? null);
+    if (++this.#rows === PART_ROWS) this.#flush();
+  }
+  #flush(): void {
+    this.#parts.push(pl.DataFrame(
+      [...this.columns].map(([name, c]) => pl.Series(name, c.values, c.dtype)),
+    ));
+    for (const c of this.columns.values()) c.values = [];
+    this.#rows = 0;
   }
   frame(): pl.DataFrame {
-    return pl.DataFrame(
-      [...this.columns].map(([name, c]) => pl.Series(name, c.values, c.dtype)),
-    );
+    if (this.#rows > 0 || this.#parts.length === 0) this.#flush();
+    const parts = this.#parts.splice(0);
+    return parts.length === 1 ? parts[0] : pl.concat(parts, { how: "vertical", rechunk: true });
   }
 }
 
@@ -204,31 +218,33 @@ async function readInput(dir: string, files: readonly string[]) {
   ]);
   const disclosed = new Map<string, string>();
   const owners = new Map<string, string>();
-  const decoder = new TextDecoder();
+  // Each file is read in chunks of whole lines, so a log of any size is read.
   for (const file of files) {
-    const log: EngineEvent[] = parseEpisodeLog(decoder.decode(readCommittedBytes(file)), file);
-    for (const id of new Set(log.map((e) => `${e.run}\u0000${e.episode}`))) {
-      const prior = owners.get(id);
-      if (prior !== undefined) {
-        const [run, episode] = id.split("\u0000");
-        throw new RangeError(
-          `Episode "${episode}" of run "${run}" has two logs ("${prior}" and "${file}"): ` +
-            `the folders compacted together must hold disjoint episodes`,
-        );
+    for (const chunk of readLogTexts(file)) {
+      const log: EngineEvent[] = parseEpisodeLog(chunk.text, file, { firstLine: chunk.line });
+      for (const id of new Set(log.map((e) => `${e.run}\u0000${e.episode}`))) {
+        const prior = owners.get(id);
+        if (prior !== undefined && prior !== file) {
+          const [run, episode] = id.split("\u0000");
+          throw new RangeError(
+            `Episode "${episode}" of run "${run}" has two logs ("${prior}" and "${file}"): ` +
+              `the folders compacted together must hold disjoint episodes`,
+          );
+        }
+        owners.set(id, file);
       }
-      owners.set(id, file);
-    }
-    for (const e of log) {
-      const data: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(e)) if (!BASE_KEYS.has(k)) data[k] = v;
-      const agent = (e as { agent?: unknown }).agent;
-      events.push({
-        ...e,
-        agent: typeof agent === "string" ? agent : null,
-        data: JSON.stringify(data),
-      });
-      if (e.type === "disclosure") {
-        disclosed.set(`${e.run}\u0000${e.episode}\u0000${e.round}`, JSON.stringify(e.public));
+      for (const e of log) {
+        const data: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(e)) if (!BASE_KEYS.has(k)) data[k] = v;
+        const agent = (e as { agent?: unknown }).agent;
+        events.push({
+          ...e,
+          agent: typeof agent === "string" ? agent : null,
+          data: JSON.stringify(data),
+        });
+        if (e.type === "disclosure") {
+          disclosed.set(`${e.run}\u0000${e.episode}\u0000${e.round}`, JSON.stringify(e.public));
+        }
       }
     }
   }

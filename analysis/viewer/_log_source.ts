@@ -13,10 +13,14 @@
 // - Lines that are not JSON objects with a string `type`, `run` and
 //   `episode` and a known schema version are not guessed at: they are
 //   listed as malformed with file and line, and the caller shows them.
+// - Files are read in chunks of whole lines (`readLogTexts`, every byte, as
+//   the file is), so a log of any size is read; a grid writer's roll-over
+//   files (`segment-<tag>_2.ndjson`, ...) are logs like any other.
 // - Folders are searched recursively for `*.ndjson`, in natural name order; the
 //   caller may name folders to skip (the site writer skips its own `view/`).
 
 import { join } from "node:path";
+import { readLogTexts } from "../../engine/grid/segments.ts";
 
 /** File names in natural order (`e2` before `e10`), the same on every machine. */
 const NAME_ORDER = new Intl.Collator("en", { numeric: true, sensitivity: "variant" });
@@ -125,8 +129,24 @@ export function groupEvents(events: readonly LogEvent[], source: string): Logged
 export function parseLogText(text: string, source: string): LogContents {
   const events: LogEvent[] = [];
   const malformed: MalformedLine[] = [];
+  parseLines(text, source, { events, malformed, line: 0 });
+  return { episodes: groupEvents(events, source), malformed };
+}
+
+/** Where {@linkcode parseLines} puts what it reads, and the lines read so far. */
+interface ParseState {
+  events: LogEvent[];
+  malformed: MalformedLine[];
+  line: number;
+  /** Keeps only the events it accepts (all when absent). */
+  keep?: (event: LogEvent) => boolean;
+}
+
+/** Parses whole lines of NDJSON text (a file, or a chunk of one) into `state`. */
+function parseLines(text: string, source: string, state: ParseState): void {
+  const { events, malformed, keep } = state;
   let start = 0;
-  let line = 0;
+  let line = state.line;
   while (start < text.length) {
     let end = text.indexOf("\n", start);
     if (end < 0) end = text.length;
@@ -143,14 +163,28 @@ export function parseLogText(text: string, source: string): LogContents {
     }
     const checked = checkEvent(value);
     if (typeof checked === "string") malformed.push({ file: source, line, message: checked });
-    else events.push(checked);
+    else if (keep === undefined || keep(checked)) events.push(checked);
   }
-  return { episodes: groupEvents(events, source), malformed };
+  state.line = line;
 }
 
-/** Reads one NDJSON log file into episode blocks. */
-export async function readLogFile(path: string): Promise<LogContents> {
-  return parseLogText(await Deno.readTextFile(path), path);
+/** Reads one NDJSON log file (of any size: in chunks) into episode blocks. */
+export function readLogFile(path: string): Promise<LogContents> {
+  const state: ParseState = { events: [], malformed: [], line: 0 };
+  try {
+    for (const { text } of readLogTexts(path, { committed: false })) parseLines(text, path, state);
+  } catch (err) {
+    return Promise.reject(err);
+  }
+  return Promise.resolve({ episodes: groupEvents(state.events, path), malformed: state.malformed });
+}
+
+/** Whether a file's text holds a string, read in chunks of whole lines. */
+function fileIncludes(path: string, needle: string): boolean {
+  for (const { text } of readLogTexts(path, { committed: false })) {
+    if (text.includes(needle)) return true;
+  }
+  return false;
 }
 
 /**
@@ -198,12 +232,19 @@ export async function findEpisode(
   const named = files.filter((file) => file.endsWith(`/${episode}.ndjson`));
   const needle = JSON.stringify(episode);
   for (const file of [...named, ...files.filter((file) => !named.includes(file))]) {
-    const text = await Deno.readTextFile(file);
-    if (!text.includes(needle)) continue;
-    const contents = parseLogText(text, file);
-    const blocks = contents.episodes.filter((b) => b.run === run && b.episode === episode);
+    if (!fileIncludes(file, needle)) continue;
+    // Only this episode's events are kept: its blocks are what they would
+    // be among all the file's (blocks are numbered per episode).
+    const state: ParseState = {
+      events: [],
+      malformed: [],
+      line: 0,
+      keep: (e) => e.run === run && e.episode === episode,
+    };
+    for (const { text } of readLogTexts(file, { committed: false })) parseLines(text, file, state);
+    const blocks = groupEvents(state.events, file);
     if (blocks.length > 0) {
-      return { found: blocks[blocks.length - 1], malformed: contents.malformed };
+      return { found: blocks[blocks.length - 1], malformed: state.malformed };
     }
   }
   throw new Deno.errors.NotFound(

@@ -95,6 +95,15 @@ function writeAtomically(path: string, write: (file: Deno.FsFile) => void): void
   Deno.renameSync(tmp, path);
 }
 
+/** Options of {@linkcode parseEpisodeLog}. */
+export interface ParseLogOptions {
+  /**
+   * The line number of the text's first line, for error messages when the
+   * text is a piece of a longer file (read in chunks). Default 1.
+   */
+  firstLine?: number;
+}
+
 /**
  * Parses NDJSON event-log text. Throws a `SyntaxError` naming the source and
  * line of the first malformed line, or a `RangeError` for an unknown schema version.
@@ -110,9 +119,14 @@ function writeAtomically(path: string, write: (file: Deno.FsFile) => void): void
  * }
  * ```
  */
-export function parseEpisodeLog(text: string, source = "log"): EngineEvent[] {
+export function parseEpisodeLog(
+  text: string,
+  source = "log",
+  options: ParseLogOptions = {},
+): EngineEvent[] {
   const out: EngineEvent[] = [];
   const lines = text.split("\n");
+  const first = options.firstLine ?? 1;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     if (!line) continue;
@@ -121,15 +135,15 @@ export function parseEpisodeLog(text: string, source = "log"): EngineEvent[] {
       value = JSON.parse(line);
     } catch (err) {
       throw new SyntaxError(
-        `${source}:${i + 1}: malformed event line (${(err as Error).message})`,
+        `${source}:${i + first}: malformed event line (${(err as Error).message})`,
       );
     }
     const ev = value as Partial<EngineEvent>;
     if (typeof ev !== "object" || ev === null || typeof ev.type !== "string") {
-      throw new SyntaxError(`${source}:${i + 1}: an event must be an object with a "type"`);
+      throw new SyntaxError(`${source}:${i + first}: an event must be an object with a "type"`);
     }
     if (ev.schema !== EVENT_SCHEMA_VERSION) {
-      throw new RangeError(`${source}:${i + 1}: ${unsupportedSchemaMessage(ev.schema)}`);
+      throw new RangeError(`${source}:${i + first}: ${unsupportedSchemaMessage(ev.schema)}`);
     }
     out.push(value as EngineEvent);
   }

@@ -8,7 +8,10 @@
  * unindexed and cuts a torn tail away, so that episode is played again), or
  * when `<id>.ndjson` exists and its last line is an `episode_end` event (a
  * per-episode log, as grids wrote before segments). Either way the status is
- * that of its `episode_end`.
+ * that of its `episode_end`. A writer's roll-over files
+ * (`segment-<tag>_2.ndjson`, ...) are segments like any other: each is
+ * recovered on its own, so a kill in a writer's second file cuts only that
+ * file's torn tail.
  *
  * Only files of this toolkit's own naming schemes are removed: temporary
  * files `manifest.json.<uuid>.tmp`, `<id>.ndjson.<uuid>.tmp` (for an episode

@@ -197,6 +197,12 @@ export interface RunGridOptions {
    * Only once that process is known to have ended. Default `false`.
    */
   takeOverLock?: boolean;
+  /**
+   * Each writer starts a new segment file before a block would take its
+   * current one past this many bytes (see `SegmentWriter`). Default
+   * `SEGMENT_MAX_BYTES` (256 MiB).
+   */
+  segmentBytes?: number;
 }
 
 /**
@@ -416,6 +422,7 @@ async function playGrid(spec: unknown, options: RunGridOptions): Promise<GridRes
   const plan = planGrid(spec, { shard: options.shard, maxEpisodes: options.maxEpisodes });
   const workers = intAtLeast("workers", options.workers ?? defaultWorkers().workers, 0);
   const concurrency = intAtLeast("concurrency", options.concurrency ?? 8, 1);
+  if (options.segmentBytes !== undefined) intAtLeast("segmentBytes", options.segmentBytes, 1);
   if (plan.llm && !options.agents && !options.runtime) {
     throw noLlmAgentsError(plan.episodes.find((e) => modelsOf(e.agents).length > 0)!.id);
   }
@@ -660,6 +667,7 @@ async function playAll(
       size: Math.min(workers, todo.length),
       modules: options.runnerModules,
       segmentTag: tag,
+      segmentBytes: options.segmentBytes,
     })
     : null;
   const parallel = pool ? pool.size * pool.depth : concurrency;
@@ -668,7 +676,9 @@ async function playAll(
   const main = { segment: null as SegmentWriter | null, closed: false };
   const segment = () => {
     if (main.closed) throw new Error("The run has returned: an abandoned episode is not logged");
-    return main.segment ??= SegmentWriter.create(dir, `${tag}-main`);
+    return main.segment ??= SegmentWriter.create(dir, `${tag}-main`, {
+      maxBytes: options.segmentBytes,
+    });
   };
   const log = {
     append: (events: Parameters<SegmentWriter["append"]>[0]) => segment().append(events),

@@ -15,8 +15,18 @@
  * `{"retire":offset,"bytes":n}` retires a block (a failed episode that is
  * played again), whose bytes are then overwritten with spaces.
  *
+ * A writer rolls over to a new segment file, with its own index, before a
+ * block that would take the current file past {@linkcode SEGMENT_MAX_BYTES}
+ * (256 MiB; an option of the writer), so no file comes near V8's limit on
+ * one string (about 512 MiB) and a block is never split: the second file of
+ * writer `<tag>` is `segment-<tag>_2.ndjson`, then `_3`, and so on. Every
+ * file is a segment of its own (readers and resume need not know which
+ * writer wrote it); a single block larger than the limit gets a file of its
+ * own.
+ *
  * Readers (the loaders, compaction, {@linkcode readLogEpisodes}) read a
- * segment only up to the end of its last indexed block, with retired blocks
+ * segment in chunks of bytes split at newlines ({@linkcode readLogChunks}),
+ * so a file of any size is read, only up to the end of its last indexed block, with retired blocks
  * blanked: a block being written, or torn by a kill, is never seen, as a
  * half-written per-episode file never was. A segment without its index (a
  * copy) is read whole. Recovery ({@linkcode recoverSegment}, run by resume
@@ -60,6 +70,19 @@ export interface CommittedView {
 }
 
 const SEGMENT_NAME = /^segment-[\w.-]+\.ndjson$/;
+
+/**
+ * The size past which a {@linkcode SegmentWriter} starts a new segment file:
+ * 256 MiB, half of V8's limit on one string's length, so a file read as one
+ * string by an older reader still fits, with room to spare.
+ */
+export const SEGMENT_MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Bytes {@linkcode readLogChunks} reads at a time (a chunk is then cut at its
+ * last newline; a longer line grows it): 16 MiB.
+ */
+export const LOG_CHUNK_BYTES = 16 * 1024 * 1024;
 const NEWLINE = 10;
 const SPACE = 32;
 const encoder = new TextEncoder();
@@ -138,8 +161,20 @@ export interface LogText {
   text: string;
 }
 
+/** Options of {@linkcode SegmentWriter.create}. */
+export interface SegmentWriterOptions {
+  /**
+   * Start a new segment file before a block that would take the current one
+   * past this many bytes (a file with no block yet takes any block). Default
+   * {@linkcode SEGMENT_MAX_BYTES}.
+   */
+  maxBytes?: number;
+}
+
 /**
- * Appends episodes to a new segment file, synchronously.
+ * Appends episodes to a new segment file, synchronously, rolling over to a
+ * new file (`segment-<tag>_2.ndjson`, ...) before one would pass its
+ * `maxBytes`.
  *
  * @example
  * ```ts
@@ -161,10 +196,11 @@ export interface LogText {
  * ```
  */
 export class SegmentWriter {
-  /** Segment path. */
-  readonly path: string;
-  /** Index path. */
-  readonly indexPath: string;
+  /** Every segment file written so far, in order (the last is being written). */
+  readonly paths: string[];
+  readonly #dir: string;
+  readonly #tag: string;
+  readonly #maxBytes: number;
   #data: Deno.FsFile | null;
   #index: Deno.FsFile | null;
   #size = 0;
@@ -172,9 +208,12 @@ export class SegmentWriter {
   /** The write error that closed the segment, thrown again by later appends. */
   #failure: unknown = null;
 
-  private constructor(path: string, data: Deno.FsFile, index: Deno.FsFile) {
-    this.path = path;
-    this.indexPath = segmentIndexPath(path);
+  private constructor(dir: string, tag: string, maxBytes: number) {
+    this.#dir = dir;
+    this.#tag = tag;
+    this.#maxBytes = maxBytes;
+    const [path, data, index] = openSegment(dir, `segment-${tag}.ndjson`);
+    this.paths = [path];
     this.#data = data;
     this.#index = index;
   }
@@ -182,23 +221,31 @@ export class SegmentWriter {
   /**
    * Creates `<dir>/segment-<tag>.ndjson` and its index; both must be new.
    *
-   * @throws {RangeError} For a tag that is not a name.
+   * @throws {RangeError} For a tag that is not a name, or a `maxBytes` that
+   * is not a positive integer.
    * @throws {Deno.errors.AlreadyExists} When the segment exists.
    */
-  static create(dir: string, tag: string): SegmentWriter {
-    const path = pathInside(dir, `segment-${checkName("segment tag", tag)}.ndjson`);
-    // The index first: a kill in between leaves an empty index, which recovery removes.
-    const index = Deno.openSync(segmentIndexPath(path), { createNew: true, append: true });
-    try {
-      const data = Deno.openSync(path, { createNew: true, append: true });
-      return new SegmentWriter(path, data, index);
-    } catch (err) {
-      index.close();
-      throw err;
+  static create(dir: string, tag: string, options: SegmentWriterOptions = {}): SegmentWriter {
+    const maxBytes = options.maxBytes ?? SEGMENT_MAX_BYTES;
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
+      throw new RangeError(
+        `Segment maxBytes must be a positive integer: received ${JSON.stringify(maxBytes)}`,
+      );
     }
+    return new SegmentWriter(dir, checkName("segment tag", tag), maxBytes);
   }
 
-  /** Bytes written so far. */
+  /** Path of the segment file being written (the last of {@linkcode SegmentWriter.paths}). */
+  get path(): string {
+    return this.paths[this.paths.length - 1];
+  }
+
+  /** Index path of the segment file being written. */
+  get indexPath(): string {
+    return segmentIndexPath(this.path);
+  }
+
+  /** Bytes written so far to the segment file being written. */
   get size(): number {
     return this.#size;
   }
@@ -271,10 +318,14 @@ export class SegmentWriter {
       this.#buffer = new Uint8Array(Math.max(text.length * 3, this.#buffer.length * 2));
     }
     const { written } = encoder.encodeInto(text, this.#buffer);
-    const entry: SegmentEntry = { run, episode, offset: this.#size, bytes: written, status };
     try {
-      writeAll(this.#data, this.#buffer.subarray(0, written));
-      writeAll(this.#index, encoder.encode(JSON.stringify(entry) + "\n"));
+      // Roll over at a block boundary: the block goes whole to a new file.
+      if (this.#size > 0 && this.#size + written > this.#maxBytes) this.#rollOver();
+      const entry: SegmentEntry = { run, episode, offset: this.#size, bytes: written, status };
+      writeAll(this.#data!, this.#buffer.subarray(0, written));
+      writeAll(this.#index!, encoder.encode(JSON.stringify(entry) + "\n"));
+      this.#size += written;
+      return entry;
     } catch (err) {
       // A block may be torn now: appending after it would misplace every
       // later block, so this segment takes no more (resume cuts the tail).
@@ -282,8 +333,19 @@ export class SegmentWriter {
       this.#failure = err;
       throw err;
     }
-    this.#size += written;
-    return entry;
+  }
+
+  /** Closes the current file and opens the next one (`segment-<tag>_<n>.ndjson`). */
+  #rollOver(): void {
+    this.close();
+    const [path, data, index] = openSegment(
+      this.#dir,
+      `segment-${this.#tag}_${this.paths.length + 1}.ndjson`,
+    );
+    this.paths.push(path);
+    this.#data = data;
+    this.#index = index;
+    this.#size = 0;
   }
 
   /** Closes both files; later appends throw. */
@@ -292,6 +354,19 @@ export class SegmentWriter {
     this.#index?.close();
     this.#data = null;
     this.#index = null;
+  }
+}
+
+/** Creates a new segment file and its index (both must be new). */
+function openSegment(dir: string, name: string): [string, Deno.FsFile, Deno.FsFile] {
+  const path = pathInside(dir, name);
+  // The index first: a kill in between leaves an empty index, which recovery removes.
+  const index = Deno.openSync(segmentIndexPath(path), { createNew: true, append: true });
+  try {
+    return [path, Deno.openSync(path, { createNew: true, append: true }), index];
+  } catch (err) {
+    index.close();
+    throw err;
   }
 }
 
@@ -396,7 +471,9 @@ export function blankRetired(bytes: Uint8Array, view: CommittedView): void {
 
 /**
  * The bytes of a log file that readers may read: a whole file, or a
- * segment's committed part with retired blocks blanked.
+ * segment's committed part with retired blocks blanked, in one buffer (a
+ * file past 512 MiB cannot then be decoded as one string: read such files
+ * with {@linkcode readLogChunks}).
  *
  * @example
  * ```ts
@@ -414,6 +491,166 @@ export function readCommittedBytes(path: string): Uint8Array {
   return bytes;
 }
 
+/** Options of {@linkcode readLogChunks} and {@linkcode LogChunkReader}. */
+export interface LogChunkOptions {
+  /**
+   * Read a segment as readers do (its committed part, retired blocks
+   * blanked); `false` reads every file whole, as it is. Default `true`.
+   */
+  committed?: boolean;
+  /** Bytes read at a time. Default {@linkcode LOG_CHUNK_BYTES}. */
+  chunkBytes?: number;
+}
+
+/**
+ * Reads log files in chunks of bytes, each ending just after a newline (the
+ * last chunk of a file may end without one), reusing one buffer for every
+ * chunk and file: a file of any size is read in memory of about one chunk
+ * (or of its longest line, when longer). Newlines are never inside a UTF-8
+ * character, so every chunk decodes on its own.
+ *
+ * @example
+ * ```ts
+ * import { LogChunkReader } from "./segments.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.ndjson`, '{"a":1}\n{"b":22}\n{"c":3}');
+ * const reader = new LogChunkReader({ chunkBytes: 10 });
+ * // A chunk is a view of the reader's buffer: decode (or copy) it before the next.
+ * const pieces: string[] = [];
+ * for (const bytes of reader.read(`${dir}/a.ndjson`)) pieces.push(new TextDecoder().decode(bytes));
+ * if (pieces.join("|") !== '{"a":1}\n|{"b":22}\n|{"c":3}') throw new Error(pieces.join("|"));
+ * ```
+ */
+export class LogChunkReader {
+  readonly #committed: boolean;
+  readonly #chunkBytes: number;
+  #buffer = new Uint8Array(0);
+
+  /** @throws {RangeError} For a `chunkBytes` that is not a positive integer. */
+  constructor(options: LogChunkOptions = {}) {
+    this.#committed = options.committed ?? true;
+    this.#chunkBytes = options.chunkBytes ?? LOG_CHUNK_BYTES;
+    if (!Number.isSafeInteger(this.#chunkBytes) || this.#chunkBytes < 1) {
+      throw new RangeError(
+        `Log chunkBytes must be a positive integer: received ${JSON.stringify(options.chunkBytes)}`,
+      );
+    }
+  }
+
+  /**
+   * The chunks of one file, in order. Each is a view of the reader's buffer,
+   * valid until the next chunk is asked for (copy it to keep it).
+   *
+   * @throws {Deno.errors.NotFound} When the file does not exist.
+   */
+  *read(path: string): Generator<Uint8Array, void, undefined> {
+    const view = this.#committed ? committedView(path) : null;
+    using file = Deno.openSync(path, { read: true });
+    const end = Math.min(file.statSync().size, view?.end ?? Infinity);
+    // A small file needs a small buffer; the buffer only grows.
+    if (this.#buffer.length < Math.min(this.#chunkBytes, end)) {
+      this.#buffer = new Uint8Array(Math.min(this.#chunkBytes, end));
+    }
+    let offset = 0; // file offset of the buffer's first byte
+    let held = 0; // bytes at the buffer's start: a line not ended yet
+    while (offset + held < end) {
+      if (held === this.#buffer.length) {
+        const grown = new Uint8Array(Math.min(this.#buffer.length * 2, end - offset));
+        grown.set(this.#buffer);
+        this.#buffer = grown;
+      }
+      const buffer = this.#buffer;
+      let filled = held;
+      const want = Math.min(buffer.length, end - offset);
+      while (filled < want) {
+        const n = file.readSync(buffer.subarray(filled, want));
+        if (n === null || n === 0) break;
+        filled += n;
+      }
+      if (filled === held) break; // the file shrank under us: what was read is all there is
+      if (view !== null) blankWindow(buffer, offset, held, filled, view);
+      const last = offset + filled >= end;
+      const cut = last ? filled : buffer.lastIndexOf(NEWLINE, filled - 1) + 1;
+      if (cut > 0) yield buffer.subarray(0, cut);
+      buffer.copyWithin(0, cut, filled);
+      held = filled - cut;
+      offset += cut;
+      if (last) break;
+    }
+    if (held > 0) yield this.#buffer.subarray(0, held);
+  }
+}
+
+/** Blanks the retired ranges that fall in `buffer[from, to)` (file offset `offset` at 0). */
+function blankWindow(
+  buffer: Uint8Array,
+  offset: number,
+  from: number,
+  to: number,
+  view: CommittedView,
+): void {
+  for (const [start, length] of view.retired) {
+    // Each range keeps its final newline, as blankRetired does.
+    const a = Math.max(start - offset, from);
+    const b = Math.min(start + length - 1 - offset, to);
+    if (a < b) buffer.fill(SPACE, a, b);
+  }
+}
+
+/**
+ * The chunks of bytes of one log file (see {@linkcode LogChunkReader}).
+ *
+ * @example
+ * ```ts
+ * import { readLogChunks } from "./segments.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.ndjson`, "{}\n{}\n");
+ * let bytes = 0;
+ * for (const chunk of readLogChunks(`${dir}/a.ndjson`)) bytes += chunk.length;
+ * if (bytes !== 6) throw new Error();
+ * ```
+ */
+export function readLogChunks(
+  path: string,
+  options: LogChunkOptions = {},
+): Generator<Uint8Array, void, undefined> {
+  return new LogChunkReader(options).read(path);
+}
+
+/** A chunk of a log file as text, with the number of its first line. */
+export interface LogTextChunk {
+  /** The chunk's text: whole lines, each ending in a newline (but perhaps the file's last). */
+  text: string;
+  /** The line number of its first line in the file, from 1. */
+  line: number;
+}
+
+/**
+ * The chunks of one log file as text (see {@linkcode LogChunkReader}), each
+ * with the number of its first line, for readers that parse lines.
+ *
+ * @example
+ * ```ts
+ * import { readLogTexts } from "./segments.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/a.ndjson`, "{}\n{}\n{}\n");
+ * const chunks = [...readLogTexts(`${dir}/a.ndjson`, { chunkBytes: 6 })];
+ * if (chunks.map((c) => c.line).join() !== "1,3") throw new Error(JSON.stringify(chunks));
+ * ```
+ */
+export function* readLogTexts(
+  path: string,
+  options: LogChunkOptions = {},
+): Generator<LogTextChunk, void, undefined> {
+  const decoder = new TextDecoder();
+  let line = 1;
+  for (const bytes of readLogChunks(path, options)) {
+    const text = decoder.decode(bytes);
+    yield { text, line };
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) line++;
+  }
+}
+
 /** The episodes of one log file, in file order. */
 export interface LoggedEpisode {
   /** Run id. */
@@ -425,8 +662,9 @@ export interface LoggedEpisode {
 }
 
 /**
- * Reads a log file (one episode's file, or a segment's committed part) and
- * groups its events by (run, episode), in the order episodes first appear.
+ * Reads a log file (one episode's file, or a segment's committed part), in
+ * chunks, and groups its events by (run, episode), in the order episodes
+ * first appear.
  *
  * @example
  * ```ts
@@ -440,13 +678,14 @@ export interface LoggedEpisode {
  * @throws {SyntaxError} For a malformed line, naming the file and line.
  */
 export function readLogEpisodes(path: string): Promise<LoggedEpisode[]> {
-  const events = parseEpisodeLog(new TextDecoder().decode(readCommittedBytes(path)), path);
   const byKey = new Map<string, LoggedEpisode>();
-  for (const e of events) {
-    const key = `${e.run}\u0000${e.episode}`;
-    let found = byKey.get(key);
-    if (!found) byKey.set(key, found = { run: e.run, episode: e.episode, events: [] });
-    found.events.push(e);
+  for (const { text, line } of readLogTexts(path)) {
+    for (const e of parseEpisodeLog(text, path, { firstLine: line })) {
+      const key = `${e.run}\u0000${e.episode}`;
+      let found = byKey.get(key);
+      if (!found) byKey.set(key, found = { run: e.run, episode: e.episode, events: [] });
+      found.events.push(e);
+    }
   }
   return Promise.resolve([...byKey.values()]);
 }

@@ -22,6 +22,7 @@ import type { WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from "./w
 const post = (m: WorkerResponse) => self.postMessage(m);
 let tag = "";
 let report = 1;
+let segmentBytes: number | undefined;
 const segments = new Map<string, SegmentWriter>();
 const queue: WorkerJob[] = [];
 let playing = false;
@@ -31,6 +32,7 @@ self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   if (m.type === "init") {
     tag = m.tag;
     report = m.report;
+    segmentBytes = m.segmentBytes;
     try {
       for (const url of m.modules) await import(url);
       post({ type: "ready" });
@@ -65,7 +67,7 @@ async function play(): Promise<void> {
 function playJob(m: WorkerJob) {
   const writer = () => {
     let w = segments.get(m.dir);
-    if (!w) segments.set(m.dir, w = SegmentWriter.create(m.dir, tag));
+    if (!w) segments.set(m.dir, w = SegmentWriter.create(m.dir, tag, { maxBytes: segmentBytes }));
     return w;
   };
   const log = {

@@ -36,7 +36,7 @@ export interface WorkerResult {
 
 /** A message to a worker. */
 export type WorkerRequest =
-  | { type: "init"; modules: string[]; tag: string; report: number }
+  | { type: "init"; modules: string[]; tag: string; report: number; segmentBytes?: number }
   | { type: "run"; jobs: WorkerJob[] };
 
 /** A message from a worker. */
@@ -59,6 +59,8 @@ export interface WorkerPoolOptions {
    * `sessionTag()`.
    */
   segmentTag?: string;
+  /** A worker starts a new segment file past this size (`SegmentWriter`'s `maxBytes`). Default `SEGMENT_MAX_BYTES`. */
+  segmentBytes?: number;
 }
 
 interface Slot {
@@ -98,6 +100,7 @@ export class WorkerPool {
   readonly depth: number;
   readonly #modules: string[];
   readonly #tag: string;
+  readonly #segmentBytes: number | undefined;
   readonly #slots: Slot[] = [];
   #next = 0;
   #started = 0;
@@ -117,6 +120,7 @@ export class WorkerPool {
     this.depth = depth;
     this.#modules = [...(options.modules ?? [])];
     this.#tag = options.segmentTag ?? sessionTag();
+    this.#segmentBytes = options.segmentBytes;
     for (let i = 0; i < size; i++) this.#slots.push(this.#start());
   }
 
@@ -165,7 +169,13 @@ export class WorkerPool {
     const tag = `${this.#tag}-w${this.#started++}`;
     const report = Math.max(1, Math.floor(this.depth / 2));
     worker.postMessage(
-      { type: "init", modules: this.#modules, tag, report } satisfies WorkerRequest,
+      {
+        type: "init",
+        modules: this.#modules,
+        tag,
+        report,
+        segmentBytes: this.#segmentBytes,
+      } satisfies WorkerRequest,
     );
     return slot;
   }
