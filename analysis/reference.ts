@@ -22,7 +22,12 @@ export type ReferenceName =
   | "frail_table11_average"
   | "frail_table12"
   | "frail_table12_average"
-  | "staghunt_table1";
+  | "frail_figure3b"
+  | "frail_figure4"
+  | "frail_figure6"
+  | "staghunt_table1"
+  | "staghunt_figure1"
+  | "staghunt_figure_a5";
 
 /**
  * All reference table names.
@@ -45,10 +50,29 @@ export const REFERENCE_NAMES: readonly ReferenceName[] = [
   "frail_table11_average",
   "frail_table12",
   "frail_table12_average",
+  "frail_figure3b",
+  "frail_figure4",
+  "frail_figure6",
   "staghunt_table1",
+  "staghunt_figure1",
+  "staghunt_figure_a5",
 ];
 
-const NUMERIC = new Set(["welfare", "mean", "se", "rate", "lower", "upper", "match_rate"]);
+const NUMERIC = new Set([
+  "welfare",
+  "mean",
+  "se",
+  "rate",
+  "lower",
+  "upper",
+  "match_rate",
+  "value",
+  "fraction",
+  "preflip",
+  "public",
+  "realised",
+  "truthful",
+]);
 const INTEGER = new Set(["successes", "episodes"]);
 
 /**
@@ -216,7 +240,10 @@ export interface WithSeIntervalOptions {
  * if ((a.lower as number).toFixed(3) !== "0.304" || b.upper !== null) throw new Error();
  * ```
  */
-export function withSeInterval(table: pl.DataFrame, options: WithSeIntervalOptions = {}): pl.DataFrame {
+export function withSeInterval(
+  table: pl.DataFrame,
+  options: WithSeIntervalOptions = {},
+): pl.DataFrame {
   const { mean = "mean", se = "se", into = ["lower", "upper"] } = options;
   requireColumns(table, [mean, se], "withSeInterval()");
   const m = pl.col(mean).cast(pl.Float64);
