@@ -68,17 +68,16 @@ function ablationTable(all: readonly ModelTurn[]): pl.DataFrame {
 
 /** Adds 95% Wilson intervals of Figure 1's two rates (`rounds` rounds each). */
 function withSuccessIntervals(table: pl.DataFrame): pl.DataFrame {
-  const rows = table.toRecords().map((r) => {
-    const n = r.rounds as number;
-    const out: Record<string, unknown> = { ...r };
-    for (const m of ["preflip", "public"]) {
-      const w = wilson(Math.round((r[m] as number) * n), n);
-      out[`${m}_lower`] = w.lower;
-      out[`${m}_upper`] = w.upper;
-    }
-    return out;
+  const n = table.getColumn("rounds").toArray() as number[];
+  const ends = ["preflip", "public"].flatMap((m) => {
+    const rates = table.getColumn(m).toArray() as number[];
+    const w = rates.map((rate, i) => wilson(Math.round(rate * n[i]), n[i]));
+    return [
+      pl.Series(`${m}_lower`, w.map((x) => x.lower), pl.Float64),
+      pl.Series(`${m}_upper`, w.map((x) => x.upper), pl.Float64),
+    ];
   });
-  return rows.length > 0 ? pl.DataFrame(rows) : table;
+  return table.withColumns(...ends);
 }
 
 /** Every Stag Hunt section. */
