@@ -376,7 +376,7 @@ export function compareWithReference(
         pl.col(interval[1]).cast(pl.Float64).alias(`${prefix}_upper`),
       ]
       : [];
-  const parts = pairs.map(([runColumn, paperColumn]) => {
+  const parts = pairs.map(([runColumn, paperColumn], part) => {
     const left = paper.select(
       ...keyExprs,
       pl.col(paperColumn).cast(pl.Float64).alias("paper"),
@@ -386,14 +386,16 @@ export function compareWithReference(
       ...keyExprs,
       pl.col(runColumn).cast(pl.Float64).alias("run"),
       ...ends(runInterval, "run"),
-    );
+    ).withRowIndex("__run");
+    // A full join returns unmatched rows in an order of its own, from call to
+    // call: the paper's row order, then the value column, then the run's row
+    // order set it.
     return left.join(right, { on: cellKeys, how: "full", coalesce: true })
-      .withColumns(pl.lit(paperColumn).alias("column"));
+      .withColumns(pl.lit(paperColumn).alias("column"), pl.lit(part).alias("__part"));
   });
   const joined = pl.concat(parts, { how: "vertical" })
     .withColumns(pl.col("__order").fillNull(Number.MAX_SAFE_INTEGER))
-    .withRowIndex("__position")
-    .sort(["__order", "__position"]);
+    .sort(["__order", "__part", "__run"]);
   const num = (name: string) => joined.getColumn(name).toArray() as (number | null)[];
   const runs = num("run");
   const papers = num("paper");
