@@ -107,7 +107,21 @@ export {
 } from "./analysis/charts/frail_estimates.ts";
 export { trajectoriesChart } from "./analysis/charts/trajectories_chart.ts";
 export { welfareHeatmapChart } from "./analysis/charts/welfare_heatmap.ts";
-export { compareWithReference, loadReference } from "./analysis/reference.ts";
+export {
+  compareWithReference,
+  loadReference,
+  referenceVerdict,
+  type ReferenceVerdict,
+  withSeInterval,
+} from "./analysis/reference.ts";
+// A paper's every table and figure beside the published values, with verdicts.
+export {
+  type ReportSection,
+  reproductionReport,
+  type ReproductionReport,
+} from "./analysis/report/reproduction.ts";
+export { reportHtml, reportMarkdown, writeReport } from "./analysis/report/render.ts";
+export { paperVsRunChart } from "./analysis/report/paper_vs_run_chart.ts";
 
 // Model calls: usage and cost.
 export { usageTable, type UsageTableOptions } from "./analysis/usage.ts";
