@@ -110,15 +110,15 @@ export { welfareHeatmapChart } from "./analysis/charts/welfare_heatmap.ts";
 export {
   compareWithReference,
   loadReference,
-  referenceVerdict,
   type ReferenceVerdict,
+  referenceVerdict,
   withSeInterval,
 } from "./analysis/reference.ts";
 // A paper's every table and figure beside the published values, with verdicts.
 export {
   type ReportSection,
-  reproductionReport,
   type ReproductionReport,
+  reproductionReport,
 } from "./analysis/report/reproduction.ts";
 export { reportHtml, reportMarkdown, writeReport } from "./analysis/report/render.ts";
 export { paperVsRunChart } from "./analysis/report/paper_vs_run_chart.ts";

@@ -91,8 +91,8 @@ export {
   type ReportPaper,
   type ReportSection,
   type ReportTable,
-  reproductionReport,
   type ReproductionReport,
+  reproductionReport,
   type ReproductionReportOptions,
   type VerdictCounts,
 } from "./report/reproduction.ts";

@@ -45,17 +45,23 @@ export function frailSections(frames: FrailFrames, label: string): ReportSection
   const stable = regime(episodes, "stable");
   const named = (t: string) => `${t} (run: ${label})`;
   const out: ReportSection[] = [];
-  const models2 = [...new Set(loadReference("frail_table2").getColumn("model").toArray().map(String))];
+  const models2 = [
+    ...new Set(loadReference("frail_table2").getColumn("model").toArray().map(String)),
+  ];
 
   // Table 2 and Figure 3a.
   const cells = welfareTable(stable);
   const average = withSeInterval(welfareAverage(cells));
-  const avgCells = published(average, withSeInterval(loadReference("frail_table2_average"), SE_PAPER), {
-    keys: ["env", "regime", "mechanism"],
-    values: ["mean"],
-    runInterval: ["lower", "upper"],
-    paperInterval: ["paper_lo", "paper_hi"],
-  });
+  const avgCells = published(
+    average,
+    withSeInterval(loadReference("frail_table2_average"), SE_PAPER),
+    {
+      keys: ["env", "regime", "mechanism"],
+      values: ["mean"],
+      runInterval: ["lower", "upper"],
+      paperInterval: ["paper_lo", "paper_hi"],
+    },
+  );
   const perModel = published(perModelWelfare(stable, models2), "frail_table2", {
     keys: ["env", "regime", "mechanism", "model"],
     values: [["mean", "welfare"]],
@@ -138,20 +144,23 @@ export function frailSections(frames: FrailFrames, label: string): ReportSection
     ],
     charts: [{
       caption: named("Success rates beside FRAIL Table 8"),
-      spec: paperVsRunChart(compareWithReference(success, loadReference("frail_table8"), {
-        keys: ["env", "regime", "mechanism", "model"],
-        values: ["rate"],
-        runInterval: ["lower", "upper"],
-        paperInterval: ["lower", "upper"],
-        decimals: 2,
-      }), {
-        x: "model",
-        column: "mechanism",
-        row: "env",
-        runLabel: label,
-        title: "Table 8: success rate, run and paper",
-        yTitle: "success rate",
-      }),
+      spec: paperVsRunChart(
+        compareWithReference(success, loadReference("frail_table8"), {
+          keys: ["env", "regime", "mechanism", "model"],
+          values: ["rate"],
+          runInterval: ["lower", "upper"],
+          paperInterval: ["lower", "upper"],
+          decimals: 2,
+        }),
+        {
+          x: "model",
+          column: "mechanism",
+          row: "env",
+          runLabel: label,
+          title: "Table 8: success rate, run and paper",
+          yTitle: "success rate",
+        },
+      ),
     }],
     cells: [table8],
   }));
@@ -195,7 +204,8 @@ export function frailSections(frames: FrailFrames, label: string): ReportSection
   out.push(section({
     id: "figure3b",
     title: "Figure 3b: the mechanism scorecard",
-    source: "FRAIL §4.1 Finding 3 (p. 7) prints 7 of the 24 values; data/reference/frail_figure3b.csv",
+    source:
+      "FRAIL §4.1 Finding 3 (p. 7) prints 7 of the 24 values; data/reference/frail_figure3b.csv",
     notes: [
       "The paper prints the central-player welfare of M0-M3 and the early participation of " +
       "M1-M3 only; the other dimensions have no printed values. Neither side has an interval, so " +
@@ -354,8 +364,16 @@ export function frailSections(frames: FrailFrames, label: string): ReportSection
       ],
       cells: [table10],
     }));
-    const models11 = [...new Set(loadReference("frail_table11").getColumn("model").toArray().map(String))];
-    for (const [id, r, name] of [["table11", "expansion", "frail_table11"], ["table12", "contraction", "frail_table12"]] as const) {
+    const models11 = [
+      ...new Set(loadReference("frail_table11").getColumn("model").toArray().map(String)),
+    ];
+    for (
+      const [id, r, name] of [["table11", "expansion", "frail_table11"], [
+        "table12",
+        "contraction",
+        "frail_table12",
+      ]] as const
+    ) {
       const mine = regime(episodes, r);
       const perModelR = published(perModelWelfare(mine, models11), name, {
         keys: ["env", "regime", "mechanism", "model"],
@@ -371,7 +389,10 @@ export function frailSections(frames: FrailFrames, label: string): ReportSection
           "The Average column is Table 10's " + r + " column, counted there.",
         ],
         tables: [
-          { caption: named(`Table ${id.slice(5)} layout`), frame: mine.height > 0 ? welfareTableDisplay(welfareTable(mine)) : pl.DataFrame({}) },
+          {
+            caption: named(`Table ${id.slice(5)} layout`),
+            frame: mine.height > 0 ? welfareTableDisplay(welfareTable(mine)) : pl.DataFrame({}),
+          },
           { caption: named(`Table ${id.slice(5)} beside the paper`), frame: perModelR },
         ],
         charts: [],

@@ -77,7 +77,9 @@ export function countVerdicts(cells: pl.DataFrame | null): VerdictCounts {
 }
 
 /** What played a run: `"mock agents"` when every model of its episodes is a mock, else `"LLM agents"`. */
-export function agentsOf(episodes: pl.DataFrame): { label: string; mock: boolean; models: string[] } {
+export function agentsOf(
+  episodes: pl.DataFrame,
+): { label: string; mock: boolean; models: string[] } {
   const models = [...new Set(episodes.getColumn("model").toArray().map(String))].sort();
   const mock = models.length > 0 && models.every((m) => m.startsWith("mock"));
   return { label: mock ? "mock agents" : "LLM agents", mock, models };

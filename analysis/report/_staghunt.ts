@@ -8,7 +8,12 @@ import {
   stagByMarginChart,
   successByCorruptionChart,
 } from "../charts/staghunt_charts.ts";
-import { matchRateTable, payoffGap, stagByMargin, successByCorruption } from "../staghunt/figures.ts";
+import {
+  matchRateTable,
+  payoffGap,
+  stagByMargin,
+  successByCorruption,
+} from "../staghunt/figures.ts";
 import { type ModelTurn, stagHuntTurnRecords } from "../staghunt/turn_records.ts";
 import { wilson } from "../stats.ts";
 import { paperVsRunChart } from "./paper_vs_run_chart.ts";
@@ -23,7 +28,9 @@ export interface StagHuntFrames {
 const isFocal = (t: ModelTurn) => t.N === 5 && t.M === 3;
 
 /** Public success per (episode, round): at least M public Stags. */
-function roundSuccesses(records: readonly ModelTurn[]): Map<string, { round: number; ok: boolean }> {
+function roundSuccesses(
+  records: readonly ModelTurn[],
+): Map<string, { round: number; ok: boolean }> {
   const stags = new Map<string, { round: number; stags: number; M: number }>();
   for (const t of records) {
     const key = `${t.run}\u0000${t.episode}\u0000${t.round}`;

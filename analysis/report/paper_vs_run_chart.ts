@@ -57,7 +57,10 @@ export const PAPER_SOURCE = "paper (published)";
  * if (!svg.includes("run: mock agents")) throw new Error("the run's label");
  * ```
  */
-export function paperVsRunChart(cells: pl.DataFrame, options: PaperVsRunChartOptions): VegaLiteSpec {
+export function paperVsRunChart(
+  cells: pl.DataFrame,
+  options: PaperVsRunChartOptions,
+): VegaLiteSpec {
   const { x, column, row, runLabel, title } = options;
   const runSource = `run: ${runLabel}`;
   const has = (name: string) => cells.columns.includes(name);

@@ -102,7 +102,9 @@ export async function reportHtml(report: ReproductionReport): Promise<string> {
       );
     }
     parts.push(
-      `<section id="${escapeHtml(s.id)}">\n<h2>${escapeHtml(`${s.title} (run: ${report.agents})`)}</h2>\n` +
+      `<section id="${escapeHtml(s.id)}">\n<h2>${
+        escapeHtml(`${s.title} (run: ${report.agents})`)
+      }</h2>\n` +
         `<p><em>Published values: ${escapeHtml(s.source)}</em></p>\n` +
         (s.cells === null
           ? "<p>No published cell compared.</p>\n"
@@ -117,7 +119,9 @@ export async function reportHtml(report: ReproductionReport): Promise<string> {
     `<style>${STYLE}</style></head><body>\n` +
     `<h1>${escapeHtml(`Reproduction: ${report.title}`)}</h1>\n` +
     `<p class="banner"><strong>${escapeHtml(banner(report))}</strong></p>\n` +
-    `<p>${report.episodes} episodes. <strong>${escapeHtml(countsText(report.counts))}</strong>.</p>\n` +
+    `<p>${report.episodes} episodes. <strong>${
+      escapeHtml(countsText(report.counts))
+    }</strong>.</p>\n` +
     `<p>${escapeHtml(RULE)}</p>\n` +
     parts.join("\n") + "\n</body></html>\n";
 }

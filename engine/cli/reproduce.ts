@@ -52,7 +52,8 @@
  * Exit codes: 0 done (every episode ok, and a rebuilt report identical);
  * 1 some episodes failed or are degraded, or a rebuilt report differs;
  * 2 bad arguments, files or permissions; 3 a provider failed; 74 a folder
- * could not be written; 130 interrupted or stopped by the budget.
+ * could not be written; 129, 130, 143 interrupted by SIGHUP, SIGINT, SIGTERM
+ * (130 also stopped by the budget): the same command resumes.
  *
  * @module
  */
@@ -81,8 +82,7 @@ import {
 } from "../../analysis/report/reproduction.ts";
 import { countsText, writeReport } from "../../analysis/report/render.ts";
 
-const USAGE =
-  `Usage: deno task reproduce <frail|staghunt> [--models FILE] [--dry-run] [--out DIR]
+const USAGE = `Usage: deno task reproduce <frail|staghunt> [--models FILE] [--dry-run] [--out DIR]
          [--cache DIR] [--episodes N] [--pack FILE] [--spec FILE] [--max-cost X]
          [--max-tokens N] [--no-preflight] [--no-progress]
        deno task reproduce --from-pack FILE [--out DIR]`;
@@ -140,7 +140,9 @@ function withEpisodes(spec: Spec, episodes: number | undefined): Spec {
 function int(name: string, text: string | undefined, min: number): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min) fail(`--${name} must be an integer >= ${min}, got "${text}"`);
+  if (!Number.isSafeInteger(n) || n < min) {
+    fail(`--${name} must be an integer >= ${min}, got "${text}"`);
+  }
   return n;
 }
 
@@ -175,7 +177,10 @@ async function filesUnder(dir: string, prefix: string): Promise<TarEntry[]> {
       const path = join(at, e.name);
       if (e.isDirectory) await walk(path);
       else if (e.isFile) {
-        out.push({ name: `${prefix}/${relative(dir, path).split("\\").join("/")}`, data: await Deno.readFile(path) });
+        out.push({
+          name: `${prefix}/${relative(dir, path).split("\\").join("/")}`,
+          data: await Deno.readFile(path),
+        });
       }
     }
   };
@@ -193,7 +198,10 @@ async function isEmptyOrAbsent(dir: string): Promise<boolean> {
   }
 }
 
-async function report(paper: ReportPaper, out: string): Promise<{ html: string; md: string; summary: string }> {
+async function report(
+  paper: ReportPaper,
+  out: string,
+): Promise<{ html: string; md: string; summary: string }> {
   const frames = await loadRuns(join(out, "run"), {
     frames: paper === "frail" ? ["rounds", "decisions"] : ["turns"],
     workers: 1,
@@ -203,7 +211,11 @@ async function report(paper: ReportPaper, out: string): Promise<{ html: string; 
   return { ...files, summary: `${r.agents}: ${countsText(r.counts)}` };
 }
 
-async function fromPack(file: string, outArg: string | undefined, paperArg: string | undefined): Promise<number> {
+async function fromPack(
+  file: string,
+  outArg: string | undefined,
+  paperArg: string | undefined,
+): Promise<number> {
   const out = outArg ?? join("runs", basename(file).replace(/\.tar$/, ""));
   requirePermissions({ write: [out], net: [], env: [], sys: POLARS_SYS, ffi: addonFolder() });
   let bytes: Uint8Array;
@@ -216,9 +228,16 @@ async function fromPack(file: string, outArg: string | undefined, paperArg: stri
   const entries = readTar(bytes, file);
   const meta = entries.find((e) => e.name === "pack.json");
   if (!meta) fail(`Pack "${file}" has no pack.json: not a reproduction pack`);
-  const info = JSON.parse(new TextDecoder().decode(meta.data)) as { format?: string; paper?: string };
+  const info = JSON.parse(new TextDecoder().decode(meta.data)) as {
+    format?: string;
+    paper?: string;
+  };
   if (info.format !== PACK_FORMAT || !REPORT_PAPERS.includes(info.paper as ReportPaper)) {
-    fail(`Pack "${file}": pack.json is not a ${PACK_FORMAT} of a known paper (got ${new TextDecoder().decode(meta.data).slice(0, 200)})`);
+    fail(
+      `Pack "${file}": pack.json is not a ${PACK_FORMAT} of a known paper (got ${
+        new TextDecoder().decode(meta.data).slice(0, 200)
+      })`,
+    );
   }
   const paper = info.paper as ReportPaper;
   if (paperArg !== undefined && paperArg !== paper) {
@@ -238,7 +257,9 @@ async function fromPack(file: string, outArg: string | undefined, paperArg: stri
     await Deno.writeFile(path, e.data);
   }
   const built = await report(paper, out);
-  console.log(`Rebuilt the report of pack ${file} into ${built.html} and ${built.md} (${built.summary}).`);
+  console.log(
+    `Rebuilt the report of pack ${file} into ${built.html} and ${built.md} (${built.summary}).`,
+  );
   let same = true;
   for (const [name, path] of [["report.html", built.html], ["report.md", built.md]] as const) {
     const mine = await Deno.readFile(path);
@@ -248,11 +269,15 @@ async function fromPack(file: string, outArg: string | undefined, paperArg: stri
       continue;
     }
     const equal = mine.length === theirs.length && mine.every((b, i) => b === theirs[i]);
-    console.log(`${name}: ${equal ? "identical to the packed one" : "DIFFERS from the packed one"}`);
+    console.log(
+      `${name}: ${equal ? "identical to the packed one" : "DIFFERS from the packed one"}`,
+    );
     same &&= equal;
   }
   console.log(
-    `To play the grid again from the packed cache: deno task reproduce ${paper} --spec ${join(out, "spec.json")} ` +
+    `To play the grid again from the packed cache: deno task reproduce ${paper} --spec ${
+      join(out, "spec.json")
+    } ` +
       `--models MODELS --cache ${join(out, "cache")} --no-preflight --out DIR`,
   );
   return same ? 0 : 1;
@@ -288,14 +313,18 @@ async function main(): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  if (positionals.length > 1) fail(`Expected one paper, got ${positionals.length}: ${positionals.join(" ")}`);
+  if (positionals.length > 1) {
+    fail(`Expected one paper, got ${positionals.length}: ${positionals.join(" ")}`);
+  }
   const paperArg = positionals[0];
   if (paperArg !== undefined && !REPORT_PAPERS.includes(paperArg as ReportPaper)) {
     fail(`Unknown paper "${paperArg}": expected one of ${REPORT_PAPERS.join(", ")}`);
   }
   if (values["from-pack"] !== undefined) {
     for (const flag of ["models", "dry-run", "cache", "episodes", "pack", "spec"] as const) {
-      if (values[flag] !== undefined) fail(`--from-pack rebuilds the packed run's report; it takes no --${flag}`);
+      if (values[flag] !== undefined) {
+        fail(`--from-pack rebuilds the packed run's report; it takes no --${flag}`);
+      }
     }
     return await fromPack(values["from-pack"], values.out, paperArg);
   }
@@ -315,13 +344,21 @@ async function main(): Promise<number> {
   const parsed = parseGridSpec(raw);
   const game = paper === "frail" ? "frail" : "staghunt";
   const otherGames = parsed.blocks.filter((b) => b.game !== game);
-  if (otherGames.length > 0) fail(`Spec "${specPath}" has ${otherGames[0].game} blocks: the ${paper} report needs ${game} blocks only`);
+  if (otherGames.length > 0) {
+    fail(
+      `Spec "${specPath}" has ${
+        otherGames[0].game
+      } blocks: the ${paper} report needs ${game} blocks only`,
+    );
+  }
   let models: ModelConfig[] | undefined;
   if (values.models !== undefined) {
     try {
       models = await loadModelConfigs(values.models);
     } catch (err) {
-      if (err instanceof Deno.errors.NotFound) fail(`Models file "${values.models}" does not exist`);
+      if (err instanceof Deno.errors.NotFound) {
+        fail(`Models file "${values.models}" does not exist`);
+      }
       throw err;
     }
   } else if (values.cache !== undefined) {
@@ -334,7 +371,9 @@ async function main(): Promise<number> {
   if (mock) {
     console.log(
       `Mock agents (rule-based, not LLMs) play the paper's design "${parsed.name}"` +
-        (mock.dropped.length ? `; left out, as mocks cannot mix models: ${mock.dropped.join("; ")}` : "") +
+        (mock.dropped.length
+          ? `; left out, as mocks cannot mix models: ${mock.dropped.join("; ")}`
+          : "") +
         ". Give --models FILE to run the paper's models.",
     );
   }
@@ -349,10 +388,21 @@ async function main(): Promise<number> {
       String(m.tokensOut),
       m.cost === null ? "no price" : m.cost.toFixed(4),
     ]);
-    console.log(`Agent calls: ${usage.calls}; LLM: ${usage.llmEpisodes} episodes, ${usage.llmCalls} calls.`);
+    console.log(
+      `Agent calls: ${usage.calls}; LLM: ${usage.llmEpisodes} episodes, ${usage.llmCalls} calls.`,
+    );
     if (rows.length > 0) {
-      console.log(formatTable(["model", "calls", "prompt tokens", "completion tokens (500/call)", "cost"], rows));
-      console.log(usage.cost === null ? "Cost: unknown (no price for " + usage.unpriced.join(", ") + ")" : `Cost: ${usage.cost.toFixed(4)} (at the caps ${usage.maxCost?.toFixed(4)})`);
+      console.log(
+        formatTable(
+          ["model", "calls", "prompt tokens", "completion tokens (500/call)", "cost"],
+          rows,
+        ),
+      );
+      console.log(
+        usage.cost === null
+          ? "Cost: unknown (no price for " + usage.unpriced.join(", ") + ")"
+          : `Cost: ${usage.cost.toFixed(4)} (at the caps ${usage.maxCost?.toFixed(4)})`,
+      );
       console.log("Cache hits: not estimated by this version (every call counted as sent).");
     }
     if (mock) {
@@ -369,25 +419,61 @@ async function main(): Promise<number> {
   const named = new Set(expandCells(parseGridSpec(spec)).flatMap((c) => modelsOf(c.agents)));
   const used = (models ?? []).filter((m) => named.has(m.id));
   requirePermissions({
-    write: [out, ...(values.cache ? [values.cache] : []), ...(values.pack ? [dirname(values.pack)] : [])],
+    write: [
+      out,
+      ...(values.cache ? [values.cache] : []),
+      ...(values.pack ? [dirname(values.pack)] : []),
+    ],
     net: used.map((m) => new URL(m.baseURL).host),
     env: used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null),
     sys: POLARS_SYS,
     ffi: addonFolder(),
   });
-  const runtime = models
-    ? new LlmRuntime({ models, cacheDir: values.cache ?? null })
-    : undefined;
-  const r = await runGrid(spec, {
-    out: join(out, "run"),
-    runtime,
-    preflight: !values["no-preflight"],
-    progress: values["no-progress"] ? false : true,
-    workers: 0,
-    budget: maxTokens !== undefined || maxCost !== undefined ? { maxTokens, maxCost } : undefined,
-  });
+  const runtime = models ? new LlmRuntime({ models, cacheDir: values.cache ?? null }) : undefined;
+  // A signal starts no new episode; a second one abandons those in flight
+  // (not logged, played again on resume). The folder resumes either way.
+  const stop = new AbortController();
+  const abandon = new AbortController();
+  let received: string | null = null;
+  const listeners = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((name) => {
+    const listener = () => {
+      if (received !== null) {
+        runtime?.halt(`Received ${received}, then ${name}`, "signal");
+        abandon.abort(name);
+        return;
+      }
+      received = name;
+      console.error(
+        `\nReceived ${name}: no new episode starts (${name} again abandons those in flight).`,
+      );
+      stop.abort(`Received ${name}`);
+    };
+    try {
+      Deno.addSignalListener(name, listener);
+      return [name, listener] as const;
+    } catch {
+      return null; // a signal this system does not have
+    }
+  }).filter((l) => l !== null);
+  let r;
+  try {
+    r = await runGrid(spec, {
+      out: join(out, "run"),
+      runtime,
+      preflight: !values["no-preflight"],
+      progress: values["no-progress"] ? false : true,
+      workers: 0,
+      signal: stop.signal,
+      abandon: abandon.signal,
+      budget: maxTokens !== undefined || maxCost !== undefined ? { maxTokens, maxCost } : undefined,
+    });
+  } finally {
+    for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
+  }
   console.log(
-    `${name}: ${r.total - r.remaining}/${r.total} episodes in ${r.dir} (${r.skipped} already there, ` +
+    `${name}: ${
+      r.total - r.remaining
+    }/${r.total} episodes in ${r.dir} (${r.skipped} already there, ` +
       `${r.played} played now, ${r.failed.length} failed, ${r.degraded.length} degraded)`,
   );
   if (r.usage.calls > 0) {
@@ -399,8 +485,11 @@ async function main(): Promise<number> {
   if (r.stopped) console.log(`Stopped: ${r.stopped}`);
   if (r.interrupted || r.remaining > 0) {
     console.log(`Not finished: run the same command again to resume.`);
-    if (r.stoppedBy === "disk" || r.stoppedBy === "cache" || r.stoppedBy === "ledger") return EXIT_WRITE;
-    return r.stoppedBy === "provider" ? 3 : 130;
+    if (r.stoppedBy === "disk" || r.stoppedBy === "cache" || r.stoppedBy === "ledger") {
+      return EXIT_WRITE;
+    }
+    if (r.stoppedBy === "provider") return 3;
+    return received === "SIGTERM" ? 143 : received === "SIGHUP" ? 129 : 130;
   }
   const built = await report(paper, out);
   console.log(`Report: ${built.html} and ${built.md} (${built.summary}).`);
@@ -409,14 +498,20 @@ async function main(): Promise<number> {
     const entries: TarEntry[] = [
       {
         name: "pack.json",
-        data: enc.encode(JSON.stringify({
-          format: PACK_FORMAT,
-          version: 1,
-          paper,
-          mock: mock !== null,
-          run: name,
-          episodes: r.total,
-        }, null, 2) + "\n"),
+        data: enc.encode(
+          JSON.stringify(
+            {
+              format: PACK_FORMAT,
+              version: 1,
+              paper,
+              mock: mock !== null,
+              run: name,
+              episodes: r.total,
+            },
+            null,
+            2,
+          ) + "\n",
+        ),
       },
       { name: "spec.json", data: enc.encode(JSON.stringify(spec, null, 2) + "\n") },
       ...(values.models ? [{ name: "models.json", data: await Deno.readFile(values.models) }] : []),
@@ -427,7 +522,9 @@ async function main(): Promise<number> {
       { name: "report.md", data: await Deno.readFile(built.md) },
     ];
     await Deno.writeFile(values.pack, writeTar(entries));
-    console.log(`Pack: ${values.pack} (${entries.length} files). Rebuild offline: deno task reproduce --from-pack ${values.pack}`);
+    console.log(
+      `Pack: ${values.pack} (${entries.length} files). Rebuild offline: deno task reproduce --from-pack ${values.pack}`,
+    );
   }
   return r.failed.length + r.degraded.length ? 1 : 0;
 }

@@ -4,8 +4,8 @@ import {
   acrossModelMeans,
   compareWithReference,
   loadReference,
-  referenceVerdict,
   type ReferenceName,
+  referenceVerdict,
   welfareAverage,
   wilson,
   withMarks,
@@ -267,7 +267,12 @@ Deno.test("referenceVerdict() applies the run's interval, then the paper's, then
     "paper",
   );
   assert.equal(
-    referenceVerdict({ run: 0.1999, paper: 0.31, runInterval: [0.1, 0.3], paperInterval: [0.2, 0.4] }),
+    referenceVerdict({
+      run: 0.1999,
+      paper: 0.31,
+      runInterval: [0.1, 0.3],
+      paperInterval: [0.2, 0.4],
+    }),
     "outside",
   );
   // An interval with a null end (a one-model SE) is no interval.
@@ -286,11 +291,14 @@ Deno.test("compareWithReference() gives a verdict per cell from both intervals",
     lower: [0.1, 0.45, 0.85, null],
     upper: [0.3, 0.55, 0.95, null],
   });
-  const paper = withSeInterval(pl.DataFrame({
-    mechanism: ["M0", "M1", "M2", "M3"],
-    mean: [0.25, 0.7, 0.2, 0.3],
-    se: [0.01, 0.1, 0.01, 0.05],
-  }), { into: ["p_lo", "p_hi"] });
+  const paper = withSeInterval(
+    pl.DataFrame({
+      mechanism: ["M0", "M1", "M2", "M3"],
+      mean: [0.25, 0.7, 0.2, 0.3],
+      se: [0.01, 0.1, 0.01, 0.05],
+    }),
+    { into: ["p_lo", "p_hi"] },
+  );
   const cells = compareWithReference(run, paper, {
     keys: ["mechanism"],
     values: ["mean"],
@@ -298,8 +306,17 @@ Deno.test("compareWithReference() gives a verdict per cell from both intervals",
     paperInterval: ["p_lo", "p_hi"],
   });
   assert.deepEqual(cells.columns, [
-    "mechanism", "column", "run", "paper", "diff", "run_lower", "run_upper", "paper_lower",
-    "paper_upper", "match", "verdict",
+    "mechanism",
+    "column",
+    "run",
+    "paper",
+    "diff",
+    "run_lower",
+    "run_upper",
+    "paper_lower",
+    "paper_upper",
+    "match",
+    "verdict",
   ]);
   assert.deepEqual(cells.select("mechanism", "match", "verdict").toRecords(), [
     { mechanism: "M0", match: true, verdict: "run" },

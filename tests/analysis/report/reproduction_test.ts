@@ -24,8 +24,16 @@ Deno.test("reproductionReport() puts every FRAIL table and figure beside the pap
   assertEquals(report.agents, "mock agents");
   assertEquals(report.mock, true);
   assertEquals(report.sections.map((s) => s.id), [
-    "table2", "figure3a", "table8", "table9", "figure3b", "figure4", "figure6", "table10",
-    "table11", "table12",
+    "table2",
+    "figure3a",
+    "table8",
+    "table9",
+    "figure3b",
+    "figure4",
+    "figure6",
+    "table10",
+    "table11",
+    "table12",
   ]);
   const counts = Object.fromEntries(report.sections.map((s) => [s.id, s.counts]));
   const none = { run: 0, paper: 0, printed: 0, outside: 0, no_run: 0 };
@@ -89,7 +97,8 @@ Deno.test("reproductionReport() refuses an unknown paper, another game's run and
       "episodes; load the staghunt run alone",
   );
   assertThrows(
-    () => reproductionReport({ episodes: frames.episodes, rounds: frames.rounds }, { paper: "frail" }),
+    () =>
+      reproductionReport({ episodes: frames.episodes, rounds: frames.rounds }, { paper: "frail" }),
     RangeError,
     'reproductionReport(): the frail report needs the "decisions" frame; load it with ' +
       'loadRuns(dir, { frames: ["rounds", "decisions"] })',

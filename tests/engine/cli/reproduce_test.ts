@@ -38,7 +38,14 @@ Deno.test("reproduce staghunt writes a mock report and a pack that a fresh folde
   const a = await Deno.makeTempDir({ prefix: "coordlab-repro-a-" });
   const b = await Deno.makeTempDir({ prefix: "coordlab-repro-b-" });
   try {
-    const run = await reproduce(a, ["staghunt", "--episodes", "1", "--no-progress", "--pack", "runs/p.tar"]);
+    const run = await reproduce(a, [
+      "staghunt",
+      "--episodes",
+      "1",
+      "--no-progress",
+      "--pack",
+      "runs/p.tar",
+    ]);
     assertEquals(run.code, 0, run.err);
     assert(run.out.includes("Mock agents (rule-based, not LLMs)"), run.out);
     assert(
@@ -95,11 +102,26 @@ Deno.test("reproduce plays a packed LLM grid again from the pack's cache against
       JSON.stringify({
         name: "tiny",
         episodes: 1,
-        blocks: [{ game: "staghunt", N: [5], M: [3], T: [1], F: [1, 4], agents: [{ model: "local" }] }],
+        blocks: [{
+          game: "staghunt",
+          N: [5],
+          M: [3],
+          T: [1],
+          F: [1, 4],
+          agents: [{ model: "local" }],
+        }],
       }),
     );
     const host = new URL(server.url).host;
-    const args = ["staghunt", "--spec", "spec.json", "--models", "models.json", "--cache", "runs/cache"];
+    const args = [
+      "staghunt",
+      "--spec",
+      "spec.json",
+      "--models",
+      "models.json",
+      "--cache",
+      "runs/cache",
+    ];
     // Without the network and the key variable, the command names them and stops.
     const refused = await reproduce(a, [...args, "--no-progress"], [], { REPRO_TEST_KEY: key });
     assertEquals(refused.code, 2);
@@ -134,7 +156,10 @@ Deno.test("reproduce plays a packed LLM grid again from the pack's cache against
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const port = (listener.addr as Deno.NetAddr).port;
     listener.close();
-    await Deno.writeTextFile(`${b}/closed.json`, JSON.stringify(model(`http://127.0.0.1:${port}/v1`)));
+    await Deno.writeTextFile(
+      `${b}/closed.json`,
+      JSON.stringify(model(`http://127.0.0.1:${port}/v1`)),
+    );
     const replay = await reproduce(
       b,
       [
