@@ -109,6 +109,9 @@ export {
 export { trajectoriesChart } from "./analysis/charts/trajectories_chart.ts";
 export { welfareHeatmapChart } from "./analysis/charts/welfare_heatmap.ts";
 export { compareWithReference, loadReference } from "./analysis/reference.ts";
+// A paper's every table and figure beside the published values, with verdicts
+// (its renderers and the verdict rule: the "./analysis" entry point).
+export { type ReproductionReport, reproductionReport } from "./analysis/report/reproduction.ts";
 
 // Model calls: usage and cost.
 export { usageTable, type UsageTableOptions } from "./analysis/usage.ts";

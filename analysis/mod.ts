@@ -83,3 +83,22 @@ export * from "./staghunt/figures.ts";
 export * from "./charts/staghunt_charts.ts";
 export * from "./usage.ts";
 export * from "./charts/usage_chart.ts";
+export {
+  PAPER_TITLES,
+  REPORT_PAPERS,
+  type ReportChart,
+  type ReportFrames,
+  type ReportPaper,
+  type ReportSection,
+  type ReportTable,
+  type ReproductionReport,
+  reproductionReport,
+  type ReproductionReportOptions,
+  type VerdictCounts,
+} from "./report/reproduction.ts";
+export { reportHtml, reportMarkdown, VERDICT_TEXT, writeReport } from "./report/render.ts";
+export {
+  PAPER_SOURCE,
+  paperVsRunChart,
+  type PaperVsRunChartOptions,
+} from "./report/paper_vs_run_chart.ts";

@@ -22,7 +22,12 @@ export type ReferenceName =
   | "frail_table11_average"
   | "frail_table12"
   | "frail_table12_average"
-  | "staghunt_table1";
+  | "frail_figure3b"
+  | "frail_figure4"
+  | "frail_figure6"
+  | "staghunt_table1"
+  | "staghunt_figure1"
+  | "staghunt_figure_a5";
 
 /**
  * All reference table names.
@@ -45,10 +50,29 @@ export const REFERENCE_NAMES: readonly ReferenceName[] = [
   "frail_table11_average",
   "frail_table12",
   "frail_table12_average",
+  "frail_figure3b",
+  "frail_figure4",
+  "frail_figure6",
   "staghunt_table1",
+  "staghunt_figure1",
+  "staghunt_figure_a5",
 ];
 
-const NUMERIC = new Set(["welfare", "mean", "se", "rate", "lower", "upper", "match_rate"]);
+const NUMERIC = new Set([
+  "welfare",
+  "mean",
+  "se",
+  "rate",
+  "lower",
+  "upper",
+  "match_rate",
+  "value",
+  "fraction",
+  "preflip",
+  "public",
+  "realised",
+  "truthful",
+]);
 const INTEGER = new Set(["successes", "episodes"]);
 
 /**
@@ -101,20 +125,143 @@ export interface CompareWithReferenceOptions {
    */
   values: readonly (string | readonly [string, string])[];
   /**
-   * Decimals the paper prints: a run value matches when it rounds to the
-   * paper's value.
+   * Decimals the paper prints: a run value rounding to the paper's value is
+   * a match (verdict `"printed"`) when neither interval holds it.
    *
    * @default {3}
    */
   decimals?: number;
+  /**
+   * The run table's columns of the ends of the run's 95% interval, e.g.
+   * `["lower", "upper"]`: a published value inside it is a match (verdict
+   * `"run"`). Only with one value column.
+   *
+   * @default {no run interval}
+   */
+  runInterval?: readonly [string, string];
+  /**
+   * The paper table's columns of the ends of the published 95% interval
+   * (Table 8's Wilson brackets, or mean ± 1.96 SE from `withSeInterval`): a
+   * run value inside it is a match (verdict `"paper"`). Only with one value
+   * column.
+   *
+   * @default {no published interval}
+   */
+  paperInterval?: readonly [string, string];
+}
+
+/**
+ * How a published cell compares with the run's (the rule of
+ * {@linkcode referenceVerdict}, first that holds):
+ * - `"run"`: the published value lies inside the run's 95% interval;
+ * - `"paper"`: the run's value lies inside the published 95% interval;
+ * - `"printed"`: the run's value rounds to the published value at the
+ *   paper's printed precision;
+ * - `"outside"`: none of these;
+ * - `"no_run"`: the run has no value for the cell; `"no_paper"`: the paper
+ *   has none (a cell only in the run).
+ */
+export type ReferenceVerdict = "run" | "paper" | "printed" | "outside" | "no_run" | "no_paper";
+
+/** Verdicts that count as a match (`match` true). */
+export const MATCHING_VERDICTS: readonly ReferenceVerdict[] = ["run", "paper", "printed"];
+
+/** One cell's values for {@linkcode referenceVerdict}. */
+export interface VerdictCell {
+  /** The run's value, or `null` for none. */
+  run: number | null;
+  /** The published value, or `null` for none. */
+  paper: number | null;
+  /** The run's 95% interval, or `null` when the run gives none. */
+  runInterval?: readonly [number | null, number | null] | null;
+  /** The published 95% interval, or `null` when the paper prints none. */
+  paperInterval?: readonly [number | null, number | null] | null;
+  /** Decimals the paper prints. Default 3. */
+  decimals?: number;
+}
+
+/** Slack of the interval and rounding comparisons, for floating-point noise. */
+const EPS = 1e-9;
+
+/**
+ * The verdict of one published cell against the run (see
+ * {@linkcode ReferenceVerdict} for the rule). Interval ends are inclusive;
+ * an interval with a null end is no interval.
+ *
+ * @example
+ * ```ts
+ * import { referenceVerdict } from "./reference.ts";
+ *
+ * // 0.215 lies inside the run's [0.1, 0.3].
+ * if (referenceVerdict({ run: 0.2, paper: 0.215, runInterval: [0.1, 0.3] }) !== "run") throw new Error();
+ * // Outside the run's interval, but the run lies in the paper's [0.0, 0.5].
+ * if (referenceVerdict({ run: 0.2, paper: 0.4, runInterval: [0.19, 0.21], paperInterval: [0, 0.5] }) !== "paper") throw new Error();
+ * // No intervals: 0.2149 prints as 0.215.
+ * if (referenceVerdict({ run: 0.2149, paper: 0.215 }) !== "printed") throw new Error();
+ * if (referenceVerdict({ run: 0.3, paper: 0.215 }) !== "outside") throw new Error();
+ * if (referenceVerdict({ run: null, paper: 0.215 }) !== "no_run") throw new Error();
+ * ```
+ */
+export function referenceVerdict(cell: VerdictCell): ReferenceVerdict {
+  const { run, paper, decimals = 3 } = cell;
+  if (paper === null || !Number.isFinite(paper)) return "no_paper";
+  if (run === null || !Number.isFinite(run)) return "no_run";
+  const inside = (x: number, i: readonly [number | null, number | null] | null | undefined) =>
+    i != null && i[0] !== null && i[1] !== null && Number.isFinite(i[0]) &&
+    Number.isFinite(i[1]) && x >= i[0] - EPS && x <= i[1] + EPS;
+  if (inside(paper, cell.runInterval)) return "run";
+  if (inside(run, cell.paperInterval)) return "paper";
+  if (Math.abs(run - paper) < 0.5 * 10 ** -decimals + EPS) return "printed";
+  return "outside";
+}
+
+/** Options for {@linkcode withSeInterval}. */
+export interface WithSeIntervalOptions {
+  /** Column of the estimate. @default {"mean"} */
+  mean?: string;
+  /** Column of its standard error. @default {"se"} */
+  se?: string;
+  /** Names of the new columns. @default {["lower", "upper"]} */
+  into?: readonly [string, string];
+}
+
+/**
+ * Adds a normal 95% interval, estimate ± 1.96 SE, to a table with an
+ * estimate and its standard error (such as the papers' "mean ± SE" cells or
+ * `welfareAverage()`). A null SE (one model) gives null ends: no interval.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { withSeInterval } from "./reference.ts";
+ *
+ * const t = withSeInterval(pl.DataFrame({ mean: [0.5, 0.2], se: [0.1, null] }));
+ * const [a, b] = t.toRecords();
+ * if ((a.lower as number).toFixed(3) !== "0.304" || b.upper !== null) throw new Error();
+ * ```
+ */
+export function withSeInterval(
+  table: pl.DataFrame,
+  options: WithSeIntervalOptions = {},
+): pl.DataFrame {
+  const { mean = "mean", se = "se", into = ["lower", "upper"] } = options;
+  requireColumns(table, [mean, se], "withSeInterval()");
+  const m = pl.col(mean).cast(pl.Float64);
+  const s = pl.col(se).cast(pl.Float64).mul(1.96);
+  return table.withColumns(m.sub(s).alias(into[0]), m.add(s).alias(into[1]));
 }
 
 /**
  * Puts a run's table beside the paper's, cell by cell: one row per cell and
  * compared column, with the run's value, the paper's value, their
- * difference and whether the run's value, rounded to the paper's precision,
- * equals it. Cells present in only one table appear with a null on the
- * other side (and `match` false).
+ * difference, a verdict and whether it is a match. The verdict rule
+ * ({@linkcode referenceVerdict}): `"run"` when the published value lies in
+ * the run's 95% interval (`runInterval`), else `"paper"` when the run's
+ * value lies in the published 95% interval (`paperInterval`), else
+ * `"printed"` when the run's value rounds to the published one at
+ * `decimals`, else `"outside"`; `match` is true for the first three. Cells
+ * present in only one table appear with a null on the other side (verdict
+ * `"no_run"` or `"no_paper"`, `match` false).
  *
  * Conditions are never pooled without a word: every condition key column
  * the run table has (`env`, `mechanism`, `regime`, `overrides_id`, the Stag
@@ -130,9 +277,12 @@ export interface CompareWithReferenceOptions {
  * @param paper The published table, e.g. `loadReference("frail_table2_average")`.
  * @param options Key columns, value columns and printed precision.
  * @returns Columns: the keys, the run's other condition keys (those joined,
- * then those carried), `column`, `run`, `paper`, `diff` (run - paper) and
- * `match`, ordered by the paper's row order, then cells only in the run.
- * @throws {RangeError} If a key or value column is missing from either table,
+ * then those carried), `column`, `run`, `paper`, `diff` (run - paper),
+ * `run_lower` and `run_upper` (with `runInterval`), `paper_lower` and
+ * `paper_upper` (with `paperInterval`), `match` and `verdict`, ordered by the
+ * paper's row order, then cells only in the run.
+ * @throws {RangeError} If a key, value or interval column is missing from either table,
+ * an interval is asked for with several value columns,
  * a condition key varies in the run but the paper table lacks it, or a table
  * holds two rows for one cell.
  *
@@ -177,12 +327,22 @@ export function compareWithReference(
   paper: pl.DataFrame,
   options: CompareWithReferenceOptions,
 ): pl.DataFrame {
-  const { keys, values, decimals = 3 } = options;
+  const { keys, values, decimals = 3, runInterval, paperInterval } = options;
   const pairs = values.map((value) => typeof value === "string" ? [value, value] : value);
-  requireColumns(run, [...keys, ...pairs.map(([r]) => r)], "compareWithReference() run table");
+  if ((runInterval || paperInterval) && pairs.length !== 1) {
+    throw new RangeError(
+      `compareWithReference(): an interval applies to one value column, got ${pairs.length} ` +
+        `(${pairs.map(([r]) => r).join(", ")}); compare one column at a time`,
+    );
+  }
+  requireColumns(
+    run,
+    [...keys, ...pairs.map(([r]) => r), ...(runInterval ?? [])],
+    "compareWithReference() run table",
+  );
   requireColumns(
     paper,
-    [...keys, ...pairs.map(([, p]) => p)],
+    [...keys, ...pairs.map(([, p]) => p), ...(paperInterval ?? [])],
     "compareWithReference() paper table",
   );
   const valueColumns = new Set(pairs.flat());
@@ -209,25 +369,55 @@ export function compareWithReference(
   onePerCell(run, cellKeys, "run");
   onePerCell(paper, cellKeys, "paper");
   const keyExprs = cellKeys.map((key) => pl.col(key).cast(pl.Utf8));
-  const tolerance = 0.5 * 10 ** -decimals + 1e-9;
-  const parts = pairs.map(([runColumn, paperColumn]) => {
+  const ends = (interval: readonly [string, string] | undefined, prefix: string) =>
+    interval
+      ? [
+        pl.col(interval[0]).cast(pl.Float64).alias(`${prefix}_lower`),
+        pl.col(interval[1]).cast(pl.Float64).alias(`${prefix}_upper`),
+      ]
+      : [];
+  const parts = pairs.map(([runColumn, paperColumn], part) => {
     const left = paper.select(
       ...keyExprs,
       pl.col(paperColumn).cast(pl.Float64).alias("paper"),
+      ...ends(paperInterval, "paper"),
     ).withRowIndex("__order");
-    const right = run.select(...keyExprs, pl.col(runColumn).cast(pl.Float64).alias("run"));
+    const right = run.select(
+      ...keyExprs,
+      pl.col(runColumn).cast(pl.Float64).alias("run"),
+      ...ends(runInterval, "run"),
+    ).withRowIndex("__run");
+    // A full join returns unmatched rows in an order of its own, from call to
+    // call: the paper's row order, then the value column, then the run's row
+    // order set it.
     return left.join(right, { on: cellKeys, how: "full", coalesce: true })
-      .withColumns(pl.lit(paperColumn).alias("column"));
+      .withColumns(pl.lit(paperColumn).alias("column"), pl.lit(part).alias("__part"));
   });
-  const joined = pl.concat(parts, { how: "vertical" });
+  const joined = pl.concat(parts, { how: "vertical" })
+    .withColumns(pl.col("__order").fillNull(Number.MAX_SAFE_INTEGER))
+    .sort(["__order", "__part", "__run"]);
+  const num = (name: string) => joined.getColumn(name).toArray() as (number | null)[];
+  const runs = num("run");
+  const papers = num("paper");
+  const rl = runInterval ? num("run_lower") : null;
+  const ru = runInterval ? num("run_upper") : null;
+  const plo = paperInterval ? num("paper_lower") : null;
+  const pu = paperInterval ? num("paper_upper") : null;
+  const verdicts = runs.map((r, i) =>
+    referenceVerdict({
+      run: r,
+      paper: papers[i],
+      runInterval: rl && ru ? [rl[i], ru[i]] : null,
+      paperInterval: plo && pu ? [plo[i], pu[i]] : null,
+      decimals,
+    })
+  );
   return joined
     .withColumns(
       pl.col("run").sub(pl.col("paper")).alias("diff"),
-      pl.col("run").sub(pl.col("paper")).abs().lt(tolerance).fillNull(false).alias("match"),
+      pl.Series("match", verdicts.map((v) => MATCHING_VERDICTS.includes(v)), pl.Bool),
+      pl.Series("verdict", verdicts, pl.Utf8),
     )
-    .withColumns(pl.col("__order").fillNull(Number.MAX_SAFE_INTEGER))
-    .withRowIndex("__position")
-    .sort(["__order", "__position"])
     .select(
       ...cellKeys.map((key) => pl.col(key)),
       ...carried.map(([key, value]) => pl.lit(value).alias(key)),
@@ -235,7 +425,10 @@ export function compareWithReference(
       pl.col("run"),
       pl.col("paper"),
       pl.col("diff"),
+      ...(runInterval ? [pl.col("run_lower"), pl.col("run_upper")] : []),
+      ...(paperInterval ? [pl.col("paper_lower"), pl.col("paper_upper")] : []),
       pl.col("match"),
+      pl.col("verdict"),
     );
 }
 

@@ -5,9 +5,11 @@ import {
   compareWithReference,
   loadReference,
   type ReferenceName,
+  referenceVerdict,
   welfareAverage,
   wilson,
   withMarks,
+  withSeInterval,
 } from "../../analysis/mod.ts";
 
 function fixed(value: unknown, digits = 3): string {
@@ -136,10 +138,10 @@ Deno.test("compareWithReference() keeps cells present on one side only", () => {
   const paper = pl.DataFrame({ mechanism: ["M0", "M1"], mean: [0.2, 0.5] });
   const rows = compareWithReference(run, paper, { keys: ["mechanism"], values: ["mean"] })
     .toRecords();
-  assert.deepEqual(rows.map((r) => [r.mechanism, r.run, r.paper, r.match]), [
-    ["M0", null, 0.2, false],
-    ["M1", 0.5, 0.5, true],
-    ["M4", 0.1, null, false],
+  assert.deepEqual(rows.map((r) => [r.mechanism, r.run, r.paper, r.match, r.verdict]), [
+    ["M0", null, 0.2, false, "no_run"],
+    ["M1", 0.5, 0.5, true, "printed"],
+    ["M4", 0.1, null, false, "no_paper"],
   ]);
 });
 
@@ -178,6 +180,7 @@ Deno.test("compareWithReference() keeps the run's regimes apart when keys omit r
       paper: 0.215,
       diff: 0.2 - 0.215,
       match: false,
+      verdict: "outside",
     },
     {
       env: "bank_run",
@@ -189,6 +192,7 @@ Deno.test("compareWithReference() keeps the run's regimes apart when keys omit r
       paper: null,
       diff: null,
       match: false,
+      verdict: "no_paper",
     },
   ]);
   const both = pl.concat([
@@ -235,6 +239,7 @@ Deno.test("compareWithReference() refuses a run key the paper lacks when it hold
     "paper",
     "diff",
     "match",
+    "verdict",
   ]);
   assert.deepEqual(one.getColumn("regime").toArray(), ["stable"]);
 });
@@ -251,4 +256,111 @@ Deno.test("compareWithReference() refuses two rows for one cell, naming what dif
         "the table first",
     },
   );
+});
+
+Deno.test("referenceVerdict() applies the run's interval, then the paper's, then the printed precision", () => {
+  // Hand-made cells, one per branch of the rule.
+  assert.equal(referenceVerdict({ run: 0.2, paper: 0.3, runInterval: [0.1, 0.3] }), "run");
+  assert.equal(referenceVerdict({ run: 0.2, paper: 0.1, runInterval: [0.1, 0.3] }), "run");
+  assert.equal(
+    referenceVerdict({ run: 0.2, paper: 0.31, runInterval: [0.1, 0.3], paperInterval: [0.2, 0.4] }),
+    "paper",
+  );
+  assert.equal(
+    referenceVerdict({
+      run: 0.1999,
+      paper: 0.31,
+      runInterval: [0.1, 0.3],
+      paperInterval: [0.2, 0.4],
+    }),
+    "outside",
+  );
+  // An interval with a null end (a one-model SE) is no interval.
+  assert.equal(referenceVerdict({ run: 0.2, paper: 0.25, runInterval: [null, null] }), "outside");
+  assert.equal(referenceVerdict({ run: 0.7235, paper: 0.723, decimals: 3 }), "printed");
+  assert.equal(referenceVerdict({ run: 0.7236, paper: 0.723, decimals: 3 }), "outside");
+  assert.equal(referenceVerdict({ run: 0.76, paper: 0.8, decimals: 1 }), "printed");
+  assert.equal(referenceVerdict({ run: null, paper: 0.8 }), "no_run");
+  assert.equal(referenceVerdict({ run: 0.8, paper: null }), "no_paper");
+});
+
+Deno.test("compareWithReference() gives a verdict per cell from both intervals", () => {
+  const run = pl.DataFrame({
+    mechanism: ["M0", "M1", "M2", "M3"],
+    mean: [0.2, 0.5, 0.9, 0.3],
+    lower: [0.1, 0.45, 0.85, null],
+    upper: [0.3, 0.55, 0.95, null],
+  });
+  const paper = withSeInterval(
+    pl.DataFrame({
+      mechanism: ["M0", "M1", "M2", "M3"],
+      mean: [0.25, 0.7, 0.2, 0.3],
+      se: [0.01, 0.1, 0.01, 0.05],
+    }),
+    { into: ["p_lo", "p_hi"] },
+  );
+  const cells = compareWithReference(run, paper, {
+    keys: ["mechanism"],
+    values: ["mean"],
+    runInterval: ["lower", "upper"],
+    paperInterval: ["p_lo", "p_hi"],
+  });
+  assert.deepEqual(cells.columns, [
+    "mechanism",
+    "column",
+    "run",
+    "paper",
+    "diff",
+    "run_lower",
+    "run_upper",
+    "paper_lower",
+    "paper_upper",
+    "match",
+    "verdict",
+  ]);
+  assert.deepEqual(cells.select("mechanism", "match", "verdict").toRecords(), [
+    { mechanism: "M0", match: true, verdict: "run" },
+    // 0.7 is not in [0.45, 0.55], and 0.5 falls just short of 0.7 ± 0.196 = [0.504, 0.896].
+    { mechanism: "M1", match: false, verdict: "outside" },
+    { mechanism: "M2", match: false, verdict: "outside" },
+    // No run interval (null ends), 0.3 inside 0.3 ± 0.098.
+    { mechanism: "M3", match: true, verdict: "paper" },
+  ]);
+  assert.throws(
+    () =>
+      compareWithReference(run, paper, {
+        keys: ["mechanism"],
+        values: ["mean", ["lower", "se"]],
+        runInterval: ["lower", "upper"],
+      }),
+    {
+      name: "RangeError",
+      message: "compareWithReference(): an interval applies to one value column, got 2 " +
+        "(mean, lower); compare one column at a time",
+    },
+  );
+});
+
+Deno.test("compareWithReference() lists cells only in the run in the run's row order", () => {
+  // A full join returns the unmatched rows of the run in an order of its own,
+  // which changed from call to call: a report built twice differed.
+  const envs = ["bank_run", "debt_rollover", "crowdfunding"];
+  const rows = envs.flatMap((env) =>
+    ["M0", "M1", "M2", "M3"].flatMap((mechanism) =>
+      ["a", "b"].map((model) => ({ env, mechanism, model, rate: 0.5 }))
+    )
+  );
+  const run = pl.DataFrame(rows);
+  const paper = loadReference("frail_table8");
+  const expected = [
+    ...paper.select("env", "mechanism", "model").rows(),
+    ...rows.map((r) => [r.env, r.mechanism, r.model]),
+  ];
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const cells = compareWithReference(run, paper, {
+      keys: ["env", "mechanism", "model"],
+      values: ["rate"],
+    });
+    assert.deepEqual(cells.select("env", "mechanism", "model").rows(), expected);
+  }
 });
