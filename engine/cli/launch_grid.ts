@@ -80,6 +80,8 @@ async function derive(args: string[]): Promise<{ needs: Needs; keyed: ModelConfi
 }
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/** The variable a run's default number of workers follows inside a Slurm allocation. */
+const WORKERS_VARIABLE = "SLURM_CPUS_PER_TASK";
 const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
 async function main(): Promise<number> {
@@ -93,8 +95,11 @@ async function main(): Promise<number> {
     }
   }
   const needs = derived?.needs ?? READ_ONLY;
+  // A run may also read SLURM_CPUS_PER_TASK, its workers' default inside a
+  // Slurm allocation (optional, so not a need grid.ts checks).
+  const granted = needs.write.length ? { ...needs, env: [...needs.env, WORKERS_VARIABLE] } : needs;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...narrowFlags(needs), GRID, ...args],
+    args: ["run", ...narrowFlags(granted), GRID, ...args],
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

@@ -234,3 +234,40 @@ Deno.test("deno task grid --dry-run --cache reads the cache with read access onl
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("deno task grid lets a run read SLURM_CPUS_PER_TASK, so its workers follow the allocation", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "coordlab-launch-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/spec.json`,
+      JSON.stringify({
+        name: "slurm-workers",
+        episodes: 1,
+        blocks: [{ game: "staghunt", N: [3], M: [2], T: [1], F: [1] }],
+      }),
+    );
+    const ran = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "task",
+        "--quiet",
+        "grid",
+        "--spec",
+        `${dir}/spec.json`,
+        "--out",
+        `${dir}/run`,
+        "--no-progress",
+      ],
+      cwd: ROOT,
+      env: { SLURM_CPUS_PER_TASK: "1", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assertEquals(ran.code, 0, text(ran.stdout) + text(ran.stderr));
+    assert(
+      text(ran.stdout).startsWith("Workers: 1 (SLURM_CPUS_PER_TASK=1; --workers K to choose)\n"),
+      text(ran.stdout),
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
