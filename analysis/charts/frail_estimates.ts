@@ -18,6 +18,7 @@ import { SCORECARD_DIMENSIONS, SCORECARD_LABELS } from "../frail/scorecard.ts";
 import { ENV_NAMES, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
 import { ENV_ORDER, ENV_PROFILES, REGIME_ORDER } from "../frail/env_profiles.ts";
 import { splitConditions, withSplit } from "./_condition_facet.ts";
+import type { ChartAgents } from "./agents.ts";
 import { mechanismColors } from "./_palette.ts";
 import {
   type ChartRows,
@@ -35,6 +36,13 @@ export interface FrailChartOptions {
   width?: number;
   /** Height of one plot in pixels. @default {180} */
   height?: number;
+  /**
+   * The agents behind the rows (`chartAgents(episodes)`): mock agents are
+   * named under the title.
+   *
+   * @default {what the rows' `model` says, else nothing}
+   */
+  agents?: ChartAgents;
 }
 
 function labelled(rows: ChartRows): Record<string, unknown>[] {
@@ -45,24 +53,37 @@ function labelled(rows: ChartRows): Record<string, unknown>[] {
 }
 
 /**
- * Bars of `mean` with a rule from mean - se to mean + se (of zero length
- * for a row without `se`), cut to `range` when given (a share or a
- * realization cannot leave [0, 1]); the other options are
- * {@linkcode intervalChart}'s.
+ * Bars of `mean` with a rule from mean - se to mean + se (no rule for a
+ * row without `se`), cut to `range` when given (a share or a realization
+ * cannot leave [0, 1]); the other options are {@linkcode intervalChart}'s.
+ * The default title names `± SE` only when some bar has one: `titleFor(withSe)`; the
+ * subtitle says which bars have none and why (an SE is across model means,
+ * and one model has no spread).
  */
 function meanSeBars(
   rows: readonly Record<string, unknown>[],
   options: Omit<IntervalChartOptions, "y" | "lower" | "upper" | "mark">,
+  titleFor: (withSe: boolean) => string,
   range: readonly [number, number] = [-Infinity, Infinity],
 ): VegaLiteSpec {
   const [min, max] = range;
+  const hasSe = (row: Record<string, unknown>) => typeof row.se === "number";
   const bounded = rows.map((row) => ({
     ...row,
-    lower: Math.max(min, (row.mean as number) - ((row.se as number) ?? 0)),
-    upper: Math.min(max, (row.mean as number) + ((row.se as number) ?? 0)),
+    lower: hasSe(row) ? Math.max(min, (row.mean as number) - (row.se as number)) : null,
+    upper: hasSe(row) ? Math.min(max, (row.mean as number) + (row.se as number)) : null,
   }));
+  const some = rows.some(hasSe);
+  const all = rows.every(hasSe);
+  const title = options.title ?? titleFor(some);
+  const why = "an SE is across model means, and one model has none";
+  const note = all ? undefined : some ? `Bars without a rule: no SE (${why})` : `No SE bars: ${why}`;
   return intervalChart(bounded, {
     ...options,
+    title,
+    ...(note === undefined ? {} : {
+      subtitle: options.subtitle === undefined ? note : `${options.subtitle}; ${note}`,
+    }),
     y: "mean",
     lower: "lower",
     upper: "upper",
@@ -123,13 +144,15 @@ export function welfareBarsChart(
       ...byMechanism(values),
       sort: { x: ENV_NAMES },
       tooltip: ["se", "models"],
-      title: options.title ?? "Welfare realization by environment (mean of model means ± SE)",
+      title: options.title,
       xTitle: "Environment",
       yTitle: "Welfare realization W~",
       width: options.width ?? 360,
       height: options.height ?? 220,
       name: "welfareBarsChart",
+      agents: options.agents,
     }, split),
+    (withSe) => `Welfare realization by environment (mean of model means${withSe ? " ± SE" : ""})`,
     [0, 1],
   );
 }
@@ -182,6 +205,7 @@ export function successChart(table: ChartRows, options: FrailChartOptions = {}):
       width: options.width,
       height: options.height,
       name: "successChart",
+      agents: options.agents,
     }, split),
   );
 }
@@ -245,13 +269,15 @@ export function actionMeasuresChart(
         x: MECHANISM_ORDER,
         column: Object.values(MEASURE_TITLES),
       },
-      title: options.title ?? "Action-level measures (mean of model means ± SE)",
+      title: options.title,
       xTitle: "Mechanism",
       yTitle: "Value",
       width: options.width ?? 180,
       height: options.height,
       name: "actionMeasuresChart",
+      agents: options.agents,
     }, split),
+    (withSe) => `Action-level measures (mean of model means${withSe ? " ± SE" : ""})`,
   );
 }
 
@@ -295,13 +321,16 @@ export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): 
       column: "env",
       sort: { x: [...REGIME_ORDER], column: ENV_NAMES },
       tooltip: ["se", "models"],
-      title: options.title ?? "Welfare realization across economic regimes",
+      title: options.title,
       xTitle: "Regime",
       yTitle: "Welfare realization W~",
       width: options.width,
       height: options.height,
       name: "regimeChart",
+      agents: options.agents,
     }, split),
+    (withSe) =>
+      `Welfare realization across economic regimes (mean of model means${withSe ? " ± SE" : ""})`,
     [0, 1],
   );
 }
@@ -364,6 +393,7 @@ export function scorecardChart(card: ChartRows, options: FrailChartOptions = {})
       width: options.width ?? 480,
       height: options.height ?? 220,
       name: "scorecardChart",
+      agents: options.agents,
     }, split),
   );
 }
@@ -431,6 +461,7 @@ export function earlyCommitmentChart(
       width: options.width,
       height: options.height,
       name: "earlyCommitmentChart",
+      agents: options.agents,
     }, split),
   );
 }
