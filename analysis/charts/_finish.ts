@@ -53,7 +53,9 @@ export interface FinishChartOptions {
  * ];
  * assert.ok("image/png" in await show());
  *
- * const mock = finishChart({ title: "Cash", mark: "point" }, { agents: "mock" });
+ * const mock = finishChart({ title: "Cash", data: { values: [] }, mark: "point" }, {
+ *   agents: "mock",
+ * });
  * assert.deepEqual(mock.title, {
  *   text: "Cash",
  *   subtitle: ["Mock agents (scripted policies, no LLM)"],

@@ -55,7 +55,7 @@ export interface ReferenceLayerOptions {
  * const [rule, halo, label] = referenceLayers("y", { value: "y", label: "name" });
  * assert.deepEqual(rule.encoding, { y: { field: "y", type: "quantitative" } });
  * assert.deepEqual(label.encoding?.x, { value: 0 });
- * assert.equal((halo.mark as { stroke: string }).stroke, "white");
+ * assert.equal((halo as { mark: { stroke: string } }).mark.stroke, "white");
  * ```
  */
 export function referenceLayers(

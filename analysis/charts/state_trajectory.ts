@@ -114,7 +114,7 @@ export interface StateTrajectoryChartOptions {
  *   referenceLines: [{ y: 5, label: "run threshold" }],
  * });
  * assert.equal(spec.title, "Bank state");
- * assert.ok("layer" in spec && spec.layer.length === 3);
+ * assert.ok("layer" in spec && spec.layer.length === 4); // line, rule, label halo, label
  * ```
  */
 export function stateTrajectoryChart(
