@@ -45,6 +45,21 @@ export interface FrailChartOptions {
   agents?: ChartAgents;
 }
 
+/** Options of the FRAIL charts of means ± SE (Figure 3a, Tables 9 and 10). */
+export interface MeanSeChartOptions extends FrailChartOptions {
+  /**
+   * Published values to draw in the run's places, e.g.
+   * `loadReference("frail_table10")`: rows with the chart's keys, `mean`
+   * and `se`; each a black tick at its mean over a grey band of ± its SE.
+   * Rows at places the run has not are left out.
+   *
+   * @default {none}
+   */
+  reference?: ChartRows;
+  /** What the reference is, in the subtitle. @default {"the paper's values"} */
+  referenceLabel?: string;
+}
+
 function labelled(rows: ChartRows): Record<string, unknown>[] {
   return chartValues(rows).map((row) => ({
     ...row,
@@ -62,33 +77,56 @@ function labelled(rows: ChartRows): Record<string, unknown>[] {
  */
 function meanSeBars(
   rows: readonly Record<string, unknown>[],
-  options: Omit<IntervalChartOptions, "y" | "lower" | "upper" | "mark">,
-  titleFor: (withSe: boolean) => string,
-  range: readonly [number, number] = [-Infinity, Infinity],
+  options: Omit<IntervalChartOptions, "y" | "lower" | "upper" | "mark" | "reference"> & {
+    titleFor: (withSe: boolean) => string;
+    range?: readonly [number, number];
+    reference?: { rows: ChartRows; label?: string };
+  },
 ): VegaLiteSpec {
+  const { titleFor, range = [-Infinity, Infinity], reference, ...rest } = options;
   const [min, max] = range;
   const hasSe = (row: Record<string, unknown>) => typeof row.se === "number";
-  const bounded = rows.map((row) => ({
+  const withEnds = (row: Record<string, unknown>) => ({
     ...row,
     lower: hasSe(row) ? Math.max(min, (row.mean as number) - (row.se as number)) : null,
     upper: hasSe(row) ? Math.min(max, (row.mean as number) + (row.se as number)) : null,
-  }));
+  });
+  const bounded = rows.map(withEnds);
+  if (reference !== undefined && rows.some((row) => "condition" in row)) {
+    throw new RangeError(
+      `${options.name}: the rows hold several conditions, so the reference rows cannot be ` +
+        "placed among them: pass the rows of one condition",
+    );
+  }
   const some = rows.some(hasSe);
   const all = rows.every(hasSe);
-  const title = options.title ?? titleFor(some);
+  const title = rest.title ?? titleFor(some);
   const why = "an SE is across model means, and one model has none";
   const note = all ? undefined : some ? `Bars without a rule: no SE (${why})` : `No SE bars: ${why}`;
   return intervalChart(bounded, {
-    ...options,
+    ...rest,
     title,
     ...(note === undefined ? {} : {
-      subtitle: options.subtitle === undefined ? note : `${options.subtitle}; ${note}`,
+      subtitle: rest.subtitle === undefined ? note : `${rest.subtitle}; ${note}`,
+    }),
+    ...(reference === undefined ? {} : {
+      reference: {
+        rows: labelled(reference.rows).map(withEnds),
+        label: reference.label ?? "the paper's values",
+      },
     }),
     y: "mean",
     lower: "lower",
     upper: "upper",
     mark: "bar",
   });
+}
+
+/** The `reference` option of `meanSeBars()` from a builder's options. */
+function referenceOf(options: MeanSeChartOptions) {
+  return options.reference === undefined
+    ? {}
+    : { reference: { rows: options.reference, label: options.referenceLabel } };
 }
 
 /** The fixed colours of the mechanisms of `rows`. */
@@ -129,16 +167,15 @@ function byMechanism(rows: readonly Record<string, unknown>[]) {
  */
 export function welfareBarsChart(
   averages: ChartRows,
-  options: FrailChartOptions = {},
+  options: MeanSeChartOptions = {},
 ): VegaLiteSpec {
   const { values, options: split } = splitConditions(
     labelled(averages),
     ["env", "mechanism"],
     "column",
   );
-  return meanSeBars(
-    values,
-    withSplit({
+  return meanSeBars(values, {
+    ...withSplit({
       x: "env",
       y: "mean",
       ...byMechanism(values),
@@ -152,9 +189,11 @@ export function welfareBarsChart(
       name: "welfareBarsChart",
       agents: options.agents,
     }, split),
-    (withSe) => `Welfare realization by environment (mean of model means${withSe ? " ± SE" : ""})`,
-    [0, 1],
-  );
+    titleFor: (withSe) =>
+      `Welfare realization by environment (mean of model means${withSe ? " ± SE" : ""})`,
+    range: [0, 1],
+    ...referenceOf(options),
+  });
 }
 
 /**
@@ -244,7 +283,7 @@ const MEASURE_TITLES: Readonly<Record<string, string>> = {
  */
 export function actionMeasuresChart(
   table: ChartRows,
-  options: FrailChartOptions = {},
+  options: MeanSeChartOptions = {},
 ): VegaLiteSpec {
   // A measure belongs to one environment, so its column names the environment too.
   const { values: rows, options: split } = splitConditions(
@@ -256,9 +295,8 @@ export function actionMeasuresChart(
     ...row,
     measure: MEASURE_TITLES[String(row.measure)] ?? row.measure,
   }));
-  return meanSeBars(
-    values,
-    withSplit({
+  return meanSeBars(values, {
+    ...withSplit({
       x: "mechanism",
       y: "mean",
       column: "measure",
@@ -277,8 +315,9 @@ export function actionMeasuresChart(
       name: "actionMeasuresChart",
       agents: options.agents,
     }, split),
-    (withSe) => `Action-level measures (mean of model means${withSe ? " ± SE" : ""})`,
-  );
+    titleFor: (withSe) => `Action-level measures (mean of model means${withSe ? " ± SE" : ""})`,
+    ...referenceOf(options),
+  });
 }
 
 /**
@@ -306,15 +345,14 @@ export function actionMeasuresChart(
  * assert.equal(svg.match(/aria-roledescription="bar"/g)?.length, 3);
  * ```
  */
-export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): VegaLiteSpec {
+export function regimeChart(table: ChartRows, options: MeanSeChartOptions = {}): VegaLiteSpec {
   const { values, options: split } = splitConditions(
     labelled(table),
     ["env", "regime", "mechanism"],
     "row",
   );
-  return meanSeBars(
-    values,
-    withSplit({
+  return meanSeBars(values, {
+    ...withSplit({
       x: "regime",
       y: "mean",
       ...byMechanism(values),
@@ -329,10 +367,11 @@ export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): 
       name: "regimeChart",
       agents: options.agents,
     }, split),
-    (withSe) =>
+    titleFor: (withSe) =>
       `Welfare realization across economic regimes (mean of model means${withSe ? " ± SE" : ""})`,
-    [0, 1],
-  );
+    range: [0, 1],
+    ...referenceOf(options),
+  });
 }
 
 /**

@@ -143,6 +143,16 @@ export interface IntervalChartOptions {
   /** Height of one plot in pixels. @default {180} */
   height?: number;
   /**
+   * Published values drawn in the run's places (e.g. the paper's Table 10
+   * beside a run's): rows with the same place fields and `y` (and `lower`,
+   * `upper`); each is a black tick at its `y` over a grey band from its
+   * `lower` to its `upper`, and `label` says so in the subtitle. Rows at
+   * places the run has not are left out.
+   *
+   * @default {none}
+   */
+  reference?: { rows: ChartRows; label: string };
+  /**
    * The agents behind the rows (`chartAgents(episodes)`): mock agents are
    * named under the title. Rows whose `model` names mock policies say so
    * themselves.
@@ -220,6 +230,20 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     place: [x, color, column, row].filter((f) => f !== undefined),
     measures: [y, lower, upper, label].filter((f) => f !== undefined),
   });
+  const place = [x, color, column, row].filter((f): f is string => f !== undefined);
+  const placeOf = (v: Record<string, unknown>) => JSON.stringify(place.map((f) => v[f] ?? null));
+  const runPlaces = new Set(values.map(placeOf));
+  const references = options.reference === undefined ? [] : chartValues(options.reference.rows)
+    .filter((v) => runPlaces.has(placeOf(v)))
+    .map((v) => ({ ...v, __reference: true }));
+  assertOnePerPlace(references, `${name} reference`, {
+    place,
+    measures: [y, lower, upper].filter((f) => f !== undefined),
+  });
+  // With reference rows, the run's layers skip them.
+  const own = options.reference === undefined
+    ? [SKIP_PLACEHOLDERS]
+    : [SKIP_PLACEHOLDERS, { filter: "datum.__reference !== true" }];
   const xOrder = sort.x ?? firstAppearance(values, x);
   const colorOrder = color === undefined
     ? []
@@ -243,6 +267,11 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
   const subtitles = [
     ...(subtitle === undefined ? [] : [subtitle]),
     ...(yOnce ? [`y: ${yTitle}, each panel on its own scale`] : []),
+    ...(options.reference === undefined ? [] : [
+      lower === undefined
+        ? `Black ticks: ${options.reference.label}`
+        : `Black ticks: ${options.reference.label}, grey bands its interval`,
+    ]),
   ];
   const colorScale = colors === undefined ? {} : {
     scale: { domain: [...colors.domain], range: [...colors.range] },
@@ -276,7 +305,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
         : { field, type: "nominal" } as const
     );
   const layers: Layer[] = [{
-    transform: [SKIP_PLACEHOLDERS],
+    transform: own,
     mark: mark === "bar" ? { type: "bar" } : { type: "point", filled: true, size: 50 },
     encoding: {
       x: xEncoding,
@@ -289,7 +318,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     layers.push({
       // A row without an interval (no SE from one model) draws no rule.
       transform: [
-        SKIP_PLACEHOLDERS,
+        ...own,
         { filter: `isValid(datum['${lower}']) && isValid(datum['${upper}'])` },
       ],
       mark: { type: "rule", color: "#333333" },
@@ -315,7 +344,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
       : { dy: -8 };
     layers.push({
       transform: [
-        SKIP_PLACEHOLDERS,
+        ...own,
         { calculate: `${JSON.stringify(labelPrefix)} + datum['${label}']`, as: "__label" },
       ],
       mark: { type: "text", ...text, fontSize: 10, color: "#333333" },
@@ -324,6 +353,36 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
         y: { field: upper ?? y, type: "quantitative", title: yAxisTitle, ...yScale },
         text: { field: "__label", type: "nominal" },
         ...offset,
+      },
+    });
+  }
+  if (options.reference !== undefined) {
+    const mine = { filter: "datum.__reference === true" };
+    const refTips = [
+      { field: y, type: "quantitative", format: ".3~f", title: options.reference.label },
+      ...[lower, upper].filter((f): f is string => f !== undefined)
+        .map((field) => ({ field, type: "quantitative", format: ".3~f" } as const)),
+    ] as const;
+    if (lower !== undefined && upper !== undefined) {
+      layers.push({
+        transform: [mine, { filter: `isValid(datum['${lower}']) && isValid(datum['${upper}'])` }],
+        mark: { type: "bar", color: "#888888", opacity: 0.35 },
+        encoding: {
+          x: xEncoding,
+          y: { field: lower, type: "quantitative", title: yAxisTitle, ...yScale },
+          y2: { field: upper },
+          ...offset,
+        },
+      });
+    }
+    layers.push({
+      transform: [mine],
+      mark: { type: "tick", color: "black", thickness: 2 },
+      encoding: {
+        x: xEncoding,
+        y: { field: y, type: "quantitative", title: yAxisTitle, ...yScale },
+        ...offset,
+        tooltip: [...refTips],
       },
     });
   }
@@ -337,7 +396,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
         ? title
         : { text: title ?? "", subtitle: subtitles.length === 1 ? subtitles[0] : subtitles },
     }),
-    data: { values: [...values, ...placeholders] },
+    data: { values: [...values, ...references, ...placeholders] },
   };
   if (column === undefined && row === undefined) {
     return finishChart({ ...head, width, height, layer: layers } as VegaLiteSpec, { agents });

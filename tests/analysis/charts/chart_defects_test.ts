@@ -244,3 +244,29 @@ Deno.test("earlyCommitmentChart() (Figure 6) says its y title once, not in every
     "y: Mean outcome (95% CI), each panel on its own scale",
   ]);
 });
+
+Deno.test("regimeChart() (Table 10) draws the paper's values in the run's places when given", () => {
+  const run = [
+    { env: "bank_run", regime: "stable", mechanism: "M0", mean: 0.2, se: null },
+    { env: "bank_run", regime: "stable", mechanism: "M3", mean: 0.9, se: null },
+  ];
+  const paper = [
+    { env: "bank_run", regime: "stable", mechanism: "M0", mean: 0.044, se: 0.044 },
+    { env: "bank_run", regime: "stable", mechanism: "M3", mean: 0.747, se: 0.249 },
+    { env: "bank_run", regime: "expansion", mechanism: "M3", mean: 0.981, se: 0.01 },
+  ];
+  const spec = regimeChart(run, { reference: paper, referenceLabel: "FRAIL Table 10" });
+  const rows = (spec as { data: { values: Record<string, unknown>[] } }).data.values;
+  // The expansion row has no place in the run: left out.
+  assert.deepEqual(
+    rows.filter((r) => r.__reference).map((r) => [r.regime, r.mechanism, r.lower, r.upper]),
+    [["stable", "M0", 0, 0.088], ["stable", "M3", 0.498, 0.996]],
+  );
+  const marks = nodesWith(spec, "mark").map((n) => n.mark as Record<string, unknown>);
+  assert.ok(marks.some((m) => m.type === "tick" && m.color === "black"));
+  assert.ok(titleOf(spec).subtitle.includes("Black ticks: FRAIL Table 10, grey bands its interval"));
+  assert.throws(
+    () => regimeChart([...run, { ...run[0], overrides_id: "x" }], { reference: paper }),
+    { message: /^regimeChart: the rows hold several conditions/ },
+  );
+});
