@@ -102,7 +102,11 @@ function meanSeBars(
   const all = rows.every(hasSe);
   const title = rest.title ?? titleFor(some);
   const why = "an SE is across model means, and one model has none";
-  const note = all ? undefined : some ? `Bars without a rule: no SE (${why})` : `No SE bars: ${why}`;
+  const note = all
+    ? undefined
+    : some
+    ? `Bars without a rule: no SE (${why})`
+    : `No SE bars: ${why}`;
   return intervalChart(bounded, {
     ...rest,
     title,

@@ -36,7 +36,9 @@ function nodesWith(spec: unknown, key: string): Record<string, unknown>[] {
 
 /** The encodings of a spec's layers, wherever they are. */
 function encodings(spec: unknown): Record<string, Record<string, unknown>>[] {
-  return nodesWith(spec, "encoding").map((n) => n.encoding as Record<string, Record<string, unknown>>);
+  return nodesWith(spec, "encoding").map((n) =>
+    n.encoding as Record<string, Record<string, unknown>>
+  );
 }
 
 function titleOf(spec: VegaLiteSpec): { text: unknown; subtitle: string[] } {
@@ -57,11 +59,20 @@ const oneModel = (mechanism: string, mean: number) => ({
 Deno.test("welfareBarsChart() names mock agents under its title when told", () => {
   const spec = welfareBarsChart([oneModel("M0", 0.1)], { agents: "mock" });
   assert.ok(titleOf(spec).subtitle.includes(MOCK_LINE));
-  assert.deepEqual(titleOf(welfareBarsChart([oneModel("M0", 0.1)])).subtitle.includes(MOCK_LINE), false);
+  assert.deepEqual(
+    titleOf(welfareBarsChart([oneModel("M0", 0.1)])).subtitle.includes(MOCK_LINE),
+    false,
+  );
 });
 
 Deno.test("successByCorruptionChart() knows mock agents from the rows' model column", () => {
-  const row = { model: "mock:threshold(naive,noise=0.1)", fraction: 0.2, preflip: 1, public: 1, boundary: 0.4 };
+  const row = {
+    model: "mock:threshold(naive,noise=0.1)",
+    fraction: 0.2,
+    preflip: 1,
+    public: 1,
+    boundary: 0.4,
+  };
   assert.ok(titleOf(successByCorruptionChart([row])).subtitle.includes(MOCK_LINE));
   // A model name alone says nothing: an LLM is not guessed.
   assert.deepEqual(titleOf(successByCorruptionChart([{ ...row, model: "gpt-5" }])).subtitle, []);
@@ -150,7 +161,12 @@ Deno.test("reference labels have a white halo drawn before them (Figure 4, withd
   const state = stateTrajectoryChart([{ round: 1, series: "a", value: 1 }], {
     referenceLines: [{ y: 1, label: "boundary" }],
   }) as unknown as { layer: { mark: Record<string, unknown> }[] };
-  assert.deepEqual(state.layer.map((l) => l.mark.stroke), [undefined, undefined, "white", undefined]);
+  assert.deepEqual(state.layer.map((l) => l.mark.stroke), [
+    undefined,
+    undefined,
+    "white",
+    undefined,
+  ]);
 });
 
 Deno.test("stateTrajectoryChart() titles its legend as told, and dashes series that share points", () => {
@@ -221,10 +237,12 @@ Deno.test("payoffGapChart() (Figure A5) draws the 1 - M/N rule from N and M", ()
   assert.deepEqual(rows.filter((r) => r.kind === "boundary"), [
     { kind: "boundary", x: 0.4, label: "1 - M/N" },
   ]);
-  assert.ok(nodesWith(spec, "mark").some((n) =>
-    (n.mark as Record<string, unknown>).type === "rule" &&
-    JSON.stringify(n.transform).includes("boundary")
-  ));
+  assert.ok(
+    nodesWith(spec, "mark").some((n) =>
+      (n.mark as Record<string, unknown>).type === "rule" &&
+      JSON.stringify(n.transform).includes("boundary")
+    ),
+  );
   assert.ok(encodings(spec).some((e) => e.strokeDash !== undefined));
 });
 
@@ -264,7 +282,9 @@ Deno.test("regimeChart() (Table 10) draws the paper's values in the run's places
   );
   const marks = nodesWith(spec, "mark").map((n) => n.mark as Record<string, unknown>);
   assert.ok(marks.some((m) => m.type === "tick" && m.color === "black"));
-  assert.ok(titleOf(spec).subtitle.includes("Black ticks: FRAIL Table 10, grey bands its interval"));
+  assert.ok(
+    titleOf(spec).subtitle.includes("Black ticks: FRAIL Table 10, grey bands its interval"),
+  );
   assert.throws(
     () => regimeChart([...run, { ...run[0], overrides_id: "x" }], { reference: paper }),
     { message: /^regimeChart: the rows hold several conditions/ },

@@ -23,15 +23,27 @@ import { readBankView } from "../../../../engine/agents/llm/server/bank_run_read
 
 Deno.test("announcementLine() prints certified aggregates without the signers' or members' count", () => {
   assertEquals(
-    announcementLine({ from: "bank", kind: "aggregate_committed", content: { total: 5.604, signers: 6 } }),
+    announcementLine({
+      from: "bank",
+      kind: "aggregate_committed",
+      content: { total: 5.604, signers: 6 },
+    }),
     "from the institution: deposits committed under the protection agreement 5.604",
   );
   assertEquals(
-    announcementLine({ from: "coalition", kind: "coalition_total", content: { total: 3, members: 3 } }),
+    announcementLine({
+      from: "coalition",
+      kind: "coalition_total",
+      content: { total: 3, members: 3 },
+    }),
     "from the mutual statement group (after a member vote): group committed total 3.000",
   );
   assertEquals(
-    debtLine({ from: "borrower", kind: "aggregate_committed", content: { total: 4.1, signers: 4 } }),
+    debtLine({
+      from: "borrower",
+      kind: "aggregate_committed",
+      content: { total: 4.1, signers: 4 },
+    }),
     "- from the borrower: claims committed under the standstill agreement 4.100",
   );
   assertEquals(
@@ -49,22 +61,38 @@ Deno.test("readMessage() reads a certified aggregate back as its total alone", (
     principal: { prefix: "from the institution", id: "bank" },
     outstanding: { marker: "total outstanding", kind: "outstanding_compensation", total: /(\d+)/ },
     terms: { marker: "accepted retention terms:", party: "depositor", each: /x/g },
-    agreement: { marker: "committed under the protection agreement", total: /agreement (\d+(?:\.\d+)?)/ },
-    coalition: { marker: "group committed total", kind: "coalition_total", total: /total (\d+(?:\.\d+)?)/ },
+    agreement: {
+      marker: "committed under the protection agreement",
+      total: /agreement (\d+(?:\.\d+)?)/,
+    },
+    coalition: {
+      marker: "group committed total",
+      kind: "coalition_total",
+      total: /total (\d+(?:\.\d+)?)/,
+    },
   };
   assertEquals(
-    readMessage("from the institution: deposits committed under the protection agreement 5.604", words),
+    readMessage(
+      "from the institution: deposits committed under the protection agreement 5.604",
+      words,
+    ),
     { from: "bank", kind: "aggregate_committed", content: { total: 5.604 } },
   );
   assertEquals(
-    readMessage("from the mutual statement group (after a member vote): group committed total 3.000", words),
+    readMessage(
+      "from the mutual statement group (after a member vote): group committed total 3.000",
+      words,
+    ),
     { from: "coalition", kind: "coalition_total", content: { total: 3 } },
   );
 });
 
 function twoRounds() {
   const params = stagHunt.parseParams({ N: 2, M: 2, T: 3, F: 0 });
-  const s = initialStagHuntState(params, openStream({ seed: 1, round: 0, agent: "engine", purpose: "corrupted" }));
+  const s = initialStagHuntState(
+    params,
+    openStream({ seed: 1, round: 0, agent: "engine", purpose: "corrupted" }),
+  );
   const turn = (agent: string, position: number, action: "Stag" | "Hare") => ({
     agent,
     position,

@@ -359,9 +359,7 @@ export function messageLine(m: Message): string {
     // §3.2 discloses aggregates only: the signers' and members' counts the
     // messages carry are not printed.
     case "aggregate_committed":
-      return `${from}: claims committed under the standstill agreement ${
-        num3(c.total as number)
-      }`;
+      return `${from}: claims committed under the standstill agreement ${num3(c.total as number)}`;
     case "coalition_total":
       return `${from} (after a member vote): committee total ${num3(c.total as number)}`;
     default:
