@@ -313,7 +313,7 @@ export function actionMeasuresChart(
       },
       title: options.title,
       xTitle: "Mechanism",
-      yTitle: "Value",
+      yTitle: "Measure (mean of model means)",
       width: options.width ?? 180,
       height: options.height,
       name: "actionMeasuresChart",
