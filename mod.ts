@@ -107,6 +107,7 @@ export {
   welfareBarsChart,
 } from "./analysis/charts/frail_estimates.ts";
 export { trajectoriesChart } from "./analysis/charts/trajectories_chart.ts";
+export { type ChartAgents, chartAgents } from "./analysis/charts/agents.ts";
 export { welfareHeatmapChart } from "./analysis/charts/welfare_heatmap.ts";
 export { compareWithReference, loadReference } from "./analysis/reference.ts";
 // A paper's every table and figure beside the published values, with verdicts

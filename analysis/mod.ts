@@ -57,6 +57,7 @@
 export * from "./charts/spec.ts";
 export * from "./charts/render.ts";
 export * from "./charts/state_trajectory.ts";
+export { type ChartAgents, chartAgents } from "./charts/agents.ts";
 export { type ChartRows, intervalChart, type IntervalChartOptions } from "./charts/interval.ts";
 export * from "./charts/frail_estimates.ts";
 export * from "./charts/welfare_heatmap.ts";

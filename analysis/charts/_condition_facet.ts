@@ -11,6 +11,7 @@
 import { CONDITION_KEYS, sortKeyValues } from "../conditions.ts";
 import { ENV_LABELS, REGIME_LABELS } from "../frail/env_profiles.ts";
 import { finishChart } from "./_finish.ts";
+import type { ChartAgents } from "./agents.ts";
 import type { IntervalChartOptions } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
@@ -215,6 +216,8 @@ export interface LayeredChartOptions {
   height: number;
   /** The facet field and its order, when the rows hold several conditions. */
   facet?: { field: string; order: readonly string[] };
+  /** The agents behind the rows, named under the title when mock. @default {unknown} */
+  agents?: ChartAgents;
 }
 
 /**
@@ -238,14 +241,14 @@ export interface LayeredChartOptions {
  * ```
  */
 export function layeredChart(options: LayeredChartOptions): VegaLiteSpec {
-  const { title, subtitle, values, layer, width, height, facet } = options;
+  const { title, subtitle, values, layer, width, height, facet, agents } = options;
   const head = {
     $schema: VEGA_LITE_SCHEMA,
     title: subtitle === undefined ? title : { text: title, subtitle },
     data: { values: [...values] },
   };
   if (facet === undefined) {
-    return finishChart({ ...head, width, height, layer: [...layer] } as VegaLiteSpec);
+    return finishChart({ ...head, width, height, layer: [...layer] } as VegaLiteSpec, { agents });
   }
   return finishChart({
     ...head,
@@ -258,7 +261,7 @@ export function layeredChart(options: LayeredChartOptions): VegaLiteSpec {
     },
     columns: wrapColumns(facet.order.length),
     spec: { width, height, layer: [...layer] },
-  } as VegaLiteSpec);
+  } as VegaLiteSpec, { agents });
 }
 
 /**

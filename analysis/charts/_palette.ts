@@ -190,3 +190,29 @@ function fnv1a(text: string): number {
   }
   return hash;
 }
+
+/**
+ * Dash patterns of lines that may lie on one another (two mechanisms both
+ * at 0, a line at its cap under another): the first solid, the others
+ * dashed each its own way, so the line underneath shows through the gaps
+ * of the one above. Repeats after four.
+ */
+const DASHES: readonly (readonly number[])[] = [[1, 0], [7, 3], [2, 2], [8, 3, 2, 3]];
+
+/**
+ * The dash pattern of each category of `domain`, in order: see `DASHES`.
+ *
+ * @param domain The categories, e.g. a colour scale's domain.
+ * @returns A Vega-Lite `strokeDash` scale.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { lineDashes } from "./_palette.ts";
+ *
+ * assert.deepEqual(lineDashes(["M0", "M1"]), { domain: ["M0", "M1"], range: [[1, 0], [7, 3]] });
+ * ```
+ */
+export function lineDashes(domain: readonly string[]): { domain: string[]; range: number[][] } {
+  return { domain: [...domain], range: domain.map((_, i) => [...DASHES[i % DASHES.length]]) };
+}

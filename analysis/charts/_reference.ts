@@ -37,27 +37,31 @@ export interface ReferenceLayerOptions {
 /**
  * A dashed rule and its label. On the `"x"` axis the rule is vertical and
  * labelled at its top right; on the `"y"` axis it is horizontal and
- * labelled just above its left end. The layers carry no data: callers add
- * `data` or a filtering `transform`.
+ * labelled just above its left end. The label is drawn twice: first as a
+ * white halo (the text stroked wide in white), then as the text, so that
+ * data lines drawn before these layers pass behind the label instead of
+ * striking it through. The layers carry no data: callers add `data` or a
+ * filtering `transform`, and put the layers after the data's.
  *
  * @param axis The axis on which the line has its position.
  * @param options Its fields, label size and axis title.
- * @returns The rule layer, then the label layer.
+ * @returns The rule layer, the label's halo layer, then the label layer.
  *
  * @example
  * ```ts
  * import assert from "node:assert/strict";
  * import { referenceLayers } from "./_reference.ts";
  *
- * const [rule, label] = referenceLayers("y", { value: "y", label: "name" });
+ * const [rule, halo, label] = referenceLayers("y", { value: "y", label: "name" });
  * assert.deepEqual(rule.encoding, { y: { field: "y", type: "quantitative" } });
  * assert.deepEqual(label.encoding?.x, { value: 0 });
+ * assert.equal((halo as { mark: { stroke: string } }).mark.stroke, "white");
  * ```
  */
 export function referenceLayers(
   axis: "x" | "y",
   options: ReferenceLayerOptions,
-): [Layer, Layer] {
+): [Layer, Layer, Layer] {
   const { value, label, fontSize, title } = options;
   const position = {
     field: value,
@@ -94,5 +98,10 @@ export function referenceLayers(
       },
       encoding: { x: { value: 0 }, y: position, text },
     };
-  return [rule, caption];
+  const mark = caption.mark as unknown as Record<string, unknown>;
+  const halo: Layer = {
+    ...caption,
+    mark: { ...mark, color: "white", stroke: "white", strokeWidth: 4, strokeJoin: "round" },
+  } as Layer;
+  return [rule, halo, caption];
 }

@@ -18,6 +18,7 @@ import { SCORECARD_DIMENSIONS, SCORECARD_LABELS } from "../frail/scorecard.ts";
 import { ENV_NAMES, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
 import { ENV_ORDER, ENV_PROFILES, REGIME_ORDER } from "../frail/env_profiles.ts";
 import { splitConditions, withSplit } from "./_condition_facet.ts";
+import type { ChartAgents } from "./agents.ts";
 import { mechanismColors } from "./_palette.ts";
 import {
   type ChartRows,
@@ -35,6 +36,28 @@ export interface FrailChartOptions {
   width?: number;
   /** Height of one plot in pixels. @default {180} */
   height?: number;
+  /**
+   * The agents behind the rows (`chartAgents(episodes)`): mock agents are
+   * named under the title.
+   *
+   * @default {what the rows' `model` says, else nothing}
+   */
+  agents?: ChartAgents;
+}
+
+/** Options of the FRAIL charts of means ± SE (Figure 3a, Tables 9 and 10). */
+export interface MeanSeChartOptions extends FrailChartOptions {
+  /**
+   * Published values to draw in the run's places, e.g.
+   * `loadReference("frail_table10")`: rows with the chart's keys, `mean`
+   * and `se`; each a black tick at its mean over a grey band of ± its SE.
+   * Rows at places the run has not are left out.
+   *
+   * @default {none}
+   */
+  reference?: ChartRows;
+  /** What the reference is, in the subtitle. @default {"the paper's values"} */
+  referenceLabel?: string;
 }
 
 function labelled(rows: ChartRows): Record<string, unknown>[] {
@@ -45,29 +68,69 @@ function labelled(rows: ChartRows): Record<string, unknown>[] {
 }
 
 /**
- * Bars of `mean` with a rule from mean - se to mean + se (of zero length
- * for a row without `se`), cut to `range` when given (a share or a
- * realization cannot leave [0, 1]); the other options are
- * {@linkcode intervalChart}'s.
+ * Bars of `mean` with a rule from mean - se to mean + se (no rule for a
+ * row without `se`), cut to `range` when given (a share or a realization
+ * cannot leave [0, 1]); the other options are {@linkcode intervalChart}'s.
+ * The default title names `± SE` only when some bar has one: `titleFor(withSe)`; the
+ * subtitle says which bars have none and why (an SE is across model means,
+ * and one model has no spread).
  */
 function meanSeBars(
   rows: readonly Record<string, unknown>[],
-  options: Omit<IntervalChartOptions, "y" | "lower" | "upper" | "mark">,
-  range: readonly [number, number] = [-Infinity, Infinity],
+  options: Omit<IntervalChartOptions, "y" | "lower" | "upper" | "mark" | "reference"> & {
+    titleFor: (withSe: boolean) => string;
+    range?: readonly [number, number];
+    reference?: { rows: ChartRows; label?: string };
+  },
 ): VegaLiteSpec {
+  const { titleFor, range = [-Infinity, Infinity], reference, ...rest } = options;
   const [min, max] = range;
-  const bounded = rows.map((row) => ({
+  const hasSe = (row: Record<string, unknown>) => typeof row.se === "number";
+  const withEnds = (row: Record<string, unknown>) => ({
     ...row,
-    lower: Math.max(min, (row.mean as number) - ((row.se as number) ?? 0)),
-    upper: Math.min(max, (row.mean as number) + ((row.se as number) ?? 0)),
-  }));
+    lower: hasSe(row) ? Math.max(min, (row.mean as number) - (row.se as number)) : null,
+    upper: hasSe(row) ? Math.min(max, (row.mean as number) + (row.se as number)) : null,
+  });
+  const bounded = rows.map(withEnds);
+  if (reference !== undefined && rows.some((row) => "condition" in row)) {
+    throw new RangeError(
+      `${options.name}: the rows hold several conditions, so the reference rows cannot be ` +
+        "placed among them: pass the rows of one condition",
+    );
+  }
+  const some = rows.some(hasSe);
+  const all = rows.every(hasSe);
+  const title = rest.title ?? titleFor(some);
+  const why = "an SE is across model means, and one model has none";
+  const note = all
+    ? undefined
+    : some
+    ? `Bars without a rule: no SE (${why})`
+    : `No SE bars: ${why}`;
   return intervalChart(bounded, {
-    ...options,
+    ...rest,
+    title,
+    ...(note === undefined ? {} : {
+      subtitle: rest.subtitle === undefined ? note : `${rest.subtitle}; ${note}`,
+    }),
+    ...(reference === undefined ? {} : {
+      reference: {
+        rows: labelled(reference.rows).map(withEnds),
+        label: reference.label ?? "the paper's values",
+      },
+    }),
     y: "mean",
     lower: "lower",
     upper: "upper",
     mark: "bar",
   });
+}
+
+/** The `reference` option of `meanSeBars()` from a builder's options. */
+function referenceOf(options: MeanSeChartOptions) {
+  return options.reference === undefined
+    ? {}
+    : { reference: { rows: options.reference, label: options.referenceLabel } };
 }
 
 /** The fixed colours of the mechanisms of `rows`. */
@@ -108,30 +171,33 @@ function byMechanism(rows: readonly Record<string, unknown>[]) {
  */
 export function welfareBarsChart(
   averages: ChartRows,
-  options: FrailChartOptions = {},
+  options: MeanSeChartOptions = {},
 ): VegaLiteSpec {
   const { values, options: split } = splitConditions(
     labelled(averages),
     ["env", "mechanism"],
     "column",
   );
-  return meanSeBars(
-    values,
-    withSplit({
+  return meanSeBars(values, {
+    ...withSplit({
       x: "env",
       y: "mean",
       ...byMechanism(values),
       sort: { x: ENV_NAMES },
       tooltip: ["se", "models"],
-      title: options.title ?? "Welfare realization by environment (mean of model means ± SE)",
+      title: options.title,
       xTitle: "Environment",
       yTitle: "Welfare realization W~",
       width: options.width ?? 360,
       height: options.height ?? 220,
       name: "welfareBarsChart",
+      agents: options.agents,
     }, split),
-    [0, 1],
-  );
+    titleFor: (withSe) =>
+      `Welfare realization by environment (mean of model means${withSe ? " ± SE" : ""})`,
+    range: [0, 1],
+    ...referenceOf(options),
+  });
 }
 
 /**
@@ -182,6 +248,7 @@ export function successChart(table: ChartRows, options: FrailChartOptions = {}):
       width: options.width,
       height: options.height,
       name: "successChart",
+      agents: options.agents,
     }, split),
   );
 }
@@ -220,7 +287,7 @@ const MEASURE_TITLES: Readonly<Record<string, string>> = {
  */
 export function actionMeasuresChart(
   table: ChartRows,
-  options: FrailChartOptions = {},
+  options: MeanSeChartOptions = {},
 ): VegaLiteSpec {
   // A measure belongs to one environment, so its column names the environment too.
   const { values: rows, options: split } = splitConditions(
@@ -232,9 +299,8 @@ export function actionMeasuresChart(
     ...row,
     measure: MEASURE_TITLES[String(row.measure)] ?? row.measure,
   }));
-  return meanSeBars(
-    values,
-    withSplit({
+  return meanSeBars(values, {
+    ...withSplit({
       x: "mechanism",
       y: "mean",
       column: "measure",
@@ -245,14 +311,17 @@ export function actionMeasuresChart(
         x: MECHANISM_ORDER,
         column: Object.values(MEASURE_TITLES),
       },
-      title: options.title ?? "Action-level measures (mean of model means ± SE)",
+      title: options.title,
       xTitle: "Mechanism",
-      yTitle: "Value",
+      yTitle: "Measure (mean of model means)",
       width: options.width ?? 180,
       height: options.height,
       name: "actionMeasuresChart",
+      agents: options.agents,
     }, split),
-  );
+    titleFor: (withSe) => `Action-level measures (mean of model means${withSe ? " ± SE" : ""})`,
+    ...referenceOf(options),
+  });
 }
 
 /**
@@ -280,30 +349,33 @@ export function actionMeasuresChart(
  * assert.equal(svg.match(/aria-roledescription="bar"/g)?.length, 3);
  * ```
  */
-export function regimeChart(table: ChartRows, options: FrailChartOptions = {}): VegaLiteSpec {
+export function regimeChart(table: ChartRows, options: MeanSeChartOptions = {}): VegaLiteSpec {
   const { values, options: split } = splitConditions(
     labelled(table),
     ["env", "regime", "mechanism"],
     "row",
   );
-  return meanSeBars(
-    values,
-    withSplit({
+  return meanSeBars(values, {
+    ...withSplit({
       x: "regime",
       y: "mean",
       ...byMechanism(values),
       column: "env",
       sort: { x: [...REGIME_ORDER], column: ENV_NAMES },
       tooltip: ["se", "models"],
-      title: options.title ?? "Welfare realization across economic regimes",
+      title: options.title,
       xTitle: "Regime",
       yTitle: "Welfare realization W~",
       width: options.width,
       height: options.height,
       name: "regimeChart",
+      agents: options.agents,
     }, split),
-    [0, 1],
-  );
+    titleFor: (withSe) =>
+      `Welfare realization across economic regimes (mean of model means${withSe ? " ± SE" : ""})`,
+    range: [0, 1],
+    ...referenceOf(options),
+  });
 }
 
 /**
@@ -364,6 +436,7 @@ export function scorecardChart(card: ChartRows, options: FrailChartOptions = {})
       width: options.width ?? 480,
       height: options.height ?? 220,
       name: "scorecardChart",
+      agents: options.agents,
     }, split),
   );
 }
@@ -431,6 +504,7 @@ export function earlyCommitmentChart(
       width: options.width,
       height: options.height,
       name: "earlyCommitmentChart",
+      agents: options.agents,
     }, split),
   );
 }

@@ -11,6 +11,7 @@ import type pl from "npm:nodejs-polars@0.25.2";
 import { CONDITION_KEYS } from "../conditions.ts";
 import { facetPlaceholders, SKIP_PLACEHOLDERS, wrapColumns } from "./_condition_facet.ts";
 import { finishChart } from "./_finish.ts";
+import { agentsOfRows, type ChartAgents } from "./agents.ts";
 import type { ColorScale } from "./_palette.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
@@ -141,6 +142,24 @@ export interface IntervalChartOptions {
   width?: number;
   /** Height of one plot in pixels. @default {180} */
   height?: number;
+  /**
+   * Published values drawn in the run's places (e.g. the paper's Table 10
+   * beside a run's): rows with the same place fields and `y` (and `lower`,
+   * `upper`); each is a black tick at its `y` over a grey band from its
+   * `lower` to its `upper`, and `label` says so in the subtitle. Rows at
+   * places the run has not are left out.
+   *
+   * @default {none}
+   */
+  reference?: { rows: ChartRows; label: string };
+  /**
+   * The agents behind the rows (`chartAgents(episodes)`): mock agents are
+   * named under the title. Rows whose `model` names mock policies say so
+   * themselves.
+   *
+   * @default {what the rows' `model` says, else nothing}
+   */
+  agents?: ChartAgents;
 }
 
 type Layer = Extract<VegaLiteSpec, { layer: unknown }>["layer"][number];
@@ -206,10 +225,25 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
   checkSize("width", width);
   checkSize("height", height);
   const values = chartValues(rows);
+  const agents = agentsOfRows(values, options.agents, name);
   assertOnePerPlace(values, name, {
     place: [x, color, column, row].filter((f) => f !== undefined),
     measures: [y, lower, upper, label].filter((f) => f !== undefined),
   });
+  const place = [x, color, column, row].filter((f): f is string => f !== undefined);
+  const placeOf = (v: Record<string, unknown>) => JSON.stringify(place.map((f) => v[f] ?? null));
+  const runPlaces = new Set(values.map(placeOf));
+  const references = options.reference === undefined ? [] : chartValues(options.reference.rows)
+    .filter((v) => runPlaces.has(placeOf(v)))
+    .map((v) => ({ ...v, __reference: true }));
+  assertOnePerPlace(references, `${name} reference`, {
+    place,
+    measures: [y, lower, upper].filter((f) => f !== undefined),
+  });
+  // With reference rows, the run's layers skip them.
+  const own = options.reference === undefined
+    ? [SKIP_PLACEHOLDERS]
+    : [SKIP_PLACEHOLDERS, { filter: "datum.__reference !== true" }];
   const xOrder = sort.x ?? firstAppearance(values, x);
   const colorOrder = color === undefined
     ? []
@@ -225,6 +259,20 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
   // Rules and labels at the middle of their band, like points and bars.
   const centred = { ...xEncoding, bandPosition: 0.5 } as const;
   const yScale = yDomain === undefined ? {} : { scale: { domain: [...yDomain] } };
+  // Panels side by side, each on its own y scale, would each repeat the y
+  // title: it is said once, under the chart title, instead.
+  const yOnce = independentY && column !== undefined &&
+    firstAppearance(values, column).length > 1;
+  const yAxisTitle = yOnce ? null : yTitle;
+  const subtitles = [
+    ...(subtitle === undefined ? [] : [subtitle]),
+    ...(yOnce ? [`y: ${yTitle}, each panel on its own scale`] : []),
+    ...(options.reference === undefined ? [] : [
+      lower === undefined
+        ? `Black ticks: ${options.reference.label}`
+        : `Black ticks: ${options.reference.label}, grey bands its interval`,
+    ]),
+  ];
   const colorScale = colors === undefined ? {} : {
     scale: { domain: [...colors.domain], range: [...colors.range] },
   };
@@ -257,22 +305,26 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
         : { field, type: "nominal" } as const
     );
   const layers: Layer[] = [{
-    transform: [SKIP_PLACEHOLDERS],
+    transform: own,
     mark: mark === "bar" ? { type: "bar" } : { type: "point", filled: true, size: 50 },
     encoding: {
       x: xEncoding,
-      y: { field: y, type: "quantitative", title: yTitle, ...yScale },
+      y: { field: y, type: "quantitative", title: yAxisTitle, ...yScale },
       ...grouping,
       tooltip: tips,
     },
   }];
   if (lower !== undefined && upper !== undefined) {
     layers.push({
-      transform: [SKIP_PLACEHOLDERS],
+      // A row without an interval (no SE from one model) draws no rule.
+      transform: [
+        ...own,
+        { filter: `isValid(datum['${lower}']) && isValid(datum['${upper}'])` },
+      ],
       mark: { type: "rule", color: "#333333" },
       encoding: {
         x: centred,
-        y: { field: lower, type: "quantitative", title: yTitle, ...yScale },
+        y: { field: lower, type: "quantitative", title: yAxisTitle, ...yScale },
         y2: { field: upper },
         ...offset,
       },
@@ -292,15 +344,45 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
       : { dy: -8 };
     layers.push({
       transform: [
-        SKIP_PLACEHOLDERS,
+        ...own,
         { calculate: `${JSON.stringify(labelPrefix)} + datum['${label}']`, as: "__label" },
       ],
       mark: { type: "text", ...text, fontSize: 10, color: "#333333" },
       encoding: {
         x: centred,
-        y: { field: upper ?? y, type: "quantitative", title: yTitle, ...yScale },
+        y: { field: upper ?? y, type: "quantitative", title: yAxisTitle, ...yScale },
         text: { field: "__label", type: "nominal" },
         ...offset,
+      },
+    });
+  }
+  if (options.reference !== undefined) {
+    const mine = { filter: "datum.__reference === true" };
+    const refTips = [
+      { field: y, type: "quantitative", format: ".3~f", title: options.reference.label },
+      ...[lower, upper].filter((f): f is string => f !== undefined)
+        .map((field) => ({ field, type: "quantitative", format: ".3~f" } as const)),
+    ] as const;
+    if (lower !== undefined && upper !== undefined) {
+      layers.push({
+        transform: [mine, { filter: `isValid(datum['${lower}']) && isValid(datum['${upper}'])` }],
+        mark: { type: "bar", color: "#888888", opacity: 0.35 },
+        encoding: {
+          x: xEncoding,
+          y: { field: lower, type: "quantitative", title: yAxisTitle, ...yScale },
+          y2: { field: upper },
+          ...offset,
+        },
+      });
+    }
+    layers.push({
+      transform: [mine],
+      mark: { type: "tick", color: "black", thickness: 2 },
+      encoding: {
+        x: xEncoding,
+        y: { field: y, type: "quantitative", title: yAxisTitle, ...yScale },
+        ...offset,
+        tooltip: [...refTips],
       },
     });
   }
@@ -309,13 +391,15 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     : [];
   const head = {
     $schema: VEGA_LITE_SCHEMA,
-    ...(title === undefined
-      ? {}
-      : { title: subtitle === undefined ? title : { text: title, subtitle } }),
-    data: { values: [...values, ...placeholders] },
+    ...(title === undefined && subtitles.length === 0 ? {} : {
+      title: subtitles.length === 0
+        ? title
+        : { text: title ?? "", subtitle: subtitles.length === 1 ? subtitles[0] : subtitles },
+    }),
+    data: { values: [...values, ...references, ...placeholders] },
   };
   if (column === undefined && row === undefined) {
-    return finishChart({ ...head, width, height, layer: layers } as VegaLiteSpec);
+    return finishChart({ ...head, width, height, layer: layers } as VegaLiteSpec, { agents });
   }
   const header = { labelLimit: 0 };
   const columnOrder = column === undefined ? [] : sort.column ?? firstAppearance(values, column);
@@ -333,7 +417,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
       columns: wrapColumns(columnOrder.length),
       spec: { width, height, layer: layers },
       ...resolve,
-    } as VegaLiteSpec);
+    } as VegaLiteSpec, { agents });
   }
   const facet: Record<string, unknown> = {};
   if (column !== undefined) {
@@ -359,7 +443,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     facet,
     spec: { width, height, layer: layers },
     ...resolve,
-  } as VegaLiteSpec);
+  } as VegaLiteSpec, { agents });
 }
 
 /** About the width of a character of a 10 px label, digits included. */
@@ -378,15 +462,18 @@ function xAxis(categories: readonly string[], width: number): {
   labelBaseline?: "top";
 } {
   const band = width / Math.max(1, categories.length);
+  // An id's underscores are spaces on the axis (`outcome_alignment` as
+  // "outcome alignment"), so its words can go one per line.
   const longestWord = Math.max(
     0,
-    ...categories.flatMap((c) => String(c).split(" ").map((word) => word.length)),
+    ...categories.flatMap((c) => String(c).split(/[ _]/).map((word) => word.length)),
   );
   return longestWord * LABEL_CHAR_WIDTH <= band
     ? {
       labelLimit: 240,
       labelAngle: 0,
-      labelExpr: "length(datum.label) > 12 ? split(datum.label, ' ') : datum.label",
+      labelExpr: "length(datum.label) > 12 ? split(replace(datum.label, /_/g, ' '), ' ') : " +
+        "replace(datum.label, /_/g, ' ')",
     }
     : { labelLimit: 240, labelAngle: -40, labelAlign: "right", labelBaseline: "top" };
 }

@@ -16,7 +16,8 @@
 
 import { conditionLabels, layeredChart, splitConditions, withSplit } from "./_condition_facet.ts";
 import { finishChart } from "./_finish.ts";
-import { modelColors, ruleColors } from "./_palette.ts";
+import { lineDashes, modelColors, ruleColors } from "./_palette.ts";
+import { agentsOfRows, type ChartAgents } from "./agents.ts";
 import { REFERENCE_COLOR, referenceLayers } from "./_reference.ts";
 import {
   type ChartRows,
@@ -35,6 +36,56 @@ export interface StagHuntChartOptions {
   width?: number;
   /** Height of one plot in pixels. @default {200} */
   height?: number;
+  /**
+   * The agents behind the rows (`chartAgents(episodes)`): mock agents are
+   * named under the title.
+   *
+   * @default {what the rows' `model` says, else nothing}
+   */
+  agents?: ChartAgents;
+}
+
+/** The chart's agents, from its rows' `model` or `options.agents`. */
+function agentsOf(rows: ChartRows, options: StagHuntChartOptions, name: string) {
+  return agentsOfRows(chartValues(rows), options.agents, name);
+}
+
+/**
+ * The x encoding of the corrupted fraction F/N: a share in [0, 1], padded
+ * so that no point sits on the y axis or the plot's right edge.
+ */
+const FRACTION_X = {
+  field: "fraction",
+  type: "quantitative",
+  title: "Corrupted fraction F/N",
+  scale: { padding: 14, nice: false, zero: false },
+} as const;
+
+/**
+ * The colour and dash of two series that may lie on one another (pre-flip
+ * and public success at one value): the second dashed, so the first shows
+ * through its gaps. The legend is titled `title` and shows both.
+ */
+function pairedSeries(domain: readonly string[], title: string) {
+  const legend = { labelLimit: 0, symbolType: "stroke", symbolStrokeWidth: 2 } as const;
+  return {
+    color: {
+      field: "series",
+      type: "nominal",
+      title,
+      sort: [...domain],
+      scale: { domain: [...domain] },
+      legend,
+    },
+    strokeDash: {
+      field: "series",
+      type: "nominal",
+      title,
+      sort: [...domain],
+      scale: lineDashes(domain),
+      legend,
+    },
+  } as const;
 }
 
 function sized(options: StagHuntChartOptions): { width: number; height: number } {
@@ -149,19 +200,20 @@ export function successByCorruptionChart(
         transform: [{ filter: "datum.kind === 'series'" }],
         mark: { type: "line", point: true },
         encoding: {
-          x: { field: "fraction", type: "quantitative", title: "Corrupted fraction F/N" },
+          x: FRACTION_X,
           y: {
             field: "value",
             type: "quantitative",
             title: "Success rate",
             scale: { domain: [0, 1] },
           },
-          color: { field: "series", type: "nominal", title: null, legend: { labelLimit: 0 } },
+          ...pairedSeries(["pre-flip success", "public success"], "Success measured on"),
           tooltip: tooltip(series, ["series", "fraction", "value", "rounds"]),
         },
       },
       ...verticalRules("boundary"),
     ],
+    agents: agentsOf(rows, options, "successByCorruptionChart"),
   });
 }
 
@@ -228,6 +280,7 @@ export function matchRateChart(rows: ChartRows, options: StagHuntChartOptions = 
       width: options.width ?? 320,
       height: options.height ?? 200,
       name: "matchRateChart",
+      agents: options.agents,
     }, split),
   );
 }
@@ -318,14 +371,29 @@ export function stagByMarginChart(
     title: "Rule",
     scale: { domain: colors.domain, range: colors.range },
   } as const;
-  const n = points.some((row) => typeof row.turns === "number")
+  const counts = points.map((row) => row.turns).filter((t): t is number => typeof t === "number");
+  // The size legend lists the fewest and the most turns drawn (never a 0
+  // that no point has); sizes stay proportional to n.
+  const n = counts.length > 0
     ? {
       size: {
         field: "turns",
         type: "quantitative",
         title: "Turns n",
         scale: { range: [8, 140] },
-        legend: { tickCount: 3 },
+        legend: { values: [...new Set([Math.min(...counts), Math.max(...counts)])] },
+      },
+    }
+    : {};
+  // An interval from few turns is long but says little: it is drawn as
+  // faint as its point is small, so the widest intervals do not dominate.
+  const faint = counts.length > 0
+    ? {
+      opacity: {
+        field: "turns",
+        type: "quantitative",
+        scale: { type: "sqrt", range: [0.15, 0.9], zero: true },
+        legend: null,
       },
     }
     : {};
@@ -340,7 +408,7 @@ export function stagByMarginChart(
       {
         transform: onlyPoints,
         mark: { type: "rule" },
-        encoding: { x, y: { ...y, field: "lower" }, y2: { field: "upper" }, color },
+        encoding: { x, y: { ...y, field: "lower" }, y2: { field: "upper" }, color, ...faint },
       },
       {
         transform: onlyPoints,
@@ -364,6 +432,7 @@ export function stagByMarginChart(
       },
       ...verticalRules("zero"),
     ],
+    agents: agentsOf(rows, options, "stagByMarginChart"),
   });
 }
 
@@ -447,7 +516,7 @@ export function historyMatchChart(
         ]),
       },
     },
-  } as VegaLiteSpec);
+  } as VegaLiteSpec, { agents: agentsOf(rows, options, "historyMatchChart") });
 }
 
 /**
@@ -493,20 +562,37 @@ export function payoffGapChart(rows: ChartRows, options: StagHuntChartOptions = 
       turns: row.turns,
     },
   ]);
+  // The boundary 1 - M/N of each panel, where the rows tell it (a
+  // `boundary` column, or N and M); none is drawn where they do not.
+  const boundaryOf = (row: Record<string, unknown>) =>
+    typeof row.boundary === "number"
+      ? row.boundary
+      : typeof row.N === "number" && typeof row.M === "number"
+      ? 1 - row.M / row.N
+      : undefined;
+  const boundaries = distinctRows(labels.values.flatMap((row) => {
+    const x = boundaryOf(row);
+    return x === undefined ? [] : [{ ...tag(row), kind: "boundary", x, label: "1 - M/N" }];
+  }));
   return layeredChart({
     title: options.title ?? "Realised versus truthful-implementation payoff",
-    values,
+    values: [...values.map((row) => ({ ...row, kind: "series" })), ...boundaries],
     ...sized(options),
     facet: facetOf(labels),
-    layer: [{
-      mark: { type: "line", point: true },
-      encoding: {
-        x: { field: "fraction", type: "quantitative", title: "Corrupted fraction F/N" },
-        y: { field: "value", type: "quantitative", title: "Mean payoff per honest turn" },
-        color: { field: "series", type: "nominal", title: null, legend: { labelLimit: 0 } },
-        tooltip: tooltip(values, ["series", "fraction", "value", "turns"]),
+    layer: [
+      {
+        transform: [{ filter: "datum.kind === 'series'" }],
+        mark: { type: "line", point: true },
+        encoding: {
+          x: FRACTION_X,
+          y: { field: "value", type: "quantitative", title: "Mean payoff per honest turn" },
+          ...pairedSeries(["realised", "truthful implementation"], "Payoff"),
+          tooltip: tooltip(values, ["series", "fraction", "value", "turns"]),
+        },
       },
-    }],
+      ...verticalRules("boundary"),
+    ],
+    agents: agentsOf(rows, options, "payoffGapChart"),
   });
 }
 
@@ -595,5 +681,6 @@ export function calibrationChart(
         },
       },
     ],
+    agents: agentsOf(rows, options, "calibrationChart"),
   });
 }

@@ -6,6 +6,8 @@
  */
 
 import { finishChart } from "./_finish.ts";
+import { lineDashes } from "./_palette.ts";
+import { agentsOfRows, type ChartAgents } from "./agents.ts";
 import { type Layer, referenceLayers } from "./_reference.ts";
 import { checkSize } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
@@ -60,14 +62,32 @@ export interface StateTrajectoryChartOptions {
    * @default {240}
    */
   height?: number;
+  /**
+   * Title of the legend, what the series are (e.g. `"Regime"`); `null` for
+   * none.
+   *
+   * @default {null}
+   */
+  legendTitle?: string | null;
+  /**
+   * The agents behind the rows (`chartAgents(episodes)`): mock agents are
+   * named under the title.
+   *
+   * @default {unknown: nothing said}
+   */
+  agents?: ChartAgents;
 }
 
 /**
  * Builds a Vega-Lite line chart with one colored line (with points) per
  * series, rounds on the x axis and optional dashed reference lines.
  *
- * Series appear in the legend in the order they first occur in `rows`. The
- * spec holds a copy of the rows, so later changes to `rows` do not affect it.
+ * Series appear in the legend in the order they first occur in `rows`.
+ * When two series share a point (one at its cap under another), each
+ * series gets its own dash pattern (the first solid), so the one beneath
+ * shows through the gaps of the one above. Reference labels have a white
+ * halo, so lines pass behind them. The spec holds a copy of the rows, so
+ * later changes to `rows` do not affect it.
  *
  * @param rows The points to draw, in any order.
  * @param options Title, reference lines, axis title and size.
@@ -94,14 +114,21 @@ export interface StateTrajectoryChartOptions {
  *   referenceLines: [{ y: 5, label: "run threshold" }],
  * });
  * assert.equal(spec.title, "Bank state");
- * assert.ok("layer" in spec && spec.layer.length === 3);
+ * assert.ok("layer" in spec && spec.layer.length === 4); // line, rule, label halo, label
  * ```
  */
 export function stateTrajectoryChart(
   rows: readonly TrajectoryRow[],
   options: StateTrajectoryChartOptions = {},
 ): VegaLiteSpec {
-  const { title, referenceLines = [], yTitle = "Value", width = 480, height = 240 } = options;
+  const {
+    title,
+    referenceLines = [],
+    yTitle = "Value",
+    width = 480,
+    height = 240,
+    legendTitle = null,
+  } = options;
   checkSize("width", width);
   checkSize("height", height);
   const values = rows.map(checkRow);
@@ -109,6 +136,7 @@ export function stateTrajectoryChart(
   const seriesOrder = [...new Set(values.map((row) => row.series))];
 
   const y = { field: "value", type: "quantitative", title: yTitle } as const;
+  const legend = { symbolType: "stroke", symbolStrokeWidth: 2 } as const;
   const layers: Layer[] = [{
     mark: { type: "line", point: true },
     encoding: {
@@ -119,7 +147,26 @@ export function stateTrajectoryChart(
         axis: { format: "d", tickMinStep: 1 },
       },
       y,
-      color: { field: "series", type: "nominal", title: "Series", sort: seriesOrder },
+      color: {
+        field: "series",
+        type: "nominal",
+        title: legendTitle,
+        sort: seriesOrder,
+        scale: { domain: seriesOrder },
+        legend,
+      },
+      ...(overlapping(values)
+        ? {
+          strokeDash: {
+            field: "series",
+            type: "nominal",
+            title: legendTitle,
+            sort: seriesOrder,
+            scale: lineDashes(seriesOrder),
+            legend,
+          },
+        }
+        : {}),
     },
   }];
   if (rules.length > 0) {
@@ -134,7 +181,19 @@ export function stateTrajectoryChart(
     height,
     data: { values },
     layer: layers,
-  });
+  }, { agents: agentsOfRows([], options.agents, "stateTrajectoryChart") });
+}
+
+/** Whether two series have a point at the same round and value. */
+function overlapping(values: readonly TrajectoryRow[]): boolean {
+  const seen = new Map<string, string>();
+  for (const { round, series, value } of values) {
+    const key = `${round}|${value}`;
+    const other = seen.get(key);
+    if (other !== undefined && other !== series) return true;
+    seen.set(key, series);
+  }
+  return false;
 }
 
 function checkRow(row: TrajectoryRow, index: number): TrajectoryRow {

@@ -29,7 +29,8 @@ import {
 } from "./_condition_facet.ts";
 import { envName } from "./_frail_labels.ts";
 import { finishChart } from "./_finish.ts";
-import { mechanismColors } from "./_palette.ts";
+import { lineDashes, mechanismColors } from "./_palette.ts";
+import { agentsOfRows, type ChartAgents } from "./agents.ts";
 import { referenceLayers } from "./_reference.ts";
 import { type ChartRows, chartValues, checkSize } from "./interval.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
@@ -49,6 +50,13 @@ export interface TrajectoriesChartOptions {
   width?: number;
   /** Height of one panel in pixels. @default {140} */
   height?: number;
+  /**
+   * The agents behind the rows (`chartAgents(episodes)`): mock agents are
+   * named under the title.
+   *
+   * @default {what the rows' `model` says, else nothing}
+   */
+  agents?: ChartAgents;
 }
 
 const ROW_LABELS: Record<string, string> = {
@@ -197,6 +205,21 @@ export function trajectoriesChart(
     sort: colors.domain,
     scale: { domain: colors.domain, range: colors.range },
   } as const;
+  // Mechanisms on one another (M1 and M2 both at 0) keep apart by their
+  // dashes; the legend shows each line's colour and dash, not its pale band.
+  const strokeDash = {
+    field: "mechanism",
+    type: "nominal",
+    title: "Mechanism",
+    sort: colors.domain,
+    scale: lineDashes(colors.domain),
+  } as const;
+  const lineLegend = {
+    symbolType: "stroke",
+    symbolStrokeWidth: 2,
+    symbolOpacity: 1,
+    symbolSize: 300,
+  } as const;
   const tooltip = [
     { field: "mechanism", type: "nominal" },
     { field: "round", type: "quantitative" },
@@ -205,7 +228,7 @@ export function trajectoriesChart(
     { field: "upper", type: "quantitative", format: ".3~f" },
     { field: "n", type: "quantitative" },
   ].filter((tip) => raw.some((row) => row[tip.field] !== undefined));
-  const [[ruleY, labelY], [ruleX, labelX]] = (["y", "x"] as const).map((axis) =>
+  const [[ruleY, haloY, labelY], [ruleX, haloX, labelX]] = (["y", "x"] as const).map((axis) =>
     referenceLayers(axis, { value: "ref_value", label: "ref_label", fontSize: 9 }).map((layer) => ({
       transform: [{ filter: `datum.kind === 'reference_${axis}'` }],
       ...layer,
@@ -246,15 +269,28 @@ export function trajectoriesChart(
         {
           transform: [{ filter: "datum.kind === 'series' && datum.band" }],
           mark: { type: "area", opacity: 0.2 },
-          encoding: { x, y: { ...y, field: "lower" }, y2: { field: "upper" }, color },
+          encoding: {
+            x,
+            y: { ...y, field: "lower" },
+            y2: { field: "upper" },
+            color: { ...color, legend: lineLegend },
+          },
         },
         {
           transform: [{ filter: "datum.kind === 'series'" }],
           mark: { type: "line", point: { size: 12 } },
-          encoding: { x, y: { ...y, field: "mean" }, color, tooltip },
+          encoding: {
+            x,
+            y: { ...y, field: "mean" },
+            color: { ...color, legend: lineLegend },
+            strokeDash: { ...strokeDash, legend: lineLegend },
+            tooltip,
+          },
         },
         ruleY,
         ruleX,
+        haloY,
+        haloX,
         labelY,
         labelX,
       ],
@@ -269,8 +305,8 @@ export function trajectoriesChart(
     },
     data: { values: [...series, ...referenceRows, ...facetPlaceholders(series, "row", "env")] },
     hconcat: envs.map(column),
-    resolve: { scale: { color: "shared" } },
-  } as VegaLiteSpec);
+    resolve: { scale: { color: "shared", strokeDash: "shared" } },
+  } as VegaLiteSpec, { agents: agentsOfRows(raw, options.agents, "trajectoriesChart") });
 }
 
 /** Words of `text` in lines of at most `width` characters (a longer word gets its own line). */

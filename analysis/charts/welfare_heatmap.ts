@@ -10,6 +10,7 @@
 
 import { conditionLabels, facetPlaceholders, SKIP_PLACEHOLDERS } from "./_condition_facet.ts";
 import { finishChart } from "./_finish.ts";
+import { agentsOfRows, type ChartAgents } from "./agents.ts";
 import { envFacet, envName, MECHANISM_ORDER } from "./_frail_labels.ts";
 import {
   assertOnePerPlace,
@@ -30,6 +31,13 @@ export interface WelfareHeatmapChartOptions {
   width?: number;
   /** Height of one panel in pixels. @default {120} */
   height?: number;
+  /**
+   * The agents behind the cells (`chartAgents(episodes)`): mock agents are
+   * named under the title.
+   *
+   * @default {what the cells' `model` says, else nothing}
+   */
+  agents?: ChartAgents;
 }
 
 /**
@@ -143,5 +151,5 @@ export function welfareHeatmapChart(
         },
       ],
     },
-  } as VegaLiteSpec);
+  } as VegaLiteSpec, { agents: agentsOfRows(values, options.agents, "welfareHeatmapChart") });
 }

@@ -27,7 +27,8 @@
  * - `pairSeeds` (default `true`): cells that differ only in their agents
  *   (and, for the Stag Hunt, heterogeneity) share seeds, so model comparisons
  *   are paired on the same engine draws (common random numbers).
- * - `episodes` defaults to 5, the paper's episodes per cell.
+ * - `episodes` defaults to 5, FRAIL's episodes per cell (Appendix H.1); the
+ *   Stag Hunt paper gives no count, and its blocks take the same default.
  *
  * @module
  */

@@ -61,8 +61,9 @@ Deno.test("stateTrajectoryChart() adds a dashed rule and a label per reference l
   const spec: AnySpec = stateTrajectoryChart(ROWS, {
     referenceLines: [{ y: 5, label: "run threshold" }, { y: 50, label: "bound" }],
   });
-  assert.equal(spec.layer.length, 3);
-  const [, rule, text] = spec.layer;
+  assert.equal(spec.layer.length, 4);
+  const [, rule, halo, text] = spec.layer;
+  assert.equal(halo.mark.stroke, "white");
   assert.equal(rule.mark.type, "rule");
   assert.deepEqual(rule.mark.strokeDash, [6, 4]);
   assert.deepEqual(rule.data.values, [{ y: 5, label: "run threshold" }, { y: 50, label: "bound" }]);

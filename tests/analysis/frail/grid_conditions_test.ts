@@ -365,7 +365,9 @@ Deno.test("welfareBarsChart() puts each condition in a panel: one bar per condit
   ]);
   const m = await marks(spec as VegaLiteSpec);
   assert.equal(m.bar, 36);
-  assert.equal(m["rule mark"], 36);
+  // An SE rule per bar with an SE; a cell of one model has none, and draws no rule.
+  assert.equal(m["rule mark"], average.filter(pl.col("se").isNotNull()).height);
+  assert.equal(average.filter(pl.col("se").isNotNull()).height, 24);
   // Bars never stack: rows that differ in a column the chart does not know are refused.
   assert.throws(
     () =>
@@ -411,6 +413,7 @@ Deno.test("trajectoriesChart() gives each condition its block and its own bounda
   assert.equal(m["rule mark"], 3 * 5);
   const drawn = [...svg.matchAll(/aria-label="ref_value: ([\d.]+); ref_label: insolvency/g)]
     .map((match) => Number(match[1]).toFixed(2));
-  assert.deepEqual(drawn, ["11.53", "8.48", "3.65"]);
+  // Each label twice: its white halo, then the label over it.
+  assert.deepEqual(drawn, ["11.53", "11.53", "8.48", "8.48", "3.65", "3.65"]);
   assert.ok(svg.includes("<tspan>Contraction</tspan>"));
 });

@@ -39,10 +39,10 @@ export interface MessageWords {
   outstanding: { marker: string; kind: string; total: string | RegExp };
   /** The accepted-terms message: marker, the key of the party, and one term (party, amount, rounds left). */
   terms: { marker: string; party: string; each: RegExp };
-  /** The agreement's committed-total message: marker and total (signers follow in parentheses). */
+  /** The agreement's committed-total message: marker and total (the prompt prints no signers' count). */
   agreement: { marker: string; total: string | RegExp };
-  /** The coalition's total: marker, kind, total and, where given, members. */
-  coalition: { marker: string; kind: string; total: string | RegExp; members?: boolean };
+  /** The coalition's total: marker, kind and total (the prompt prints no members' count). */
+  coalition: { marker: string; kind: string; total: string | RegExp };
 }
 
 /** One mechanism message line read back. */
@@ -63,16 +63,11 @@ export function readMessage(line: string, w: MessageWords): Message {
     return {
       from,
       kind: "aggregate_committed",
-      content: { total: num(line, w.agreement.total), signers: num(line, /\((\d+) signers\)/) },
+      content: { total: num(line, w.agreement.total) },
     };
   }
   if (line.includes(w.coalition.marker)) {
-    const total = num(line, w.coalition.total);
-    return {
-      from,
-      kind: w.coalition.kind,
-      content: w.coalition.members ? { total, members: num(line, /\((\d+) members\)/) } : { total },
-    };
+    return { from, kind: w.coalition.kind, content: { total: num(line, w.coalition.total) } };
   }
   return { from, kind: "unknown", content: { text: line } };
 }

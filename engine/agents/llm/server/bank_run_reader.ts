@@ -201,7 +201,6 @@ const WORDS: MessageWords = {
     marker: "group committed total",
     kind: "coalition_total",
     total: /group committed total (\d+(?:\.\d+)?)/,
-    members: true,
   },
 };
 

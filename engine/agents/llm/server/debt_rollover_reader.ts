@@ -207,7 +207,6 @@ const WORDS: MessageWords = {
     marker: "committee total",
     kind: "coalition_total",
     total: `committee total ${NUM}`,
-    members: true,
   },
 };
 

@@ -61,22 +61,22 @@ export function readStagHuntView(system: string, user: string): RejustifyView {
       });
       continue;
     }
-    const outcome = line.match(
-      /^Game Master: round \d+ outcome: (\d+) of \d+ public reports were Stag; coordination (succeeded|failed)\.$/,
-    );
-    if (outcome && transcript.length) {
-      transcript.at(-1)!.outcome = {
-        stag: Number(outcome[1]),
-        success: outcome[2] === "succeeded",
-      };
-    }
+  }
+  const round = num(user, /Round (\d+): you are speaker/);
+  const M = num(system, /at least M = (\d+)/);
+  // The prompt prints no outcomes (Section 4.2): a finished round's is read
+  // off its public reports, as the view computes it (Stag count, M met).
+  for (const r of transcript) {
+    if (r.round >= round) continue;
+    const stag = r.reports.filter((x) => x.action === "Stag").length;
+    r.outcome = { stag, success: stag >= M };
   }
   const view: StagHuntView = {
     you: system.match(/You are (\S+), one of/)?.[1] ?? "unknown",
     position: num(user, /you are speaker (\d+) of/),
-    round: num(user, /Round (\d+): you are speaker/),
+    round,
     N: num(system, /one of (\d+) players/),
-    M: num(system, /at least M = (\d+)/),
+    M,
     payoffs: {
       RS: num(system, /Stag when coordination succeeds: (-?[\d.]+)/),
       HS: num(system, /Hare when coordination succeeds: (-?[\d.]+)/),

@@ -37,7 +37,9 @@ export const bankProtectionSolicitationPrompt: PromptTemplate<BankView> = define
   env: "bank_run",
   role: "bank",
   call: "protection_solicitation",
-  system: (v) => [BANK_ROLE, gameParameters(v.parameters), bankMechanismRules("M2")],
+  system: (
+    v,
+  ) => [BANK_ROLE, gameParameters(v.parameters, { reader: "bank" }), bankMechanismRules("M2")],
   user: (v) => [
     ...bankState(v),
     `[TASK]

@@ -38,7 +38,9 @@ export const bankRetentionOfferPrompt: PromptTemplate<BankView> = definePrompt<B
   env: "bank_run",
   role: "bank",
   call: "retention_offer",
-  system: (v) => [BANK_ROLE, gameParameters(v.parameters), bankMechanismRules("M1")],
+  system: (
+    v,
+  ) => [BANK_ROLE, gameParameters(v.parameters, { reader: "bank" }), bankMechanismRules("M1")],
   user: (v) => [
     ...bankState(v),
     `[TASK]

@@ -76,8 +76,21 @@ and you keep what remains after paying every remaining depositor the promised
 yield and any promised payments; if it fails, you receive nothing while
 depositors are still owed money.`;
 
+/** Options for {@linkcode gameParameters} and {@linkcode capacityBullet}. */
+export interface GameParametersOptions {
+  /**
+   * Who reads the block: a depositor gets G.2's words ("Keeping your
+   * deposit ..."); the bank, for which the paper prints no prompt, the same
+   * facts about depositors' deposits in the third person.
+   *
+   * @default {"depositor"}
+   */
+  reader?: "depositor" | "bank";
+}
+
 /**
- * The [GAME PARAMETERS] block (G.2), the same for depositors and the bank.
+ * The [GAME PARAMETERS] block (G.2): G.2's words for depositors, the same
+ * facts in the third person for the bank.
  *
  * @example
  * ```ts
@@ -85,18 +98,29 @@ depositors are still owed money.`;
  * const b = gameParameters({ depositors: 15, totalDeposits: 15, depositYield: 1.114,
  *   assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75, capacityRule: "expire" });
  * if (!b.includes("- There are 15 depositors; total deposits are 15.000.")) throw new Error();
+ * const bank = gameParameters({ depositors: 15, totalDeposits: 15, depositYield: 1.114,
+ *   assetReturn: 1.131, earlySalePrice: 0.85, capacity: 3.75, capacityRule: "expire" }, { reader: "bank" });
+ * if (bank.includes("your") || !bank.includes("- A deposit kept until the end pays 1.114 per unit")) {
+ *   throw new Error(bank);
+ * }
  * ```
  */
-export function gameParameters(p: DepositorParameters): string {
+export function gameParameters(
+  p: DepositorParameters,
+  options: GameParametersOptions = {},
+): string {
   const h = num3(p.earlySalePrice);
+  const kept = options.reader === "bank"
+    ? "A deposit kept until the end pays"
+    : "Keeping your deposit until the end pays";
   return `[GAME PARAMETERS]
 - There are ${p.depositors} depositors; total deposits are ${num3(p.totalDeposits)}.
 - Redeeming pays 1.000 per unit (face value), if processed.
-- Keeping your deposit until the end pays ${num3(p.depositYield)} per unit, provided the
+- ${kept} ${num3(p.depositYield)} per unit, provided the
   institution can pay all remaining depositors in full.
 - The institution's long-term assets return ${num3(p.assetReturn)} per unit at maturity;
   sold early, they fetch only ${h} per unit.
-${capacityBullet(p)}
+${capacityBullet(p, options)}
 - Redemptions are paid cash first; any shortfall is covered by selling
   long-term assets early.
 - The institution fails immediately if it cannot pay a redemption request
@@ -110,7 +134,8 @@ ${capacityBullet(p)}
 
 /**
  * The capacity bullet of [GAME PARAMETERS]: G.2's words under the paper's
- * `"expire"` rule, and the engine's partial payment under `"partial"`.
+ * `"expire"` rule, and the engine's partial payment under `"partial"`; the
+ * bank reads "the deposit" where a depositor reads "your deposit".
  *
  * @example
  * ```ts
@@ -120,15 +145,19 @@ ${capacityBullet(p)}
  * if (!capacityBullet({ capacity: 3.75, capacityRule: "partial" }).includes("paid in part")) throw new Error();
  * ```
  */
-export function capacityBullet(p: Pick<DepositorParameters, "capacity" | "capacityRule">): string {
+export function capacityBullet(
+  p: Pick<DepositorParameters, "capacity" | "capacityRule">,
+  options: GameParametersOptions = {},
+): string {
   const cap = num3(p.capacity);
+  const whose = options.reader === "bank" ? "the" : "your";
   if (p.capacityRule === "partial") {
     return `- At most ${cap} of redemption requests can be processed each round; the
   request that crosses that limit is paid in part, and the rest of it and every
-  request beyond it expire unprocessed (your remaining deposit stays).`;
+  request beyond it expire unprocessed (${whose} remaining deposit stays).`;
   }
   return `- At most ${cap} of redemption requests can be processed each round;
-  requests beyond that expire unprocessed (your deposit stays).`;
+  requests beyond that expire unprocessed (${whose} deposit stays).`;
 }
 
 /**
@@ -460,7 +489,7 @@ const SENDERS: Record<string, string> = {
  * ```ts
  * import { announcementLine } from "./blocks.ts";
  * const line = announcementLine({ from: "bank", kind: "aggregate_committed", content: { total: 5.604, signers: 6 } });
- * if (line !== "from the institution: deposits committed under the protection agreement 5.604 (6 signers)") throw new Error(line);
+ * if (line !== "from the institution: deposits committed under the protection agreement 5.604") throw new Error(line);
  * ```
  */
 export function announcementLine(m: Message): string {
@@ -473,13 +502,14 @@ export function announcementLine(m: Message): string {
       return `${from}: accepted retention terms: ${
         acceptedTermsList(c, { party: "depositor", unit: "compensation", rounds })
       }`;
+    // §3.2 discloses aggregates only: the signers' and members' counts the
+    // messages carry are not printed.
     case "aggregate_committed":
       return `${from}: deposits committed under the protection agreement ${
         num3(c.total as number)
-      } (${c.signers} signers)`;
+      }`;
     case "coalition_total":
-      return `${from} (after a member vote): group committed total ${num3(c.total as number)} ` +
-        `(${c.members} members)`;
+      return `${from} (after a member vote): group committed total ${num3(c.total as number)}`;
     default:
       return unknownMessageLine(from, m);
   }

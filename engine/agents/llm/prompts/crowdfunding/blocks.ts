@@ -316,10 +316,9 @@ export function messageLine(m: Message): string {
       return `${from}: accepted pledge terms: ${
         acceptedTermsList(c, { party: "backer", unit: "bonus" })
       }`;
+    // §3.2 discloses a certified aggregate only: the signers' count is not printed.
     case "aggregate_committed":
-      return `${from}: pledges committed under the letter of intent ${
-        num3(c.total as number)
-      } (${c.signers} signers)`;
+      return `${from}: pledges committed under the letter of intent ${num3(c.total as number)}`;
     case "coalition_locked_total":
       return `${from} (after a member vote): coalition locked total ${num3(c.total as number)}`;
     default:

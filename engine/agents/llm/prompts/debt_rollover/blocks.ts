@@ -343,7 +343,7 @@ const SENDERS: Record<string, string> = {
  * ```ts
  * import { messageLine } from "./blocks.ts";
  * const line = messageLine({ from: "borrower", kind: "aggregate_committed", content: { total: 4.1, signers: 4 } });
- * if (line !== "- from the borrower: claims committed under the standstill agreement 4.100 (4 signers)") throw new Error(line);
+ * if (line !== "- from the borrower: claims committed under the standstill agreement 4.100") throw new Error(line);
  * ```
  */
 export function messageLine(m: Message): string {
@@ -356,14 +356,12 @@ export function messageLine(m: Message): string {
       return `${from}: accepted rollover terms: ${
         acceptedTermsList(c, { party: "creditor", unit: "premium" })
       }`;
+    // §3.2 discloses aggregates only: the signers' and members' counts the
+    // messages carry are not printed.
     case "aggregate_committed":
-      return `${from}: claims committed under the standstill agreement ${
-        num3(c.total as number)
-      } (${c.signers} signers)`;
+      return `${from}: claims committed under the standstill agreement ${num3(c.total as number)}`;
     case "coalition_total":
-      return `${from} (after a member vote): committee total ${
-        num3(c.total as number)
-      } (${c.members} members)`;
+      return `${from} (after a member vote): committee total ${num3(c.total as number)}`;
     default:
       return unknownMessageLine(from, m);
   }

@@ -2,9 +2,11 @@
  * The Stag Hunt's prompt blocks (corrupted-communication paper, Section 4.2).
  * The system prompt gives the agent's name, N, M and the full payoff matrix,
  * and nothing private about the others; the user prompt is the accumulating
- * public transcript: each round's start announcement by the Game Master, the
- * structured reports of everyone who has spoken (action, confidence,
- * one-sentence justification), and each finished round's public outcome.
+ * public transcript: each round's start announcement by the Game Master and
+ * the structured reports of everyone who has spoken (action, confidence,
+ * one-sentence justification), as Section 4.2 lists them. No outcome line:
+ * a finished round's outcome is what its public reports say, which the
+ * transcript shows whole.
  *
  * Choices where the paper is open (its Appendix B prompt is not in our copy):
  * the wording below; the number of rounds is not stated (the view does not
@@ -52,18 +54,12 @@ You are ${v.you}, one of ${v.N} players in a repeated Stag Hunt game.
 - You see the full public transcript of all rounds so far and nothing else.`;
 }
 
-function roundLines(r: PublicRound, N: number): string[] {
+function roundLines(r: PublicRound): string[] {
   const lines = [`Game Master: round ${r.round} begins.`];
   for (const x of r.reports) {
     lines.push(
       `- ${x.agent} (speaker ${x.position}): ${x.action}, confidence ${conf(x.confidence)}. ` +
         JSON.stringify(x.justification),
-    );
-  }
-  if (r.outcome) {
-    lines.push(
-      `Game Master: round ${r.round} outcome: ${r.outcome.stag} of ${N} public reports were Stag; ` +
-        `coordination ${r.outcome.success ? "succeeded" : "failed"}.`,
     );
   }
   return lines;
@@ -81,7 +77,7 @@ function roundLines(r: PublicRound, N: number): string[] {
  * ```
  */
 export function transcript(v: StagHuntView): string {
-  return ["[PUBLIC TRANSCRIPT]", ...v.transcript.flatMap((r) => roundLines(r, v.N))].join("\n");
+  return ["[PUBLIC TRANSCRIPT]", ...v.transcript.flatMap(roundLines)].join("\n");
 }
 
 /**
