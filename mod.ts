@@ -71,13 +71,10 @@ export type { BeliefRule } from "./engine/staghunt/beliefs/rule.ts";
 // Loading logs.
 export {
   FRAME_NAMES,
-  LiveRunError,
-  type LiveWriter,
   loadRuns,
   loadRunsLazy,
   type LoadRunsOptions,
   type RunFrames,
-  ShardSetError,
   writeRunsParquet,
 } from "./analysis/load/load_runs.ts";
 export { FRAIL_CONDITION_KEYS, STAGHUNT_CONDITION_KEYS } from "./analysis/conditions.ts";
@@ -115,8 +112,8 @@ export { compareWithReference, loadReference } from "./analysis/reference.ts";
 export { type ReproductionReport, reproductionReport } from "./analysis/report/reproduction.ts";
 
 // Model calls: usage and cost.
-export { usageTable, type UsageTableOptions } from "./analysis/usage.ts";
-export { usageChart, type UsageChartOptions } from "./analysis/charts/usage_chart.ts";
+export { usageTable } from "./analysis/usage.ts";
+export { usageChart } from "./analysis/charts/usage_chart.ts";
 
 // Stag Hunt tables and figures.
 export { stagHuntTurnRecords } from "./analysis/staghunt/turn_records.ts";

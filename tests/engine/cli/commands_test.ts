@@ -6,7 +6,15 @@ import { DENO_COMMAND } from "../../../engine/cli/_permissions.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 /** The docs a user copies commands from (reliability.md and benchmarks.md are records). */
-const DOCS = ["analysis", "engine", "grids", "llm-setup", "modelling-choices", "viewer"];
+const DOCS = [
+  "analysis",
+  "engine",
+  "grids",
+  "llm-setup",
+  "modelling-choices",
+  "reproduce",
+  "viewer",
+];
 
 async function tasks(): Promise<Record<string, string>> {
   const text = await Deno.readTextFile(`${ROOT}/deno.json`);

@@ -4,6 +4,7 @@
 // sbatch. Fake sinfo and sbatch stand in for Slurm here (the real one runs in
 // slurm_long_test.ts).
 import { assert, assertEquals } from "../../_assert.ts";
+import { DENO_COMMAND } from "../../../engine/cli/_permissions.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
 const CLI = `${ROOT}/engine/cli/slurm.ts`;
@@ -322,7 +323,7 @@ Deno.test("deno task slurm exits 2 naming a missing spec, a bad shard count, and
   assertEquals(
     text(refused.stderr),
     `This command needs permissions it was not given: write to "${dir}/g". Run it with exactly ` +
-      `what it needs:\n\n  deno run --no-prompt --allow-read --allow-write=${dir}/g engine/cli/slurm.ts ` +
+      `what it needs:\n\n  ${DENO_COMMAND} run --no-prompt --allow-read --allow-write=${dir}/g engine/cli/slurm.ts ` +
       `${args.join(" ")}\n\n`,
   );
   await Deno.remove(dir, { recursive: true });
