@@ -50,7 +50,12 @@ import type { Correction } from "./contract.ts";
 import { firstDifference } from "./diff.ts";
 import type { Environment } from "./environment.ts";
 import { AgentReply, EpisodeError, playEpisode } from "./episode.ts";
-import type { EngineEvent, EventBody, LlmCallRecord } from "./events.ts";
+import {
+  type EngineEvent,
+  EVENT_BASE_FIELDS,
+  type EventBody,
+  type LlmCallRecord,
+} from "./events.ts";
 import type { EpisodeCondition } from "./game.ts";
 import {
   AGENT_SIDE_EVENT_TYPES,
@@ -433,14 +438,7 @@ function ownFields(event: EngineEvent): Record<string, unknown> {
 }
 
 const OWN_SKIPPED: ReadonlySet<string> = new Set([
-  "schema",
-  "run",
-  "episode",
-  "round",
-  "step",
-  "seq",
-  "time",
-  "type",
+  ...EVENT_BASE_FIELDS,
   "agent",
   "call",
   "event_hash",

@@ -314,14 +314,7 @@ export function parseModelConfigs(input: unknown): ModelConfig[] {
  * @throws {SyntaxError} When the file is not JSON; {RangeError} naming a bad field.
  */
 export async function loadModelConfigs(path: string): Promise<ModelConfig[]> {
-  const text = await Deno.readTextFile(path);
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new SyntaxError(`${path}: not JSON (${(err as Error).message})`);
-  }
-  return parseModelConfigs(value);
+  return (await loadModelsFile(path)).models;
 }
 
 /**
