@@ -58,7 +58,7 @@
  *   `wall_ms`, `finish_reason`, `usage_warning` and `error`.
  * - `turns`: one row per Stag Hunt `turn` event: `round`, `seq`,
  *   `position`, `agent`, `corrupted`, both action layers
- *   (`original_action`, `public_action`), `confidence` and both
+ *   (`original_action`, `public_action`, `executed_action`), `confidence` and both
  *   justifications.
  *
  * Choices:

@@ -49,7 +49,7 @@ Deno.test("parseGridSpec() names the field and the allowed values when an enum v
     ],
     [
       { blocks: [{ game: "staghunt", corruption: ["flip"] }] },
-      'Invalid grid spec "blocks.0.corruption.0": expected one of "base", "b3" (got "flip")',
+      'Invalid grid spec "blocks.0.corruption.0": expected one of "base", "b3", "communication_only" (got "flip")',
     ],
     [
       { blocks: [{ game: "staghunt", heterogeneity: ["h4"] }] },
