@@ -33,7 +33,7 @@ import { mockPopulation, type MockPopulationOptions } from "./agents/mock/popula
 import { type MockStagHuntOptions, mockStagHuntPlayers } from "./agents/mock/staghunt.ts";
 import { canonicalJson } from "./core/canonical_json.ts";
 import type { Environment } from "./core/environment.ts";
-import { branchSegments } from "./core/episode.ts";
+import { type BranchPlay, branchSegments, checkBranch } from "./core/episode.ts";
 import { EpisodeRun, playAndLog } from "./core/episode_run.ts";
 import type { BranchOf, EngineEvent } from "./core/events.ts";
 import { sha256Hex } from "./core/hash.ts";
@@ -175,16 +175,6 @@ export async function branchEpisode(
       stream: roundStreams(seed, 0),
     }),
   );
-  const players = new Set(roster.map((p) => p.id));
-  const fromLog = recordedAnswers(parentEvents, { calls: false });
-  const factory: AgentFactory = (p) => {
-    if (!players.has(p.id)) return { policy: "parent", decide: fromLog };
-    const agent = agents(p);
-    return {
-      policy: agent.policy,
-      decide: (req) => req.round < atRound ? fromLog(req) : agent.decide(req),
-    };
-  };
   const of: BranchOf = {
     run: start.run,
     episode: start.episode,
@@ -193,6 +183,28 @@ export async function branchEpisode(
     condition_id: start.condition_id,
     hashes: checked.hashes.slice(0, atRound - 1),
     ...(start.branch_of ? { branch_of: start.branch_of } : {}),
+  };
+  const players = new Set(roster.map((p) => p.id));
+  const params = env.parseParams(setup.params);
+  const plan: BranchPlay<unknown> = {
+    atRound,
+    segments: branchSegments(of).map(({ from, condition }) => {
+      const s = conditionSetup(game, start.env, condition);
+      return { from, params: env.parseParams(s.params), mechanism: s.condition.mechanism };
+    }),
+    of,
+    change: JSON.parse(JSON.stringify(change)),
+  };
+  // A change the game cannot apply at set-up is refused before anything is played.
+  checkBranch(env, { params, condition: setup.condition, seed, branch: plan });
+  const fromLog = recordedAnswers(parentEvents, { calls: false });
+  const factory: AgentFactory = (p) => {
+    if (!players.has(p.id)) return { policy: "parent", decide: fromLog };
+    const agent = agents(p);
+    return {
+      policy: agent.policy,
+      decide: (req) => req.round < atRound ? fromLog(req) : agent.decide(req),
+    };
   };
   const run = options.run ?? start.run;
   const episode = options.episode ?? `${start.episode}_b${atRound}_${branchLabel(change)}`;
@@ -203,19 +215,11 @@ export async function branchEpisode(
   }
   const text = options.ndjson ?? false;
   const { played: result, logPath } = await playAndLog(env, {
-    params: env.parseParams(setup.params),
+    params,
     condition: setup.condition,
     seed,
     agents: factory,
-    branch: {
-      atRound,
-      segments: branchSegments(of).map(({ from, condition }) => {
-        const s = conditionSetup(game, start.env, condition);
-        return { from, params: env.parseParams(s.params), mechanism: s.condition.mechanism };
-      }),
-      of,
-      change: JSON.parse(JSON.stringify(change)),
-    },
+    branch: plan,
   }, {
     run,
     episode,

@@ -323,7 +323,13 @@ export async function playEpisode<P, S>(
       stream: setupStreams,
     });
     const setup = { mechanism: condition.mechanism, seed, stream: setupStreams };
-    const roster = branch ? branchRoster(env, state, params, setup, branch) : env.roster(state);
+    let roster: ReturnType<Environment<P, S>["roster"]>;
+    try {
+      roster = branch ? branchRoster(env, state, params, setup, branch) : env.roster(state);
+    } catch (err) {
+      if (branch && err instanceof Error) REFUSED.add(err);
+      throw err;
+    }
     const agents = new Map<string, Agent>(roster.map((p) => [p.id, options.agents(p)]));
     // A player of the parent's rounds only (e.g. the bank of an M1 parent
     // branched into M0) answers those rounds through the same factory.
@@ -353,14 +359,24 @@ export async function playEpisode<P, S>(
       hashing: options.hashing ?? HASHING_VERSION,
       ...(branch ? { branch_of: branch.of, change: branch.change } : {}),
     });
-    const horizon = env.horizon(state);
+    let horizon = env.horizon(state);
     let played = 0;
     for (let round = 1; round <= horizon && !env.isDone(state); round++) {
       played = round;
       rec.startRound(round);
       rec.step = "start";
       rec.tick();
-      if (branch) state = rebaseAt(env, state, round, params, setup, branch);
+      if (branch) {
+        state = rebaseAt(env, state, round, params, setup, branch);
+        horizon = env.horizon(state);
+        if (round > horizon) {
+          const err = new RangeError(
+            `Cannot branch at round ${round} into a horizon of ${horizon}: no round would be left to play`,
+          );
+          REFUSED.add(err);
+          throw err;
+        }
+      }
       const started = env.startRound(state, round);
       state = started.state;
       emit({ type: "round_start" });
@@ -409,6 +425,7 @@ export async function playEpisode<P, S>(
     // An abandoned episode (the run is stopping) is not an episode failure: no
     // episode_end, no log; the grid plays it again on resume.
     if (err instanceof EpisodeError || isEpisodeAbandoned(err)) throw err;
+    if (err instanceof Error && REFUSED.has(err)) throw err;
     const message = err instanceof Error ? err.message : String(err);
     const round = rec.round;
     const step = rec.step;
@@ -428,6 +445,48 @@ export async function playEpisode<P, S>(
 
 const NO_REPORTS: Reports = new Map();
 
+/**
+ * Checks, before anything is played, that a branch can start: the game can
+ * rebase, and the change sets up the same episode (see `Environment.rebase`).
+ * Returns the branch's roster. (Whether the game accepts the change at the
+ * branch round is known there: `playEpisode` then throws the game's error as
+ * it is, and writes no log.)
+ *
+ * @example
+ * ```ts
+ * import { checkBranch } from "./episode.ts";
+ * import { bankRunGame } from "../frail/bank_run/descriptor.ts";
+ * import { frailSetup } from "../frail/descriptor.ts";
+ * const m0 = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" });
+ * const m1 = frailSetup(bankRunGame, { mechanism: "M1", regime: "stable" });
+ * const of = { run: "r", episode: "e", round: 1, condition: m0.condition.fields,
+ *   condition_id: m0.condition.id, hashes: [] };
+ * const roster = checkBranch(bankRunGame.environment, {
+ *   ...m1, seed: 1,
+ *   branch: { atRound: 1, segments: [{ from: 1, params: m0.params, mechanism: "M0" }], of, change: {} },
+ * });
+ * if (roster[0].id !== "bank") throw new Error("M1 adds the bank");
+ * ```
+ * @throws {RangeError} Naming what the change cannot apply.
+ */
+export function checkBranch<P, S>(
+  env: Environment<P, S>,
+  options: {
+    params: P;
+    condition: EpisodeCondition;
+    seed: number;
+    rng?: RngVersion;
+    branch: BranchPlay<P>;
+  },
+): ReturnType<Environment<P, S>["roster"]> {
+  const { params, condition, seed, branch } = options;
+  const stream = roundStreams(seed, 0, { rng: options.rng ?? RNG_VERSION });
+  const first = branch.segments[0];
+  const initial = env.init(first.params, { mechanism: first.mechanism, seed, stream });
+  const setup = { mechanism: condition.mechanism, seed, stream };
+  return branchRoster(env, initial, params, setup, branch);
+}
+
 /** The state at the start of `round` of a branch: rebased where a segment or the branch starts. */
 function rebaseAt<P, S>(
   env: Environment<P, S>,
@@ -437,14 +496,23 @@ function rebaseAt<P, S>(
   setup: SetupOptions,
   branch: BranchPlay<P>,
 ): S {
-  if (round === branch.atRound) return env.rebase!(state, params, setup);
-  for (const s of branch.segments) {
-    if (s.from === round && round > 1) {
-      return env.rebase!(state, s.params, { ...setup, mechanism: s.mechanism });
+  try {
+    if (round === branch.atRound) return env.rebase!(state, params, setup);
+    for (const s of branch.segments) {
+      if (s.from === round && round > 1) {
+        return env.rebase!(state, s.params, { ...setup, mechanism: s.mechanism });
+      }
     }
+  } catch (err) {
+    // A change the game refuses is the caller's error, not an episode failure.
+    if (err instanceof Error) REFUSED.add(err);
+    throw err;
   }
   return state;
 }
+
+/** Errors of a branch's rebase, which `playEpisode` passes on as they are (no log). */
+const REFUSED = new WeakSet<Error>();
 
 /**
  * The roster of a branch: that of the initial state rebased onto the

@@ -5,30 +5,45 @@
  * Choices where the paper's rules leave a branch open (docs/modelling-choices.md):
  * - The same mechanism keeps its profile: commitments made before the branch
  *   round (M1 locks, M2 signatures, M3 membership) stay in force.
- * - Another mechanism starts empty, as at set-up; it is refused when the
- *   parent's mechanism holds anything at the switch (an M1 offer, an M2
- *   solicitation or signature, an M3 member or vote), since no rule says
- *   what becomes of a commitment under a mechanism that has none. Branching
- *   out of M0 is always possible.
+ * - Another mechanism starts empty, as at set-up (offers declined or
+ *   expired, solicitations and disclosure choices of the parent's mechanism
+ *   are gone); it is refused when a participant is committed under the
+ *   parent's mechanism at the branch round (an M1 lock, an M2 signature, M3
+ *   membership) or M1 compensation is outstanding, since no rule says what
+ *   becomes of a commitment under another mechanism. Branching out of M0 is
+ *   always possible.
  * - Parameters read only at set-up (e.g. the number of players or the
  *   deposits) cannot change: the runner checks that rebasing the initial
  *   state gives exactly the state the new condition sets up.
  *
  * @module
  */
-import { firstDifference } from "../core/diff.ts";
 import type { SetupOptions } from "../core/environment.ts";
-import type { MechanismProfile } from "./mechanisms/profile.ts";
+import type { CoalitionState } from "./mechanisms/coalition.ts";
+import {
+  isCommittedUnder,
+  type MechanismProfile,
+  promisedTotal,
+} from "./mechanisms/profile.ts";
 import type { MechanismId } from "./types.ts";
 
 /** The state fields every FRAIL environment's state has that a branch changes. */
-interface FrailRebasable<P> extends MechanismProfile<never> {
+interface FrailRebasable<P> extends MechanismProfile<CoalitionState> {
   params: P;
   mechanism: MechanismId;
+  round: number;
+}
+
+/** What {@linkcode frailRebase} needs of an environment. */
+export interface FrailRebaseParts<P, S> {
+  /** The environment's set-up. */
+  init(params: P, options: SetupOptions): S;
+  /** The environment's players. */
+  roster(state: S): { id: string; role: string }[];
 }
 
 /**
- * The `rebase` of a FRAIL environment whose set-up is `init`.
+ * The `rebase` of a FRAIL environment.
  *
  * @example
  * ```ts
@@ -38,32 +53,36 @@ interface FrailRebasable<P> extends MechanismProfile<never> {
  * const stream = (agent: string, purpose: string) => openStream({ seed: 1, round: 0, agent, purpose });
  * const p = bankRun.parseParams({});
  * const s = bankRun.init(p, { mechanism: "M0", seed: 1, stream });
- * const rebased = frailRebase(bankRun.init)(s, p, { mechanism: "M3", seed: 1, stream });
+ * const rebased = frailRebase(bankRun)(s, p, { mechanism: "M3", seed: 1, stream });
  * if (rebased.mechanism !== "M3" || rebased.m3?.members.length !== 0) throw new Error();
  * ```
- * @throws {RangeError} When the mechanism changes while the parent's holds a commitment.
+ * @throws {RangeError} When the mechanism changes while a participant is committed under the
+ * parent's, or compensation is outstanding.
  */
 export function frailRebase<P, S>(
-  init: (params: P, options: SetupOptions) => S,
+  env: FrailRebaseParts<P, S>,
 ): (state: S, params: P, options: SetupOptions) => S {
   return (state, params, options) => {
     const s = state as unknown as FrailRebasable<P>;
-    const fresh = init(params, options) as unknown as FrailRebasable<P>;
+    const fresh = env.init(params, options) as unknown as FrailRebasable<P>;
     if (s.mechanism !== options.mechanism) {
-      const empty = init(s.params, { ...options, mechanism: s.mechanism }) as unknown as
-        FrailRebasable<P>;
-      for (const part of ["m1", "m2", "m3"] as const) {
-        const d = firstDifference(empty[part], s[part]);
-        if (d) {
-          const at = d.path ? `${part}.${d.path}` : part;
-          throw new RangeError(
-            `Cannot branch from ${s.mechanism} to ${options.mechanism} in round ${
-              (state as { round?: number }).round ?? 0
-            }: the ${s.mechanism} profile is no longer empty (${at}: ${JSON.stringify(d.right)}), ` +
-              `and no rule says what becomes of its commitments; branch earlier or keep the mechanism`,
-          );
-        }
+      const next = s.round + 1;
+      const refuse = (what: string) =>
+        new RangeError(
+          `Cannot branch from ${s.mechanism} to ${options.mechanism} at round ${next}: ${what}, ` +
+            `and no rule says what becomes of a commitment under ${options.mechanism}; branch ` +
+            `earlier or keep the mechanism`,
+        );
+      const committed = env.roster(state).filter((p) => isCommittedUnder(s, p.id, next));
+      if (committed.length > 0) {
+        throw refuse(
+          `${committed.map((p) => p.id).join(", ")} ${
+            committed.length === 1 ? "is" : "are"
+          } committed under ${s.mechanism}`,
+        );
       }
+      const promised = promisedTotal(s);
+      if (promised !== 0) throw refuse(`${promised} of M1 compensation is outstanding`);
       s.m1 = fresh.m1;
       s.m2 = fresh.m2;
       s.m3 = fresh.m3;

@@ -168,5 +168,5 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
   },
   bounds: bankRunBounds,
   stateJson: bankRunStateJson,
-  rebase: (s, params, options) => frailRebase(bankRun.init)(s, params, options),
+  rebase: (s, params, options) => frailRebase(bankRun)(s, params, options),
 };

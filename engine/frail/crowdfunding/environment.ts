@@ -241,5 +241,5 @@ export const crowdfunding: Environment<CrowdfundingParams, CrowdfundingState> = 
     return endEpisode(s, { success: s.launch !== null, payoffs, events });
   },
   bounds: crowdfundingBounds,
-  rebase: (s, params, options) => frailRebase(crowdfunding.init)(s, params, options),
+  rebase: (s, params, options) => frailRebase(crowdfunding)(s, params, options),
 };

@@ -183,5 +183,5 @@ export const debtRollover: Environment<DebtRolloverParams, DebtRolloverState> = 
     return endEpisode(s, { success, payoffs, events });
   },
   bounds: debtRolloverBounds,
-  rebase: (s, params, options) => frailRebase(debtRollover.init)(s, params, options),
+  rebase: (s, params, options) => frailRebase(debtRollover)(s, params, options),
 };
