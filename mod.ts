@@ -46,6 +46,13 @@ export {
   type StagHuntRunConfig,
   type StagHuntRunResult,
 } from "./engine/staghunt/run.ts";
+export {
+  branchEpisode,
+  type BranchEpisodeOptions,
+  type BranchChange,
+  branchLabel,
+} from "./engine/branch_episode.ts";
+export { diffEpisodes, type EpisodeDiff } from "./engine/core/episode_diff.ts";
 export { type GridResult, runGrid, type RunGridOptions } from "./engine/grid/run_grid.ts";
 export { type GridSpecInput, parseGridSpec } from "./engine/grid/spec.ts";
 export { readGridSpec } from "./engine/grid/spec_file.ts";
