@@ -26,6 +26,8 @@ import { VIEWER_CSS } from "./_style.ts";
 export interface SiteNav {
   /** The run index. */
   index: string;
+  /** Further links (a branch's parent and its diff page). */
+  links?: readonly { href: string; label: string }[];
 }
 
 /** What goes around the episode itself. */
@@ -139,7 +141,8 @@ function headerHtml(model: EpisodeModel, parts: EpisodeHtmlParts): string {
 }
 
 function navHtml(nav: SiteNav): string {
-  return `<nav class="crumbs"><a href="${esc(nav.index)}">← run index</a></nav>`;
+  const links = (nav.links ?? []).map((l) => `<a href="${esc(l.href)}">${esc(l.label)}</a>`);
+  return `<nav class="crumbs"><a href="${esc(nav.index)}">← run index</a>${links.join("")}</nav>`;
 }
 
 function statusPills(model: EpisodeModel): string {
