@@ -119,8 +119,10 @@ const STAGHUNT_KEYS = ["M", "T", "F", "corruption", "payoffs", "heterogeneity"];
  * if (start.branch_of?.round !== 2 || b.hashes[0] !== parent.hashes[0]) throw new Error();
  * if (!(await replayEpisode(b.events)).ok) throw new Error("a branch replays");
  * ```
- * @throws {RangeError} For a bad `atRound`, change key or value, or a change the game cannot
- * apply mid-episode; {Error} when the parent's log does not replay.
+ * @throws {RangeError} For a bad `atRound` (1 to the rounds the parent played, or to its
+ * horizon when it ended early: the change then never applies), change key or value, a parent
+ * that ended in an error, or a change the game cannot apply mid-episode; {Error} when the
+ * parent's log does not replay.
  */
 export async function branchEpisode(
   parentEvents: readonly EngineEvent[],
@@ -137,14 +139,36 @@ export async function branchEpisode(
       }`,
     );
   }
-  const played = checked.hashes.length;
-  if (!Number.isInteger(atRound) || atRound < 1 || atRound > played) {
+  const end = parentEvents.find((e) => e.type === "episode_end");
+  if (end?.type === "episode_end" && end.status === "error") {
     throw new RangeError(
-      `Option "atRound" must be an integer in 1..${played} (the rounds "${start.episode}" ` +
-        `played), got ${atRound}`,
+      `Cannot branch "${start.episode}": it ended in an error (${end.error ?? "no message"})`,
     );
   }
   const game = start.game;
+  const played = checked.hashes.length;
+  // A parent that ended before its horizon (a failure) can be branched at any
+  // later round up to the horizon: the change never applies, and the branch
+  // is the parent's episode (the counterfactual of switching at a round the
+  // episode never reached).
+  const parentSetup = conditionSetup(game, start.env, start.condition);
+  const parentEnv = (game === "frail" ? frailGame(start.env) : stagHuntGame)
+    .environment as Environment<unknown, unknown>;
+  const horizon = parentEnv.horizon(
+    parentEnv.init(parentEnv.parseParams(parentSetup.params), {
+      mechanism: parentSetup.condition.mechanism,
+      seed: start.seed,
+      stream: roundStreams(start.seed, 0),
+    }),
+  );
+  const last = played < horizon ? horizon : played;
+  if (!Number.isInteger(atRound) || atRound < 1 || atRound > last) {
+    throw new RangeError(
+      `Option "atRound" must be an integer in 1..${last} (the rounds "${start.episode}" ` +
+        `${played < horizon ? `could have played; it ended after round ${played}` : "played"}), ` +
+        `got ${atRound}`,
+    );
+  }
   const keys = game === "frail" ? FRAIL_KEYS : STAGHUNT_KEYS;
   for (const k of Object.keys(change ?? {})) {
     if (!keys.includes(k)) {
@@ -181,7 +205,7 @@ export async function branchEpisode(
     round: atRound,
     condition: { ...c },
     condition_id: start.condition_id,
-    hashes: checked.hashes.slice(0, atRound - 1),
+    hashes: checked.hashes.slice(0, Math.min(atRound - 1, played)),
     ...(start.branch_of ? { branch_of: start.branch_of } : {}),
   };
   const players = new Set(roster.map((p) => p.id));
@@ -229,7 +253,7 @@ export async function branchEpisode(
     hashes: true,
     ndjson: text,
   });
-  for (let i = 0; i < atRound - 1; i++) {
+  for (let i = 0; i < of.hashes.length; i++) {
     if (result.hashes[i] !== of.hashes[i]) {
       throw new Error(
         `Branch "${episode}" left its parent in round ${i + 1} (state hash ${result.hashes[i]}, ` +

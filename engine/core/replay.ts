@@ -352,7 +352,7 @@ export async function replayWith<P, S>(
   }
   // A branch's rounds before its branch round are its parent's: their state
   // hashes are the ones its episode_start records.
-  for (let i = 0; branchOf !== undefined && i < branchOf.round - 1; i++) {
+  for (let i = 0; branchOf !== undefined && i < branchOf.hashes.length; i++) {
     if (replay.hashes[i] !== branchOf.hashes[i]) {
       return result({
         round: i + 1,

@@ -125,6 +125,18 @@ Deno.test("branchEpisode() keeps the parent's rounds before atRound and the pare
   assert.ok(draws(b.events).length > 0);
 });
 
+Deno.test("a branch at a round the parent never reached (it failed before) is the parent's episode", async () => {
+  const parent = await parentM0();
+  const b = await branchEpisode(parent.events, { atRound: 6, change: { mechanism: "M1" }, agents: {}, clock });
+  assert.deepEqual(b.hashes, parent.hashes);
+  assert.deepEqual(b.outcome.welfare, parent.outcome.welfare);
+  assert.equal(b.outcome.success, false);
+  const start = startOf(b.events);
+  assert.equal(start.condition_id, "bank_run_M1_contraction");
+  assert.deepEqual([start.branch_of?.round, start.branch_of?.hashes.length], [6, 4]);
+  assert.equal((await replayEpisode(b.events)).ok, true);
+});
+
 Deno.test("a branch of a branch plays each ancestor's condition in its rounds and replays", async () => {
   const parent = await parentM0();
   const b = await branchEpisode(parent.events, { atRound: 2, change: { mechanism: "M3" }, agents: {}, clock });
@@ -251,13 +263,23 @@ Deno.test("branchEpisode() refuses a tampered parent with replay's message", asy
 Deno.test("branchEpisode() refuses a bad round, change, agents or a change the game cannot apply mid-episode", async () => {
   const parent = await parentM0();
   const opts = { change: {}, agents: {} };
-  for (const atRound of [0, 5, 1.5]) {
+  for (const atRound of [0, 13, 1.5]) {
     await assert.rejects(() => branchEpisode(parent.events, { ...opts, atRound }), {
       name: "RangeError",
-      message: `Option "atRound" must be an integer in 1..4 (the rounds "bank_run_M0_contraction_s3" ` +
-        `played), got ${atRound}`,
+      message: `Option "atRound" must be an integer in 1..12 (the rounds "bank_run_M0_contraction_s3" ` +
+        `could have played; it ended after round 4), got ${atRound}`,
     });
   }
+  const full = await runEpisode({
+    env: "bank_run",
+    seed: 1,
+    hashes: true,
+    agents: { depositors: "always_stay" },
+  });
+  await assert.rejects(() => branchEpisode(full.events, { ...opts, atRound: 13 }), {
+    message: `Option "atRound" must be an integer in 1..12 (the rounds "bank_run_M0_stable_s1" ` +
+      `played), got 13`,
+  });
   await assert.rejects(
     () => branchEpisode(parent.events, { atRound: 2, change: { F: 1 }, agents: {} }),
     {
