@@ -153,3 +153,4 @@ export { episodeEvents, showEpisode } from "./analysis/viewer/show_episode.ts";
 export { type CallTranscript, episodeTranscript } from "./analysis/transcript.ts";
 export { writeRunSite } from "./analysis/viewer/run_site.ts";
 export { diffBundle, showDiff, writeDiffPage } from "./analysis/viewer/show_diff.ts";
+export { branchEffects, type BranchEffectsOptions } from "./analysis/branch_effects.ts";

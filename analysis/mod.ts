@@ -83,3 +83,4 @@ export * from "./staghunt/figures.ts";
 export * from "./charts/staghunt_charts.ts";
 export * from "./usage.ts";
 export * from "./charts/usage_chart.ts";
+export * from "./branch_effects.ts";
