@@ -28,7 +28,8 @@ import { agentsLabel } from "./labels.ts";
 import type { BranchCondition, GridCell } from "./cells.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
 import { readCommittedBytes } from "./segments.ts";
-import type { BranchBlock } from "./spec.ts";
+import type { BranchBlock, StagHuntMockSpec } from "./spec.ts";
+import { stagHuntMockOptions } from "./staghunt_runner.ts";
 
 /** One parent episode of a branch block. */
 export interface BranchParent {
@@ -246,7 +247,10 @@ export const branchRunner: EpisodeRunner = {
     const c = ep.condition as BranchCondition;
     const mock = ep.agents.kind === "mock" ? ep.agents.mock : {};
     if (c.parentGame === "frail") return mockPopulation({ seed: ep.seed, ...mock });
-    const players = mockStagHuntPlayers({ seed: ep.seed, ...mock } as never);
+    const players = mockStagHuntPlayers({
+      seed: ep.seed,
+      ...stagHuntMockOptions(mock as StagHuntMockSpec),
+    });
     return (p) => players({ ...p, index: p.index ?? Number(p.id.replace(/^\D+/, "")) - 1 });
   },
   async play(ep, agents): Promise<EngineEvent[]> {
