@@ -47,9 +47,9 @@ export {
   type StagHuntRunResult,
 } from "./engine/staghunt/run.ts";
 export {
+  type BranchChange,
   branchEpisode,
   type BranchEpisodeOptions,
-  type BranchChange,
   branchLabel,
 } from "./engine/branch_episode.ts";
 export { diffEpisodes, type EpisodeDiff } from "./engine/core/episode_diff.ts";
@@ -152,5 +152,3 @@ export { progressDisplay } from "./analysis/progress.ts";
 export { episodeEvents, showEpisode } from "./analysis/viewer/show_episode.ts";
 export { type CallTranscript, episodeTranscript } from "./analysis/transcript.ts";
 export { writeRunSite } from "./analysis/viewer/run_site.ts";
-export { diffBundle, showDiff, writeDiffPage } from "./analysis/viewer/show_diff.ts";
-export { branchEffects, type BranchEffectsOptions } from "./analysis/branch_effects.ts";

@@ -88,7 +88,16 @@ export function branchEffects(
   const z = options.z ?? Z_95;
   requireColumns(
     episodes,
-    ["run", "episode", "status", "condition_id", "branch_of_run", "branch_of", "branch_round", "branch_change"],
+    [
+      "run",
+      "episode",
+      "status",
+      "condition_id",
+      "branch_of_run",
+      "branch_of",
+      "branch_round",
+      "branch_change",
+    ],
     "branchEffects()",
   );
   for (const o of outcomes) {

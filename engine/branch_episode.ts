@@ -173,7 +173,9 @@ export async function branchEpisode(
   for (const k of Object.keys(change ?? {})) {
     if (!keys.includes(k)) {
       throw new RangeError(
-        `Unknown change "${k}" for a ${game} episode: expected ${keys.map((x) => `"${x}"`).join(", ")}`,
+        `Unknown change "${k}" for a ${game} episode: expected ${
+          keys.map((x) => `"${x}"`).join(", ")
+        }`,
       );
     }
   }

@@ -187,15 +187,15 @@ export {
   replayWith,
 } from "./core/replay.ts";
 export {
+  type BranchChange,
   branchEpisode,
   type BranchEpisodeOptions,
-  type BranchChange,
   branchLabel,
 } from "./branch_episode.ts";
 export {
   type AgentDiff,
-  type DiffValue,
   diffEpisodes,
+  type DiffValue,
   type EpisodeDiff,
   type RoundDiff,
 } from "./core/episode_diff.ts";

@@ -120,17 +120,21 @@ function summary(events: readonly EngineEvent[]): string {
 }
 
 function roundHtml(r: RoundDiff, first: boolean): string {
-  const cls = ["round", r.same ? "same" : "differs", first ? "first" : ""].filter(Boolean).join(" ");
+  const cls = ["round", r.same ? "same" : "differs", first ? "first" : ""].filter(Boolean).join(
+    " ",
+  );
   const pill = r.same
     ? `<span class="pill ok">same state</span>`
     : r.missing
     ? `<span class="pill warn">only ${r.missing === "a" ? "right" : "left"}</span>`
     : `<span class="pill bad">differs</span>`;
-  const counts = r.same ? "" : `<span class="sub">${r.state.length} state fields, ${
-    r.agents.length
-  } agents</span>`;
+  const counts = r.same
+    ? ""
+    : `<span class="sub">${r.state.length} state fields, ${r.agents.length} agents</span>`;
   const id = first ? ` id="first-divergence"` : "";
-  const hashes = `<div class="hash">state ${esc(short(r.hashes[0]))} · ${esc(short(r.hashes[1]))}</div>`;
+  const hashes = `<div class="hash">state ${esc(short(r.hashes[0]))} · ${
+    esc(short(r.hashes[1]))
+  }</div>`;
   const body: string[] = [];
   if (r.state.length > 0) {
     body.push(`<h3>State</h3>`, rows(r.state.map((d) => [d.path, d.a, d.b])));
@@ -150,7 +154,9 @@ function roundHtml(r: RoundDiff, first: boolean): string {
 
 function rows(list: readonly [string, unknown, unknown][]): string {
   const tr = list.map(([p, a, b]) =>
-    `<tr><td class="p">${esc(p)}</td><td class="a">${cell(a)}</td><td class="b">${cell(b)}</td></tr>`
+    `<tr><td class="p">${esc(p)}</td><td class="a">${cell(a)}</td><td class="b">${
+      cell(b)
+    }</td></tr>`
   );
   return `<table class="diff"><thead><tr><th>field</th><th>left</th><th>right</th></tr></thead>` +
     `<tbody>${tr.join("")}</tbody></table>`;
@@ -180,7 +186,9 @@ export function missingParentPage(
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
     `<title>diff ${esc(entry.run)}/${esc(entry.episode)}</title>`,
     `<style>body{margin:0;background:#fff}${VIEWER_CSS}</style></head>`,
-    `<body><main class="cl cl-diff"><nav class="crumbs"><a href="${esc(index)}">← run index</a></nav>`,
+    `<body><main class="cl cl-diff"><nav class="crumbs"><a href="${
+      esc(index)
+    }">← run index</a></nav>`,
     `<h1>Diff of ${esc(entry.episode)}</h1><div class="banner warn">${esc(why)}</div>`,
     `<p><a href="${esc(href)}">The branch's page</a></p></main></body></html>\n`,
   ].join("");

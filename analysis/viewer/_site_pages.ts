@@ -120,7 +120,10 @@ export async function writeFilePages(
               href: `../../${basePage(branchOf.run, branchOf.episode)}`,
               label: `↑ parent ${branchOf.episode}`,
             },
-            { href: `../../${diffPagePath(page)}`, label: `diff with the parent (round ${branchOf.round})` },
+            {
+              href: `../../${diffPagePath(page)}`,
+              label: `diff with the parent (round ${branchOf.round})`,
+            },
           ],
         }),
       },

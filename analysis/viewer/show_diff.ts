@@ -25,7 +25,9 @@ function eventsOf(source: DiffSource, side: string): readonly EngineEvent[] {
   if (Array.isArray(source)) return source;
   const events = (source as { events?: unknown }).events;
   if (!Array.isArray(events)) {
-    throw new TypeError(`Cannot diff: ${side} is neither a list of events nor a result with events`);
+    throw new TypeError(
+      `Cannot diff: ${side} is neither a list of events nor a result with events`,
+    );
   }
   return events;
 }

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { EVENT_BASE_FIELDS, type EngineEvent } from "./events.ts";
+import { type EngineEvent, EVENT_BASE_FIELDS } from "./events.ts";
 
 /** A value that differs between the two episodes. */
 export interface DiffValue {
@@ -120,7 +120,11 @@ export function diffEpisodes(
     out.push({
       round,
       same,
-      ...(x === undefined ? { missing: "a" as const } : y === undefined ? { missing: "b" as const } : {}),
+      ...(x === undefined
+        ? { missing: "a" as const }
+        : y === undefined
+        ? { missing: "b" as const }
+        : {}),
       hashes,
       state,
       agents: agentDiffs(x?.events ?? [], y?.events ?? []),
@@ -199,7 +203,11 @@ const SKIPPED = new Set(["report", "llm_call", "correction", "agent_error"]);
 function byAgent(events: readonly EngineEvent[]) {
   const agents = new Map<
     string,
-    { reports: Map<string, unknown>; decisions: Map<string, unknown>; replies: Map<string, unknown> }
+    {
+      reports: Map<string, unknown>;
+      decisions: Map<string, unknown>;
+      replies: Map<string, unknown>;
+    }
   >();
   const of = (id: string) => {
     let x = agents.get(id);

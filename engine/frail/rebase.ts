@@ -20,11 +20,7 @@
  */
 import type { SetupOptions } from "../core/environment.ts";
 import type { CoalitionState } from "./mechanisms/coalition.ts";
-import {
-  isCommittedUnder,
-  type MechanismProfile,
-  promisedTotal,
-} from "./mechanisms/profile.ts";
+import { isCommittedUnder, type MechanismProfile, promisedTotal } from "./mechanisms/profile.ts";
 import type { MechanismId } from "./types.ts";
 
 /** The state fields every FRAIL environment's state has that a branch changes. */

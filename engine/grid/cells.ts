@@ -25,7 +25,7 @@ import type { HeterogeneityId } from "../staghunt/heterogeneity.ts";
 import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
 import { DEFAULT_PAYOFFS } from "../staghunt/payoffs.ts";
 import { agentsLabel, safePart } from "./labels.ts";
-import { type BranchParent, branchCells, branchParents } from "./branch_block.ts";
+import { branchCells, type BranchParent, branchParents } from "./branch_block.ts";
 import { branchLabel } from "../branch_episode.ts";
 import { overridesId } from "../frail/descriptor.ts";
 import { episodeSeed } from "./seeds.ts";

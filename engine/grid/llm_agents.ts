@@ -34,7 +34,9 @@ import { type AgentsSpec, modelsOf } from "./spec.ts";
  * ```
  */
 export function promptSetId(condition: CellCondition): string {
-  if (condition.game === "branch") return condition.parentGame === "frail" ? condition.env : "staghunt";
+  if (condition.game === "branch") {
+    return condition.parentGame === "frail" ? condition.env : "staghunt";
+  }
   return condition.game === "frail" ? condition.env : "staghunt";
 }
 

@@ -287,7 +287,9 @@ export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
     // corrupted set is the first F of it (F 2 -> 1 keeps the first of the two;
     // F -> 0 clears it). Payoffs, M, T and the mode apply from the branch round.
     if (params.N !== s.params.N) {
-      throw new RangeError(`Cannot branch a Stag Hunt episode into N ${params.N}: it has ${s.params.N} players`);
+      throw new RangeError(
+        `Cannot branch a Stag Hunt episode into N ${params.N}: it has ${s.params.N} players`,
+      );
     }
     if (params.T <= s.round) {
       throw new RangeError(

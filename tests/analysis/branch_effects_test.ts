@@ -3,7 +3,15 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { branchEffects } from "../../analysis/branch_effects.ts";
 
 function frame(rows: Record<string, unknown>[]) {
-  const cols = ["run", "episode", "status", "condition_id", "branch_of_run", "branch_of", "branch_change"];
+  const cols = [
+    "run",
+    "episode",
+    "status",
+    "condition_id",
+    "branch_of_run",
+    "branch_of",
+    "branch_change",
+  ];
   return pl.DataFrame([
     ...cols.map((c) => pl.Series(c, rows.map((r) => (r[c] ?? null) as string | null), pl.Utf8)),
     pl.Series("branch_round", rows.map((r) => (r.branch_round ?? null) as number | null), pl.Int32),
@@ -60,13 +68,24 @@ Deno.test("branchEffects() gives paired differences with paired intervals beside
   assert.equal((w.unpaired_lower as number).toFixed(4), "-0.6895");
   assert.equal((w.variance_saved as number).toFixed(5), "0.93617");
   // success: parents 0, 0, 1, 1; branches 1, 0, 1, 1: d = 1, 0, 0, 0.
-  assert.deepEqual([s.outcome, s.pairs, s.effect, s.parent_mean, s.branch_mean], ["success", 4, 0.25, 0.5, 0.75]);
+  assert.deepEqual([s.outcome, s.pairs, s.effect, s.parent_mean, s.branch_mean], [
+    "success",
+    4,
+    0.25,
+    0.5,
+    0.75,
+  ]);
   // The whole frame's episodes frame works the same as the frames object.
   assert.equal(branchEffects(df, { outcomes: ["welfare"] }).height, 1);
 });
 
 Deno.test("branchEffects() counts null outcomes as dropped pairs", () => {
-  const df = frame([parent(0, 1, true), parent(1, 2, true), branch(0, null, true), branch(1, 4, true)]);
+  const df = frame([
+    parent(0, 1, true),
+    parent(1, 2, true),
+    branch(0, null, true),
+    branch(1, 4, true),
+  ]);
   const [w] = branchEffects(df, { outcomes: ["welfare"] }).toRecords();
   assert.deepEqual([w.pairs, w.dropped, w.effect, w.paired_se], [1, 1, 2, 0]);
   assert.ok(Number.isNaN(w.variance_saved));

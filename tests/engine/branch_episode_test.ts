@@ -25,7 +25,14 @@ function bare(events: readonly EngineEvent[]) {
 }
 
 const parentM0 = () =>
-  runEpisode({ env: "bank_run", mechanism: "M0", regime: "contraction", seed: 3, ndjson: true, clock });
+  runEpisode({
+    env: "bank_run",
+    mechanism: "M0",
+    regime: "contraction",
+    seed: 3,
+    ndjson: true,
+    clock,
+  });
 
 Deno.test("branchEpisode() at round 1 plays exactly a fresh episode with the change and the same seed", async () => {
   const parent = await parentM0();
@@ -52,7 +59,10 @@ Deno.test("branchEpisode() at round 1 plays exactly a fresh episode with the cha
     assert.deepEqual(bs.change, { mechanism });
     const strip = (events: readonly EngineEvent[]) =>
       bare(events).map((e) => {
-        const { branch_of: _b, change: _c, events_hash: _h, ...rest } = e as Record<string, unknown>;
+        const { branch_of: _b, change: _c, events_hash: _h, ...rest } = e as Record<
+          string,
+          unknown
+        >;
         return rest;
       });
     assert.deepEqual(strip(b.events), strip(fresh.events));
@@ -80,21 +90,40 @@ Deno.test("branchEpisode() at round 1 plays exactly a fresh episode with the cha
 });
 
 Deno.test("branchEpisode() with an empty change reproduces the parent's state hashes to the end", async () => {
-  const parent = await runEpisode({ env: "bank_run", mechanism: "M2", seed: 6, ndjson: true, clock });
+  const parent = await runEpisode({
+    env: "bank_run",
+    mechanism: "M2",
+    seed: 6,
+    ndjson: true,
+    clock,
+  });
   for (const atRound of [1, 2, 7, 12]) {
     const b = await branchEpisode(parent.events, { atRound, change: {}, agents: {}, clock });
     assert.deepEqual(b.hashes, parent.hashes, `round ${atRound}`);
     assert.deepEqual(b.outcome, parent.outcome);
     assert.equal(startOf(b.events).branch_of?.hashes.length, atRound - 1);
   }
-  const sh = await runStagHuntEpisode({ N: 4, M: 2, T: 4, F: 1, corruption: "b3", seed: 2, hashes: true });
+  const sh = await runStagHuntEpisode({
+    N: 4,
+    M: 2,
+    T: 4,
+    F: 1,
+    corruption: "b3",
+    seed: 2,
+    hashes: true,
+  });
   const b = await branchEpisode(sh.events, { atRound: 3, change: {}, agents: {} });
   assert.deepEqual(b.hashes, sh.hashes);
 });
 
 Deno.test("branchEpisode() keeps the parent's rounds before atRound and the parent's draws after it", async () => {
   const parent = await parentM0();
-  const b = await branchEpisode(parent.events, { atRound: 2, change: { mechanism: "M3" }, agents: {}, clock });
+  const b = await branchEpisode(parent.events, {
+    atRound: 2,
+    change: { mechanism: "M3" },
+    agents: {},
+    clock,
+  });
   assert.equal(b.hashes[0], parent.hashes[0]);
   assert.notEqual(b.hashes[1], parent.hashes[1]);
   const start = startOf(b.events);
@@ -127,7 +156,12 @@ Deno.test("branchEpisode() keeps the parent's rounds before atRound and the pare
 
 Deno.test("a branch at a round the parent never reached (it failed before) is the parent's episode", async () => {
   const parent = await parentM0();
-  const b = await branchEpisode(parent.events, { atRound: 6, change: { mechanism: "M1" }, agents: {}, clock });
+  const b = await branchEpisode(parent.events, {
+    atRound: 6,
+    change: { mechanism: "M1" },
+    agents: {},
+    clock,
+  });
   assert.deepEqual(b.hashes, parent.hashes);
   assert.deepEqual(b.outcome.welfare, parent.outcome.welfare);
   assert.equal(b.outcome.success, false);
@@ -139,7 +173,12 @@ Deno.test("a branch at a round the parent never reached (it failed before) is th
 
 Deno.test("a branch of a branch plays each ancestor's condition in its rounds and replays", async () => {
   const parent = await parentM0();
-  const b = await branchEpisode(parent.events, { atRound: 2, change: { mechanism: "M3" }, agents: {}, clock });
+  const b = await branchEpisode(parent.events, {
+    atRound: 2,
+    change: { mechanism: "M3" },
+    agents: {},
+    clock,
+  });
   const bb = await branchEpisode(b.events, {
     atRound: 5,
     change: { params: { earlySalePrice: 0.5 } },
@@ -203,7 +242,10 @@ Deno.test("replay verifies a branch: its prefix reports, its recorded parent has
       run: "branches",
     });
     assert.equal(written.logPath, `${dir}/branches/bank_run_M0_contraction_s3_b3_M1.ndjson`);
-    assert.equal((await replayEpisode(parseEpisodeLog(Deno.readTextFileSync(written.logPath!)))).ok, true);
+    assert.equal(
+      (await replayEpisode(parseEpisodeLog(Deno.readTextFileSync(written.logPath!)))).ok,
+      true,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
@@ -215,10 +257,12 @@ Deno.test("replay verifies a branch: its prefix reports, its recorded parent has
   assert.equal(r.ok, false);
   assert.equal(r.mismatch?.round, 2);
   // An edited change or branch record is caught at round 1 (episode_start is in its events hash).
-  for (const edit of [
-    (s: Record<string, unknown>) => s.change = { mechanism: "M2" },
-    (s: Record<string, unknown>) => (s.branch_of as { round: number }).round = 2,
-  ]) {
+  for (
+    const edit of [
+      (s: Record<string, unknown>) => s.change = { mechanism: "M2" },
+      (s: Record<string, unknown>) => (s.branch_of as { round: number }).round = 2,
+    ]
+  ) {
     const copy = structuredClone(b.events);
     edit(copy[0] as unknown as Record<string, unknown>);
     const c = await replayEpisode(copy);
@@ -254,7 +298,8 @@ Deno.test("branchEpisode() refuses a tampered parent with replay's message", asy
       }),
     {
       name: "Error",
-      message: 'Cannot branch: the parent log "adhoc/bank_run_M0_contraction_s3" does not replay: ' +
+      message:
+        'Cannot branch: the parent log "adhoc/bank_run_M0_contraction_s3" does not replay: ' +
         "round 2, state cash: recorded 1.125, replayed 0.125",
     },
   );
@@ -266,7 +311,8 @@ Deno.test("branchEpisode() refuses a bad round, change, agents or a change the g
   for (const atRound of [0, 13, 1.5]) {
     await assert.rejects(() => branchEpisode(parent.events, { ...opts, atRound }), {
       name: "RangeError",
-      message: `Option "atRound" must be an integer in 1..12 (the rounds "bank_run_M0_contraction_s3" ` +
+      message:
+        `Option "atRound" must be an integer in 1..12 (the rounds "bank_run_M0_contraction_s3" ` +
         `could have played; it ended after round 4), got ${atRound}`,
     });
   }
@@ -292,7 +338,12 @@ Deno.test("branchEpisode() refuses a bad round, change, agents or a change the g
     { name: "RangeError", message: /^Option "agents" is required/ },
   );
   await assert.rejects(
-    () => branchEpisode(parent.events, { atRound: 2, change: { params: { depositors: 10 } }, agents: {} }),
+    () =>
+      branchEpisode(parent.events, {
+        atRound: 2,
+        change: { params: { depositors: 10 } },
+        agents: {},
+      }),
     {
       name: "RangeError",
       message: "Cannot branch: the change sets up a different episode (depositors[0].balance: 1 " +
@@ -325,7 +376,11 @@ Deno.test("a mechanism switch keeps no commitment: refused while one binds, the 
     },
   );
   // Before any offer was accepted the switch is allowed (round 1: nothing yet).
-  const ok = await branchEpisode(m1.events, { atRound: 1, change: { mechanism: "M3" }, agents: {} });
+  const ok = await branchEpisode(m1.events, {
+    atRound: 1,
+    change: { mechanism: "M3" },
+    agents: {},
+  });
   assert.equal(startOf(ok.events).condition.mechanism, "M3");
   // Keeping M1 keeps its locks: a horizon change plays on with them.
   const kept = await branchEpisode(m1.events, {
@@ -335,7 +390,8 @@ Deno.test("a mechanism switch keeps no commitment: refused while one binds, the 
     clock,
   });
   const state = (events: readonly EngineEvent[], round: number) =>
-    (events.filter((e) => e.type === "checkpoint")[round - 1] as { state: { m1: unknown } }).state.m1;
+    (events.filter((e) => e.type === "checkpoint")[round - 1] as { state: { m1: unknown } }).state
+      .m1;
   assert.deepEqual(state(kept.events, 3), state(m1.events, 3));
   assert.equal(kept.outcome.rounds, 10);
   await assert.rejects(
@@ -347,7 +403,11 @@ Deno.test("a mechanism switch keeps no commitment: refused while one binds, the 
   );
   // M0 -> M1 adds the bank as a player from the branch round on.
   const parent = await parentM0();
-  const b = await branchEpisode(parent.events, { atRound: 2, change: { mechanism: "M1" }, agents: {} });
+  const b = await branchEpisode(parent.events, {
+    atRound: 2,
+    change: { mechanism: "M1" },
+    agents: {},
+  });
   assert.equal(startOf(b.events).agents[0].id, "bank");
   assert.ok(b.events.some((e) => e.type === "report" && e.agent === "bank" && e.round === 2));
   assert.ok(!b.events.some((e) => e.type === "report" && e.agent === "bank" && e.round === 1));

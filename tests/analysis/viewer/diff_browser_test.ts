@@ -46,7 +46,8 @@ async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<voi
 }
 
 Deno.test({
-  name: "the diff page works in a real browser: branch and parent linked, first divergence, hostile text",
+  name:
+    "the diff page works in a real browser: branch and parent linked, first divergence, hostile text",
   ignore: !hasBrowser,
   sanitizeOps: false,
   sanitizeResources: false,
@@ -94,7 +95,10 @@ Deno.test({
         // The index names the parent of each branch.
         await page.goto(`file://${site.index}`);
         await page.waitForSelector("body[data-ready]");
-        const cells = await page.$$eval("#episodes tbody td", (tds) => tds.map((t) => t.textContent));
+        const cells = await page.$$eval(
+          "#episodes tbody td",
+          (tds) => tds.map((t) => t.textContent),
+        );
         assertEquals(cells.includes("bank_run_M0_stable_s0 @3"), true);
         assertEquals(cells.includes("bank_run_M0_stable_s5 @2"), true);
         // The branch's page links to its parent and to the diff.
@@ -114,7 +118,10 @@ Deno.test({
         // Rounds before the branch round are the same (closed); the first divergence is open.
         assertEquals(await page.$$eval("details.round.same", (d) => d.length), 2);
         assertEquals(
-          await page.$eval("#first-divergence", (d) => [d.getAttribute("data-round"), (d as unknown as { open: boolean }).open]),
+          await page.$eval(
+            "#first-divergence",
+            (d) => [d.getAttribute("data-round"), (d as unknown as { open: boolean }).open],
+          ),
           ["3", true],
         );
         await page.screenshot({ path: `${SHOTS}diff.png`, fullPage: false });
@@ -125,9 +132,15 @@ Deno.test({
         assertEquals(text.includes(HOSTILE.slice(0, HOSTILE.indexOf(`"`))), true);
         assertEquals(await page.$$eval("main script, main img", (x) => x.length), 0);
         // The left side is the parent, linked to its page.
-        assertEquals(await page.$eval("[data-side=a]", (d) => d.textContent?.startsWith("left (parent)")), true);
+        assertEquals(
+          await page.$eval("[data-side=a]", (d) => d.textContent?.startsWith("left (parent)")),
+          true,
+        );
         await Promise.all([page.waitForNavigation(), page.click("[data-side=a] a")]);
-        assertEquals(await page.$eval("h1", (h) => h.textContent?.startsWith("bank_run_M0_stable_s0")), true);
+        assertEquals(
+          await page.$eval("h1", (h) => h.textContent?.startsWith("bank_run_M0_stable_s0")),
+          true,
+        );
         // The orphan's diff page says why there is no diff.
         await page.goto(`file://${site.out}/diffs/${run}/bank_run_M0_stable_s5_b2_M1.html`);
         assertEquals(

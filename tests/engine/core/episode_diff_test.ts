@@ -7,7 +7,14 @@ import { scriptedEpisode } from "./_scripted_llm.ts";
 
 const clock = () => "2026-01-01T00:00:00.000Z";
 const parentM0 = () =>
-  runEpisode({ env: "bank_run", mechanism: "M0", regime: "contraction", seed: 3, ndjson: true, clock });
+  runEpisode({
+    env: "bank_run",
+    mechanism: "M0",
+    regime: "contraction",
+    seed: 3,
+    ndjson: true,
+    clock,
+  });
 
 Deno.test("diffEpisodes() finds no difference between an episode and its empty-change branch", async () => {
   const parent = await parentM0();
@@ -23,7 +30,12 @@ Deno.test("diffEpisodes() finds no difference between an episode and its empty-c
 
 Deno.test("diffEpisodes() aligns a branch with its parent: the first divergence, state fields, reports and decisions", async () => {
   const parent = await parentM0();
-  const b = await branchEpisode(parent.events, { atRound: 2, change: { mechanism: "M3" }, agents: {}, clock });
+  const b = await branchEpisode(parent.events, {
+    atRound: 2,
+    change: { mechanism: "M3" },
+    agents: {},
+    clock,
+  });
   const d = diffEpisodes(b.events, parent.events);
   assert.equal(d.firstRound, 2);
   assert.deepEqual(d.branch, { child: "a", round: 2 });
@@ -85,8 +97,14 @@ Deno.test("diffEpisodes() lists model replies that differ and Stag Hunt turns by
   const turn = s.rounds[0].agents.find((x) => x.agent === corrupted)!.decisions[0];
   assert.equal(turn.path, "turn[0]");
   assert.deepEqual(
-    [(turn.a as { executed_action: string }).executed_action, (turn.b as { executed_action: string }).executed_action],
-    [a.turns.find((t) => t.corrupted)!.publicAction, a.turns.find((t) => t.corrupted)!.originalAction],
+    [
+      (turn.a as { executed_action: string }).executed_action,
+      (turn.b as { executed_action: string }).executed_action,
+    ],
+    [
+      a.turns.find((t) => t.corrupted)!.publicAction,
+      a.turns.find((t) => t.corrupted)!.originalAction,
+    ],
   );
 });
 

@@ -65,7 +65,10 @@ Deno.test("a branch block forks every episode of a run at each round under each 
         run: "cf",
         episode: id,
       });
-      assert.deepEqual(direct.hashes, events.flatMap((e) => e.type === "checkpoint" ? [e.state_hash] : []));
+      assert.deepEqual(
+        direct.hashes,
+        events.flatMap((e) => e.type === "checkpoint" ? [e.state_hash] : []),
+      );
     }
     // Resumable like any block: a second run skips what is done.
     const again = await runGrid(spec, { out: `${dir}/cf`, workers: 0, progress: false });
@@ -86,7 +89,8 @@ Deno.test("a branch block keeps the parents its filter names and refuses a filte
       () => planGrid({ name: "cf", blocks: [{ ...block, filter: { condition_id: ["x"] } }] }),
       {
         name: "RangeError",
-        message: `Invalid grid spec "blocks.0": no episode of "${dir}/parent" to branch (the filter keeps none)`,
+        message:
+          `Invalid grid spec "blocks.0": no episode of "${dir}/parent" to branch (the filter keeps none)`,
       },
     );
     assert.throws(() => planGrid({ name: "cf", blocks: [{ ...block, from: `${dir}/none` }] }), {

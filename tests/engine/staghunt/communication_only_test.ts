@@ -44,7 +44,9 @@ Deno.test("communication_only flips and re-justifies the public report as base d
   // The same calls with the same views: the transcript is corrupted alike.
   assert.deepEqual(commLog, baseLog);
   assert.equal(commLog.filter((r) => r.call === "rejustify").length, 2);
-  const third = commLog.find((r) => r.call === "stag_hunt_turn" && r.round === 1 && r.step === "turn_3")!;
+  const third = commLog.find((r) =>
+    r.call === "stag_hunt_turn" && r.round === 1 && r.step === "turn_3"
+  )!;
   const shown = (third.view as StagHuntView).transcript.at(-1)!.reports.map((r) => r.action);
   const corruptedAt = turnsFromEvents(comm.events).findIndex((t) => t.corrupted);
   assert.equal(shown[corruptedAt], "Hare");
@@ -74,11 +76,13 @@ Deno.test("communication_only flips and re-justifies the public report as base d
 });
 
 Deno.test("every turn event carries executed_action: the public action in base and b3, the original under communication_only", async () => {
-  for (const [mode, field] of [
-    ["base", "public_action"],
-    ["b3", "public_action"],
-    ["communication_only", "original_action"],
-  ] as const) {
+  for (
+    const [mode, field] of [
+      ["base", "public_action"],
+      ["b3", "public_action"],
+      ["communication_only", "original_action"],
+    ] as const
+  ) {
     const r = await runStagHuntEpisode({ N: 5, M: 3, T: 3, F: 2, corruption: mode, seed: 5 });
     const turns = r.events.filter((e) => e.type === "turn");
     assert.equal(turns.length, 15);
