@@ -467,3 +467,14 @@ Deno.test("branchLabel() names a change for episode ids", () => {
   assert.equal(branchLabel({ mechanism: "M1", params: { horizon: 6 } }), "M1-params-e4c905");
   assert.equal(branchLabel({ T: 3, payoffs: { RS: 5, HS: 2, RF: 0, HF: 2 } }), "T3-payoffs-49835f");
 });
+
+Deno.test("replayWith() refuses a branch without the parent's set-up", async () => {
+  const { replayWith } = await import("../../engine/core/replay.ts");
+  const { bankRunGame } = await import("../../engine/frail/bank_run/descriptor.ts");
+  const parent = await parentM0();
+  const b = await branchEpisode(parent.events, { atRound: 2, change: {}, agents: {} });
+  await assert.rejects(() => replayWith(bankRunGame.environment, b.events), {
+    name: "TypeError",
+    message: "Cannot replay a branch without the parent's set-up (options.parentSetup)",
+  });
+});
