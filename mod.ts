@@ -46,6 +46,10 @@ export {
   type StagHuntRunConfig,
   type StagHuntRunResult,
 } from "./engine/staghunt/run.ts";
+// Counterfactual branches and episode diffs (their option and result types, `showDiff` and
+// `branchEffects` are in engine/mod.ts, analysis/viewer/mod.ts and analysis/mod.ts).
+export { branchEpisode } from "./engine/branch_episode.ts";
+export { diffEpisodes } from "./engine/core/episode_diff.ts";
 export { type GridResult, runGrid, type RunGridOptions } from "./engine/grid/run_grid.ts";
 export { type GridSpecInput, parseGridSpec } from "./engine/grid/spec.ts";
 export { readGridSpec } from "./engine/grid/spec_file.ts";

@@ -103,3 +103,4 @@ export {
   paperVsRunChart,
   type PaperVsRunChartOptions,
 } from "./report/paper_vs_run_chart.ts";
+export * from "./branch_effects.ts";

@@ -179,7 +179,27 @@ export { canonicalJson } from "./core/canonical_json.ts";
 export { sha256Hex, stateHash } from "./core/hash.ts";
 export { openStream, shuffled, type Stream, type StreamKey } from "./core/rng.ts";
 export { parseEpisodeLog, readEpisodeLog, writeEpisodeLog } from "./core/log_file.ts";
-export { type ReplayMismatch, type ReplayResult, replayWith } from "./core/replay.ts";
+export {
+  describeMismatch,
+  recordedAnswers,
+  type ReplayMismatch,
+  type ReplayResult,
+  replayWith,
+} from "./core/replay.ts";
+export {
+  type BranchChange,
+  branchEpisode,
+  type BranchEpisodeOptions,
+  branchLabel,
+} from "./branch_episode.ts";
+export {
+  type AgentDiff,
+  diffEpisodes,
+  type DiffValue,
+  type EpisodeDiff,
+  type RoundDiff,
+} from "./core/episode_diff.ts";
+export type { BranchOf } from "./core/events.ts";
 export { type Difference, firstDifference } from "./core/diff.ts";
 export type { Agent, AgentFactory } from "./agents/agent.ts";
 export { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";

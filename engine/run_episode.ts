@@ -15,7 +15,8 @@ import { EpisodeRun, playAndLog } from "./core/episode_run.ts";
 import { awaitHint } from "./core/jupyter.ts";
 import type { EpisodeTally } from "./core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
-import { type ReplayResult, replayWith } from "./core/replay.ts";
+import type { Environment } from "./core/environment.ts";
+import { type ReplayResult, type ReplaySetup, replayWith } from "./core/replay.ts";
 import { frailSetup } from "./frail/descriptor.ts";
 import { frailGame } from "./frail/registry.ts";
 import type { RegimeId } from "./frail/params.ts";
@@ -143,26 +144,47 @@ export function replayEpisode(events: readonly EngineEvent[]): Promise<ReplayRes
   if (!start || start.type !== "episode_start") {
     return Promise.reject(new TypeError("Cannot replay: the log has no episode_start event"));
   }
-  const c = start.condition ?? {};
-  if (start.game === "frail") {
-    const game = frailGame(start.env);
-    return replayWith(game.environment, events, {
-      setup: () =>
-        frailSetup(game, {
-          mechanism: c.mechanism as MechanismId,
-          regime: c.regime as RegimeId,
-          overrides: (c.overrides ?? {}) as Record<string, unknown>,
-        }),
+  if (start.game !== "frail" && start.game !== "staghunt") {
+    return Promise.reject(
+      new TypeError(`Cannot replay: unknown game "${start.game}" (expected "frail" or "staghunt")`),
+    );
+  }
+  const env = start.game === "frail" ? frailGame(start.env).environment : stagHuntGame.environment;
+  const parent = start.branch_of;
+  return replayWith(env as Environment<unknown, unknown>, events, {
+    setup: () => conditionSetup(start.game, start.env, start.condition ?? {}),
+    ...(parent ? { parentSetup: (c) => conditionSetup(start.game, start.env, c) } : {}),
+  });
+}
+
+/**
+ * The parameters and condition a recorded condition resolves to (FRAIL:
+ * environment, mechanism, regime and overrides; Stag Hunt: N, M, T, F,
+ * payoffs, corruption and heterogeneity), through the game's descriptor.
+ *
+ * @example
+ * ```ts
+ * import { conditionSetup } from "./run_episode.ts";
+ * const s = conditionSetup("frail", "bank_run", { mechanism: "M1", regime: "stable", overrides: {} });
+ * if (s.condition.id !== "bank_run_M1_stable") throw new Error(s.condition.id);
+ * ```
+ * @throws {TypeError} For a game this build does not provide; {RangeError} for a bad condition.
+ */
+export function conditionSetup(
+  game: string,
+  env: string,
+  c: Record<string, unknown>,
+): ReplaySetup<unknown> {
+  if (game === "frail") {
+    return frailSetup(frailGame(env), {
+      mechanism: c.mechanism as MechanismId,
+      regime: c.regime as RegimeId,
+      overrides: (c.overrides ?? {}) as Record<string, unknown>,
     });
   }
-  if (start.game === "staghunt") {
+  if (game === "staghunt") {
     const { N, M, T, F, corruption, payoffs } = c;
-    return replayWith(stagHuntGame.environment, events, {
-      setup: () =>
-        stagHuntSetup({ N, M, T, F, corruption, payoffs }, c.heterogeneity as HeterogeneityId),
-    });
+    return stagHuntSetup({ N, M, T, F, corruption, payoffs }, c.heterogeneity as HeterogeneityId);
   }
-  return Promise.reject(
-    new TypeError(`Cannot replay: unknown game "${start.game}" (expected "frail" or "staghunt")`),
-  );
+  throw new TypeError(`Unknown game "${game}" (expected "frail" or "staghunt")`);
 }

@@ -121,6 +121,7 @@ export const CHILD_COLUMNS: Readonly<
     ["corrupted", "bool"],
     ["original_action", "str"],
     ["public_action", "str"],
+    ["executed_action", "str"],
     ["confidence", "f64"],
     ["original_justification", "text"],
     ["public_justification", "text"],

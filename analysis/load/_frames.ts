@@ -209,6 +209,10 @@ function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
     column("derived", pl.Utf8),
     column("agents", pl.Utf8),
     column("error", pl.Utf8),
+    column("branch_of_run", pl.Utf8),
+    column("branch_of", pl.Utf8),
+    column("branch_round", pl.Int32),
+    column("branch_change", pl.Utf8),
   ]);
 }
 
@@ -250,6 +254,10 @@ interface EpisodeRow {
   derived: string | null;
   agents: string | null;
   error: string | null;
+  branch_of_run: string | null;
+  branch_of: string | null;
+  branch_round: number | null;
+  branch_change: string | null;
 }
 
 interface AgentInfo {
@@ -338,6 +346,9 @@ function episodeRow(meta: EpisodeMeta): EpisodeRow {
     ? end.status
     : "ok";
   const fields = (start.condition ?? {}) as Record<string, unknown>;
+  const branchOf = typeof start.branch_of === "object" && start.branch_of !== null
+    ? start.branch_of as Record<string, unknown>
+    : null;
   return {
     run: meta.run,
     episode: meta.episode,
@@ -378,6 +389,10 @@ function episodeRow(meta: EpisodeMeta): EpisodeRow {
     derived: hasStart ? JSON.stringify(derived) : null,
     agents: agents.length === 0 ? null : JSON.stringify(agents),
     error: end && typeof end.error === "string" ? end.error : null,
+    branch_of_run: stringOrNull(branchOf?.run),
+    branch_of: stringOrNull(branchOf?.episode),
+    branch_round: numberOrNull(branchOf?.round),
+    branch_change: branchOf === null ? null : JSON.stringify(start.change ?? {}),
   };
 }
 

@@ -31,7 +31,10 @@
  *   `tokens_in`, `tokens_out`, `tokens_reasoning` and `cost` (a sum is null
  *   when one of its calls' values is unknown: no valid token counts, no
  *   price; 0 for an episode without model calls); then `overrides`,
- *   `params` and `derived` (JSON) and `file`. A log whose
+ *   `params` and `derived` (JSON) and `file`; for a branch
+ *   (`episode_start.branch_of`), `branch_of_run`, `branch_of` (the parent's
+ *   run and episode), `branch_round` and `branch_change` (JSON), null
+ *   otherwise. A log whose
  *   `episode_start` lacks a condition or derived field is an error naming
  *   the file and the field; a log of event schema 1 is refused by name.
  * - `rounds`: one row per episode and round, from the `disclosure` events:
@@ -58,7 +61,7 @@
  *   `wall_ms`, `finish_reason`, `usage_warning` and `error`.
  * - `turns`: one row per Stag Hunt `turn` event: `round`, `seq`,
  *   `position`, `agent`, `corrupted`, both action layers
- *   (`original_action`, `public_action`), `confidence` and both
+ *   (`original_action`, `public_action`, `executed_action`), `confidence` and both
  *   justifications.
  *
  * Choices:

@@ -160,7 +160,8 @@ function fractionSeries(
  * @returns Columns (`model`,) the condition keys the records carry and do
  * not pool (`N`, `M`, `T`, `F`, `corruption`, `heterogeneity`, `payoffs`),
  * `fraction` (F / N), `boundary` (1 - M / N), `rounds`, `preflip`,
- * `public`, sorted by those keys.
+ * `public` and `executed` (the success of the executed actions: `public`,
+ * but `preflip` under `communication_only`), sorted by those keys.
  * @throws {RangeError} If the records mix conditions not split or pooled,
  * e.g. `successByCorruption: the turn records hold 2 corruption modes
  * (base, b3); filter to one or pass by: ["corruption"]`.
@@ -195,13 +196,17 @@ export function successByCorruption(
   const columns = conditionsOf(records, "successByCorruption", BY_FRACTION, options);
   // A turn of each episode gives the round's condition (and, by model, the episode's last speaker's).
   const episodeTurn = new Map(records.map((t) => [`${t.run}\u0000${t.episode}`, t]));
-  const groups = new Map<string, { values: KeyValue[]; n: number; pre: number; pub: number }>();
+  const groups = new Map<
+    string,
+    { values: KeyValue[]; n: number; pre: number; pub: number; exe: number }
+  >();
   for (const row of roundOutcomes(records)) {
     const { key, values } = groupOf(episodeTurn.get(`${row.run}\u0000${row.episode}`)!, columns);
-    const g = groups.get(key) ?? { values, n: 0, pre: 0, pub: 0 };
+    const g = groups.get(key) ?? { values, n: 0, pre: 0, pub: 0, exe: 0 };
     g.n++;
     if (row.preflipSuccess) g.pre++;
     if (row.publicSuccess) g.pub++;
+    if (row.executedSuccess) g.exe++;
     groups.set(key, g);
   }
   const rows = [...groups.values()];
@@ -217,6 +222,7 @@ export function successByCorruption(
       pl.Series("rounds", rows.map((g) => g.n), pl.Int32),
       pl.Series("preflip", rows.map((g) => g.pre / g.n), pl.Float64),
       pl.Series("public", rows.map((g) => g.pub / g.n), pl.Float64),
+      pl.Series("executed", rows.map((g) => g.exe / g.n), pl.Float64),
     ]),
     columns,
   );

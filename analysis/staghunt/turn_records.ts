@@ -125,6 +125,7 @@ export function stagHuntTurnRecords(
       corrupted: Boolean(row.corrupted),
       originalAction: row.original_action as StagHuntAction,
       publicAction: row.public_action as StagHuntAction,
+      executedAction: executedOf(row, p.corruption),
       confidence: Number(row.confidence),
       originalJustification: String(row.original_justification ?? ""),
       publicJustification: String(row.public_justification ?? ""),
@@ -133,4 +134,18 @@ export function stagHuntTurnRecords(
     });
   }
   return out;
+}
+
+/**
+ * A turn row's executed action: its `executed_action`, or, for a log written
+ * before the field (whose modes, `base` and `b3`, executed the public
+ * action), the public action.
+ */
+function executedOf(row: Record<string, unknown>, mode: string): StagHuntAction {
+  const executed = row.executed_action;
+  if (typeof executed === "string") return executed as StagHuntAction;
+  if (mode === "base" || mode === "b3") return row.public_action as StagHuntAction;
+  throw new TypeError(
+    `The turn of episode "${row.episode}" round ${row.round} has no executed_action under ${mode}`,
+  );
 }

@@ -31,6 +31,8 @@ import { dollars } from "./_usage.ts";
 export interface SiteNav {
   /** The run index. */
   index: string;
+  /** Further links (a branch's parent and its diff page). */
+  links?: readonly { href: string; label: string }[];
 }
 
 /** What goes around the episode itself. */
@@ -181,7 +183,8 @@ function derivedChips(derived: Record<string, unknown>, charted: boolean): strin
 }
 
 function navHtml(nav: SiteNav): string {
-  return `<nav class="crumbs"><a href="${esc(nav.index)}">← run index</a></nav>`;
+  const links = (nav.links ?? []).map((l) => `<a href="${esc(l.href)}">${esc(l.label)}</a>`);
+  return `<nav class="crumbs"><a href="${esc(nav.index)}">← run index</a>${links.join("")}</nav>`;
 }
 
 function statusPills(model: EpisodeModel): string {

@@ -8,6 +8,7 @@
 // UTF-8 bytes in hex, `~` included. Very long ids are cut and suffixed with a
 // hash.
 
+import type { EngineEvent } from "../../engine/core/events.ts";
 import { GAMES } from "../../engine/games.ts";
 import { relative } from "node:path";
 import { chartSvg } from "./_chart_svg.ts";
@@ -69,6 +70,8 @@ export interface IndexEntry {
   block: number;
   /** Blocks of this (run, episode) in the file. */
   blocks: number;
+  /** For a branch (`episode_start.branch_of`): its parent and branch round. */
+  branchOf: { run: string; episode: string; round: number } | null;
 }
 
 /** Where and how pages are written. */
@@ -146,11 +149,26 @@ export async function writeFilePages(
         `This log holds ${block.blocks} blocks of this episode (it was played more than once); this is block ${block.block}.`,
       ]
       : [];
+    const branchOf = branchOfBlock(block.events as unknown as EngineEvent[]);
     const html = episodePage(model, {
       chart: chart === null ? undefined : await chartSvg(chart.spec),
       chartCaption: chart?.caption,
       notes,
-      nav: { index: "../../index.html" },
+      nav: {
+        index: "../../index.html",
+        ...(branchOf === null ? {} : {
+          links: [
+            {
+              href: `../../${basePage(branchOf.run, branchOf.episode)}`,
+              label: `↑ parent ${branchOf.episode}`,
+            },
+            {
+              href: `../../${diffPagePath(page)}`,
+              label: `diff with the parent (round ${branchOf.round})`,
+            },
+          ],
+        }),
+      },
     });
     const folder = `${ctx.out}/${page.slice(0, page.lastIndexOf("/"))}`;
     if (!made.has(folder)) {
@@ -204,6 +222,7 @@ export async function writeFilePages(
       file: relative(ctx.dir, path),
       block: block.block,
       blocks: block.blocks,
+      branchOf,
     });
   }
   if (texts.length > 0) {
@@ -230,6 +249,18 @@ export async function writeFilePages(
 /** The path of a search shard, relative to the site folder. */
 export function searchShardPath(shard: number): string {
   return `search/${shard}.js`;
+}
+
+/** The diff page of a branch's episode page (`episodes/...` becomes `diffs/...`). */
+export function diffPagePath(page: string): string {
+  return `diffs/${page.slice("episodes/".length)}`;
+}
+
+/** The parent a block's `episode_start` names, if it is a branch. */
+function branchOfBlock(events: readonly EngineEvent[]): IndexEntry["branchOf"] {
+  const start = events.find((e) => e.type === "episode_start");
+  const of = start?.type === "episode_start" ? start.branch_of : undefined;
+  return of === undefined ? null : { run: of.run, episode: of.episode, round: of.round };
 }
 
 /** Forgets which page folders exist (the site writer clears them before a build). */

@@ -8,3 +8,4 @@
 
 export * from "./show_episode.ts";
 export * from "./run_site.ts";
+export * from "./show_diff.ts";

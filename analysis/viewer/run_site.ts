@@ -3,7 +3,9 @@
  * disk without a server or a network: `view/index.html` lists every episode
  * with its condition columns and outcome (filterable and sortable), and
  * `view/episodes/<run>/<episode>.html` shows each episode as
- * {@linkcode showEpisode} does, with the chart as inline SVG.
+ * {@linkcode showEpisode} does, with the chart as inline SVG; a branch
+ * (`episode_start.branch_of`) also gets `view/diffs/<run>/<episode>.html`,
+ * beside its parent, linked from its page.
  *
  * Choices:
  * - Every `*.ndjson` file under the run folder is read (except the site
@@ -35,8 +37,14 @@ import {
   indexPage,
   type RunUsage,
 } from "./_index_html.ts";
-import { findLogFiles, type LoggedEpisode, type MalformedLine } from "./_log_source.ts";
 import {
+  findLogFiles,
+  type LoggedEpisode,
+  type MalformedLine,
+  readLogFile,
+} from "./_log_source.ts";
+import {
+  diffPagePath,
   type FilePagesResult,
   type IndexEntry,
   type PageContext,
@@ -44,6 +52,9 @@ import {
   searchShardPath,
   writeFilePages,
 } from "./_site_pages.ts";
+import { diffEpisodes } from "../../engine/core/episode_diff.ts";
+import type { EngineEvent } from "../../engine/core/events.ts";
+import { diffPage, missingParentPage } from "./_diff_html.ts";
 import type { SiteJob } from "./_site_worker.ts";
 import { addUsage, type CallUsage, costText, emptyUsage } from "./_usage.ts";
 import { emptySpendTotals, type SpendTotals } from "../../engine/agents/llm/accounting.ts";
@@ -101,6 +112,8 @@ export interface RunSiteSummary {
   repeated: number;
   /** Lines that were skipped (also listed on the index page). */
   malformed: MalformedLine[];
+  /** Diff pages written (one per branch, beside its parent). */
+  diffs: number;
 }
 
 const MARKER = ".coordlab-view";
@@ -177,6 +190,7 @@ export async function writeRunSite(
     if (result.searchTexts > 0) search.push({ shard: i, first, src: searchShardPath(i) });
     first += byFile[i].length;
   });
+  const diffs = await writeDiffPages(entries, ctx);
   const index = join(out, "index.html");
   await Deno.writeTextFile(
     index,
@@ -192,7 +206,60 @@ export async function writeRunSite(
       prompts: results.some((r) => r.searchPrompts),
     }),
   );
-  return { out, index, episodes: entries.length, files: files.length, repeated, malformed };
+  return {
+    out,
+    index,
+    episodes: entries.length,
+    files: files.length,
+    repeated,
+    malformed,
+    diffs,
+  };
+}
+
+/**
+ * Writes a diff page per branch (`diffs/<run>/<episode>.html`, which its
+ * episode page links to): the branch beside its parent, or, when the
+ * parent's log is not in the folder, a page that says so.
+ */
+async function writeDiffPages(entries: readonly IndexEntry[], ctx: PageContext): Promise<number> {
+  const byId = new Map<string, IndexEntry[]>();
+  for (const e of entries) {
+    const k = `${e.run}\u0000${e.episode}`;
+    byId.set(k, [...(byId.get(k) ?? []), e]);
+  }
+  const eventsOf = async (e: IndexEntry) => {
+    const contents = await readLogFile(join(ctx.dir, e.file));
+    return contents.episodes.find((b) =>
+      b.run === e.run && b.episode === e.episode && b.block === e.block
+    )!.events as unknown as EngineEvent[];
+  };
+  let written = 0;
+  for (const e of entries) {
+    if (e.branchOf === null) continue;
+    const path = diffPagePath(e.page);
+    const parents = byId.get(`${e.branchOf.run}\u0000${e.branchOf.episode}`) ?? [];
+    const up = "../".repeat(path.split("/").length - 1);
+    let html: string;
+    if (parents.length === 1) {
+      const parent = parents[0];
+      const [a, b] = [await eventsOf(parent), await eventsOf(e)];
+      html = diffPage(diffEpisodes(a, b), a, b, {
+        hrefA: `${up}${parent.page}`,
+        hrefB: `${up}${e.page}`,
+        index: `${up}index.html`,
+      });
+    } else {
+      const why = parents.length === 0
+        ? `The parent episode "${e.branchOf.run}/${e.branchOf.episode}" is not in this run folder.`
+        : `The parent episode "${e.branchOf.run}/${e.branchOf.episode}" occurs ${parents.length} times in this run folder; which one is the parent is unknown.`;
+      html = missingParentPage(e, why, `${up}${e.page}`, `${up}index.html`);
+    }
+    await Deno.mkdir(join(ctx.out, path.slice(0, path.lastIndexOf("/"))), { recursive: true });
+    await Deno.writeTextFile(join(ctx.out, path), html);
+    written++;
+  }
+  return written;
 }
 
 async function prepareOut(out: string): Promise<void> {
@@ -470,6 +537,10 @@ function indexData(dir: string, entries: readonly IndexEntry[]): Omit<IndexData,
     if (u.calls === 0) return null;
     return u.unpricedCalls === 0 ? u.cost : costText(u);
   }, llm);
+  add(
+    { key: "branch", label: "branch of", kind: "text" },
+    (e) => e.branchOf === null ? null : `${e.branchOf.episode} @${e.branchOf.round}`,
+  );
   const logNamed = (e: IndexEntry) => e.blocks === 1 && basename(e.file) === `${e.episode}.ndjson`;
   if (!entries.every(logNamed)) {
     facet("log", "log", (e) => e.blocks > 1 ? `${e.file} #${e.block}` : e.file);

@@ -105,4 +105,14 @@ export interface Environment<P, S> {
    * generic writer. Optional: without it, checkpoints use the generic writer.
    */
   stateJson?(state: S): string | undefined;
+  /**
+   * The state played on under other parameters and mechanism (a branch, see
+   * `branch.ts`): changes `state` (in place, or returns a new one) so that the
+   * rules of `params` and `options.mechanism` apply from the next round on.
+   * Applied to the initial state it must give exactly `init(params, options)`
+   * (the runner checks it, so a change a game cannot apply mid-episode is
+   * refused rather than half applied). Throws a `RangeError` naming what it
+   * cannot change. Optional: without it, the game cannot be branched.
+   */
+  rebase?(state: S, params: P, options: SetupOptions): S;
 }

@@ -9,9 +9,16 @@
 import type { Agent, AgentFactory } from "../agents/agent.ts";
 import { isEpisodeAbandoned } from "./abandon.ts";
 import type { Correction } from "./contract.ts";
-import type { CallRequest, Environment, Reports, StepContext } from "./environment.ts";
+import type {
+  CallRequest,
+  Environment,
+  Reports,
+  SetupOptions,
+  StepContext,
+} from "./environment.ts";
 import type {
   AgentInfo,
+  BranchOf,
   Degradation,
   EngineEvent,
   EpisodeOutcome,
@@ -21,6 +28,8 @@ import type {
 import type { EpisodeCondition } from "./game.ts";
 import { type EpisodeTally, EventRecorder } from "./event_recorder.ts";
 import { HASHING_VERSION, type HashingVersion } from "./events_hash.ts";
+import { canonicalJson } from "./canonical_json.ts";
+import { firstDifference } from "./diff.ts";
 import { MessageLog } from "./message_log.ts";
 import { RNG_VERSION, type RngVersion, roundStreams } from "./rng.ts";
 
@@ -143,6 +152,63 @@ export interface PlayOptions<P> {
   hashing?: HashingVersion;
   /** Toolkit version recorded in `episode_start`. Default {@linkcode TOOLKIT_VERSION}; replay passes the log's. */
   toolkit?: string;
+  /**
+   * Play a branch (`branch.ts`): rounds before `branch.atRound` under the
+   * parent's parameters and mechanism, then the state is rebased
+   * (`Environment.rebase`) onto `params` and `condition` for the rest.
+   * Default: none.
+   */
+  branch?: BranchPlay<P>;
+}
+
+/** How {@linkcode playEpisode} plays a branch. */
+export interface BranchPlay<P> {
+  /** The first round played under `params` and `condition`. */
+  atRound: number;
+  /**
+   * The conditions of the rounds before `atRound`, from round 1 (the first
+   * segment's `from` is 1; a branch of a branch has one segment per
+   * ancestor, see {@linkcode branchSegments}), ascending, each before `atRound`.
+   */
+  segments: readonly { from: number; params: P; mechanism: string }[];
+  /** Recorded in `episode_start` as `branch_of`. */
+  of: BranchOf;
+  /** Recorded in `episode_start` as `change`. */
+  change: Record<string, unknown>;
+}
+
+/**
+ * The conditions a branch's rounds before its branch round were played
+ * under, from round 1: the deepest ancestor's from round 1, then each
+ * descendant's from its branch round, leaving out those that start at or
+ * after `of.round` (a branch taken before its parent's own branch round
+ * never reaches the parent's change).
+ *
+ * @example
+ * ```ts
+ * import { branchSegments } from "./episode.ts";
+ * const root = { run: "r", episode: "a", round: 3, condition: { mechanism: "M0" }, condition_id: "a", hashes: [] };
+ * const of = { run: "r", episode: "b", round: 5, condition: { mechanism: "M1" }, condition_id: "b",
+ *   hashes: [], branch_of: root };
+ * const s = branchSegments(of);
+ * if (s.map((x) => `${x.from}:${x.condition.mechanism}`).join() !== "1:M0,3:M1") throw new Error();
+ * if (branchSegments({ ...of, round: 2 }).length !== 1) throw new Error();
+ * ```
+ */
+export function branchSegments(
+  of: BranchOf,
+): { from: number; condition: Record<string, unknown> }[] {
+  const levels: BranchOf[] = [];
+  for (let l: BranchOf | undefined = of; l !== undefined; l = l.branch_of) levels.push(l);
+  const out: { from: number; condition: Record<string, unknown> }[] = [];
+  for (let i = levels.length - 1; i >= 0; i--) {
+    const from = i === levels.length - 1 ? 1 : levels[i + 1].round;
+    if (from >= of.round && out.length > 0) continue;
+    // A deeper segment that a later one starts at or before is superseded.
+    while (out.length > 0 && out.at(-1)!.from >= from) out.pop();
+    out.push({ from, condition: levels[i].condition });
+  }
+  return out;
 }
 
 /** What {@linkcode playEpisode} returns. */
@@ -248,13 +314,30 @@ export async function playEpisode<P, S>(
   const messages = new MessageLog();
   try {
     rec.tick();
-    let state = env.init(params, {
-      mechanism: condition.mechanism,
+    const branch = options.branch;
+    const setupStreams = roundStreams(seed, 0, { rng });
+    const first = branch?.segments[0];
+    let state = env.init(first ? first.params : params, {
+      mechanism: first ? first.mechanism : condition.mechanism,
       seed,
-      stream: roundStreams(seed, 0, { rng }),
+      stream: setupStreams,
     });
-    const roster = env.roster(state);
+    const setup = { mechanism: condition.mechanism, seed, stream: setupStreams };
+    let roster: ReturnType<Environment<P, S>["roster"]>;
+    try {
+      roster = branch ? branchRoster(env, state, params, setup, branch) : env.roster(state);
+    } catch (err) {
+      if (branch && err instanceof Error) REFUSED.add(err);
+      throw err;
+    }
     const agents = new Map<string, Agent>(roster.map((p) => [p.id, options.agents(p)]));
+    // A player of the parent's rounds only (e.g. the bank of an M1 parent
+    // branched into M0) answers those rounds through the same factory.
+    if (branch) {
+      for (const p of env.roster(state)) {
+        if (!agents.has(p.id)) agents.set(p.id, options.agents(p));
+      }
+    }
     const bounds = env.bounds(params);
     const players = roster.map((p) => ({ ...p, policy: agents.get(p.id)!.policy }));
     emit({
@@ -274,14 +357,26 @@ export async function playEpisode<P, S>(
       toolkit: options.toolkit ?? TOOLKIT_VERSION,
       rng,
       hashing: options.hashing ?? HASHING_VERSION,
+      ...(branch ? { branch_of: branch.of, change: branch.change } : {}),
     });
-    const horizon = env.horizon(state);
+    let horizon = env.horizon(state);
     let played = 0;
     for (let round = 1; round <= horizon && !env.isDone(state); round++) {
       played = round;
       rec.startRound(round);
       rec.step = "start";
       rec.tick();
+      if (branch) {
+        state = rebaseAt(env, state, round, params, setup, branch);
+        horizon = env.horizon(state);
+        if (round > horizon) {
+          const err = new RangeError(
+            `Cannot branch at round ${round} into a horizon of ${horizon}: no round would be left to play`,
+          );
+          REFUSED.add(err);
+          throw err;
+        }
+      }
       const started = env.startRound(state, round);
       state = started.state;
       emit({ type: "round_start" });
@@ -330,6 +425,7 @@ export async function playEpisode<P, S>(
     // An abandoned episode (the run is stopping) is not an episode failure: no
     // episode_end, no log; the grid plays it again on resume.
     if (err instanceof EpisodeError || isEpisodeAbandoned(err)) throw err;
+    if (err instanceof Error && REFUSED.has(err)) throw err;
     const message = err instanceof Error ? err.message : String(err);
     const round = rec.round;
     const step = rec.step;
@@ -348,6 +444,107 @@ export async function playEpisode<P, S>(
 }
 
 const NO_REPORTS: Reports = new Map();
+
+/**
+ * Checks, before anything is played, that a branch can start: the game can
+ * rebase, and the change sets up the same episode (see `Environment.rebase`).
+ * Returns the branch's roster. (Whether the game accepts the change at the
+ * branch round is known there: `playEpisode` then throws the game's error as
+ * it is, and writes no log.)
+ *
+ * @example
+ * ```ts
+ * import { checkBranch } from "./episode.ts";
+ * import { bankRunGame } from "../frail/bank_run/descriptor.ts";
+ * import { frailSetup } from "../frail/descriptor.ts";
+ * const m0 = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" });
+ * const m1 = frailSetup(bankRunGame, { mechanism: "M1", regime: "stable" });
+ * const of = { run: "r", episode: "e", round: 1, condition: m0.condition.fields,
+ *   condition_id: m0.condition.id, hashes: [] };
+ * const roster = checkBranch(bankRunGame.environment, {
+ *   ...m1, seed: 1,
+ *   branch: { atRound: 1, segments: [{ from: 1, params: m0.params, mechanism: "M0" }], of, change: {} },
+ * });
+ * if (roster[0].id !== "bank") throw new Error("M1 adds the bank");
+ * ```
+ * @throws {RangeError} Naming what the change cannot apply.
+ */
+export function checkBranch<P, S>(
+  env: Environment<P, S>,
+  options: {
+    params: P;
+    condition: EpisodeCondition;
+    seed: number;
+    rng?: RngVersion;
+    branch: BranchPlay<P>;
+  },
+): ReturnType<Environment<P, S>["roster"]> {
+  const { params, condition, seed, branch } = options;
+  const stream = roundStreams(seed, 0, { rng: options.rng ?? RNG_VERSION });
+  const first = branch.segments[0];
+  const initial = env.init(first.params, { mechanism: first.mechanism, seed, stream });
+  const setup = { mechanism: condition.mechanism, seed, stream };
+  return branchRoster(env, initial, params, setup, branch);
+}
+
+/** The state at the start of `round` of a branch: rebased where a segment or the branch starts. */
+function rebaseAt<P, S>(
+  env: Environment<P, S>,
+  state: S,
+  round: number,
+  params: P,
+  setup: SetupOptions,
+  branch: BranchPlay<P>,
+): S {
+  try {
+    if (round === branch.atRound) return env.rebase!(state, params, setup);
+    for (const s of branch.segments) {
+      if (s.from === round && round > 1) {
+        return env.rebase!(state, s.params, { ...setup, mechanism: s.mechanism });
+      }
+    }
+  } catch (err) {
+    // A change the game refuses is the caller's error, not an episode failure.
+    if (err instanceof Error) REFUSED.add(err);
+    throw err;
+  }
+  return state;
+}
+
+/** Errors of a branch's rebase, which `playEpisode` passes on as they are (no log). */
+const REFUSED = new WeakSet<Error>();
+
+/**
+ * The roster of a branch: that of the initial state rebased onto the
+ * branch's parameters and mechanism, which must be exactly the initial state
+ * those would set up (so a change is applied in full or refused).
+ */
+function branchRoster<P, S>(
+  env: Environment<P, S>,
+  initial: S,
+  params: P,
+  setup: SetupOptions,
+  branch: BranchPlay<P>,
+): ReturnType<Environment<P, S>["roster"]> {
+  if (!env.rebase) {
+    throw new RangeError(`Cannot branch a "${env.id}" episode: the game has no rebase`);
+  }
+  let rebased = JSON.parse(canonicalJson(initial)) as S;
+  for (const s of branch.segments.slice(1)) {
+    rebased = env.rebase(rebased, s.params, { ...setup, mechanism: s.mechanism });
+  }
+  rebased = env.rebase(rebased, params, setup);
+  const fresh = env.init(params, setup);
+  const d = firstDifference(JSON.parse(canonicalJson(fresh)), JSON.parse(canonicalJson(rebased)));
+  if (d) {
+    throw new RangeError(
+      `Cannot branch: the change sets up a different episode (${d.path || "state"}: ` +
+        `${JSON.stringify(d.right)} rebased, ${JSON.stringify(d.left)} set up afresh); ` +
+        `a branch changes only what applies from its round on`,
+    );
+  }
+  return env.roster(rebased);
+}
 
 /**
  * The result of {@linkcode playEpisode}: `events` is a getter on the class

@@ -42,6 +42,24 @@ export const EVENT_BASE_FIELDS: ReadonlySet<string> = new Set([
   "type",
 ]);
 
+/** Where a branch was forked from (`episode_start.branch_of`). */
+export interface BranchOf {
+  /** The parent's run id. */
+  run: string;
+  /** The parent's episode id. */
+  episode: string;
+  /** The first round played under the change (rounds before it are the parent's). */
+  round: number;
+  /** The parent's condition (`episode_start.condition` of the parent). */
+  condition: Record<string, unknown>;
+  /** The parent's condition id. */
+  condition_id: string;
+  /** The parent's state hash at the end of each round before `round`, round 1 first. */
+  hashes: string[];
+  /** The parent's own `branch_of`, when the parent is a branch (a branch of a branch). */
+  branch_of?: BranchOf;
+}
+
 /** Fields every event carries. */
 export interface EventBase {
   /** Event schema version ({@linkcode EVENT_SCHEMA_VERSION}). */
@@ -98,6 +116,14 @@ export type EventBody =
     rng?: string;
     /** Events-hash definition (`events_hash.ts`), e.g. `"lines-v3"`. */
     hashing?: string;
+    /**
+     * Set in a branch (`branch.ts`): the episode it was forked from, the
+     * round from which the change applies, and the parent's condition (which
+     * rounds before `round` were played under).
+     */
+    branch_of?: BranchOf;
+    /** Set in a branch: the change applied from `branch_of.round` on, as given. */
+    change?: Record<string, unknown>;
   }
   | { type: "round_start" }
   | { type: "report"; agent: string; role: string; call: string; report: Record<string, unknown> }
@@ -175,8 +201,14 @@ export type EventBody =
     corrupted: boolean;
     /** The agent's own (pre-flip) action. */
     original_action: string;
-    /** The action shown in the public transcript and executed. */
+    /** The action shown in the public transcript. */
     public_action: string;
+    /**
+     * The action executed (scored): the public one, but under
+     * `communication_only` the original one. Absent in logs written before it
+     * was added (their modes executed the public action).
+     */
+    executed_action?: string;
     /** Reported confidence in [0, 1], kept on both layers. */
     confidence: number;
     /** The agent's own justification. */

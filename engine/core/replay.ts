@@ -49,7 +49,14 @@ import type { Agent } from "../agents/agent.ts";
 import type { Correction } from "./contract.ts";
 import { firstDifference } from "./diff.ts";
 import type { Environment } from "./environment.ts";
-import { AgentReply, EpisodeError, playEpisode } from "./episode.ts";
+import type { CallRequest } from "./environment.ts";
+import {
+  AgentReply,
+  type BranchPlay,
+  branchSegments,
+  EpisodeError,
+  playEpisode,
+} from "./episode.ts";
 import {
   type EngineEvent,
   EVENT_BASE_FIELDS,
@@ -148,6 +155,14 @@ export interface ReplayOptions<P> {
    * written (an edit is then caught by round 1's events hash).
    */
   setup?: (start: EpisodeStart) => ReplaySetup<P>;
+  /**
+   * For a branch (`episode_start.branch_of`): rebuilds the parameters and
+   * condition of an ancestor's recorded condition (`branch_of.condition`,
+   * and the nested ones of a branch of a branch), which the rounds before
+   * the branch round were played under (`replayEpisode` resolves them
+   * through the game's descriptor). Required to replay a branch.
+   */
+  parentSetup?: (condition: Record<string, unknown>) => ReplaySetup<P>;
 }
 
 /** The `episode_start` event of a log. */
@@ -228,22 +243,35 @@ export async function replayWith<P, S>(
       ...(note ? { note } : {}),
     };
   }
-  const fed = fedBack(events);
+  const answer = recordedAnswers(events);
   const policies = new Map(start.agents.map((a) => [a.id, a.policy]));
   const agents = ({ id }: { id: string }): Agent => ({
     policy: policies.get(id) ?? "replay",
-    decide(req) {
-      const f = fed.get(key(req.round, req.step, req.agent, req.call));
-      if (f === undefined || (f.report === undefined && f.error === undefined)) {
-        throw new Error(`no recorded report for ${req.agent} (${req.call})`);
-      }
-      if (f.calls.length === 0 && f.notes.length === 0 && f.error === undefined) return f.report;
-      return new AgentReply(f.error === undefined ? f.report : undefined, f);
-    },
+    decide: answer,
   });
+  const branchOf = start.branch_of;
+  let branch: BranchPlay<P> | undefined;
+  if (branchOf !== undefined) {
+    if (!options.parentSetup) {
+      throw new TypeError(
+        "Cannot replay a branch without the parent's set-up (options.parentSetup)",
+      );
+    }
+    const parentSetup = options.parentSetup;
+    branch = {
+      atRound: branchOf.round,
+      segments: branchSegments(branchOf).map(({ from, condition }) => {
+        const s = parentSetup(condition);
+        return { from, params: env.parseParams(s.params), mechanism: s.condition.mechanism };
+      }),
+      of: branchOf,
+      change: start.change ?? {},
+    };
+  }
   let replay: { events: readonly EngineEvent[]; hashes: string[] };
   try {
     replay = await playEpisode(env, {
+      ...(branch ? { branch } : {}),
       params,
       condition: setup.condition,
       toolkit: start.toolkit,
@@ -327,6 +355,19 @@ export async function replayWith<P, S>(
       return result(eventsMismatch(d, round, (n) => rGame[n], rEvents, rAt));
     }
   }
+  // A branch's rounds before its branch round are its parent's: their state
+  // hashes are the ones its episode_start records.
+  for (let i = 0; branchOf !== undefined && i < branchOf.hashes.length; i++) {
+    if (replay.hashes[i] !== branchOf.hashes[i]) {
+      return result({
+        round: i + 1,
+        kind: "hash",
+        field: `branch_of.hashes[${i}]`,
+        recorded: branchOf.hashes[i],
+        replayed: replay.hashes[i],
+      });
+    }
+  }
   if (all) {
     const rTail = recorded.tail;
     const m = compareEvents(rTail, replayed.tail, recorded.tailAt, roundOf(rTail), hashedLog);
@@ -377,6 +418,68 @@ function compareCondition(
     }
   }
   return undefined;
+}
+
+/** Options of {@linkcode recordedAnswers}. */
+export interface RecordedAnswersOptions {
+  /** Feed back the recorded model calls too. Default `true` (replay); a branch's prefix leaves them out. */
+  calls?: boolean;
+}
+
+/**
+ * The agent side of a log as an agent's `decide`: for each call, the
+ * recorded report with the recorded model calls, agent error and the agent's
+ * own corrections (so the engine logs them again, and a failed agent fails
+ * again). Replay answers every call with it, a branch the calls of the
+ * rounds it takes from its parent. A call the log has no report for throws.
+ *
+ * @example
+ * ```ts
+ * import { recordedAnswers } from "./replay.ts";
+ * const answer = recordedAnswers([{ type: "report", round: 1, step: "s", agent: "a", call: "c",
+ *   report: { x: 1 } }] as never);
+ * const got = answer({ round: 1, step: "s", agent: "a", call: "c", role: "r", view: {} });
+ * if ((got as { x: number }).x !== 1) throw new Error();
+ * ```
+ */
+export function recordedAnswers(
+  events: readonly EngineEvent[],
+  options: RecordedAnswersOptions = {},
+): (req: CallRequest) => unknown {
+  const fed = fedBack(events);
+  const calls = options.calls ?? true;
+  return (req) => {
+    const f = fed.get(key(req.round, req.step, req.agent, req.call));
+    if (f === undefined || (f.report === undefined && f.error === undefined)) {
+      throw new Error(`no recorded report for ${req.agent} (${req.call})`);
+    }
+    const records = calls ? f.calls : NO_RECORDS;
+    if (records.length === 0 && f.notes.length === 0 && f.error === undefined) return f.report;
+    return new AgentReply(f.error === undefined ? f.report : undefined, {
+      calls: records,
+      notes: f.notes,
+      ...(f.error === undefined ? {} : { error: f.error }),
+    });
+  };
+}
+
+const NO_RECORDS: readonly LlmCallRecord[] = [];
+
+/**
+ * One line naming where a replay first disagreed with its log.
+ *
+ * @example
+ * ```ts
+ * import { describeMismatch } from "./replay.ts";
+ * const m = describeMismatch({ round: 2, kind: "state", field: "cash", recorded: 1, replayed: 2 });
+ * if (m !== "round 2, state cash: recorded 1, replayed 2") throw new Error(m);
+ * ```
+ */
+export function describeMismatch(m: ReplayMismatch): string {
+  const at = m.event ? ` (${m.event.type} event, line ${m.event.index + 1})` : "";
+  return `round ${m.round}, ${m.kind} ${m.field}${at}: recorded ${
+    JSON.stringify(m.recorded) ?? "nothing"
+  }, replayed ${JSON.stringify(m.replayed) ?? "nothing"}`;
 }
 
 /** The version a log names in `field`, when it is one this build replays. */

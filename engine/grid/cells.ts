@@ -25,6 +25,8 @@ import type { HeterogeneityId } from "../staghunt/heterogeneity.ts";
 import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
 import { DEFAULT_PAYOFFS } from "../staghunt/payoffs.ts";
 import { agentsLabel, safePart } from "./labels.ts";
+import { branchCells, type BranchParent, branchParents } from "./branch_block.ts";
+import { branchLabel } from "../branch_episode.ts";
 import { overridesId } from "../frail/descriptor.ts";
 import { episodeSeed } from "./seeds.ts";
 import type {
@@ -57,8 +59,26 @@ export interface StagHuntCondition extends StagHuntParams {
   heterogeneity: HeterogeneityId;
 }
 
+/** What a branch cell plays (see `branch_block.ts`); an episode names its `parent`. */
+export interface BranchCondition {
+  /** `"branch"`. */
+  game: "branch";
+  /** The parent run folder, resolved. */
+  from: string;
+  /** The parents' game family. */
+  parentGame: "frail" | "staghunt";
+  /** The parents' game (`"mixed"` when they differ). */
+  env: string;
+  /** The branch round. */
+  atRound: number;
+  /** The change (`BranchChange`). */
+  change: Record<string, unknown>;
+  /** The parent episode (set on episodes, not on cells). */
+  parent?: string;
+}
+
 /** A cell's condition. */
-export type CellCondition = FrailCondition | StagHuntCondition;
+export type CellCondition = FrailCondition | StagHuntCondition | BranchCondition;
 
 /** One cell: a condition and an agents entry, played `episodes` times. */
 export interface GridCell {
@@ -72,6 +92,8 @@ export interface GridCell {
   agents: AgentsSpec;
   /** Episodes of the cell. */
   episodes: number;
+  /** A branch cell's parent episodes (its k-th episode branches the k-th). */
+  parents?: BranchParent[];
 }
 
 /** One episode of a grid: everything needed to play it, as plain data. */
@@ -138,6 +160,12 @@ export function expandGrid(spec: GridSpec): ExpandedGrid {
 export function expandCells(spec: GridSpec): GridCell[] {
   const cells: GridCell[] = [];
   spec.blocks.forEach((block, b) => {
+    if (block.game === "branch") {
+      for (const c of branchCells(block, b)) {
+        cells.push({ ...c, block: b, episodes: c.parents.length });
+      }
+      return;
+    }
     const episodes = block.episodes ?? spec.episodes;
     const out = block.game === "frail" ? frailCells(block) : stagHuntCells(block, b);
     for (const c of out) cells.push({ ...c, block: b, episodes });
@@ -180,6 +208,25 @@ export function* gridEpisodes(
     for (let i = 0; i < cells.length; i++) {
       const c = cells[i];
       if (k >= c.episodes) continue;
+      if (c.parents !== undefined) {
+        // A branch: the k-th parent's episode, with its seed.
+        const p = c.parents[k];
+        const many = spec.blocks[c.block].agents.length > 1;
+        const condition = c.condition as BranchCondition;
+        yield {
+          id: `${p.episode}_b${condition.atRound}_${branchLabel(condition.change)}${
+            many ? `_${agentsLabel(c.agents)}` : ""
+          }`,
+          index: index++,
+          run: spec.name,
+          cell: c.id,
+          replicate: k,
+          seed: p.seed,
+          condition: { ...condition, parent: p.episode },
+          agents: c.agents,
+        };
+        continue;
+      }
       yield {
         id: `${c.id}_e${k}`,
         index: index++,
@@ -212,6 +259,11 @@ export function* gridEpisodes(
 export function countGridEpisodes(spec: GridSpec): number {
   let total = 0;
   spec.blocks.forEach((block, b) => {
+    if (block.game === "branch") {
+      total += branchParents(block, b).length * block.rounds.length * block.changes.length *
+        block.agents.length;
+      return;
+    }
     const episodes = block.episodes ?? spec.episodes;
     total += episodes *
       (block.game === "frail"

@@ -34,6 +34,9 @@ import { type AgentsSpec, modelsOf } from "./spec.ts";
  * ```
  */
 export function promptSetId(condition: CellCondition): string {
+  if (condition.game === "branch") {
+    return condition.parentGame === "frail" ? condition.env : "staghunt";
+  }
   return condition.game === "frail" ? condition.env : "staghunt";
 }
 
@@ -128,7 +131,9 @@ export async function checkLlmEpisodes(
   }
   models.forEach((id) => runtime.model(id));
   for (const [id, condition] of games) {
-    const env = condition.game === "frail" ? environment(condition.env) : stagHunt;
+    const frail = condition.game === "frail" ||
+      (condition.game === "branch" && condition.parentGame === "frail");
+    const env = frail ? environment(condition.env) : stagHunt;
     const missing = missingTemplates(env, promptSet(id));
     if (missing.length) {
       throw new TypeError(

@@ -13,6 +13,7 @@ import { EpisodeError } from "../core/episode.ts";
 import { type EpisodeTally, tallyEvents } from "../core/event_recorder.ts";
 import type { EngineEvent } from "../core/events.ts";
 import type { GridCell, GridEpisode } from "./cells.ts";
+import { branchRunner } from "./branch_block.ts";
 import { frailRunner } from "./frail_runner.ts";
 import { type GameId, modelsOf } from "./spec.ts";
 import { stagHuntRunner } from "./staghunt_runner.ts";
@@ -187,6 +188,7 @@ export async function playGridEpisode(
 const RUNNERS = new Map<string, EpisodeRunner>([
   ["frail", frailRunner],
   ["staghunt", stagHuntRunner],
+  ["branch", branchRunner],
 ]);
 
 /**

@@ -59,8 +59,8 @@ import { type PayoffsInput, PayoffsSchema, type StagHuntPayoffs } from "../stagh
 import { NAME_HINT, NAME_PATTERN } from "../names.ts";
 import { describeIssue } from "./_issue.ts";
 
-/** Games a grid can run. */
-export type GameId = "frail" | "staghunt";
+/** Games a grid can run (`"branch"`: branches of another run's episodes). */
+export type GameId = "frail" | "staghunt" | "branch";
 
 /** Options of the rule-based FRAIL agents, by role (each environment reads its own; the policies are listed in each environment's descriptor). */
 export interface FrailMockSpec {
@@ -166,8 +166,31 @@ export interface StagHuntBlock {
   episodes?: number;
 }
 
+/**
+ * A branch block: every episode of a finished run folder (or those its
+ * `filter` keeps), forked at each of `rounds` under each of `changes`
+ * (`branchEpisode`), with each agents entry. Its episodes are the parents'
+ * (their seeds), one cell per (round, change, agents); the id of a branch
+ * is `<parent>_b<round>_<change label>` (with `_<agents label>` when the
+ * block has more than one agents entry).
+ */
+export interface BranchBlock {
+  /** `"branch"`. */
+  game: "branch";
+  /** The parent run folder (absolute, or relative to the working folder). */
+  from: string;
+  /** Branch rounds. */
+  rounds: number[];
+  /** Changes (see `BranchChange`); `{}` replays the parents' draws with the block's agents. */
+  changes: Record<string, unknown>[];
+  /** Which parents: by condition id and/or episode id (both lists must match when given). Default all. */
+  filter?: { condition_id?: string[]; episodes?: string[] };
+  /** Agents entries from the branch round on. Default `[{ mock: {} }]`. */
+  agents: AgentsSpec[];
+}
+
 /** A block of a spec. */
-export type GridBlock = FrailBlock | StagHuntBlock;
+export type GridBlock = FrailBlock | StagHuntBlock | BranchBlock;
 
 /** A validated spec, defaults filled. */
 export interface GridSpec {
@@ -327,6 +350,20 @@ const StagHuntBlockSchema = strictObject({
   }
 });
 
+const BranchBlockSchema = strictObject({
+  game: z.literal("branch"),
+  from: z.string().min(1),
+  rounds: positiveInts(),
+  changes: z.array(z.record(z.string(), z.unknown())).min(1),
+  filter: strictObject({
+    condition_id: z.array(z.string().min(1)).min(1).optional(),
+    episodes: z.array(z.string().min(1)).min(1).optional(),
+  }).optional(),
+  agents: z.array(z.union([FrailAgentsSchema, StagHuntAgentsSchema])).min(1).default([
+    { kind: "mock", mock: {} },
+  ]),
+});
+
 /**
  * Zod schema of {@linkcode GridSpec} (prefer {@linkcode parseGridSpec}, whose
  * errors are one sentence).
@@ -342,7 +379,9 @@ export const GridSpecSchema: z.ZodType<GridSpec> = strictObject({
   seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
   episodes: episodes().default(5),
   pairSeeds: z.boolean().default(true),
-  blocks: z.array(z.discriminatedUnion("game", [FrailBlockSchema, StagHuntBlockSchema])).min(1),
+  blocks: z.array(
+    z.discriminatedUnion("game", [FrailBlockSchema, StagHuntBlockSchema, BranchBlockSchema]),
+  ).min(1),
 }) as unknown as z.ZodType<GridSpec>;
 
 /**

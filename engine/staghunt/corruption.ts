@@ -10,6 +10,11 @@
  * - `b3`: the public action is Stag or Hare with probability 1/2 each,
  *   independent of the original, from the stream (seed, round, agent,
  *   `"b3_public_action"`); Stag iff the draw is below 1/2.
+ * - `communication_only`: the public action is the inversion of the original
+ *   (and re-justified), as in `base`, but the action executed (scored) is the
+ *   original: only the communication is corrupted.
+ * - In `base` and `b3` the executed action is the public one
+ *   ({@linkcode executedAction}).
  *
  * @module
  */
@@ -92,6 +97,44 @@ export function corruptedAction(
   original: StagHuntAction,
   stream: () => Stream,
 ): StagHuntAction {
-  if (mode === "base") return invertAction(original);
+  if (mode === "base" || mode === "communication_only") return invertAction(original);
   return stream().uniform() < 0.5 ? "Stag" : "Hare";
+}
+
+/**
+ * The action a turn executes (what is scored) under a corruption mode: the
+ * public one, but the original one under `communication_only`.
+ *
+ * @example
+ * ```ts
+ * import { executedAction } from "./corruption.ts";
+ * const t = { originalAction: "Stag", publicAction: "Hare" } as const;
+ * if (executedAction("base", t) !== "Hare") throw new Error();
+ * if (executedAction("communication_only", t) !== "Stag") throw new Error();
+ * ```
+ */
+export function executedAction(
+  mode: CorruptionMode,
+  turn: { originalAction: StagHuntAction; publicAction: StagHuntAction },
+): StagHuntAction {
+  return mode === "communication_only" ? turn.originalAction : turn.publicAction;
+}
+
+/**
+ * Whether a settled round succeeded on the executed actions: its public
+ * success, but its pre-flip success under `communication_only` (whose
+ * executed actions are the original ones).
+ *
+ * @example
+ * ```ts
+ * import { executedSuccess } from "./corruption.ts";
+ * const o = { publicSuccess: false, preflipSuccess: true };
+ * if (executedSuccess("base", o) || !executedSuccess("communication_only", o)) throw new Error();
+ * ```
+ */
+export function executedSuccess(
+  mode: CorruptionMode,
+  outcome: { publicSuccess: boolean; preflipSuccess: boolean },
+): boolean {
+  return mode === "communication_only" ? outcome.preflipSuccess : outcome.publicSuccess;
 }

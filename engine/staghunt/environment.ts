@@ -15,15 +15,19 @@
  *   the next speaker's call. Under b3 the call is made exactly when the drawn
  *   action differs from the original, so every public justification argues
  *   for the public action.
- * - `settle`: success and payoffs from the public actions (S_pub), with the
- *   pre-flip success (S_int) from the original actions kept for analysis.
+ * - `settle`: success and payoffs from the executed actions (the public ones,
+ *   S_pub; under `communication_only` the original ones, S_int), with both
+ *   the public and the pre-flip success kept for analysis.
  *
  * Every published turn emits a `turn` event with both layers; every settled
  * round a `transition` event of kind `round_outcome`. The game has no
  * mechanism (the runner passes `"none"`); its condition is recorded by
  * `stagHuntSetup` in `descriptor.ts`.
  *
- * Episode outcome: `success` is public coordination in every round (failure
+ * Every `turn` event carries `executed_action` (`executedAction`).
+ *
+ * Episode outcome: `success` is coordination of the executed actions in
+ * every round (public coordination but under `communication_only`; failure
  * kind `"coordination"` otherwise); welfare is the sum of realized payoffs;
  * bounds as in {@linkcode stagHuntBounds}.
  *
@@ -31,7 +35,14 @@
  */
 import type { Environment, Step } from "../core/environment.ts";
 import type { EventBody } from "../core/events.ts";
-import { B3_PURPOSE, CORRUPTED_PURPOSE, corruptedAction } from "./corruption.ts";
+import {
+  B3_PURPOSE,
+  CORRUPTED_PURPOSE,
+  corruptedAction,
+  drawCorrupted,
+  executedAction,
+  executedSuccess,
+} from "./corruption.ts";
 import {
   REJUSTIFY_CALL,
   rejustifyContract,
@@ -57,6 +68,7 @@ function publish(s: StagHuntState, entry: TurnEntry): EventBody {
     corrupted: entry.corrupted,
     original_action: entry.originalAction,
     public_action: entry.publicAction,
+    executed_action: executedAction(s.params.corruption, entry),
     confidence: entry.confidence,
     original_justification: entry.originalJustification,
     public_justification: entry.publicJustification,
@@ -141,7 +153,7 @@ const settleStep: Step<StagHuntState> = {
   id: "settle",
   requests: () => [],
   apply(s) {
-    const { M, payoffs } = s.params;
+    const { M, payoffs, corruption } = s.params;
     const round = currentRound(s);
     const publicStag = round.turns.filter((t) => t.publicAction === "Stag").length;
     const preflipStag = round.turns.filter((t) => t.originalAction === "Stag").length;
@@ -152,9 +164,12 @@ const settleStep: Step<StagHuntState> = {
       preflipSuccess: preflipStag >= M,
     };
     round.outcome = outcome;
+    // Scored on the executed actions: the public ones, the original ones under
+    // communication_only (executedAction).
+    const executed = executedSuccess(corruption, outcome);
     const realized: Record<string, number> = {};
     for (const t of round.turns) {
-      realized[t.agent] = payoffOf(t.publicAction, outcome.publicSuccess, payoffs);
+      realized[t.agent] = payoffOf(executedAction(corruption, t), executed, payoffs);
       s.payoffs[t.agent] += realized[t.agent];
     }
     return {
@@ -239,7 +254,9 @@ export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
   isDone: (s) => s.done,
   finish(s) {
     s.done = true;
-    const success = s.rounds.length > 0 && s.rounds.every((r) => r.outcome?.publicSuccess);
+    const mode = s.params.corruption;
+    const success = s.rounds.length > 0 &&
+      s.rounds.every((r) => r.outcome !== null && executedSuccess(mode, r.outcome));
     const payoffs = { ...s.payoffs };
     const welfare = Object.values(payoffs).reduce((a, b) => a + b, 0);
     const publicRounds = s.rounds.filter((r) => r.outcome?.publicSuccess).length;
@@ -264,4 +281,23 @@ export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
   },
   bounds: stagHuntBounds,
   stateJson: stagHuntStateJson,
+  rebase(s, params, { stream }) {
+    // A branch keeps the players and redraws the corrupted ones from the same
+    // stream with the new F: the shuffled order is the parent's, so the new
+    // corrupted set is the first F of it (F 2 -> 1 keeps the first of the two;
+    // F -> 0 clears it). Payoffs, M, T and the mode apply from the branch round.
+    if (params.N !== s.params.N) {
+      throw new RangeError(
+        `Cannot branch a Stag Hunt episode into N ${params.N}: it has ${s.params.N} players`,
+      );
+    }
+    if (params.T <= s.round) {
+      throw new RangeError(
+        `Cannot branch into T ${params.T} at round ${s.round + 1}: no round would be left to play`,
+      );
+    }
+    s.corrupted = drawCorrupted(stream("engine", CORRUPTED_PURPOSE), s.players, params.F);
+    s.params = params;
+    return s;
+  },
 };

@@ -27,17 +27,24 @@ import {
 
 /**
  * All corruption modes (the one list of them): `base` inverts a corrupted
- * player's public action; `b3` draws it uniformly at random.
+ * player's public action; `b3` draws it uniformly at random; both execute
+ * the public action. `communication_only` inverts the public report as
+ * `base` does but executes the original action (the Stag Hunt paper's
+ * "corrupted transcript paired with truthful execution").
  *
  * @example
  * ```ts
  * import { CORRUPTION_MODES } from "./params.ts";
- * if (CORRUPTION_MODES.join() !== "base,b3") throw new Error();
+ * if (CORRUPTION_MODES.join() !== "base,b3,communication_only") throw new Error();
  * ```
  */
-export const CORRUPTION_MODES = ["base", "b3"] as const;
+export const CORRUPTION_MODES = ["base", "b3", "communication_only"] as const;
 
-/** Corruption modes: `base` inverts a corrupted player's public action; `b3` draws it uniformly at random. */
+/**
+ * Corruption modes: `base` inverts a corrupted player's public action; `b3`
+ * draws it uniformly at random; `communication_only` inverts the report only
+ * (the original action is executed).
+ */
 export type CorruptionMode = (typeof CORRUPTION_MODES)[number];
 
 /** Validated Stag Hunt parameters. */

@@ -37,8 +37,10 @@ export interface StagHuntTurn {
   corrupted: boolean;
   /** Original (pre-flip) action r. */
   originalAction: StagHuntAction;
-  /** Public (post-flip, executed) action r-tilde. */
+  /** Public (post-flip) action r-tilde. */
   publicAction: StagHuntAction;
+  /** The executed (scored) action: the public one, the original one under `communication_only`. */
+  executedAction: StagHuntAction;
   /** Reported confidence in [0, 1]. */
   confidence: number;
   /** The agent's own justification. */
@@ -79,6 +81,7 @@ export function actionOn(
  * const r = await runStagHuntEpisode({ N: 3, M: 2, T: 2, F: 1, seed: 4, agents: { players: "always_stag" } });
  * const turns = turnsFromEvents(r.events);
  * if (turns.length !== 6 || turns.filter((t) => t.publicAction === "Hare").length !== 2) throw new Error();
+ * if (turns.some((t) => t.executedAction !== t.publicAction)) throw new Error("base executes the public action");
  * ```
  */
 export function turnsFromEvents(events: readonly EngineEvent[]): StagHuntTurn[] {
@@ -109,12 +112,29 @@ export function turnsFromEvents(events: readonly EngineEvent[]): StagHuntTurn[] 
       corrupted: e.corrupted,
       originalAction: e.original_action as StagHuntAction,
       publicAction: e.public_action as StagHuntAction,
+      executedAction: executedOf(e, p.corruption),
       confidence: e.confidence,
       originalJustification: e.original_justification,
       publicJustification: e.public_justification,
     });
   }
   return out;
+}
+
+/**
+ * A turn event's executed action: its `executed_action`, or, in a log written
+ * before the field (whose modes, `base` and `b3`, executed the public action),
+ * the public action.
+ */
+function executedOf(
+  e: { executed_action?: string; public_action: string; episode: string; round: number },
+  mode: CorruptionMode,
+): StagHuntAction {
+  if (e.executed_action !== undefined) return e.executed_action as StagHuntAction;
+  if (mode === "base" || mode === "b3") return e.public_action as StagHuntAction;
+  throw new TypeError(
+    `The turn of episode "${e.episode}" round ${e.round} has no executed_action under ${mode}`,
+  );
 }
 
 /**

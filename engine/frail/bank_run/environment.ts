@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { frailRebase } from "../rebase.ts";
 import type { Environment } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
 import { financialStep, type PendingDecision, withoutCall } from "../financial_decision.ts";
@@ -167,4 +168,5 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
   },
   bounds: bankRunBounds,
   stateJson: bankRunStateJson,
+  rebase: (s, params, options) => frailRebase(bankRun)(s, params, options),
 };

@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { frailRebase } from "../rebase.ts";
 import type { Environment, Step } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
 import { type FinancialDecision, financialStep } from "../financial_decision.ts";
@@ -240,4 +241,5 @@ export const crowdfunding: Environment<CrowdfundingParams, CrowdfundingState> = 
     return endEpisode(s, { success: s.launch !== null, payoffs, events });
   },
   bounds: crowdfundingBounds,
+  rebase: (s, params, options) => frailRebase(crowdfunding)(s, params, options),
 };

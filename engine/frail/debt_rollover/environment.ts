@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { frailRebase } from "../rebase.ts";
 import type { Environment } from "../../core/environment.ts";
 import type { EventBody } from "../../core/events.ts";
 import { financialStep, type PendingDecision, withoutCall } from "../financial_decision.ts";
@@ -182,4 +183,5 @@ export const debtRollover: Environment<DebtRolloverParams, DebtRolloverState> = 
     return endEpisode(s, { success, payoffs, events });
   },
   bounds: debtRolloverBounds,
+  rebase: (s, params, options) => frailRebase(debtRollover)(s, params, options),
 };

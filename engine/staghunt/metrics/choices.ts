@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { executedAction } from "../corruption.ts";
 import { payoffOf } from "../payoffs.ts";
 import { roundKey, type StagHuntTurn } from "../turns.ts";
 import { outcomesByRound } from "./rounds.ts";
@@ -93,7 +94,7 @@ export interface PayoffPerTurnOptions {
 export interface PayoffPerTurn {
   /** Turns counted. */
   turns: number;
-  /** Mean realised payoff: public action with S_pub. */
+  /** Mean realised payoff: executed action with its success (public action with S_pub but under `communication_only`). */
   realised: number;
   /** Mean truthful-implementation payoff: original action with S_int. */
   truthful: number;
@@ -127,7 +128,7 @@ export function payoffPerTurn(
   const truthful: number[] = [];
   for (const t of chosen) {
     const o = outcomes.get(roundKey(t))!;
-    realised.push(payoffOf(t.publicAction, o.publicSuccess, t.payoffs));
+    realised.push(payoffOf(executedAction(t.corruption, t), o.executedSuccess, t.payoffs));
     truthful.push(payoffOf(t.originalAction, o.preflipSuccess, t.payoffs));
   }
   return { turns: chosen.length, realised: mean(realised), truthful: mean(truthful) };

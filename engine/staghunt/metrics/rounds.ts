@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { executedSuccess } from "../corruption.ts";
 import { groupRounds, roundKey, type StagHuntTurn } from "../turns.ts";
 
 /** Joint category of (S_int, S_pub). */
@@ -34,6 +35,8 @@ export interface RoundOutcomeRow {
   preflipSuccess: boolean;
   /** S_pub. */
   publicSuccess: boolean;
+  /** Success of the executed actions: S_pub, but S_int under `communication_only`. */
+  executedSuccess: boolean;
   /** Joint category. */
   joint: JointOutcome;
 }
@@ -88,6 +91,7 @@ export function roundOutcomes(turns: readonly StagHuntTurn[]): RoundOutcomeRow[]
       publicStag,
       preflipSuccess,
       publicSuccess,
+      executedSuccess: executedSuccess(t.corruption, { preflipSuccess, publicSuccess }),
       joint: jointOutcome(preflipSuccess, publicSuccess),
     };
   });
@@ -117,6 +121,8 @@ export interface SuccessRates {
   preflip: number;
   /** Mean S_pub. */
   public: number;
+  /** Mean success of the executed actions (S_pub, S_int under `communication_only`). */
+  executed: number;
   /** Share of rounds with (1, 1). */
   sharedSuccess: number;
   /** Share of rounds with S_int = 1, S_pub = 0. */
@@ -147,6 +153,7 @@ export function successRates(turns: readonly StagHuntTurn[]): SuccessRates {
     rounds: n,
     preflip: share((r) => r.preflipSuccess),
     public: share((r) => r.publicSuccess),
+    executed: share((r) => r.executedSuccess),
     sharedSuccess: share((r) => r.joint === "shared_success"),
     flipLoss: share((r) => r.joint === "flip_loss"),
     flipRescue: share((r) => r.joint === "flip_rescue"),

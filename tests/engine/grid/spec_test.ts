@@ -45,11 +45,11 @@ Deno.test("parseGridSpec() names the field and the allowed values when an enum v
     ],
     [
       { blocks: [{ game: "chess" }] },
-      'Invalid grid spec "blocks.0.game": expected one of "frail", "staghunt" (got "chess")',
+      'Invalid grid spec "blocks.0.game": expected one of "frail", "staghunt", "branch" (got "chess")',
     ],
     [
       { blocks: [{ game: "staghunt", corruption: ["flip"] }] },
-      'Invalid grid spec "blocks.0.corruption.0": expected one of "base", "b3" (got "flip")',
+      'Invalid grid spec "blocks.0.corruption.0": expected one of "base", "b3", "communication_only" (got "flip")',
     ],
     [
       { blocks: [{ game: "staghunt", heterogeneity: ["h4"] }] },

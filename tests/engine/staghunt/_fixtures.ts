@@ -32,6 +32,7 @@ function episode(
       corrupted,
       originalAction: act(original),
       publicAction: act(pub),
+      executedAction: act(pub),
       confidence,
       originalJustification: "",
       publicJustification: "",

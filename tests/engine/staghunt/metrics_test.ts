@@ -33,6 +33,8 @@ Deno.test("successRates() gives pre-flip and public success and the four joint s
     rounds: 5,
     preflip: 3 / 5,
     public: 2 / 5,
+    // base executes the public actions.
+    executed: 2 / 5,
     sharedSuccess: 1 / 5,
     flipLoss: 2 / 5,
     flipRescue: 1 / 5,

@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { branchEpisode } from "../../../engine/branch_episode.ts";
+import { diffEpisodes } from "../../../engine/core/episode_diff.ts";
+import { runEpisode } from "../../../engine/run_episode.ts";
+import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
+import { scriptedEpisode } from "./_scripted_llm.ts";
+
+const clock = () => "2026-01-01T00:00:00.000Z";
+const parentM0 = () =>
+  runEpisode({
+    env: "bank_run",
+    mechanism: "M0",
+    regime: "contraction",
+    seed: 3,
+    ndjson: true,
+    clock,
+  });
+
+Deno.test("diffEpisodes() finds no difference between an episode and its empty-change branch", async () => {
+  const parent = await parentM0();
+  const b = await branchEpisode(parent.events, { atRound: 2, change: {}, agents: {}, clock });
+  const d = diffEpisodes(parent.events, b.events);
+  assert.equal(d.firstRound, null);
+  assert.deepEqual(d.branch, { child: "b", round: 2 });
+  assert.deepEqual(d.a, "adhoc/bank_run_M0_contraction_s3");
+  assert.deepEqual(d.b, "adhoc/bank_run_M0_contraction_s3_b2_same");
+  assert.equal(d.rounds.length, 4);
+  assert.ok(d.rounds.every((r) => r.same && r.state.length === 0 && r.agents.length === 0));
+});
+
+Deno.test("diffEpisodes() aligns a branch with its parent: the first divergence, state fields, reports and decisions", async () => {
+  const parent = await parentM0();
+  const b = await branchEpisode(parent.events, {
+    atRound: 2,
+    change: { mechanism: "M3" },
+    agents: {},
+    clock,
+  });
+  const d = diffEpisodes(b.events, parent.events);
+  assert.equal(d.firstRound, 2);
+  assert.deepEqual(d.branch, { child: "a", round: 2 });
+  assert.deepEqual(
+    d.rounds.map((r) => [r.round, r.same, r.missing ?? "-", r.state.length, r.agents.length]),
+    [
+      [1, true, "-", 0, 0],
+      [2, false, "-", 12, 15],
+      [3, false, "-", 22, 15],
+      [4, false, "-", 67, 14],
+      [5, false, "b", 0, 14],
+      [6, false, "b", 0, 13],
+      [7, false, "b", 0, 13],
+      [8, false, "b", 0, 13],
+      [9, false, "b", 0, 13],
+      [10, false, "b", 0, 13],
+      [11, false, "b", 0, 13],
+      [12, false, "b", 0, 13],
+    ],
+  );
+  const r2 = d.rounds[1];
+  assert.deepEqual(r2.state[0], { path: "depositors[0].history[1].reported", a: 0, b: 6 });
+  assert.equal(r2.hashes[1], parent.hashes[1]);
+  const dep1 = r2.agents.find((x) => x.agent === "dep_01")!;
+  // In round order: the mechanism step comes first under M3.
+  assert.deepEqual(dep1.reports.map((x) => x.path), [
+    "mechanism_response/mechanism_response",
+    "financial/withdrawal",
+  ]);
+  assert.equal(dep1.reports[0].b, undefined, "M0 makes no mechanism call");
+  // Same stream, same draw; the reported probability differs.
+  const decision = dep1.decisions.find((x) => x.path === "decision[0]")!;
+  const [da, db] = [decision.a, decision.b] as { draw: number; reported: number }[];
+  assert.equal(da.draw, db.draw);
+  assert.deepEqual([da.reported, db.reported], [0, 6]);
+});
+
+Deno.test("diffEpisodes() lists model replies that differ and Stag Hunt turns by agent", async () => {
+  const ok = await scriptedEpisode();
+  const failed = await scriptedEpisode({ fail: true });
+  const d = diffEpisodes(ok.events, failed.events);
+  assert.equal(d.firstRound, 2);
+  assert.equal(d.branch, null);
+  const dep2 = d.rounds[1].agents.find((x) => x.agent === "dep_02")!;
+  assert.deepEqual(dep2.replies.map((x) => [x.path, x.b]), [["financial/withdrawal[0]", null]]);
+  const a = await runStagHuntEpisode({ N: 3, M: 2, T: 2, F: 1, seed: 4, hashes: true });
+  const c = await runStagHuntEpisode({
+    N: 3,
+    M: 2,
+    T: 2,
+    F: 1,
+    corruption: "communication_only",
+    seed: 4,
+    hashes: true,
+  });
+  const s = diffEpisodes(a.events, c.events);
+  assert.equal(s.firstRound, 1);
+  const corrupted = a.turns.find((t) => t.corrupted)!.agent;
+  const turn = s.rounds[0].agents.find((x) => x.agent === corrupted)!.decisions[0];
+  assert.equal(turn.path, "turn[0]");
+  assert.deepEqual(
+    [
+      (turn.a as { executed_action: string }).executed_action,
+      (turn.b as { executed_action: string }).executed_action,
+    ],
+    [
+      a.turns.find((t) => t.corrupted)!.publicAction,
+      a.turns.find((t) => t.corrupted)!.originalAction,
+    ],
+  );
+});
+
+Deno.test("diffEpisodes() refuses a log without states and names it", async () => {
+  const a = await runEpisode({ env: "bank_run", seed: 1, hashes: true });
+  const b = await runEpisode({ env: "bank_run", seed: 1 });
+  assert.throws(() => diffEpisodes(a.events, b.events), {
+    name: "TypeError",
+    message: 'Cannot diff: log b ("adhoc/bank_run_M0_stable_s1") has no state in its round 1 ' +
+      "checkpoint; diff written logs or episodes played with hashes: true",
+  });
+  assert.throws(() => diffEpisodes([], a.events), {
+    message: "Cannot diff: log a has no episode_start event",
+  });
+});
