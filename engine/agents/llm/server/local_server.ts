@@ -47,6 +47,8 @@ export interface LocalServerOptions {
   apiKey?: string | null;
   /** Seeds the mock agents' traits and the fault draws. Default 0. */
   seed?: number;
+  /** Port on 127.0.0.1; 0 lets the system pick a free one. Default 0. */
+  port?: number;
 }
 
 /** Counters of a local server. */
@@ -302,7 +304,10 @@ export function serveLocalModel(options: LocalServerOptions = {}): LocalServer {
     }));
   };
 
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, handler);
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
+    handler,
+  );
   const port = server.addr.port;
   return {
     url: `http://127.0.0.1:${port}/v1`,

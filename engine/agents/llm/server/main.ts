@@ -4,7 +4,8 @@
  * first line of stdout and serving until the process is stopped.
  *
  * Usage: `deno run --allow-net=127.0.0.1 engine/agents/llm/server/main.ts
- * [--latency MS] [--seed N] [--fault-rate R] [--fault KIND]` (`--fault-rate`
+ * [--port P] [--latency MS] [--seed N] [--fault-rate R] [--fault KIND]`
+ * (`--port` 0, the default, lets the system pick a free port; `--fault-rate`
  * splits R equally among 429, 500, timeouts, malformed and truncated replies;
  * `--fault KIND` answers every chat request with that fault instead, e.g.
  * `server_error`, `html_body` or `huge_reply`).
@@ -41,6 +42,7 @@ if (import.meta.main) {
   const server = serveLocalModel({
     latencyMs: flag("latency", 0),
     seed: flag("seed", 0),
+    port: flag("port", 0),
     faults: at >= 0
       ? every(Deno.args[at + 1] ?? "")
       : { rateLimit: r, serverError: r, timeout: r, malformed: r, truncated: r },

@@ -137,3 +137,18 @@ Deno.test("answerPrompt() reads every prompt of the four games back and answers 
     assert(compared > 50, `${game.id}: only ${compared} calls compared`);
   }
 });
+
+Deno.test("serveLocalModel() listens on the port asked for, as the models file's local entry expects", async () => {
+  const probe = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (probe.addr as Deno.NetAddr).port;
+  probe.close();
+  const server = serveLocalModel({ port });
+  try {
+    assertEquals(server.url, `http://127.0.0.1:${port}/v1`);
+    const r = await fetch(`${server.url}/models`);
+    assertEquals(r.status, 200);
+    await r.body?.cancel();
+  } finally {
+    await server.close();
+  }
+});
