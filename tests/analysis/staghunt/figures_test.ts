@@ -235,15 +235,36 @@ Deno.test("payoffGap() gives episode-clustered SEs of the payoffs and their gap"
   // se = sqrt(2 / 1 * (4 + 4)) / 4 = 1. Realised e1 [0, 2], e2 [4, 2], mean 2: sums -2, +2, se 1.
   // Truthful e1 [4, 2], e2 [4, 2], mean 3: sums 0, 0, se 0.
   const payoffs = { RS: 4, HS: 2, RF: 0, HF: 2 };
-  const turn = (episode: string, round: number, position: number, original: string, shown: string) => ({
-    run: "r", episode, N: 2, M: 2, T: 2, F: 1, payoffs, round, position, corrupted: position === 1,
-    originalAction: original, publicAction: shown, model: "m",
+  const turn = (
+    episode: string,
+    round: number,
+    position: number,
+    original: string,
+    shown: string,
+  ) => ({
+    run: "r",
+    episode,
+    N: 2,
+    M: 2,
+    T: 2,
+    F: 1,
+    payoffs,
+    round,
+    position,
+    corrupted: position === 1,
+    originalAction: original,
+    publicAction: shown,
+    model: "m",
   });
   const turns = [
-    turn("e1", 1, 1, "Stag", "Hare"), turn("e1", 1, 2, "Stag", "Stag"),
-    turn("e1", 2, 1, "Hare", "Hare"), turn("e1", 2, 2, "Hare", "Hare"),
-    turn("e2", 1, 1, "Stag", "Stag"), turn("e2", 1, 2, "Stag", "Stag"),
-    turn("e2", 2, 1, "Hare", "Stag"), turn("e2", 2, 2, "Hare", "Hare"),
+    turn("e1", 1, 1, "Stag", "Hare"),
+    turn("e1", 1, 2, "Stag", "Stag"),
+    turn("e1", 2, 1, "Hare", "Hare"),
+    turn("e1", 2, 2, "Hare", "Hare"),
+    turn("e2", 1, 1, "Stag", "Stag"),
+    turn("e2", 1, 2, "Stag", "Stag"),
+    turn("e2", 2, 1, "Hare", "Stag"),
+    turn("e2", 2, 2, "Hare", "Hare"),
   ] as unknown as ModelTurn[];
   const [row] = payoffGap(turns).toRecords();
   assert.deepEqual(
@@ -253,7 +274,12 @@ Deno.test("payoffGap() gives episode-clustered SEs of the payoffs and their gap"
   assert.deepEqual([row.gap, row.gap_se], [1, 1]);
   // One episode has no spread to estimate: the SEs are null, not 0.
   const [one] = payoffGap(turns.filter((t) => t.episode === "e1")).toRecords();
-  assert.deepEqual([one.episodes, one.realised_se, one.truthful_se, one.gap_se], [1, null, null, null]);
+  assert.deepEqual([one.episodes, one.realised_se, one.truthful_se, one.gap_se], [
+    1,
+    null,
+    null,
+    null,
+  ]);
 });
 
 Deno.test("calibrationTable() bins confidence against outcome alignment", () => {
