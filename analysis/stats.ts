@@ -135,6 +135,62 @@ export function meanSe(values: readonly number[]): MeanSe {
   return { mean, sd, se: sd / Math.sqrt(n), n };
 }
 
+/** A mean with its cluster-robust standard error. */
+export interface ClusteredMeanSe {
+  /** Arithmetic mean over every value (NaN for no values). */
+  mean: number;
+  /** Cluster-robust standard error; `null` with fewer than two clusters. */
+  se: number | null;
+  /** Number of values. */
+  n: number;
+  /** Number of clusters. */
+  clusters: number;
+}
+
+/**
+ * The mean of `values` with its cluster-robust (CR1) standard error, for
+ * values that are not independent within a cluster (the turns of one
+ * episode): with residuals e = x - mean summed per cluster into S_g, over G
+ * clusters, se = sqrt(G / (G - 1) · Σ S_g²) / n. Fewer than two clusters
+ * have no spread to estimate: `se` is `null`.
+ *
+ * @param values Finite numbers.
+ * @param clusters The cluster of each value, in the same order.
+ * @returns The mean, its clustered SE, and the counts.
+ * @throws {TypeError} If a value is not a finite number.
+ * @throws {RangeError} If the two lists differ in length.
+ *
+ * @example Two episodes of two turns: residuals sum to -1 and +1
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { clusteredMeanSe } from "./stats.ts";
+ *
+ * const r = clusteredMeanSe([0, 1, 1, 2], ["a", "a", "b", "b"]);
+ * assert.equal(r.mean, 1);
+ * assert.equal(r.se, Math.sqrt(2 * 2) / 4); // sqrt(2/1 · (1 + 1)) / 4 = 0.5
+ * assert.equal(clusteredMeanSe([0, 1], ["a", "a"]).se, null);
+ * ```
+ */
+export function clusteredMeanSe(
+  values: readonly number[],
+  clusters: readonly string[],
+): ClusteredMeanSe {
+  if (values.length !== clusters.length) {
+    throw new RangeError(
+      `clusteredMeanSe() needs one cluster per value: got ${values.length} values and ` +
+        `${clusters.length} clusters`,
+    );
+  }
+  const { mean, n } = meanSe(values);
+  const sums = new Map<string, number>();
+  values.forEach((x, i) => sums.set(clusters[i], (sums.get(clusters[i]) ?? 0) + (x - mean)));
+  const g = sums.size;
+  if (g < 2) return { mean, se: null, n, clusters: g };
+  let total = 0;
+  for (const s of sums.values()) total += s * s;
+  return { mean, se: Math.sqrt(g / (g - 1) * total) / n, n, clusters: g };
+}
+
 /** Options for {@linkcode meanCi}. */
 export interface MeanCiOptions {
   /**

@@ -14,6 +14,7 @@
  * @module
  */
 
+import { Z_95 } from "../stats.ts";
 import { conditionLabels, layeredChart, splitConditions, withSplit } from "./_condition_facet.ts";
 import { finishChart } from "./_finish.ts";
 import { lineDashes, modelColors, ruleColors } from "./_palette.ts";
@@ -524,10 +525,16 @@ export function historyMatchChart(
  * turn against the corrupted fraction; one panel per condition (setting N,
  * M, corruption mode, model, ...) when the rows hold several.
  *
+ * Where the rows carry `realised_se` and `truthful_se` (from `payoffGap()`:
+ * episode-clustered), each point has its 95% interval, mean ± 1.96 SE, as
+ * a vertical rule; a point whose SE is null (one episode) has none.
+ *
  * @param rows Rows with `fraction`, `realised`, `truthful` (from
- * `payoffGap()`), and the condition keys.
+ * `payoffGap()`), optionally `realised_se` and `truthful_se`, and the
+ * condition keys.
  * @param options Title and size.
- * @returns A Vega-Lite spec: two lines per panel.
+ * @returns A Vega-Lite spec: two lines per panel, and an interval rule per
+ * point with an SE.
  *
  * @example
  * ```ts
@@ -546,12 +553,18 @@ export function payoffGapChart(rows: ChartRows, options: StagHuntChartOptions = 
   const labels = conditionLabels(chartValues(rows), ["F"]);
   const field = labels.field;
   const tag = (row: Record<string, unknown>) => field === undefined ? {} : { [field]: row[field] };
+  // mean ± 1.96 SE where the row has an SE; no interval where it is null.
+  const interval = (value: unknown, se: unknown) =>
+    typeof value === "number" && typeof se === "number" && Number.isFinite(se)
+      ? { lower: value - Z_95 * se, upper: value + Z_95 * se }
+      : {};
   const values = labels.values.flatMap((row) => [
     {
       ...tag(row),
       fraction: row.fraction,
       series: "realised",
       value: row.realised,
+      ...interval(row.realised, row.realised_se),
       turns: row.turns,
     },
     {
@@ -559,9 +572,11 @@ export function payoffGapChart(rows: ChartRows, options: StagHuntChartOptions = 
       fraction: row.fraction,
       series: "truthful implementation",
       value: row.truthful,
+      ...interval(row.truthful, row.truthful_se),
       turns: row.turns,
     },
   ]);
+  const withIntervals = values.some((row) => "lower" in row);
   // The boundary 1 - M/N of each panel, where the rows tell it (a
   // `boundary` column, or N and M); none is drawn where they do not.
   const boundaryOf = (row: Record<string, unknown>) =>
@@ -579,7 +594,20 @@ export function payoffGapChart(rows: ChartRows, options: StagHuntChartOptions = 
     values: [...values.map((row) => ({ ...row, kind: "series" })), ...boundaries],
     ...sized(options),
     facet: facetOf(labels),
+    subtitle: withIntervals ? "Bars: 95% intervals, mean ± 1.96 episode-clustered SE" : undefined,
     layer: [
+      ...(withIntervals
+        ? [{
+          transform: [{ filter: "datum.kind === 'series' && isValid(datum.lower)" }],
+          mark: { type: "rule", strokeWidth: 1.5, opacity: 0.6 },
+          encoding: {
+            x: FRACTION_X,
+            y: { field: "lower", type: "quantitative", title: "Mean payoff per honest turn" },
+            y2: { field: "upper" },
+            color: pairedSeries(["realised", "truthful implementation"], "Payoff").color,
+          },
+        }]
+        : []),
       {
         transform: [{ filter: "datum.kind === 'series'" }],
         mark: { type: "line", point: true },
@@ -587,7 +615,7 @@ export function payoffGapChart(rows: ChartRows, options: StagHuntChartOptions = 
           x: FRACTION_X,
           y: { field: "value", type: "quantitative", title: "Mean payoff per honest turn" },
           ...pairedSeries(["realised", "truthful implementation"], "Payoff"),
-          tooltip: tooltip(values, ["series", "fraction", "value", "turns"]),
+          tooltip: tooltip(values, ["series", "fraction", "value", "lower", "upper", "turns"]),
         },
       },
       ...verticalRules("boundary"),

@@ -49,7 +49,8 @@ export const ACTION_MEASURES: Readonly<Record<string, string>> = {
  * @param rounds The `rounds` frame of `loadRuns()`.
  * @param options Whether degraded episodes count.
  * @returns Columns `run`, `episode`, `env`, `regime`, `overrides_id` (when
- * the frame has it), `mechanism`, `model`, `measure`, `value`.
+ * the frame has it), `mechanism`, `model`, `measure`, `value`; rows in
+ * (`run`, `episode`) order, the same on every call.
  * @throws {RangeError} If a needed column is missing.
  *
  * @example A bank run where 6 of 15 deposits were withdrawn
@@ -106,7 +107,9 @@ export function episodeActionMeasures(
       pl.Series("value", [], pl.Float64),
     ]);
   }
-  return pl.concat(parts, { how: "vertical" });
+  // In episode order: a join's rows come in an order that varies from call to call, and
+  // actionMeasuresTable() sums each model's values in the order it sees them.
+  return pl.concat(parts, { how: "vertical" }).sort([...EPISODE_ID]);
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   successByCorruption,
 } from "../staghunt/figures.ts";
 import { type ModelTurn, stagHuntTurnRecords } from "../staghunt/turn_records.ts";
-import { wilson } from "../stats.ts";
+import { wilson, Z_95 } from "../stats.ts";
 import { paperVsRunChart } from "./paper_vs_run_chart.ts";
 import { published, type ReportSection, section, withCell } from "./_section.ts";
 
@@ -194,8 +194,19 @@ export function stagHuntSections(frames: StagHuntFrames, label: string): ReportS
 
   // Figure A5.
   const gap = payoffGap(focal, { pool: ["T"] });
+  // The run's 95% interval of each mean: ± 1.96 episode-clustered SE (none with one episode).
+  const gapCi = gap.withColumns(
+    ...["realised", "truthful"].flatMap((m) => [
+      pl.col(m).minus(pl.col(`${m}_se`).mul(Z_95)).alias(`${m}_lower`),
+      pl.col(m).plus(pl.col(`${m}_se`).mul(Z_95)).alias(`${m}_upper`),
+    ]),
+  );
   const a5 = ["realised", "truthful"].map((m) =>
-    published(gap, "staghunt_figure_a5", { keys: ["F"], values: [m] })
+    published(gapCi, "staghunt_figure_a5", {
+      keys: ["F"],
+      values: [m],
+      runInterval: [`${m}_lower`, `${m}_upper`],
+    })
   );
   out.push(section({
     id: "figure_a5",
@@ -203,8 +214,8 @@ export function stagHuntSections(frames: StagHuntFrames, label: string): ReportS
     source: "Stag Hunt paper §5.4 prints 4 values; data/reference/staghunt_figure_a5.csv",
     notes: [
       "The text names 60% and 80% corruption (N = 5) but no threshold: compared with the focal " +
-      "N = 5, M = 3, horizons pooled. The run's payoff means carry no interval here, so a cell " +
-      "matches only at the printed precision.",
+      "N = 5, M = 3, horizons pooled. The run's interval is its mean ± 1.96 SE clustered by " +
+      "episode (a cell of one episode has none); the paper prints none.",
     ],
     tables: [
       { caption: named("Figure A5 (focal)"), frame: gap },

@@ -46,9 +46,11 @@ import {
   expectedCalibrationError,
 } from "../../engine/staghunt/metrics/calibration.ts";
 import { payoffPerTurn } from "../../engine/staghunt/metrics/choices.ts";
-import { roundOutcomes } from "../../engine/staghunt/metrics/rounds.ts";
+import { outcomesByRound, roundOutcomes } from "../../engine/staghunt/metrics/rounds.ts";
+import { payoffOf } from "../../engine/staghunt/payoffs.ts";
+import { roundKey } from "../../engine/staghunt/turns.ts";
 import { sortByConditions } from "../conditions.ts";
-import { wilson } from "../stats.ts";
+import { clusteredMeanSe, wilson } from "../stats.ts";
 import {
   groupOf,
   keySeries,
@@ -435,8 +437,14 @@ export function historyMatchRates(
  * @param records Turn records from `stagHuntTurnRecords()`.
  * @param options Split by model (by the turn's speaker), by further keys,
  * or pool horizons.
+ * Each mean carries its episode-clustered standard error (the turns of one
+ * episode are not independent; `clusteredMeanSe()`), `null` where the cell
+ * has fewer than two episodes; `gap` is truthful minus realised, the same
+ * per-turn difference averaged, with its own clustered SE.
+ *
  * @returns Columns (`model`,) the condition keys the records carry and do
- * not pool, `fraction`, `turns`, `realised`, `truthful`.
+ * not pool, `fraction`, `turns`, `episodes`, `realised`, `realised_se`,
+ * `truthful`, `truthful_se`, `gap`, `gap_se`.
  * @throws {RangeError} If the records mix conditions not split or pooled.
  *
  * @example
@@ -467,7 +475,7 @@ export function payoffGap(
     bySetting.set(key, group);
   }
   const byModel = columns.includes("model");
-  const rows: { values: KeyValue[]; turns: number; realised: number; truthful: number }[] = [];
+  const rows: ({ values: KeyValue[] } & PayoffGapCell)[] = [];
   for (const { values, turns } of bySetting.values()) {
     const models = byModel ? [...new Set(turns.map((t) => t.model))].sort() : [undefined];
     for (const model of models) {
@@ -481,21 +489,60 @@ export function payoffGap(
       ...keySeries(columns, rows),
       fractionSeries(columns, rows),
       pl.Series("turns", rows.map((g) => g.turns), pl.Int32),
+      pl.Series("episodes", rows.map((g) => g.episodes), pl.Int32),
       pl.Series("realised", rows.map((g) => g.realised), pl.Float64),
+      pl.Series("realised_se", rows.map((g) => g.realised_se), pl.Float64),
       pl.Series("truthful", rows.map((g) => g.truthful), pl.Float64),
+      pl.Series("truthful_se", rows.map((g) => g.truthful_se), pl.Float64),
+      pl.Series("gap", rows.map((g) => g.gap), pl.Float64),
+      pl.Series("gap_se", rows.map((g) => g.gap_se), pl.Float64),
     ]),
     columns,
   );
 }
 
+/** One cell of {@linkcode payoffGap}. */
+interface PayoffGapCell {
+  turns: number;
+  episodes: number;
+  realised: number;
+  realised_se: number | null;
+  truthful: number;
+  truthful_se: number | null;
+  gap: number;
+  gap_se: number | null;
+}
+
 function payoffPerTurnFor(
   turns: readonly ModelTurn[],
   model: string | undefined,
-): { turns: number; realised: number; truthful: number } {
-  if (model === undefined) return payoffPerTurn(turns);
+): PayoffGapCell {
   // Mark other models' turns corrupted for the average only: outcomes still use every turn.
-  const masked = turns.map((t) => t.model === model ? t : { ...t, corrupted: true });
-  return payoffPerTurn(masked);
+  const masked = model === undefined
+    ? turns
+    : turns.map((t) => t.model === model ? t : { ...t, corrupted: true });
+  const means = payoffPerTurn(masked);
+  // The same honest turns, one payoff each, clustered by episode.
+  const outcomes = outcomesByRound(masked);
+  const honest = masked.filter((t) => !t.corrupted);
+  const realised = honest.map((t) =>
+    payoffOf(t.publicAction, outcomes.get(roundKey(t))!.publicSuccess, t.payoffs)
+  );
+  const truthful = honest.map((t) =>
+    payoffOf(t.originalAction, outcomes.get(roundKey(t))!.preflipSuccess, t.payoffs)
+  );
+  const episodes = honest.map((t) => `${t.run}\u0000${t.episode}`);
+  const gap = clusteredMeanSe(truthful.map((u, i) => u - realised[i]), episodes);
+  return {
+    turns: means.turns,
+    episodes: gap.clusters,
+    realised: means.realised,
+    realised_se: clusteredMeanSe(realised, episodes).se,
+    truthful: means.truthful,
+    truthful_se: clusteredMeanSe(truthful, episodes).se,
+    gap: gap.mean,
+    gap_se: gap.se,
+  };
 }
 
 /** Options for {@linkcode calibrationTable}. */

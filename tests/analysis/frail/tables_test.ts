@@ -281,3 +281,35 @@ Deno.test("table functions name a missing column", () => {
     message: "Early commitment rounds must be a positive integer: received 0",
   });
 });
+
+Deno.test("actionMeasuresTable() gives the same mean to the last bit whatever the row order of its frames", () => {
+  // Withdrawal rates 0.1, 0.2 and 0.3: their float sum depends on the order they are added in
+  // ((0.1 + 0.2) + 0.3 !== (0.3 + 0.2) + 0.1), so the episodes must be summed in one order, by id.
+  const ids = ["a", "b", "c"];
+  const episodesOf = (order: number[]) =>
+    pl.DataFrame({
+      run: order.map(() => "r"),
+      episode: order.map((i) => ids[i]),
+      env: order.map(() => "bank_run"),
+      regime: order.map(() => "stable"),
+      mechanism: order.map(() => "M0"),
+      model: order.map(() => "m"),
+      status: order.map(() => "ok"),
+      funding: order.map(() => 10),
+    });
+  const roundsOf = (order: number[]) =>
+    pl.DataFrame({
+      run: order.map(() => "r"),
+      episode: order.map((i) => ids[i]),
+      round: order.map(() => 1),
+      cumulative_withdrawn: order.map((i) => i + 1),
+    });
+  const [first] = actionMeasuresTable(episodesOf([0, 1, 2]), roundsOf([0, 1, 2])).toRecords();
+  assert.equal((first.mean as number).toFixed(12), "0.200000000000");
+  for (const order of [[0, 1, 2], [2, 1, 0], [1, 2, 0], [2, 0, 1]]) {
+    const perEpisode = episodeActionMeasures(episodesOf(order), roundsOf([...order].reverse()));
+    assert.deepEqual(perEpisode.getColumn("episode").toArray(), ["a", "b", "c"]);
+    const [row] = actionMeasuresTable(episodesOf(order), roundsOf(order)).toRecords();
+    assert.equal(row.mean, first.mean, `order ${order}`);
+  }
+});

@@ -225,6 +225,63 @@ Deno.test("payoffGap() gives realised and truthful payoffs per honest turn", () 
   ]);
 });
 
+Deno.test("payoffGap() gives episode-clustered SEs of the payoffs and their gap", () => {
+  // N = 2, M = 2, F = 1: p1 corrupted, p2 honest; payoffs (4, 2, 0, 2).
+  // e1 r1: p1 Stag->Hare, p2 Stag: pre-flip succeeds, public fails: p2 realised 0, truthful 4
+  // e1 r2: p1 Hare->Hare, p2 Hare: both fail: 2, 2
+  // e2 r1: p1 Stag->Stag, p2 Stag: both succeed: 4, 4
+  // e2 r2: p1 Hare->Stag, p2 Hare: both fail: 2, 2
+  // Gap per turn: e1 [4, 0], e2 [0, 0], mean 1; residuals sum to +2 (e1) and -2 (e2), so
+  // se = sqrt(2 / 1 * (4 + 4)) / 4 = 1. Realised e1 [0, 2], e2 [4, 2], mean 2: sums -2, +2, se 1.
+  // Truthful e1 [4, 2], e2 [4, 2], mean 3: sums 0, 0, se 0.
+  const payoffs = { RS: 4, HS: 2, RF: 0, HF: 2 };
+  const turn = (
+    episode: string,
+    round: number,
+    position: number,
+    original: string,
+    shown: string,
+  ) => ({
+    run: "r",
+    episode,
+    N: 2,
+    M: 2,
+    T: 2,
+    F: 1,
+    payoffs,
+    round,
+    position,
+    corrupted: position === 1,
+    originalAction: original,
+    publicAction: shown,
+    model: "m",
+  });
+  const turns = [
+    turn("e1", 1, 1, "Stag", "Hare"),
+    turn("e1", 1, 2, "Stag", "Stag"),
+    turn("e1", 2, 1, "Hare", "Hare"),
+    turn("e1", 2, 2, "Hare", "Hare"),
+    turn("e2", 1, 1, "Stag", "Stag"),
+    turn("e2", 1, 2, "Stag", "Stag"),
+    turn("e2", 2, 1, "Hare", "Stag"),
+    turn("e2", 2, 2, "Hare", "Hare"),
+  ] as unknown as ModelTurn[];
+  const [row] = payoffGap(turns).toRecords();
+  assert.deepEqual(
+    [row.turns, row.episodes, row.realised, row.realised_se, row.truthful, row.truthful_se],
+    [4, 2, 2, 1, 3, 0],
+  );
+  assert.deepEqual([row.gap, row.gap_se], [1, 1]);
+  // One episode has no spread to estimate: the SEs are null, not 0.
+  const [one] = payoffGap(turns.filter((t) => t.episode === "e1")).toRecords();
+  assert.deepEqual([one.episodes, one.realised_se, one.truthful_se, one.gap_se], [
+    1,
+    null,
+    null,
+    null,
+  ]);
+});
+
 Deno.test("calibrationTable() bins confidence against outcome alignment", () => {
   const rows = calibrationTable(records, { bins: 2, unit: "turn" }).toRecords();
   assert.deepEqual(rows.map((r) => [r.units, fixed(r.confidence, 3), fixed(r.alignment, 3)]), [
@@ -257,4 +314,28 @@ Deno.test("Stag Hunt charts draw their marks", async () => {
   );
   assert.equal(count(calibration, "point"), 2);
   assert.ok(calibration.includes("ECE 0.150"));
+});
+
+Deno.test("payoffGapChart() draws a 95% interval where a point has an SE, none where it is null", async () => {
+  const rows = [
+    { fraction: 0.2, realised: 2, realised_se: 1, truthful: 3, truthful_se: 0.5, turns: 4 },
+    { fraction: 0.8, realised: 1, realised_se: null, truthful: 2, truthful_se: null, turns: 2 },
+  ];
+  const spec = payoffGapChart(rows);
+  const values = (spec as { data: { values: Record<string, unknown>[] } }).data.values;
+  assert.deepEqual(
+    values.filter((r) => r.kind === "series").map((r) => [r.series, r.lower, r.upper]),
+    [
+      ["realised", 2 - 1.96, 2 + 1.96],
+      ["truthful implementation", 3 - 0.98, 3 + 0.98],
+      ["realised", undefined, undefined],
+      ["truthful implementation", undefined, undefined],
+    ],
+  );
+  const svg = await renderSvg(spec);
+  assert.equal(svg.split('aria-roledescription="rule mark"').length - 1, 2);
+  assert.ok(svg.includes("episode-clustered SE"));
+  // Without SE columns the chart is as before: no interval rules, no subtitle.
+  const plain = await renderSvg(payoffGapChart([{ fraction: 0.2, realised: 2, truthful: 3 }]));
+  assert.equal(plain.split('aria-roledescription="rule mark"').length - 1, 0);
 });
