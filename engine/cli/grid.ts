@@ -502,7 +502,8 @@ async function main(): Promise<number> {
       );
     }
     if (r.spend) { for (const line of spendLines(r.spend)) console.log(line); }
-    if (r.stopped) console.log(`Stopped: ${r.stopped}`);
+    // With progress on, its closing line has already said why the run stopped.
+    if (r.stopped && values["no-progress"]) console.log(`Stopped: ${r.stopped}`);
     for (const f of r.failed.slice(0, 10)) console.log(`  failed: ${f.id}: ${f.error}`);
     if (r.failed.length > 10) console.log(`  ... and ${r.failed.length - 10} more`);
     for (const d of r.degraded.slice(0, 10)) {

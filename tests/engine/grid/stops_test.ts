@@ -25,7 +25,11 @@ const spec = (name: string, episodes: number) => ({
 });
 
 /** The grid command in a child process (in-process episodes, no progress). */
-function grid(specPath: string, out: string, options: { fault?: object; extra?: string[] } = {}) {
+function grid(
+  specPath: string,
+  out: string,
+  options: { fault?: object; extra?: string[]; progress?: boolean } = {},
+) {
   const preload = options.fault ? ["--preload", FAULTS] : [];
   return new Deno.Command(Deno.execPath(), {
     args: [
@@ -39,7 +43,7 @@ function grid(specPath: string, out: string, options: { fault?: object; extra?: 
       out,
       "--workers",
       "0",
-      "--no-progress",
+      ...(options.progress ? [] : ["--no-progress"]),
       ...(options.extra ?? []),
     ],
     cwd: ROOT,
@@ -283,4 +287,21 @@ Deno.test("runGrid() marks the manifest interrupted and releases the lock when a
   const rest = await runGrid(spec("escaped", 6), { out, workers: 0, progress: false });
   assertEquals([rest.skipped + rest.played, rest.remaining], [6, 0]);
   await Deno.remove(out, { recursive: true });
+});
+
+Deno.test("the grid command with progress on says once why it stopped", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  try {
+    const specPath = await writeSpec(tmp, spec("said-once", 500));
+    const out = `${tmp}/run`;
+    const child = grid(specPath, out, { progress: true }).spawn();
+    while (await indexed(out) < 10) await new Promise((r) => setTimeout(r, 5));
+    child.kill("SIGINT");
+    const r = await child.output();
+    const all = text(r.stdout) + text(r.stderr);
+    assertEquals(r.code, 130, all);
+    assertEquals(all.split("Stopped: Received SIGINT").length - 1, 1, all);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
 });
