@@ -14,6 +14,7 @@ import { parseGridSpec } from "../grid/spec.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 import type { ReportPaper } from "../../analysis/report/reproduction.ts";
 import { addonFolder, modelNeeds, type Needs, POLARS_SYS, usedModels } from "./_permissions.ts";
+import { numberFlags } from "./_flags.ts";
 
 /** Bad arguments or input files of the reproduce command (exit 2, with its usage). */
 export class ReproduceUsageError extends Error {}
@@ -100,21 +101,7 @@ export function withEpisodes(spec: ReproduceSpec, episodes: number | undefined):
   };
 }
 
-function int(name: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min) {
-    fail(`--${name} must be an integer >= ${min}, got "${text}"`);
-  }
-  return n;
-}
-
-function positive(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!(n > 0) || !Number.isFinite(n)) fail(`--${name} must be a number > 0, got "${text}"`);
-  return n;
-}
+const { int, positive } = numberFlags(fail);
 
 /** A paper's design to plan (`dryRun`) or run and report: the arguments read and checked. */
 export interface ReproduceGrid {
