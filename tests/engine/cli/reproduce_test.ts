@@ -71,7 +71,10 @@ async function task(args: string[], env: Record<string, string>): Promise<Ran> {
   );
 }
 
-/** A one-model models file for `baseURL` and a small Stag Hunt design, in `dir`. */
+/**
+ * A one-model models file for `baseURL` and a small Stag Hunt design (two
+ * cells), in `dir`; returns the arguments that name them.
+ */
 async function llmInputs(
   dir: string,
   baseURL: string,
@@ -98,6 +101,7 @@ async function llmInputs(
       blocks: [{ game: "staghunt", N: [5], M: [3], T, F: [1, 4], agents: [{ model: "local" }] }],
     }),
   );
+  return ["staghunt", "--spec", `${dir}/spec.json`, "--models", `${dir}/models.json`];
 }
 
 Deno.test("reproduce staghunt writes a mock report and a pack that a fresh folder rebuilds byte for byte with network denied", async () => {
@@ -162,14 +166,9 @@ Deno.test("reproduce plays a packed LLM grid again from the pack's cache against
   const a = await Deno.makeTempDir({ prefix: "coordlab-repro-a-" });
   const b = await Deno.makeTempDir({ prefix: "coordlab-repro-b-" });
   try {
-    await llmInputs(a, server.url, "REPRO_TEST_KEY");
     const host = new URL(server.url).host;
     const args = [
-      "staghunt",
-      "--spec",
-      "spec.json",
-      "--models",
-      "models.json",
+      ...await llmInputs(a, server.url, "REPRO_TEST_KEY"),
       "--cache",
       "runs/cache",
       "--no-progress",
@@ -273,13 +272,8 @@ Deno.test("deno task reproduce runs LLM agents into a folder outside runs/, with
   const server = serveLocalModel({ apiKey: key, seed: 3 });
   const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-task-" });
   try {
-    await llmInputs(dir, server.url, "REPRO_TASK_KEY");
     const ran = await task([
-      "staghunt",
-      "--spec",
-      `${dir}/spec.json`,
-      "--models",
-      `${dir}/models.json`,
+      ...await llmInputs(dir, server.url, "REPRO_TASK_KEY"),
       "--episodes",
       "1",
       "--out",
@@ -305,16 +299,8 @@ Deno.test("deno task reproduce with a key variable unset exits 2 naming it and i
   const server = serveLocalModel({ apiKey: "sk-x" });
   const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-task-" });
   try {
-    await llmInputs(dir, server.url, "REPRO_TEST_UNSET_KEY");
-    const ran = await task([
-      "staghunt",
-      "--spec",
-      `${dir}/spec.json`,
-      "--models",
-      `${dir}/models.json`,
-      "--out",
-      `${dir}/out`,
-    ], {});
+    const inputs = await llmInputs(dir, server.url, "REPRO_TEST_UNSET_KEY");
+    const ran = await task([...inputs, "--out", `${dir}/out`], {});
     assertEquals(ran.code, 2, ran.out + ran.err);
     assertEquals(ran.out, "");
     assertEquals(
@@ -336,13 +322,8 @@ Deno.test("deno task reproduce forwards a Ctrl-C to the run once: it stops, says
   const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-signal-" });
   try {
     // 20 episodes: more than the 8 a run plays at once, so some are left to resume.
-    await llmInputs(dir, server.url, "REPRO_TEST_KEY", { T: [2], episodes: 10 });
     const args = [
-      "staghunt",
-      "--spec",
-      "spec.json",
-      "--models",
-      "models.json",
+      ...await llmInputs(dir, server.url, "REPRO_TEST_KEY", { T: [2], episodes: 10 }),
       "--out",
       "out",
       "--no-progress",
