@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { basename, dirname, join } from "node:path";
+import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadModelsFile, type ModelConfig } from "../agents/llm/model_config.ts";
@@ -318,7 +318,7 @@ export function reproduceModels(command: ReproduceCommand): ModelConfig[] {
 /**
  * What a reproduce command needs beyond reading, whatever it does: Polars'
  * addon (the report, and loading the command at all) and, for a run, writing
- * the output and cache folders and the pack's folder, the network to the
+ * the output and cache folders and the pack file, the network to the
  * hosts of the models it calls (each once) and their key variables. A dry
  * run and `--from-pack` need no network and no variable; `--from-pack`
  * writes its output folder only.
@@ -340,7 +340,7 @@ export function reproduceNeeds(command: ReproduceCommand): Needs {
       ...new Set([
         command.out,
         ...(command.cache !== undefined ? [command.cache] : []),
-        ...(command.pack !== undefined ? [dirname(command.pack)] : []),
+        ...(command.pack !== undefined ? [command.pack] : []),
       ]),
     ],
     ...modelNeeds(reproduceModels(command)),

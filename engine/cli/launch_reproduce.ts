@@ -5,7 +5,7 @@
  * The launcher reads the command line as the command does
  * (`readReproduceCommand`: the spec, the models file), derives the
  * permissions (`reproduceNeeds`: reading; Polars' addon, which the report
- * needs; for a run, writing the output, cache and pack folders, the network
+ * needs; for a run, writing the output and cache folders and the pack, the network
  * to the hosts of the models the spec names and their key variables),
  * checks that every key variable is set (a missing one ends here with the
  * grid's message naming it and its model, exit 2, before any request), and

@@ -51,7 +51,7 @@
  * and runs this command as a child with exactly what it needs
  * (`reproduceNeeds`): reading, Polars' native addon (ffi under node_modules,
  * the CPUs, network interfaces and host name) and, for a run, writing the
- * output, cache and pack folders (anywhere), the network to the models' hosts
+ * output and cache folders and the pack file (anywhere), the network to the models' hosts
  * and their key variables; a dry run and `--from-pack` get no network and no
  * variable. The grid runs in this process. Run directly, the command checks
  * the same needs before it starts and, when one is missing, prints the

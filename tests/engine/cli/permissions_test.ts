@@ -160,15 +160,15 @@ Deno.test("reproduceNeeds() grants a run its folders, the hosts and key variable
       "/tmp/o/p.tar",
     ]);
     assertEquals(reproduceNeeds(run), {
-      write: ["/tmp/o", "/tmp/c"],
+      write: ["/tmp/o", "/tmp/c", "/tmp/o/p.tar"],
       net: ["api.example.com"],
       env: ["K"],
       ...polars,
     });
     assertEquals(reproduceModels(run).map((m) => m.id), ["a", "b"]);
-    // The default folder, and a pack elsewhere.
-    const pack = await readReproduceCommand([...args, "--pack", "/tmp/p/x.tar"]);
-    assertEquals(reproduceNeeds(pack).write, ["runs/reproduce-frail", "/tmp/p"]);
+    // The default folder, and a pack elsewhere: the file, not its folder.
+    const pack = await readReproduceCommand([...args, "--pack", "x.tar"]);
+    assertEquals(reproduceNeeds(pack).write, ["runs/reproduce-frail", "x.tar"]);
     const dry = await readReproduceCommand([...args, "--cache", "/tmp/c", "--dry-run"]);
     assertEquals(reproduceNeeds(dry), { write: [], net: [], env: [], ...polars });
     assertEquals(reproduceModels(dry), []);
