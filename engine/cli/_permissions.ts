@@ -1,6 +1,7 @@
-// What a command needs of Deno's permissions, derived in one place: the grid
-// launcher (`deno task grid`, launch_grid.ts) grants exactly these to the grid
-// it runs, and a command run directly checks them before it starts (when
+// What a command needs of Deno's permissions, derived in one place: the
+// launchers (`deno task grid`, launch_grid.ts; `deno task reproduce`,
+// launch_reproduce.ts) grant exactly these to the command they run, and a
+// command run directly checks them before it starts (when
 // something is missing it prints the exact narrow `deno run` line that grants
 // it, instead of failing half-way or prompting).
 import { relative } from "node:path";
@@ -18,6 +19,18 @@ export function addonFolder(): string {
   const path = new URL("../../node_modules", import.meta.url).pathname;
   return relative(Deno.cwd(), path) || path;
 }
+
+/**
+ * The `Deno.systemInfo` kinds nodejs-polars' loader reads to pick its binary
+ * (with ffi from {@linkcode addonFolder}).
+ *
+ * @example
+ * ```ts
+ * import { POLARS_SYS } from "./_permissions.ts";
+ * if (POLARS_SYS.join() !== "cpus,networkInterfaces,hostname") throw new Error();
+ * ```
+ */
+export const POLARS_SYS: readonly string[] = ["cpus", "networkInterfaces", "hostname"];
 
 /** Permissions a command needs beyond reading. */
 export interface Needs {
@@ -83,13 +96,34 @@ export function gridNeeds(
   const used = usedModels(parsed, models);
   const dir = args.pilot ??
     args.out ?? defaultRunFolder(parsed.name, args.shard ? parseShard(args.shard) : null);
-  const unique = (items: string[]) => [...new Set(items)];
   return {
-    write: unique([dir, ...(args.cache ? [args.cache] : [])]),
-    net: unique(used.map((m) => new URL(m.baseURL).host)),
-    env: unique(used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null)),
+    write: [...new Set([dir, ...(args.cache ? [args.cache] : [])])],
+    ...modelNeeds(used),
     sys: args.pilot === undefined ? ["hostname"] : [],
     ffi: null,
+  };
+}
+
+/**
+ * What calling `models` needs: the network to their hosts and their key
+ * variables, each once, in the models' order.
+ *
+ * @example
+ * ```ts
+ * import { modelNeeds } from "./_permissions.ts";
+ * import { parseModelConfigs } from "../agents/llm/model_config.ts";
+ * const needs = modelNeeds(parseModelConfigs([
+ *   { id: "a", baseURL: "https://api.example.com/v1", model: "x", apiKeyEnv: "K" },
+ *   { id: "b", baseURL: "https://api.example.com/v1", model: "y", apiKeyEnv: "K" },
+ * ]));
+ * if (needs.net.join() !== "api.example.com" || needs.env.join() !== "K") throw new Error();
+ * ```
+ */
+export function modelNeeds(models: readonly ModelConfig[]): Pick<Needs, "net" | "env"> {
+  const unique = (items: string[]) => [...new Set(items)];
+  return {
+    net: unique(models.map((m) => new URL(m.baseURL).host)),
+    env: unique(models.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null)),
   };
 }
 

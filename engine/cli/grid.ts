@@ -128,6 +128,7 @@ import { wrap } from "./format_table.ts";
 import { type PilotResult, runPilot } from "../grid/pilot.ts";
 import { formatCost } from "../core/progress.ts";
 import { checkPermissions, DENO_COMMAND, gridNeeds, quote } from "./_permissions.ts";
+import { numberFlags } from "./_flags.ts";
 
 const USAGE = `Usage: ${DENO_COMMAND} task grid --spec SPEC [--out DIR] [--shard I/N]
          [--workers K] [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N]
@@ -151,21 +152,7 @@ function fail(message: string): never {
   Deno.exit(2);
 }
 
-function int(name: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min) {
-    fail(`--${name} must be an integer >= ${min}, got "${text}"`);
-  }
-  return n;
-}
-
-function positive(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!(n > 0) || !Number.isFinite(n)) fail(`--${name} must be a number > 0, got "${text}"`);
-  return n;
-}
+const { int, positive } = numberFlags(fail);
 
 /** This host's name, or `null` when the process may not read it. */
 function hostName(): string | null {

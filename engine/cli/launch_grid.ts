@@ -17,9 +17,8 @@
  * The launcher forwards SIGINT, SIGTERM and SIGHUP to the child and exits
  * with its exit code (128 + the signal's number when a signal ended it). The
  * child runs in its own process group, so a Ctrl-C in the terminal reaches it
- * once, through the launcher, not twice (a second Ctrl-C abandons the
- * episodes in flight). A launcher killed outright (SIGKILL, which cannot be
- * forwarded) leaves the grid running to its end; stop it by its own pid.
+ * once, through the launcher, not twice (`launch` in _launch.ts, shared with
+ * `deno task reproduce`).
  *
  * @module
  */
@@ -27,7 +26,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadModelConfigs, type ModelConfig } from "../agents/llm/model_config.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
-import { gridNeeds, missingKey, narrowFlags, type Needs, usedModels } from "./_permissions.ts";
+import { launch } from "./_launch.ts";
+import { gridNeeds, type Needs, usedModels } from "./_permissions.ts";
 
 const GRID = fileURLToPath(new URL("./grid.ts", import.meta.url));
 
@@ -79,50 +79,17 @@ async function derive(args: string[]): Promise<{ needs: Needs; keyed: ModelConfi
   }
 }
 
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /** The variable a run's default number of workers follows inside a Slurm allocation. */
 const WORKERS_VARIABLE = "SLURM_CPUS_PER_TASK";
-const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
 async function main(): Promise<number> {
   const args = [...Deno.args];
   const derived = await derive(args);
-  if (derived) {
-    const missing = missingKey(derived.keyed, (name) => Deno.env.get(name));
-    if (missing) {
-      console.error(missing);
-      return 2;
-    }
-  }
   const needs = derived?.needs ?? READ_ONLY;
   // A run may also read SLURM_CPUS_PER_TASK, its workers' default inside a
   // Slurm allocation (optional, so not a need grid.ts checks).
   const granted = needs.write.length ? { ...needs, env: [...needs.env, WORKERS_VARIABLE] } : needs;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...narrowFlags(granted), GRID, ...args],
-    stdin: "inherit",
-    stdout: "inherit",
-    stderr: "inherit",
-    detached: true,
-  }).spawn();
-  const forwarders = SIGNALS.map((signal) => {
-    const forward = () => {
-      try {
-        child.kill(signal);
-      } catch {
-        // The child has ended; its status is on the way.
-      }
-    };
-    Deno.addSignalListener(signal, forward);
-    return () => Deno.removeSignalListener(signal, forward);
-  });
-  try {
-    const status = await child.status;
-    if (status.signal !== null) return 128 + (SIGNAL_NUMBERS[status.signal] ?? 0);
-    return status.code;
-  } finally {
-    for (const remove of forwarders) remove();
-  }
+  return await launch(GRID, args, { needs: granted, keyed: derived?.keyed ?? [] });
 }
 
 if (import.meta.main) Deno.exit(await main());

@@ -7,7 +7,7 @@
  * ```
  * deno task reproduce <frail|staghunt> [--models FILE] [--dry-run] [--out DIR] [--cache DIR]
  *                     [--episodes N] [--pack FILE] [--spec FILE] [--max-cost X] [--max-tokens N]
- *                     [--no-preflight] [--no-progress]
+ *                     [--tokens-out N] [--no-preflight] [--no-progress]
  * deno task reproduce --from-pack FILE [--out DIR]
  * ```
  *
@@ -19,10 +19,14 @@
  * left out), the run is named `<name>-mock`, and every page and chart of the
  * report says "mock agents". `--episodes N` sets the episodes per cell.
  *
- * `--dry-run` prints the plan and, per model, the calls, prompt tokens,
- * assumed completion tokens (500 per call) and cost (`estimateUsage`; a model
- * without a price has none), then exits; it plays rule-based stand-ins, never
- * a model. Cache hits are not estimated by this version.
+ * `--dry-run` prints the grid's one screen (`deno task grid --dry-run`:
+ * `estimateUsage` and `formatPlan`), then exits: the cells and episodes, and
+ * by model the calls, the calls `--cache` already holds (replayed at no
+ * cost), prompt and completion tokens (`--tokens-out` per call, default 500,
+ * or the mean of the cache's replies) and the cost in the models file's
+ * `currency` with its low-high range (a model without a price has none, and
+ * the screen says how to add one). It plays rule-based stand-ins, never a
+ * model; for mock agents it also says what the paper's models would be asked.
  *
  * A run writes its logs into `<out>/run` (default `<out>`:
  * `runs/reproduce-<paper>`, with `-mock` for mock agents) through `runGrid`,
@@ -41,13 +45,17 @@
  * --cache <out>/cache --no-preflight`, the models keeping their `provider`
  * and `model` (the cache key).
  *
- * Permissions: `deno task reproduce` grants reading, writing under `runs/`,
- * Polars' native addon (ffi under node_modules, the CPUs, network interfaces
- * and host name) and nothing else: no network, no environment. The grid runs
- * in this process with these. An output or cache folder outside `runs/`, or
- * models (their hosts, their key variables), need more: the command names
- * what is missing and exits 2; run it with `deno run` and exactly those
- * flags (docs/reproduce.md).
+ * Permissions: `deno task reproduce` runs a launcher (launch_reproduce.ts)
+ * that reads these arguments, checks the key variables of the models the spec
+ * names (a missing one exits 2 naming it and its model, before any request),
+ * and runs this command as a child with exactly what it needs
+ * (`reproduceNeeds`): reading, Polars' native addon (ffi under node_modules,
+ * the CPUs, network interfaces and host name) and, for a run, writing the
+ * output and cache folders and the pack file (anywhere), the network to the models' hosts
+ * and their key variables; a dry run and `--from-pack` get no network and no
+ * variable. The grid runs in this process. Run directly, the command checks
+ * the same needs before it starts and, when one is missing, prints the
+ * narrow `deno run` command that grants them and exits 2.
  *
  * Exit codes: 0 done (every episode ok, and a rebuilt report identical);
  * 1 some episodes failed or are degraded, or a rebuilt report differs;
@@ -57,23 +65,25 @@
  *
  * @module
  */
-import { parseArgs } from "node:util";
-import { basename, dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
-import { loadModelConfigs, type ModelConfig } from "../agents/llm/model_config.ts";
+import { dirname, join, relative } from "node:path";
 import { LlmPreflightError } from "../agents/llm/preflight.ts";
 import { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
 import { FolderLockedError, LOCK_FILE, LockPathError } from "../grid/lock.ts";
 import { formatPlan, streamPlan } from "../grid/plan.ts";
 import { runGrid } from "../grid/run_grid.ts";
-import { expandCells } from "../grid/cells.ts";
-import { modelsOf, parseGridSpec } from "../grid/spec.ts";
-import { readGridSpec } from "../grid/spec_file.ts";
+import { parseGridSpec } from "../grid/spec.ts";
 import { FolderWriteError } from "../grid/write_error.ts";
-import { addonFolder, missingPermissions, type Needs } from "./_permissions.ts";
+import { checkPermissions, DENO_COMMAND } from "./_permissions.ts";
+import {
+  readReproduceCommand,
+  type ReproduceFromPack,
+  reproduceNeeds,
+  ReproduceUsageError,
+  withEpisodes,
+} from "./_reproduce_args.ts";
 import { readTar, type TarEntry, writeTar } from "./_tar.ts";
-import { formatTable } from "./format_table.ts";
+import { wrap } from "./format_table.ts";
 import { loadRuns } from "../../analysis/load/load_runs.ts";
 import {
   REPORT_PAPERS,
@@ -82,89 +92,17 @@ import {
 } from "../../analysis/report/reproduction.ts";
 import { countsText, writeReport } from "../../analysis/report/render.ts";
 
-const USAGE = `Usage: deno task reproduce <frail|staghunt> [--models FILE] [--dry-run] [--out DIR]
-         [--cache DIR] [--episodes N] [--pack FILE] [--spec FILE] [--max-cost X]
-         [--max-tokens N] [--no-preflight] [--no-progress]
-       deno task reproduce --from-pack FILE [--out DIR]`;
+const USAGE = `Usage: ${DENO_COMMAND} task reproduce <frail|staghunt> [--models FILE] [--dry-run]
+         [--out DIR] [--cache DIR] [--episodes N] [--pack FILE] [--spec FILE] [--max-cost X]
+         [--max-tokens N] [--tokens-out N] [--no-preflight] [--no-progress]
+       ${DENO_COMMAND} task reproduce --from-pack FILE [--out DIR]`;
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const SPECS: Record<ReportPaper, string> = {
-  frail: join(ROOT, "data/specs/paper_frail.json"),
-  staghunt: join(ROOT, "data/specs/paper_staghunt.ts"),
-};
-/** The Stag Hunt's mock players (notebook 04's): carryover threshold players, 10% noise. */
-const STAGHUNT_MOCK = { players: "threshold", rule: "carryover", noise: 0.1 };
 const PACK_FORMAT = "coordlab-reproduction-pack";
 const EXIT_WRITE = 74;
 
-class UsageError extends Error {}
-
 function fail(message: string): never {
-  throw new UsageError(message);
+  throw new ReproduceUsageError(message);
 }
-
-type Block = Record<string, unknown> & { game: string; agents?: Record<string, unknown>[] };
-type Spec = { name?: string; episodes?: number; blocks: Block[] } & Record<string, unknown>;
-
-/**
- * The spec with mock agents in place of every model entry: FRAIL blocks get
- * the default mocks, Stag Hunt h1 blocks threshold players; blocks whose
- * agents are h2 or h3 model policies are left out (returned apart).
- */
-export function mockSpec(spec: Spec): { spec: Spec; dropped: string[] } {
-  const blocks: Block[] = [];
-  const dropped: string[] = [];
-  spec.blocks.forEach((b, i) => {
-    const agents = b.agents ?? [];
-    if (b.game === "staghunt" && agents.some((a) => "models" in a)) {
-      dropped.push(`blocks.${i} (${agents.map((a) => JSON.stringify(a)).join(", ")})`);
-      return;
-    }
-    blocks.push({
-      ...b,
-      agents: [b.game === "staghunt" ? { mock: STAGHUNT_MOCK } : { mock: {} }],
-    });
-  });
-  return { spec: { ...spec, name: `${spec.name ?? "grid"}-mock`, blocks }, dropped };
-}
-
-function withEpisodes(spec: Spec, episodes: number | undefined): Spec {
-  if (episodes === undefined) return spec;
-  return {
-    ...spec,
-    episodes,
-    blocks: spec.blocks.map((b) => ({ ...b, ...("episodes" in b ? { episodes } : {}) })),
-  };
-}
-
-function int(name: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min) {
-    fail(`--${name} must be an integer >= ${min}, got "${text}"`);
-  }
-  return n;
-}
-
-function positive(name: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!(n > 0) || !Number.isFinite(n)) fail(`--${name} must be a number > 0, got "${text}"`);
-  return n;
-}
-
-/** Stops with the permissions missing, named (no command to copy: docs/reproduce.md). */
-function requirePermissions(needs: Needs): void {
-  const missing = missingPermissions(needs);
-  if (missing.length === 0) return;
-  fail(
-    `This command needs permissions it was not given: ${missing.join(", ")}. ` +
-      `deno task reproduce grants reading, writing under runs/ and Polars' addon only; ` +
-      `run it with deno run and these flags added (docs/reproduce.md, "Permissions")`,
-  );
-}
-
-const POLARS_SYS = ["cpus", "networkInterfaces", "hostname"];
 
 /** Every file under a folder, as archive entries named `<prefix>/<path>`, sorted. */
 async function filesUnder(dir: string, prefix: string): Promise<TarEntry[]> {
@@ -211,13 +149,8 @@ async function report(
   return { ...files, summary: `${r.agents}: ${countsText(r.counts)}` };
 }
 
-async function fromPack(
-  file: string,
-  outArg: string | undefined,
-  paperArg: string | undefined,
-): Promise<number> {
-  const out = outArg ?? join("runs", basename(file).replace(/\.tar$/, ""));
-  requirePermissions({ write: [out], net: [], env: [], sys: POLARS_SYS, ffi: addonFolder() });
+async function fromPack(command: ReproduceFromPack): Promise<number> {
+  const { file, out, paper: paperArg } = command;
   let bytes: Uint8Array;
   try {
     bytes = await Deno.readFile(file);
@@ -284,152 +217,63 @@ async function fromPack(
 }
 
 async function main(): Promise<number> {
-  let values, positionals;
-  try {
-    ({ values, positionals } = parseArgs({
-      args: Deno.args,
-      options: {
-        models: { type: "string" },
-        "dry-run": { type: "boolean" },
-        out: { type: "string" },
-        cache: { type: "string" },
-        episodes: { type: "string" },
-        pack: { type: "string" },
-        "from-pack": { type: "string" },
-        spec: { type: "string" },
-        "max-cost": { type: "string" },
-        "max-tokens": { type: "string" },
-        "no-preflight": { type: "boolean" },
-        "no-progress": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: true,
-    }));
-  } catch (err) {
-    fail((err as Error).message);
-  }
-  if (values.help) {
+  const command = await readReproduceCommand(Deno.args);
+  if (command.kind === "help") {
     console.log(USAGE);
     return 0;
   }
-  if (positionals.length > 1) {
-    fail(`Expected one paper, got ${positionals.length}: ${positionals.join(" ")}`);
-  }
-  const paperArg = positionals[0];
-  if (paperArg !== undefined && !REPORT_PAPERS.includes(paperArg as ReportPaper)) {
-    fail(`Unknown paper "${paperArg}": expected one of ${REPORT_PAPERS.join(", ")}`);
-  }
-  if (values["from-pack"] !== undefined) {
-    for (const flag of ["models", "dry-run", "cache", "episodes", "pack", "spec"] as const) {
-      if (values[flag] !== undefined) {
-        fail(`--from-pack rebuilds the packed run's report; it takes no --${flag}`);
-      }
-    }
-    return await fromPack(values["from-pack"], values.out, paperArg);
-  }
-  if (paperArg === undefined) fail("Name the paper: frail or staghunt");
-  const paper = paperArg as ReportPaper;
-  const episodes = int("episodes", values.episodes, 1);
-  const maxTokens = int("max-tokens", values["max-tokens"], 1);
-  const maxCost = positive("max-cost", values["max-cost"]);
-  const specPath = values.spec ?? SPECS[paper];
-  let raw: Spec;
-  try {
-    raw = await readGridSpec(specPath) as Spec;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) fail(`Spec file "${specPath}" does not exist`);
-    throw err;
-  }
-  const parsed = parseGridSpec(raw);
-  const game = paper === "frail" ? "frail" : "staghunt";
-  const otherGames = parsed.blocks.filter((b) => b.game !== game);
-  if (otherGames.length > 0) {
-    fail(
-      `Spec "${specPath}" has ${
-        otherGames[0].game
-      } blocks: the ${paper} report needs ${game} blocks only`,
-    );
-  }
-  let models: ModelConfig[] | undefined;
-  if (values.models !== undefined) {
-    try {
-      models = await loadModelConfigs(values.models);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) {
-        fail(`Models file "${values.models}" does not exist`);
-      }
-      throw err;
-    }
-  } else if (values.cache !== undefined) {
-    fail("--cache holds model replies: it needs --models (mock agents make no model call)");
-  }
-  const mock = models === undefined ? mockSpec(raw) : null;
-  const spec = withEpisodes(mock ? mock.spec : raw, episodes);
+  // The launcher (deno task reproduce) grants exactly these; run directly,
+  // the command prints the narrow line that does.
+  if (!checkPermissions(reproduceNeeds(command), new URL(import.meta.url), Deno.args)) return 2;
+  if (command.kind === "from-pack") return await fromPack(command);
+  const { paper, spec, out } = command;
+  const models = command.models?.configs;
   const name = parseGridSpec(spec).name;
-  const out = values.out ?? join("runs", `reproduce-${paper}${mock ? "-mock" : ""}`);
-  if (mock) {
+  if (command.mock) {
+    const dropped = command.mock.dropped;
     console.log(
-      `Mock agents (rule-based, not LLMs) play the paper's design "${parsed.name}"` +
-        (mock.dropped.length
-          ? `; left out, as mocks cannot mix models: ${mock.dropped.join("; ")}`
-          : "") +
-        ". Give --models FILE to run the paper's models.",
+      wrap(
+        `Mock agents (rule-based, not LLMs) play the paper's design "${command.designName}"` +
+          (dropped.length ? `; left out, as mocks cannot mix models: ${dropped.join("; ")}` : "") +
+          ". Give --models FILE to run the paper's models.",
+      ).join("\n") + "\n",
     );
   }
-  if (values["dry-run"]) {
+  if (command.dryRun) {
+    // The grid's one screen (deno task grid --dry-run): plan, calls, tokens,
+    // cost per model, and the calls --cache already holds.
     const plan = streamPlan(spec);
-    const usage = await estimateUsage(plan.episodes, { models });
-    console.log(formatPlan(plan, { episodes: false }).split("\n")[0]);
-    const rows = Object.entries(usage.byModel).map(([id, m]) => [
-      id,
-      String(m.calls),
-      String(m.tokensIn),
-      String(m.tokensOut),
-      m.cost === null ? "no price" : m.cost.toFixed(4),
-    ]);
-    console.log(
-      `Agent calls: ${usage.calls}; LLM: ${usage.llmEpisodes} episodes, ${usage.llmCalls} calls.`,
-    );
-    if (rows.length > 0) {
-      console.log(
-        formatTable(
-          ["model", "calls", "prompt tokens", "completion tokens (500/call)", "cost"],
-          rows,
-        ),
+    const usage = await estimateUsage(plan.episodes, {
+      models,
+      tokensOutPerCall: command.tokensOut,
+      cache: command.cache,
+      currency: command.models?.currency,
+    });
+    console.log(formatPlan(plan, {
+      usage,
+      episodes: false,
+      cells: "auto",
+      modelsFile: command.models?.path,
+    }));
+    if (command.mock) {
+      const real = await estimateUsage(
+        streamPlan(withEpisodes(command.design, command.episodes)).episodes,
+        { tokensOutPerCall: command.tokensOut },
       );
+      const n = (x: number) => x.toLocaleString("en-US");
       console.log(
-        usage.cost === null
-          ? "Cost: unknown (no price for " + usage.unpriced.join(", ") + ")"
-          : `Cost: ${usage.cost.toFixed(4)} (at the caps ${usage.maxCost?.toFixed(4)})`,
-      );
-      console.log("Cache hits: not estimated by this version (every call counted as sent).");
-    }
-    if (mock) {
-      const real = await estimateUsage(streamPlan(withEpisodes(raw, episodes)).episodes, {});
-      console.log(
-        `With --models, the paper's models would make ${real.llmCalls} calls in ${real.llmEpisodes} ` +
-          `episodes (${real.tokensIn} prompt tokens): ` +
-          Object.entries(real.byModel).map(([id, m]) => `${id} ${m.calls}`).join(", ") + ".",
+        "\n" + wrap(
+          `With --models, the paper's models would make ${n(real.llmCalls)} calls in ` +
+            `${n(real.llmEpisodes)} episodes (${n(real.tokensIn)} prompt tokens): ` +
+            Object.entries(real.byModel).map(([id, m]) => `${id} ${n(m.calls)}`).join(", ") +
+            ".",
+        ).join("\n"),
       );
     }
-    console.log(`Run and report into ${out} (logs in ${join(out, "run")}).`);
+    console.log(`\nRun and report into ${out} (logs in ${join(out, "run")}).`);
     return 0;
   }
-  const named = new Set(expandCells(parseGridSpec(spec)).flatMap((c) => modelsOf(c.agents)));
-  const used = (models ?? []).filter((m) => named.has(m.id));
-  requirePermissions({
-    write: [
-      out,
-      ...(values.cache ? [values.cache] : []),
-      ...(values.pack ? [dirname(values.pack)] : []),
-    ],
-    net: used.map((m) => new URL(m.baseURL).host),
-    env: used.map((m) => m.apiKeyEnv).filter((k): k is string => k !== null),
-    sys: POLARS_SYS,
-    ffi: addonFolder(),
-  });
-  const runtime = models ? new LlmRuntime({ models, cacheDir: values.cache ?? null }) : undefined;
+  const runtime = models ? new LlmRuntime({ models, cacheDir: command.cache ?? null }) : undefined;
   // A signal starts no new episode; a second one abandons those in flight
   // (not logged, played again on resume). The folder resumes either way.
   const stop = new AbortController();
@@ -438,6 +282,7 @@ async function main(): Promise<number> {
   const listeners = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((name) => {
     const listener = () => {
       if (received !== null) {
+        console.error(`\nReceived ${name} again: abandoning the episodes in flight.`);
         runtime?.halt(`Received ${received}, then ${name}`, "signal");
         abandon.abort(name);
         return;
@@ -460,12 +305,14 @@ async function main(): Promise<number> {
     r = await runGrid(spec, {
       out: join(out, "run"),
       runtime,
-      preflight: !values["no-preflight"],
-      progress: values["no-progress"] ? false : true,
+      preflight: command.preflight,
+      progress: command.progress,
       workers: 0,
       signal: stop.signal,
       abandon: abandon.signal,
-      budget: maxTokens !== undefined || maxCost !== undefined ? { maxTokens, maxCost } : undefined,
+      budget: command.maxTokens !== undefined || command.maxCost !== undefined
+        ? { maxTokens: command.maxTokens, maxCost: command.maxCost }
+        : undefined,
     });
   } finally {
     for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
@@ -493,7 +340,7 @@ async function main(): Promise<number> {
   }
   const built = await report(paper, out);
   console.log(`Report: ${built.html} and ${built.md} (${built.summary}).`);
-  if (values.pack) {
+  if (command.pack !== undefined) {
     const enc = new TextEncoder();
     const entries: TarEntry[] = [
       {
@@ -504,7 +351,7 @@ async function main(): Promise<number> {
               format: PACK_FORMAT,
               version: 1,
               paper,
-              mock: mock !== null,
+              mock: command.mock !== null,
               run: name,
               episodes: r.total,
             },
@@ -514,16 +361,18 @@ async function main(): Promise<number> {
         ),
       },
       { name: "spec.json", data: enc.encode(JSON.stringify(spec, null, 2) + "\n") },
-      ...(values.models ? [{ name: "models.json", data: await Deno.readFile(values.models) }] : []),
+      ...(command.models
+        ? [{ name: "models.json", data: await Deno.readFile(command.models.path) }]
+        : []),
       // The lock names this process and host; it is no part of the run.
       ...(await filesUnder(join(out, "run"), "run")).filter((e) => e.name !== `run/${LOCK_FILE}`),
-      ...(values.cache ? await filesUnder(values.cache, "cache") : []),
+      ...(command.cache !== undefined ? await filesUnder(command.cache, "cache") : []),
       { name: "report.html", data: await Deno.readFile(built.html) },
       { name: "report.md", data: await Deno.readFile(built.md) },
     ];
-    await Deno.writeFile(values.pack, writeTar(entries));
+    await Deno.writeFile(command.pack, writeTar(entries));
     console.log(
-      `Pack: ${values.pack} (${entries.length} files). Rebuild offline: deno task reproduce --from-pack ${values.pack}`,
+      `Pack: ${command.pack} (${entries.length} files). Rebuild offline: deno task reproduce --from-pack ${command.pack}`,
     );
   }
   return r.failed.length + r.degraded.length ? 1 : 0;
@@ -538,11 +387,11 @@ if (import.meta.main) {
       console.error(err.message);
       code = EXIT_WRITE;
     } else if (
-      err instanceof UsageError || err instanceof RangeError || err instanceof TypeError ||
+      err instanceof ReproduceUsageError || err instanceof RangeError || err instanceof TypeError ||
       err instanceof SyntaxError || err instanceof LlmPreflightError ||
       err instanceof FolderLockedError || err instanceof LockPathError
     ) {
-      console.error(`${err.message}${err instanceof UsageError ? `\n\n${USAGE}` : ""}`);
+      console.error(`${err.message}${err instanceof ReproduceUsageError ? `\n\n${USAGE}` : ""}`);
       code = 2;
     } else throw err;
   }

@@ -58,6 +58,7 @@ import { checkShard } from "../grid/shard.ts";
 import { modelsOf, parseGridSpec } from "../grid/spec.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 import { addonFolder, checkPermissions, narrowFlags, type Needs, quote } from "./_permissions.ts";
+import { numberFlags } from "./_flags.ts";
 
 const USAGE =
   `Usage: deno task slurm --spec SPEC --shards N --out DIR [--models MODELS.json] [--cache DIR]
@@ -294,14 +295,7 @@ function fail(message: string): never {
   Deno.exit(2);
 }
 
-function int(name: string, text: string | undefined, min: number): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < min) {
-    fail(`--${name} must be an integer >= ${min}, got "${text}"`);
-  }
-  return n;
-}
+const { int } = numberFlags(fail);
 
 const absolute = (p: string) => (isAbsolute(p) ? p : resolve(p));
 /** A path as the user reads it: relative to the working folder when inside it. */

@@ -30,10 +30,13 @@ Deno.test("the docs' shell lines run Deno as the README does, and name tasks tha
   const known = await tasks();
   for (const doc of DOCS) {
     const lines = (await Deno.readTextFile(`${ROOT}/docs/${doc}.md`)).split("\n");
+    let fenced = false;
     let inShell = false;
     for (const [i, line] of lines.entries()) {
       if (line.startsWith("```")) {
-        inShell = !inShell && /^```(sh|bash)?$/.test(line);
+        // An opening fence says the block's language; a closing one ends it.
+        inShell = !fenced && /^```(sh|bash)?$/.test(line);
+        fenced = !fenced;
         continue;
       }
       const where = `docs/${doc}.md:${i + 1}: ${line}`;
@@ -46,8 +49,8 @@ Deno.test("the docs' shell lines run Deno as the README does, and name tasks tha
   }
 });
 
-Deno.test("the grid and compact commands' usage runs Deno as the README does", async () => {
-  for (const script of ["grid", "compact"]) {
+Deno.test("the grid, compact and reproduce commands' usage runs Deno as the README does", async () => {
+  for (const script of ["grid", "compact", "reproduce"]) {
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", `${ROOT}/engine/cli/${script}.ts`, "--no-such-flag"],
       cwd: ROOT,

@@ -1,8 +1,18 @@
 // Least privilege: the tasks grant only what their commands need; `deno task
-// grid` runs the grid as a child with exactly the permissions its arguments
-// need, derived by the launcher.
+// grid` and `deno task reproduce` run their command as a child with exactly
+// the permissions its arguments need, derived by the launcher.
 import { assert, assertEquals } from "../../_assert.ts";
-import { gridNeeds, missingKey, narrowFlags } from "../../../engine/cli/_permissions.ts";
+import {
+  addonFolder,
+  gridNeeds,
+  missingKey,
+  narrowFlags,
+} from "../../../engine/cli/_permissions.ts";
+import {
+  readReproduceCommand,
+  reproduceModels,
+  reproduceNeeds,
+} from "../../../engine/cli/_reproduce_args.ts";
 import { parseModelConfigs } from "../../../engine/agents/llm/model_config.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
@@ -24,6 +34,9 @@ Deno.test("deno.json tasks grant ffi and sys only where Polars or the folder loc
   // The launcher: reading, starting the grid child, and checking key variables.
   assertEquals(flagsOf(t.grid), ["--allow-env", "--allow-read", "--allow-run"]);
   assert(t.grid.endsWith(" engine/cli/launch_grid.ts"), t.grid);
+  // The same launcher's permissions for a paper's reproduction.
+  assertEquals(flagsOf(t.reproduce), ["--allow-env", "--allow-read", "--allow-run"]);
+  assert(t.reproduce.endsWith(" engine/cli/launch_reproduce.ts"), t.reproduce);
   assertEquals(flagsOf(t.compact), [
     "--allow-ffi=node_modules",
     "--allow-read",
@@ -110,6 +123,67 @@ Deno.test("gridNeeds() grants the output and cache folders, each host and key va
     'The API key variable K of model "a" is not set: export K=... before running the grid.',
   );
   assertEquals(missingKey(models, () => "sk-1"), null);
+});
+
+Deno.test("reproduceNeeds() grants a run its folders, the hosts and key variables it calls, and a dry run or a pack rebuild no network", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "coordlab-needs-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/models.json`,
+      JSON.stringify({
+        models: [
+          { id: "a", baseURL: "https://api.example.com/v1", model: "x", apiKeyEnv: "K" },
+          { id: "b", baseURL: "https://api.example.com/v1", model: "y", apiKeyEnv: "K" },
+          { id: "unused", baseURL: "https://other.example.com/v1", model: "z", apiKeyEnv: "U" },
+        ],
+      }),
+    );
+    await Deno.writeTextFile(
+      `${dir}/spec.json`,
+      JSON.stringify({
+        name: "r",
+        blocks: [{ game: "frail", envs: ["bank_run"], agents: [{ model: "a" }, { model: "b" }] }],
+      }),
+    );
+    const args = ["frail", "--spec", `${dir}/spec.json`, "--models", `${dir}/models.json`];
+    const polars = {
+      sys: ["cpus", "networkInterfaces", "hostname"],
+      ffi: addonFolder(),
+    };
+    const run = await readReproduceCommand([
+      ...args,
+      "--out",
+      "/tmp/o",
+      "--cache",
+      "/tmp/c",
+      "--pack",
+      "/tmp/o/p.tar",
+    ]);
+    assertEquals(reproduceNeeds(run), {
+      write: ["/tmp/o", "/tmp/c", "/tmp/o/p.tar"],
+      net: ["api.example.com"],
+      env: ["K"],
+      ...polars,
+    });
+    assertEquals(reproduceModels(run).map((m) => m.id), ["a", "b"]);
+    // The default folder, and a pack elsewhere: the file, not its folder.
+    const pack = await readReproduceCommand([...args, "--pack", "x.tar"]);
+    assertEquals(reproduceNeeds(pack).write, ["runs/reproduce-frail", "x.tar"]);
+    const dry = await readReproduceCommand([...args, "--cache", "/tmp/c", "--dry-run"]);
+    assertEquals(reproduceNeeds(dry), { write: [], net: [], env: [], ...polars });
+    assertEquals(reproduceModels(dry), []);
+    const mock = await readReproduceCommand(["frail", "--spec", `${dir}/spec.json`]);
+    assertEquals(reproduceNeeds(mock), {
+      write: ["runs/reproduce-frail-mock"],
+      net: [],
+      env: [],
+      ...polars,
+    });
+    const rebuild = await readReproduceCommand(["--from-pack", `${dir}/r.tar`]);
+    assertEquals(reproduceNeeds(rebuild), { write: ["runs/r"], net: [], env: [], ...polars });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("deno task grid runs an LLM grid into a folder outside runs/, with no command to copy", async () => {

@@ -1,40 +1,110 @@
-// deno task reproduce: a mock report, a pack rebuilt offline byte for byte in
-// a fresh folder without network permission, and a grid played again from a
-// pack's reply cache against a closed port with zero requests.
+// deno task reproduce: a launcher that runs the command with exactly the
+// permissions its arguments need (an LLM run into a folder outside runs/ with
+// no command to copy, keys checked first, SIGINT forwarded once), the grid's
+// one-screen dry run, a mock report, a pack rebuilt offline byte for byte in
+// a fresh folder with network denied, and a grid played again from a pack's
+// reply cache against a closed port with zero requests.
 import { assert, assertEquals } from "../../_assert.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
+import { narrowFlags } from "../../../engine/cli/_permissions.ts";
+import { readReproduceCommand, reproduceNeeds } from "../../../engine/cli/_reproduce_args.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const SCRIPT = `${ROOT}engine/cli/reproduce.ts`;
+const LAUNCHER = "engine/cli/launch_reproduce.ts";
 
-/** The reproduce task's flags (deno.json), with the addon folder made absolute. */
+/** The reproduce task's flags (deno.json): the launcher's. */
 async function taskFlags(): Promise<string[]> {
   const text = await Deno.readTextFile(`${ROOT}/deno.json`);
   const json = text.split("\n").filter((l) => !l.trimStart().startsWith("//")).join("\n");
   const task: string = JSON.parse(json).tasks.reproduce;
-  const flags = task.split(" ").filter((w) => w.startsWith("--"));
-  assert(!flags.some((f) => f.startsWith("--allow-net") || f.startsWith("--allow-env")), task);
-  return flags.map((f) => f === "--allow-ffi=node_modules" ? `--allow-ffi=${ROOT}node_modules` : f);
+  assert(task.endsWith(` ${LAUNCHER}`), task);
+  return task.split(" ").filter((w) => w.startsWith("--"));
 }
 
+type Ran = { code: number; out: string; err: string };
+const decode = (r: Deno.CommandOutput): Ran => {
+  const d = new TextDecoder();
+  return { code: r.code, out: d.decode(r.stdout), err: d.decode(r.stderr) };
+};
+
+/** The launcher as the task runs it (its flags, the toolkit's config), in `cwd`. */
 async function reproduce(
   cwd: string,
   args: string[],
-  extra: string[] = [],
   env: Record<string, string> = {},
-): Promise<{ code: number; out: string; err: string }> {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: ["run", `--config=${ROOT}deno.json`, ...(await taskFlags()), ...extra, SCRIPT, ...args],
-    cwd,
-    env: { NO_COLOR: "1", ...env },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const d = new TextDecoder();
-  return { code: r.code, out: d.decode(r.stdout), err: d.decode(r.stderr) };
+): Promise<Ran> {
+  return decode(
+    await new Deno.Command(Deno.execPath(), {
+      args: ["run", `--config=${ROOT}deno.json`, ...(await taskFlags()), ROOT + LAUNCHER, ...args],
+      cwd,
+      env: { NO_COLOR: "1", ...env },
+      stdout: "piped",
+      stderr: "piped",
+    }).output(),
+  );
 }
 
-Deno.test("reproduce staghunt writes a mock report and a pack that a fresh folder rebuilds byte for byte without network", async () => {
+/** reproduce.ts itself, run in `cwd` with `flags` only. */
+async function reproduceDirectly(cwd: string, args: string[], flags: string[]): Promise<Ran> {
+  return decode(
+    await new Deno.Command(Deno.execPath(), {
+      args: ["run", `--config=${ROOT}deno.json`, ...flags, SCRIPT, ...args],
+      cwd,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output(),
+  );
+}
+
+/** `deno task --quiet reproduce <args>`, as a user types it (the task runs in the toolkit's folder). */
+async function task(args: string[], env: Record<string, string>): Promise<Ran> {
+  return decode(
+    await new Deno.Command(Deno.execPath(), {
+      args: ["task", "--quiet", "reproduce", ...args],
+      cwd: ROOT,
+      env: { NO_COLOR: "1", ...env },
+      stdout: "piped",
+      stderr: "piped",
+    }).output(),
+  );
+}
+
+/**
+ * A one-model models file for `baseURL` and a small Stag Hunt design (two
+ * cells), in `dir`; returns the arguments that name them.
+ */
+async function llmInputs(
+  dir: string,
+  baseURL: string,
+  keyVariable: string,
+  { T = [1], episodes = 3 } = {},
+) {
+  await Deno.writeTextFile(
+    `${dir}/models.json`,
+    JSON.stringify({
+      models: [{
+        id: "local",
+        baseURL,
+        model: "coordlab-defensive",
+        apiKeyEnv: keyVariable,
+        provider: "local",
+      }],
+    }),
+  );
+  await Deno.writeTextFile(
+    `${dir}/spec.json`,
+    JSON.stringify({
+      name: "tiny",
+      episodes,
+      blocks: [{ game: "staghunt", N: [5], M: [3], T, F: [1, 4], agents: [{ model: "local" }] }],
+    }),
+  );
+  return ["staghunt", "--spec", `${dir}/spec.json`, "--models", `${dir}/models.json`];
+}
+
+Deno.test("reproduce staghunt writes a mock report and a pack that a fresh folder rebuilds byte for byte with network denied", async () => {
   const a = await Deno.makeTempDir({ prefix: "coordlab-repro-a-" });
   const b = await Deno.makeTempDir({ prefix: "coordlab-repro-b-" });
   try {
@@ -66,13 +136,19 @@ Deno.test("reproduce staghunt writes a mock report and a pack that a fresh folde
     assertEquals(svgs.length, 8);
     for (const svg of svgs) assert(svg.includes("mock agents"), svg.slice(0, 300));
     await Deno.copyFile(`${a}/runs/p.tar`, `${b}/p.tar`);
-    const rebuilt = await reproduce(b, ["--from-pack", "p.tar", "--out", "runs/rebuilt"]);
+    // The rebuild with exactly what the launcher grants it: no network, no variable.
+    const args = ["--from-pack", "p.tar", "--out", "runs/rebuilt"];
+    const needs = reproduceNeeds(await readReproduceCommand(args));
+    assertEquals([needs.write, needs.net, needs.env], [["runs/rebuilt"], [], []]);
+    const flags = narrowFlags({ ...needs, ffi: `${ROOT}node_modules` });
+    assert(!flags.some((f) => /^--allow-(net|env|run)/.test(f)), flags.join(" "));
+    const rebuilt = await reproduceDirectly(b, args, flags);
     assertEquals(rebuilt.code, 0, rebuilt.err);
     assert(rebuilt.out.includes("report.html: identical to the packed one"), rebuilt.out);
     assertEquals(await Deno.readFile(`${b}/runs/rebuilt/report.html`), html);
     assertEquals(await Deno.readTextFile(`${b}/runs/rebuilt/report.md`), md);
     // A second unpack into the same folder is refused: nothing written is lost.
-    const again = await reproduce(b, ["--from-pack", "p.tar", "--out", "runs/rebuilt"]);
+    const again = await reproduce(b, args);
     assertEquals(again.code, 2);
     assert(
       again.err.split("\n").some((l) => l.startsWith('Output folder "runs/rebuilt" is not empty')),
@@ -89,67 +165,59 @@ Deno.test("reproduce plays a packed LLM grid again from the pack's cache against
   const server = serveLocalModel({ apiKey: key, seed: 5 });
   const a = await Deno.makeTempDir({ prefix: "coordlab-repro-a-" });
   const b = await Deno.makeTempDir({ prefix: "coordlab-repro-b-" });
-  const model = (baseURL: string) => ({
-    models: [{
-      id: "local",
-      baseURL,
-      model: "coordlab-defensive",
-      apiKeyEnv: "REPRO_TEST_KEY",
-      provider: "local",
-    }],
-  });
   try {
-    await Deno.writeTextFile(`${a}/models.json`, JSON.stringify(model(server.url)));
-    await Deno.writeTextFile(
-      `${a}/spec.json`,
-      JSON.stringify({
-        name: "tiny",
-        episodes: 1,
-        blocks: [{
-          game: "staghunt",
-          N: [5],
-          M: [3],
-          T: [1],
-          F: [1, 4],
-          agents: [{ model: "local" }],
-        }],
-      }),
-    );
     const host = new URL(server.url).host;
     const args = [
-      "staghunt",
-      "--spec",
-      "spec.json",
-      "--models",
-      "models.json",
+      ...await llmInputs(a, server.url, "REPRO_TEST_KEY"),
       "--cache",
       "runs/cache",
+      "--no-progress",
     ];
-    // Without the network and the key variable, the command names them and stops.
-    const refused = await reproduce(a, [...args, "--no-progress"], [], { REPRO_TEST_KEY: key });
+    // Run directly without the network and the key variable, the command
+    // names them, prints the narrow command, and stops.
+    const polarsOnly = [
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write=runs",
+      `--allow-ffi=${ROOT}node_modules`,
+      "--allow-sys=cpus,networkInterfaces,hostname",
+    ];
+    const refused = await reproduceDirectly(a, args, polarsOnly);
     assertEquals(refused.code, 2);
     // (Node's punycode deprecation warning may come first on stderr.)
+    const lines = refused.err.split("\n");
+    const at = lines.findIndex((line) =>
+      line.startsWith(
+        `This command needs permissions it was not given: network access to ${host}, ` +
+          "variable REPRO_TEST_KEY. Run it with exactly what it needs:",
+      )
+    );
+    assert(at >= 0, refused.err);
     assert(
-      refused.err.split("\n").some((line) =>
-        line.startsWith(
-          `This command needs permissions it was not given: network access to ${host}, ` +
-            "variable REPRO_TEST_KEY.",
-        )
+      lines[at + 2].startsWith(
+        "  npx -y deno@2.9.6 run --no-prompt --allow-read " +
+          `--allow-write=runs/reproduce-staghunt,runs/cache --allow-net=${host} ` +
+          "--allow-env=REPRO_TEST_KEY --allow-sys=cpus,networkInterfaces,hostname --allow-ffi=",
       ),
       refused.err,
     );
     assertEquals(server.stats().chat, 0);
-    const run = await reproduce(
-      a,
-      [...args, "--no-progress", "--pack", "runs/llm.tar"],
-      [`--allow-net=${host}`, "--allow-env=REPRO_TEST_KEY"],
-      { REPRO_TEST_KEY: key },
-    );
+    // The launcher grants them: no flag to add.
+    const run = await reproduce(a, [...args, "--pack", "runs/llm.tar"], { REPRO_TEST_KEY: key });
     assertEquals(run.code, 0, run.err + run.out);
     assert(run.out.includes("Report: runs/reproduce-staghunt/report.html"), run.out);
     assert(run.out.includes("(LLM agents: "), run.out);
     const sent = server.stats().chat;
     assert(sent > 0);
+    const calls = Number(run.out.match(/Model calls: (\d+) \(0 from the cache\)/)?.[1]);
+    assert(calls > 0, run.out);
+    // The dry run counts the calls the cache holds: every one (one turn a game).
+    const dry = await reproduce(a, [...args, "--dry-run"]);
+    assertEquals(dry.code, 0, dry.err);
+    assert(
+      dry.out.includes(`Cache runs/cache: holds ${calls} of the ${calls} calls`),
+      dry.out,
+    );
     await server.close();
     await Deno.copyFile(`${a}/runs/llm.tar`, `${b}/llm.tar`);
     const rebuilt = await reproduce(b, ["--from-pack", "llm.tar"]);
@@ -162,10 +230,7 @@ Deno.test("reproduce plays a packed LLM grid again from the pack's cache against
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const port = (listener.addr as Deno.NetAddr).port;
     listener.close();
-    await Deno.writeTextFile(
-      `${b}/closed.json`,
-      JSON.stringify(model(`http://127.0.0.1:${port}/v1`)),
-    );
+    await llmInputs(b, `http://127.0.0.1:${port}/v1`, "REPRO_TEST_KEY");
     const replay = await reproduce(
       b,
       [
@@ -173,7 +238,7 @@ Deno.test("reproduce plays a packed LLM grid again from the pack's cache against
         "--spec",
         "runs/llm/spec.json",
         "--models",
-        "closed.json",
+        "models.json",
         "--cache",
         "runs/llm/cache",
         "--no-preflight",
@@ -181,13 +246,10 @@ Deno.test("reproduce plays a packed LLM grid again from the pack's cache against
         "--out",
         "runs/again",
       ],
-      [`--allow-net=127.0.0.1:${port}`, "--allow-env=REPRO_TEST_KEY"],
       { REPRO_TEST_KEY: "unused" },
     );
     assertEquals(replay.code, 0, replay.err + replay.out);
-    const calls = replay.out.match(/Model calls: (\d+) \((\d+) from the cache\)/);
-    assert(calls !== null, replay.out);
-    assertEquals(calls[1], calls[2]);
+    assert(replay.out.includes(`Model calls: ${calls} (${calls} from the cache)`), replay.out);
     const reserves = async (path: string) =>
       (await Deno.readTextFile(path).catch(() => "")).split("\n")
         .filter((l) => l.includes('"type":"reserve"')).length;
@@ -202,5 +264,131 @@ Deno.test("reproduce plays a packed LLM grid again from the pack's cache against
     await server.close().catch(() => {});
     await Deno.remove(a, { recursive: true });
     await Deno.remove(b, { recursive: true });
+  }
+});
+
+Deno.test("deno task reproduce runs LLM agents into a folder outside runs/, with no command to copy", async () => {
+  const key = `sk-test-${crypto.randomUUID()}`;
+  const server = serveLocalModel({ apiKey: key, seed: 3 });
+  const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-task-" });
+  try {
+    const ran = await task([
+      ...await llmInputs(dir, server.url, "REPRO_TASK_KEY"),
+      "--episodes",
+      "1",
+      "--out",
+      `${dir}/out`,
+      "--cache",
+      `${dir}/cache`,
+      "--no-progress",
+    ], { REPRO_TASK_KEY: key });
+    const out = ran.out + ran.err;
+    assertEquals(ran.code, 0, out);
+    assert(!out.includes("deno run") && !out.includes("needs permissions"), out);
+    assert(out.includes(`tiny: 2/2 episodes in ${dir}/out/run (0 already there, 2 played`), out);
+    assert(out.includes(`Report: ${dir}/out/report.html and ${dir}/out/report.md`), out);
+    assert(server.stats().chat > 0);
+    assert((await Array.fromAsync(Deno.readDir(`${dir}/cache`))).length > 0);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task reproduce with a key variable unset exits 2 naming it and its model, before any request", async () => {
+  const server = serveLocalModel({ apiKey: "sk-x" });
+  const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-task-" });
+  try {
+    const inputs = await llmInputs(dir, server.url, "REPRO_TEST_UNSET_KEY");
+    const ran = await task([...inputs, "--out", `${dir}/out`], {});
+    assertEquals(ran.code, 2, ran.out + ran.err);
+    assertEquals(ran.out, "");
+    assertEquals(
+      ran.err,
+      'The API key variable REPRO_TEST_UNSET_KEY of model "local" is not set: ' +
+        "export REPRO_TEST_UNSET_KEY=... before running the grid.\n",
+    );
+    assertEquals(server.stats().chat, 0);
+    await Deno.stat(`${dir}/out`).then(() => assert(false, "the output folder was made"), () => {});
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("deno task reproduce forwards a Ctrl-C to the run once: it stops, says how to resume, and resumes", async () => {
+  const key = "sk-signal";
+  const server = serveLocalModel({ apiKey: key, latencyMs: 200 });
+  const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-signal-" });
+  try {
+    // 20 episodes: more than the 8 a run plays at once, so some are left to resume.
+    const args = [
+      ...await llmInputs(dir, server.url, "REPRO_TEST_KEY", { T: [2], episodes: 10 }),
+      "--out",
+      "out",
+      "--no-progress",
+      "--no-preflight",
+    ];
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", `--config=${ROOT}deno.json`, ...(await taskFlags()), ROOT + LAUNCHER, ...args],
+      cwd: dir,
+      env: { REPRO_TEST_KEY: key, NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+      // Its own process group, as a terminal's foreground job.
+      detached: true,
+    }).spawn();
+    while (server.stats().chat === 0) await new Promise((r) => setTimeout(r, 50));
+    if (Deno.build.os === "linux") {
+      // The command runs in a process group of its own, so a Ctrl-C reaches
+      // it only through the launcher. (Signals sent at once may merge into
+      // one, so the count below alone would not show it.)
+      const [pid] = (await Deno.readTextFile(`/proc/${child.pid}/task/${child.pid}/children`))
+        .trim().split(" ").map(Number);
+      const group = (p: number) =>
+        Number(Deno.readTextFileSync(`/proc/${p}/stat`).split(") ")[1].split(" ")[2]);
+      assertEquals([group(child.pid), group(pid)], [child.pid, pid]);
+    }
+    // A Ctrl-C: SIGINT to the whole foreground group, the launcher's.
+    Deno.kill(-child.pid, "SIGINT");
+    const ran = decode(await child.output());
+    assertEquals(ran.code, 130, ran.out + ran.err);
+    // Once: the launcher's forwarded signal, not a second one that would abandon them.
+    assertEquals(ran.err.split("Received SIGINT").length, 2, ran.err);
+    assert(ran.err.includes("Received SIGINT: no new episode starts"), ran.err);
+    assert(!ran.err.includes("abandoning"), ran.err);
+    assert(ran.out.includes("Not finished: run the same command again to resume."), ran.out);
+    const resumed = await reproduce(dir, args, { REPRO_TEST_KEY: key });
+    assertEquals(resumed.code, 0, resumed.out + resumed.err);
+    assert(resumed.out.includes("tiny: 20/20 episodes in out/run"), resumed.out);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("reproduce --dry-run prints the grid's one screen for the paper designs and their example models", async () => {
+  const screens = [
+    ["frail", "models.example.json", "total          118,831  106,799,825    59,415,500  "],
+    [
+      "staghunt",
+      "models.staghunt.example.json",
+      "total                       12,669  5,099,308      6,334,500  ",
+    ],
+  ];
+  for (const [paper, models, total] of screens) {
+    const ran = await reproduce(ROOT, [paper, "--models", `data/${models}`, "--dry-run"]);
+    assertEquals(ran.code, 0, ran.err);
+    const lines = ran.out.trimEnd().split("\n");
+    assert(lines.length <= 40, `${paper}: ${lines.length} lines\n${ran.out}`);
+    // The total row: calls, prompt tokens, completion tokens (500 a call assumed).
+    assert(lines.some((l) => l.startsWith(total)), `${paper}: no "${total}"\n${ran.out}`);
+    assertEquals(
+      lines.at(-1),
+      `Run and report into runs/reproduce-${paper} (logs in runs/reproduce-${paper}/run).`,
+    );
+    assert(lines.some((l) => /^model +calls +prompt tokens +completion tokens/.test(l)), ran.out);
+    // The hint on prices names the models file (its lines unwrapped).
+    assert(ran.out.replaceAll("\n  ", " ").includes(`to their entries in data/${models}`), ran.out);
   }
 });

@@ -1,0 +1,96 @@
+/**
+ * The launchers' common part (`deno task grid`, `deno task reproduce`): a
+ * command run as a child Deno with exactly the permissions its arguments
+ * need, after the key variables of the models it will call are checked.
+ *
+ * The child is `deno run --config=<the toolkit's deno.json> <the narrow
+ * flags> <script> <the same arguments>` (the config names the toolkit's
+ * `node_modules`, where Polars' addon lies, whatever the working folder). It
+ * runs in its own process group, so a Ctrl-C in the terminal reaches it once,
+ * through the launcher, not twice (a second Ctrl-C abandons the episodes in
+ * flight). SIGINT, SIGTERM and SIGHUP are forwarded to it; the launcher exits
+ * with its exit code, or 128 + the signal's number when a signal ended it. A
+ * launcher killed outright (SIGKILL, which cannot be forwarded) leaves the
+ * child running to its end; stop it by its own pid.
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import type { ModelConfig } from "../agents/llm/model_config.ts";
+import { missingKey, narrowFlags, type Needs } from "./_permissions.ts";
+
+/** The toolkit's config, for the child (its `nodeModulesDir`, its lock file). */
+const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/** What {@linkcode launch} grants the child, and whose keys it checks first. */
+export interface LaunchPlan {
+  /** The permissions the child gets beyond reading (`narrowFlags`). */
+  needs: Needs;
+  /** The models the child will call: a key variable unset or blank ends here, exit 2. */
+  keyed: readonly ModelConfig[];
+}
+
+/**
+ * Runs `script` with `args` as a child Deno with exactly `plan.needs`, and
+ * returns its exit code (128 + the signal's number when a signal ended it).
+ * When a model of `plan.keyed` has its key variable unset or blank, prints
+ * `missingKey`'s message and returns 2 without starting the child.
+ *
+ * @example
+ * ```ts
+ * import { launch } from "./_launch.ts";
+ * const dir = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${dir}/child.ts`,
+ *   'await Deno.writeTextFile(Deno.args[0], "ok"); Deno.exit(3);');
+ * const none = { write: [], net: [], env: [], sys: [], ffi: null };
+ * // Writing outside the granted folder is refused: the child fails (exit 1).
+ * if (await launch(`${dir}/child.ts`, [`${dir}/out.txt`], { needs: none, keyed: [] }) !== 1) {
+ *   throw new Error("the child wrote without permission");
+ * }
+ * const needs = { ...none, write: [dir] };
+ * if (await launch(`${dir}/child.ts`, [`${dir}/out.txt`], { needs, keyed: [] }) !== 3) {
+ *   throw new Error("not the child's exit code");
+ * }
+ * if (await Deno.readTextFile(`${dir}/out.txt`) !== "ok") throw new Error();
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function launch(
+  script: string,
+  args: readonly string[],
+  plan: LaunchPlan,
+): Promise<number> {
+  const missing = missingKey(plan.keyed, (name) => Deno.env.get(name));
+  if (missing) {
+    console.error(missing);
+    return 2;
+  }
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", `--config=${CONFIG}`, ...narrowFlags(plan.needs), script, ...args],
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+    detached: true,
+  }).spawn();
+  const forwarders = SIGNALS.map((signal) => {
+    const forward = () => {
+      try {
+        child.kill(signal);
+      } catch {
+        // The child has ended; its status is on the way.
+      }
+    };
+    Deno.addSignalListener(signal, forward);
+    return () => Deno.removeSignalListener(signal, forward);
+  });
+  try {
+    const status = await child.status;
+    if (status.signal !== null) return 128 + (SIGNAL_NUMBERS[status.signal] ?? 0);
+    return status.code;
+  } finally {
+    for (const remove of forwarders) remove();
+  }
+}
