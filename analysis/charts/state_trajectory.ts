@@ -144,7 +144,9 @@ export function stateTrajectoryChart(
         field: "round",
         type: "quantitative",
         title: "Round",
-        axis: { format: "d", tickMinStep: 1 },
+        // Rounds are whole numbers: a tick at every round (Vega's nice ticks put
+        // 1.5 between rounds 1 and 2, printed "2"), thinned past 20 rounds.
+        axis: { format: "d", tickMinStep: 1, values: roundTicks(values) },
       },
       y,
       color: {
@@ -220,4 +222,18 @@ function checkReferenceLine(line: ReferenceLine, index: number): ReferenceLine {
 
 function show(value: unknown): string {
   return typeof value === "string" ? JSON.stringify(value) : String(value);
+}
+
+/** Whole-number ticks from the first to the last round: every round up to 20, else every k-th. */
+function roundTicks(rows: readonly TrajectoryRow[]): number[] {
+  if (rows.length === 0) return [];
+  let first = Infinity, last = -Infinity;
+  for (const r of rows) {
+    first = Math.min(first, Math.ceil(r.round));
+    last = Math.max(last, Math.floor(r.round));
+  }
+  const step = Math.max(1, Math.ceil((last - first + 1) / 20));
+  const ticks: number[] = [];
+  for (let t = first; t <= last; t += step) ticks.push(t);
+  return ticks;
 }

@@ -122,3 +122,21 @@ Deno.test("stateTrajectoryChart() throws RangeError for a size that is not a pos
     message: "Chart height must be a positive integer: received 10.5",
   });
 });
+
+Deno.test("stateTrajectoryChart() ticks whole rounds only: a two-round episode reads 1, 2 (not 1, 2, 2)", async () => {
+  const spec = stateTrajectoryChart([
+    { round: 1, series: "cash", value: 1 },
+    { round: 2, series: "cash", value: 2 },
+  ]);
+  const layer = (spec as { layer: { encoding: { x: { axis: { values: number[] } } } }[] }).layer[0];
+  assert.deepEqual(layer.encoding.x.axis.values, [1, 2]);
+  const svg = await renderSvg(spec);
+  // The x axis's tick labels, in order.
+  const labels = [...svg.matchAll(/<text[^>]*>(\d+)<\/text>/g)].map((m) => m[1]);
+  assert.deepEqual(labels.filter((l) => l === "1" || l === "2"), ["1", "2"]);
+  // Past 20 rounds, every k-th round.
+  const long = stateTrajectoryChart(
+    Array.from({ length: 53 }, (_, i) => ({ round: i + 1, series: "cash", value: i })),
+  ) as { layer: { encoding: { x: { axis: { values: number[] } } } }[] };
+  assert.deepEqual(long.layer[0].encoding.x.axis.values.slice(0, 4), [1, 4, 7, 10]);
+});
