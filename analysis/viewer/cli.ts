@@ -74,12 +74,13 @@ try {
     },
   });
   const seconds = (performance.now() - started) / 1000;
-  const perThousand = site.episodes === 0 ? 0 : (seconds / site.episodes) * 1000;
+  // A rate per 1,000 episodes only where there were enough to measure one.
+  const rate = site.episodes >= 100
+    ? ` (${((seconds / site.episodes) * 1000).toFixed(1)} s per 1,000 episodes)`
+    : "";
+  const files = `${site.files} log file${site.files === 1 ? "" : "s"}`;
   console.log(
-    `Wrote ${site.episodes} episode pages from ${site.files} log files in ${
-      seconds.toFixed(1)
-    } s ` +
-      `(${perThousand.toFixed(1)} s per 1,000 episodes)`,
+    `Wrote ${site.episodes} episode pages from ${files} in ${seconds.toFixed(1)} s${rate}`,
   );
   if (site.repeated > 0) {
     console.log(`${site.repeated} episodes occur more than once; each occurrence has its own page`);
