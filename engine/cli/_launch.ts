@@ -88,8 +88,16 @@ export async function launch(
   });
   try {
     const status = await child.status;
-    if (status.signal !== null) return 128 + (SIGNAL_NUMBERS[status.signal] ?? 0);
-    return status.code;
+    if (status.signal === null) return status.code;
+    if (!(SIGNALS as readonly string[]).includes(status.signal)) {
+      // Killed outright (SIGKILL, the kernel's OOM killer): the child could say nothing.
+      console.error(
+        `The command was ended by ${status.signal}: what it had in flight is lost (an episode ` +
+          `not yet written plays again), everything written stays; run the same command again ` +
+          `to resume.`,
+      );
+    }
+    return 128 + (SIGNAL_NUMBERS[status.signal] ?? 0);
   } finally {
     for (const remove of forwarders) remove();
   }
