@@ -362,6 +362,8 @@ async function main(): Promise<number> {
         cache: values.cache,
         currency: file?.currency,
         pilot: pilot?.byModel,
+        // The pilot's finished episodes went through the cache: the run replays them.
+        replayed: pilot && values.cache ? new Set(pilot.episodes) : undefined,
       });
       const list = values.list ?? false;
       console.log(formatPlan(plan, {

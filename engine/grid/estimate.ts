@@ -91,6 +91,13 @@ export interface EstimateUsageOptions {
   countTokens?: (text: string) => number;
   /** Stand-in agents of an episode. Default: the runner's rule-based agents, seeded with the episode seed. */
   standIn?: (episode: GridEpisode) => GridAgentFactory;
+  /**
+   * Ids of episodes a pilot has just played for real through the cache:
+   * the run replays their every call from it, so they count as cached, at
+   * no cost (the stand-ins' prompts differ from the real ones, so a lookup
+   * would miss them). Default none.
+   */
+  replayed?: ReadonlySet<string>;
 }
 
 /** Estimated usage of one model. */
@@ -308,7 +315,7 @@ export async function estimateUsage(
   const byModel: Record<string, ModelUsageEstimate> = {};
   /** Per model: calls not cached, their prompt tokens, and the cached replies' completion tokens. */
   const open = new Map<string, { calls: number; tokensIn: number }>();
-  const cachedOut = new Map<string, number>();
+  const cachedOut = new Map<string, { calls: number; tokens: number }>();
   const perCell = new Map<string, { calls: number; episodes: number }>();
   const out: UsageEstimate = {
     episodes: 0,
@@ -378,7 +385,8 @@ export async function estimateUsage(
       m.calls++;
       m.tokensIn += c.tokens;
       if (config) m.maxTokensOut! += config.maxTokens;
-      const hit = cache && config && c.hash !== null
+      const replayed = options.replayed?.has(ep.id) ?? false;
+      const hit = !replayed && cache && config && c.hash !== null
         ? await cache.get(cacheKeyOf(c.hash, {
           provider: config.provider,
           model: config.model,
@@ -386,9 +394,11 @@ export async function estimateUsage(
           sample: c.repeat === 0 ? ep.seed : `${ep.seed}#${c.repeat}`,
         }))
         : undefined;
-      if (hit) {
+      if (replayed) m.cachedCalls++;
+      else if (hit) {
         m.cachedCalls++;
-        cachedOut.set(id, (cachedOut.get(id) ?? 0) + hit.tokens_out);
+        const o = cachedOut.get(id) ?? { calls: 0, tokens: 0 };
+        cachedOut.set(id, { calls: o.calls + 1, tokens: o.tokens + hit.tokens_out });
       } else {
         const o = open.get(id) ?? { calls: 0, tokensIn: 0 };
         open.set(id, { calls: o.calls + 1, tokensIn: o.tokensIn + c.tokens });
@@ -403,10 +413,11 @@ export async function estimateUsage(
       m.tokensOutPerCall = pilot.tokensOut / pilot.calls;
       m.tokensOutSource = "pilot";
       m.tokensOutSamples = pilot.calls;
-    } else if (m.cachedCalls > 0) {
-      m.tokensOutPerCall = cachedOut.get(id)! / m.cachedCalls;
+    } else if ((cachedOut.get(id)?.calls ?? 0) > 0) {
+      const measured = cachedOut.get(id)!;
+      m.tokensOutPerCall = measured.tokens / measured.calls;
       m.tokensOutSource = "cache";
-      m.tokensOutSamples = m.cachedCalls;
+      m.tokensOutSamples = measured.calls;
     }
     const cap = configs?.get(id)?.maxTokens;
     if (cap !== undefined && m.tokensOutPerCall > cap) {

@@ -198,3 +198,45 @@ Deno.test("estimateUsage() cuts an assumed completion above the model's cap to t
   assert(m.cost! <= m.maxCost! && m.cost! >= m.minCost!, JSON.stringify(m));
   assertEquals(m.cost, m.maxCost);
 });
+
+Deno.test("estimateUsage() counts every call of a replayed episode (a pilot's, through the cache) as cached, at no cost", async () => {
+  const spec = {
+    episodes: 2,
+    blocks: [{
+      game: "frail",
+      envs: ["bank_run"],
+      mechanisms: ["M0"],
+      params: [{ horizon: 1 }],
+      agents: [{ model: "m" }],
+    }],
+  };
+  const models = [{
+    id: "m",
+    baseURL: "http://127.0.0.1:9/v1",
+    model: "x",
+    maxTokens: 100,
+    price: { inputPerMillion: 300, outputPerMillion: 600 },
+  }];
+  const cache = await Deno.makeTempDir();
+  try {
+    const [first] = planGrid(spec).episodes;
+    const all = await estimateUsage(spec, { models, cache, tokensOutPerCall: 50 });
+    const some = await estimateUsage(spec, {
+      models,
+      cache,
+      tokensOutPerCall: 50,
+      replayed: new Set([first.id]),
+    });
+    // 15 depositors, one call each, in each of the 2 episodes.
+    assertEquals([all.byModel.m.calls, all.byModel.m.cachedCalls], [30, 0]);
+    assertEquals([some.byModel.m.calls, some.byModel.m.cachedCalls], [30, 15]);
+    // The replayed episode's calls cost nothing: about half the cost is left.
+    assert(
+      some.cost! < all.cost! * 0.6 && some.cost! > all.cost! * 0.4,
+      `${some.cost} ${all.cost}`,
+    );
+    assertEquals(some.byModel.m.tokensOutSource, "assumed");
+  } finally {
+    await Deno.remove(cache, { recursive: true });
+  }
+});
