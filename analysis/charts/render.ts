@@ -77,7 +77,12 @@ export interface RenderPngOptions {
 export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
   // Vega tags every data object it ingests, so compile a copy of the spec.
   const vegaSpec = compile(withChartFont(structuredClone(spec))).spec;
-  const view = new vega.View(vega.parse(vegaSpec), { renderer: "none" });
+  const view = new vega.View(vega.parse(vegaSpec), {
+    renderer: "none",
+    // Layout notes (e.g. "Maximum optimization runs(5) reached") are not the
+    // reader's to act on; errors still throw.
+    logLevel: vega.Error,
+  });
   try {
     return await view.toSVG();
   } finally {

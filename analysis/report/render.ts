@@ -62,7 +62,8 @@ const STYLE = `body{font-family:sans-serif;max-width:72rem;margin:1rem auto;padd
 table{border-collapse:collapse;margin:.75rem 0;font-size:.85rem}caption{text-align:left;font-weight:bold}
 td,th{border:1px solid #ccc;padding:.15rem .4rem;text-align:right}
 tr.v-run td,tr.v-paper td,tr.v-printed td{background:#e6f4ea}tr.v-outside td{background:#fce8e6}
-tr.v-no_run td{background:#f1f3f4}figure{margin:.75rem 0}figcaption{font-size:.85rem}`;
+tr.v-no_run td{background:#f1f3f4}figure{margin:.75rem 0}figcaption{font-size:.85rem}
+figure svg{max-width:100%;height:auto}`;
 
 /**
  * The report as one static HTML page: a banner naming what played the run,

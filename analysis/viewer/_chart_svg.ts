@@ -39,7 +39,12 @@ export async function chartSvg(spec: VegaLiteSpec): Promise<string> {
         config: { ...shape.config, font: FONT },
       } as VegaLiteSpec as Parameters<typeof compile>[0],
     ).spec;
-    view = new vega.View(vega.parse(compiled), { renderer: "none" });
+    view = new vega.View(vega.parse(compiled), {
+      renderer: "none",
+      // Layout notes (e.g. "Maximum optimization runs(5) reached") are not the
+      // reader's to act on; errors still throw.
+      logLevel: vega.Error,
+    });
     if (views.size >= MAX_VIEWS) {
       const [oldest, old] = views.entries().next().value!;
       views.delete(oldest);
