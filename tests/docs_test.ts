@@ -13,7 +13,15 @@ interface DocSymbol {
   declarations: Declaration[];
 }
 
-async function symbols(entry: string): Promise<DocSymbol[]> {
+// Each `deno doc` run parses the whole module graph: one per entry point, kept.
+// (One run over all of them would not do: it turns re-exports into references.)
+const symbolsOf = new Map<string, Promise<DocSymbol[]>>();
+function symbols(entry: string): Promise<DocSymbol[]> {
+  if (!symbolsOf.has(entry)) symbolsOf.set(entry, docSymbols(entry));
+  return symbolsOf.get(entry)!;
+}
+
+async function docSymbols(entry: string): Promise<DocSymbol[]> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["doc", "--json", entry],
     stdout: "piped",
