@@ -13,7 +13,15 @@ interface DocSymbol {
   declarations: Declaration[];
 }
 
-async function symbols(entry: string): Promise<DocSymbol[]> {
+// Each `deno doc` run parses the whole module graph: one per entry point, kept.
+// (One run over all of them would not do: it turns re-exports into references.)
+const symbolsOf = new Map<string, Promise<DocSymbol[]>>();
+function symbols(entry: string): Promise<DocSymbol[]> {
+  if (!symbolsOf.has(entry)) symbolsOf.set(entry, docSymbols(entry));
+  return symbolsOf.get(entry)!;
+}
+
+async function docSymbols(entry: string): Promise<DocSymbol[]> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["doc", "--json", entry],
     stdout: "piped",
@@ -75,4 +83,55 @@ Deno.test("deno.json exports every entry point, and only those", async () => {
     Object.values(config.exports).map((p) => p.replace(/^\.\//, "")).sort(),
     ENTRIES.map(([e]) => e).sort(),
   );
+});
+
+/** deno.json's tasks (the file is JSONC: whole-line comments). */
+async function tasks(): Promise<Record<string, string>> {
+  const text = await Deno.readTextFile(new URL("../deno.json", import.meta.url));
+  return JSON.parse(text.replace(/^\s*\/\/.*$/gm, "")).tasks;
+}
+
+Deno.test("deno task test type-checks every example and runs tests/; test:doc runs the examples, and CI runs both", async () => {
+  const t = await tasks();
+  const [check, run] = t.test.split(" && ");
+  // One program over every file (tests, CLIs, worker modules) and every
+  // JSDoc and Markdown example; the tests then run without checking again.
+  assertEquals(check, "NO_COLOR=1 deno check --quiet --doc . docs/*.md README.md");
+  assertEquals(run.includes(" --no-check "), true, run);
+  assertEquals(run.includes("--doc"), false, run);
+  assertEquals(run.endsWith(" --ignore='tests/**/*_long_test.ts' tests/"), true, run);
+  // Every example still executes: deno test --doc over everything but tests/.
+  assertEquals(t["test:doc"].includes(" --doc "), true, t["test:doc"]);
+  assertEquals(t["test:doc"].includes("--no-check"), false, t["test:doc"]);
+  assertEquals(t["test:doc"].endsWith(" --ignore=tests/"), true, t["test:doc"]);
+  const ci = await Deno.readTextFile(new URL("../.ci/run", import.meta.url));
+  for (const line of ["npx -y deno@2.9.6 task test 2>&1", "npx -y deno@2.9.6 task test:doc 2>&1"]) {
+    assertEquals(ci.includes(line), true, line);
+  }
+  assertEquals(ci.includes('$(count "$doc_summary" passed)'), true);
+  assertEquals(ci.includes('$(count "$doc_summary" failed)'), true);
+});
+
+Deno.test("every Markdown file with a TypeScript example is one deno task test type-checks", async () => {
+  // `deno check` reads Markdown only when named (docs/*.md README.md), while
+  // test:doc finds it anywhere: an example elsewhere would run unchecked by
+  // the default task.
+  const root = new URL("../", import.meta.url);
+  const skip = new Set([".git", "node_modules", "runs", "docs/api"]);
+  const withExamples: string[] = [];
+  async function walk(dir: string): Promise<void> {
+    for await (const e of Deno.readDir(new URL(dir, root))) {
+      const path = dir + e.name;
+      if (skip.has(path)) continue;
+      if (e.isDirectory) await walk(path + "/");
+      else if (e.name.endsWith(".md")) {
+        const text = await Deno.readTextFile(new URL(path, root));
+        if (/^\s*```(ts|typescript|tsx|js|javascript|jsx)\b/m.test(text)) withExamples.push(path);
+      }
+    }
+  }
+  await walk("");
+  const unchecked = withExamples.filter((p) => !/^(docs\/[^/]+\.md|README\.md)$/.test(p));
+  assertEquals(unchecked, []);
+  assertEquals(withExamples.length > 0, true);
 });

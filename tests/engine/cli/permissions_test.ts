@@ -239,7 +239,10 @@ Deno.test("deno task grid with a key variable unset exits 2 naming it and its mo
 
 Deno.test("deno task grid forwards SIGINT to the grid, which stops and says how to resume; the launcher exits with its code", async () => {
   const key = "sk-signal";
-  const server = serveLocalModel({ apiKey: key, latencyMs: 200 });
+  // The grid makes about 50 calls, one at a time: 50 ms each keeps it running
+  // for seconds after the first (when the signal is sent), while 200 ms made
+  // the test wait 10 s, most of it in the resumed part.
+  const server = serveLocalModel({ apiKey: key, latencyMs: 50 });
   const { dir, args } = await llmGrid(server.url, "LAUNCH_TEST_KEY", 3);
   try {
     const child = new Deno.Command(Deno.execPath(), {

@@ -35,11 +35,18 @@ interface PeerRun {
   traj: { round: number; cash: number; assets: number; processed: number; failed: boolean }[];
 }
 
-async function peerReplay(requests: number[][]): Promise<PeerRun> {
+/**
+ * The peer's replay (`run(None, 0, requests=...)`, what `bank_run.py replay` prints) of every
+ * request list, in one python3 process: one process per episode cost a second each under load.
+ */
+async function peerReplays(requests: number[][][]): Promise<PeerRun[]> {
   const file = await Deno.makeTempFile({ suffix: ".json" });
   try {
     await Deno.writeTextFile(file, JSON.stringify(requests));
-    const out = await new Deno.Command("python3", { args: [PEER, "replay", file] }).output();
+    const replayAll = "import json, runpy, sys; run = runpy.run_path(sys.argv[1])['run']; " +
+      "print(json.dumps([run(None, 0, requests=r) for r in json.load(open(sys.argv[2]))]))";
+    const out = await new Deno.Command("python3", { args: ["-c", replayAll, PEER, file] })
+      .output();
     assert(out.success, new TextDecoder().decode(out.stderr));
     return JSON.parse(new TextDecoder().decode(out.stdout));
   } finally {
@@ -57,6 +64,7 @@ Deno.test({
   async fn() {
     let binding = 0;
     let failures = 0;
+    const episodes: { seed: number; r: Awaited<ReturnType<typeof runEpisode>> }[] = [];
     for (let seed = 0; seed < 60; seed++) {
       const r = await runEpisode({ env: "bank_run", mechanism: "M0", seed, clock: () => "t" });
       const expired = r.events.filter((e) =>
@@ -65,7 +73,12 @@ Deno.test({
       if (expired.length === 0) continue;
       binding++;
       if (!r.outcome.success) failures++;
-      const peer = await peerReplay(realizedRequests(r.events, 12));
+      episodes.push({ seed, r });
+    }
+    const peers = await peerReplays(episodes.map(({ r }) => realizedRequests(r.events, 12)));
+    assertEquals(peers.length, episodes.length);
+    for (const [i, { seed, r }] of episodes.entries()) {
+      const peer = peers[i];
       assertEquals(peer.success, r.outcome.success, `seed ${seed}: success`);
       assertEquals(peer.traj.length, r.outcome.rounds, `seed ${seed}: failure round`);
       assertAlmostEquals(peer.W, r.outcome.welfare, 1e-9, `seed ${seed}: W`);
