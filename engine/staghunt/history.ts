@@ -157,8 +157,10 @@ export interface HistoriesOptions {
  *   payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 }, round: 1, confidence: 1,
  *   originalJustification: "", publicJustification: "" } as const;
  * const turns = [
- *   { ...base, position: 1, agent: "p01", corrupted: true, originalAction: "Stag", publicAction: "Hare" },
- *   { ...base, position: 2, agent: "p02", corrupted: false, originalAction: "Stag", publicAction: "Stag" },
+ *   { ...base, position: 1, agent: "p01", corrupted: true, originalAction: "Stag", publicAction: "Hare",
+ *     executedAction: "Hare" },
+ *   { ...base, position: 2, agent: "p02", corrupted: false, originalAction: "Stag", publicAction: "Stag",
+ *     executedAction: "Stag" },
  * ] as const;
  * const [, second] = historiesOf([...turns], { layer: "original" });
  * if (second.history.current[0].action !== "Stag") throw new Error();
