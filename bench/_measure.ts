@@ -11,105 +11,54 @@ import { cpuUsage } from "node:process";
 /** Plays one episode; `outDir` set means full logging into that folder. */
 export type PlayEpisode = (seed: number, outDir?: string) => Promise<unknown>;
 
-/** Options of {@linkcode loggingRates}. */
-export interface LoggingRateOptions {
-  /** Episodes timed per setting (seeds 1000, 1001, ...). */
-  episodes: number;
-  /** Episodes played before each timing to warm up the JIT (seeds 0, 1, ...), not timed. */
-  warmup: number;
+/** Options of {@linkcode loggingRates}: the steady-state meter's (see {@linkcode SteadyMeter}). */
+export interface LoggingRateOptions extends SteadyMeterOptions {
   /** Prefix of the temporary log folder, removed at the end. @default {"coordlab-bench-"} */
   prefix?: string;
 }
 
-/** Episodes per second with logging off and with full logging. */
+/** Episodes per second with logging off and with full logging, in steady state. */
 export interface LoggingRates {
   /** Logging off: events kept in memory only. */
-  off: number;
+  off: SteadyTiming;
   /** Full logging: events, checkpoints and hashes written to a temporary folder. */
-  on: number;
+  on: SteadyTiming;
 }
 
 /**
- * Times `episodes` episodes with logging off, then with full logging, each
- * after a warm-up without logging.
+ * Times episodes with logging off (seeds from 0), then with full logging
+ * (seeds from 1,000,000), each in steady state: warm-up windows until two
+ * agree, then one timed window (see {@linkcode SteadyMeter}).
  *
  * @param play Plays one episode.
- * @param options Episode counts and the temporary folder's prefix.
- * @returns The two rates, in episodes per second.
+ * @param options The meter's windows and the temporary folder's prefix.
+ * @returns The two timings.
  *
  * @example
  * ```ts
  * import { loggingRates } from "./_measure.ts";
- * const logged: (string | undefined)[] = [];
+ * const logged = new Set<string | undefined>();
  * const rates = await loggingRates((_seed, outDir) => {
- *   logged.push(outDir);
+ *   logged.add(outDir);
  *   return Promise.resolve();
- * }, { episodes: 2, warmup: 1 });
- * if (logged.length !== 6 || logged.filter((d) => d !== undefined).length !== 2) throw new Error();
- * if (!(rates.off > 0 && rates.on > 0)) throw new Error();
+ * }, { seconds: 0.01, window: 0.005, maxWarmup: 0.02 });
+ * if (logged.size !== 2 || !logged.has(undefined)) throw new Error();
+ * if (!(rates.off.rate > 0 && rates.on.rate > 0)) throw new Error();
  * ```
  */
 export async function loggingRates(
   play: PlayEpisode,
   options: LoggingRateOptions,
 ): Promise<LoggingRates> {
-  const { episodes, warmup, prefix = "coordlab-bench-" } = options;
+  const { prefix = "coordlab-bench-", ...meter } = options;
   const dir = await Deno.makeTempDir({ prefix });
-  const measure = async (write: boolean): Promise<number> => {
-    for (let s = 0; s < warmup; s++) await play(s);
-    const t0 = performance.now();
-    for (let s = 0; s < episodes; s++) await play(1000 + s, write ? dir : undefined);
-    return episodes / ((performance.now() - t0) / 1000);
-  };
   try {
-    const off = await measure(false);
-    const on = await measure(true);
+    const off = await steadyRate((s) => play(s), { ...meter, firstSeed: 0 });
+    const on = await steadyRate((s) => play(s, dir), { ...meter, firstSeed: 1_000_000 });
     return { off, on };
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
-}
-
-/** Options of {@linkcode ratePerSecond}. */
-export interface RateOptions {
-  /** Wall-clock budget of the timing, in seconds. */
-  seconds: number;
-  /** Seed of the first episode; the next ones follow. @default {0} */
-  firstSeed?: number;
-}
-
-/**
- * Episodes per second: plays episodes one after another (seeds `firstSeed`,
- * `firstSeed + 1`, ...) until the budget is spent, then divides the count by
- * the time taken.
- *
- * @param play Plays one episode.
- * @param options The budget and the first seed.
- * @returns Episodes per second.
- *
- * @example
- * ```ts
- * import { ratePerSecond } from "./_measure.ts";
- * const seeds: number[] = [];
- * const rate = await ratePerSecond((s) => Promise.resolve(seeds.push(s)), { seconds: 0.01, firstSeed: 5 });
- * if (!(rate > 0) || seeds[0] !== 5 || seeds[1] !== 6) throw new Error();
- * ```
- */
-export async function ratePerSecond(
-  play: (seed: number) => Promise<unknown>,
-  options: RateOptions,
-): Promise<number> {
-  const budget = options.seconds * 1000;
-  let seed = options.firstSeed ?? 0;
-  let n = 0;
-  const t0 = performance.now();
-  let elapsed = 0;
-  while (elapsed < budget) {
-    await play(seed++);
-    n++;
-    elapsed = performance.now() - t0;
-  }
-  return n / (elapsed / 1000);
 }
 
 /** Options of {@linkcode steadyIndex}. */
