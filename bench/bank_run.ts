@@ -2,19 +2,26 @@
  * Benchmark, side by side with a plain CPython engine of the same bank-run M0
  * rules (`../shared/peers/bank_run.py` from the repository root, a defensive
  * policy, no logging): coordlab's mock episodes per second on every workload,
- * and the ratio to the peer measured in the same run.
+ * in steady state, and the ratio to the peer measured in the same run.
  *
  * Each repetition runs every workload once, in order, and each workload is
  * timed right after a run of the peer, so that both see the same machine; the
  * table gives the median over the repetitions of coordlab's rate, of the
  * peer's rate and of their ratio (the ratio of each repetition's adjacent pair).
- * A workload is timed over a fixed wall-clock budget after a warm-up that is
- * not timed. Logged workloads write into a temporary folder, removed after
- * each timing.
+ * A workload warms up in windows of `--window` seconds until two consecutive
+ * windows agree within 5% (at most `--max-warmup` seconds), then one window of
+ * `--seconds` is timed, by the wall clock and by this process's CPU time (all
+ * threads: `process.cpuUsage`); the peer's CPU time is its process time over
+ * its own loop. The grid workloads meter the episodes as the grid runner
+ * reports them and stop the grid once timed. The cost per agent report is the
+ * timed wall time over the reports of the timed episodes. The load average is
+ * read before and after every timing. Logged workloads write into a temporary
+ * folder, removed after each timing.
  *
- * Usage: `deno task bench [--reps 3] [--seconds 1] [--peer path/to/bank_run.py]`
- * (the peer path also from `COORDLAB_PEER`). Without the peer the table is
- * printed without ratios, after a message saying where the peer was looked for.
+ * Usage: `deno task bench [--reps 3] [--seconds 3] [--window 1] [--max-warmup 20]
+ * [--peer path/to/bank_run.py]` (the peer path also from `COORDLAB_PEER`).
+ * Without the peer the table is printed without ratios, after a message saying
+ * where the peer was looked for.
  *
  * @module
  */
@@ -23,14 +30,25 @@ import { runEpisode } from "../engine/run_episode.ts";
 import { runStagHuntEpisode } from "../engine/staghunt/run.ts";
 import { runGrid } from "../engine/grid/run_grid.ts";
 import { MECHANISMS } from "../engine/frail/types.ts";
-import { loadAverage, machine, markdownTable, median, ratePerSecond } from "./_measure.ts";
+import {
+  loadAverage,
+  machine,
+  markdownTable,
+  median,
+  SteadyMeter,
+  type SteadyMeterOptions,
+  steadyRate,
+  type SteadyTiming,
+} from "./_measure.ts";
 import { peerPath as defaultPeerPath } from "./_storage.ts";
 
 const { values: args } = parseArgs({
   args: Deno.args,
   options: {
     reps: { type: "string", default: "3" },
-    seconds: { type: "string", default: "1" },
+    seconds: { type: "string", default: "3" },
+    window: { type: "string", default: "1" },
+    "max-warmup": { type: "string", default: "20" },
     peer: { type: "string" },
   },
 });
@@ -40,6 +58,17 @@ if (!Number.isInteger(reps) || reps < 1) {
   throw new RangeError(`--reps must be >= 1, got ${args.reps}`);
 }
 if (!(seconds > 0)) throw new RangeError(`--seconds must be positive, got ${args.seconds}`);
+const meterOptions: SteadyMeterOptions = {
+  seconds,
+  window: Number(args.window),
+  maxWarmup: Number(args["max-warmup"]),
+};
+if (!(meterOptions.window! > 0)) {
+  throw new RangeError(`--window must be positive, got ${args.window}`);
+}
+if (!(meterOptions.maxWarmup! > 0)) {
+  throw new RangeError(`--max-warmup must be positive, got ${args["max-warmup"]}`);
+}
 
 const peerPath = args.peer ?? defaultPeerPath();
 const peerFound = (() => {
@@ -56,26 +85,45 @@ if (!peerFound) {
   );
 }
 
-/** The peer's episodes per second over `episodes` episodes. */
-function peerRate(episodes: number): number {
+/** The peer's rates: episodes per wall-clock second of its loop, and per CPU second. */
+interface PeerRate {
+  rate: number;
+  cpuRate: number;
+}
+
+/**
+ * Runs the peer's own benchmark (`bank_run.py bench <episodes>`, unchanged, as
+ * `__main__`) inside a few lines of Python that also take its process time
+ * around it, written to stderr as the last line.
+ */
+function peerRate(episodes: number): PeerRate {
+  const wrapper = "import json, runpy, sys, time\n" +
+    "sys.argv = [sys.argv[1], 'bench', sys.argv[2]]\n" +
+    "c = time.process_time()\n" +
+    "runpy.run_path(sys.argv[0], run_name='__main__')\n" +
+    "print(json.dumps({'cpu_seconds': time.process_time() - c}), file=sys.stderr)\n";
   const out = new Deno.Command("python3", {
-    args: [peerPath, "bench", String(episodes)],
+    args: ["-c", wrapper, peerPath, String(episodes)],
     stdout: "piped",
     stderr: "piped",
   }).outputSync();
-  if (!out.success) {
-    throw new Error(`The peer failed: ${new TextDecoder().decode(out.stderr).trim()}`);
-  }
-  return JSON.parse(new TextDecoder().decode(out.stdout)).per_second;
+  const stderr = new TextDecoder().decode(out.stderr).trim();
+  if (!out.success) throw new Error(`The peer failed: ${stderr}`);
+  const own = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    episodes: number;
+    per_second: number;
+  };
+  const { cpu_seconds } = JSON.parse(stderr.split("\n").at(-1)!) as { cpu_seconds: number };
+  return { rate: own.per_second, cpuRate: own.episodes / cpu_seconds };
 }
 
 /** One workload: plays episode `seed`, writing its log under `dir` when logged. */
 interface Workload {
   label: string;
   goal?: string;
-  play(seed: number, dir: string): Promise<unknown>;
-  /** Times the workload itself (the grid) instead of `ratePerSecond`. */
-  time?(dir: string): Promise<number>;
+  play(seed: number, dir: string): Promise<{ tally: { reports: number } } | void>;
+  /** Times the workload itself (the grid) instead of `steadyRate`. */
+  time?(dir: string): Promise<SteadyTiming>;
 }
 
 const mix = (env: "bank_run" | "debt_rollover" | "crowdfunding", label: string): Workload => ({
@@ -103,7 +151,7 @@ const WORKLOADS: Workload[] = [
     label: "bank run M0, full logging through the grid runner, 1 worker",
     goal: ">= 0.1x the peer",
     play: () => Promise.resolve(),
-    time: (dir) => gridRate(dir, { game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }, 800),
+    time: (dir) => gridRate(dir, { game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }, 4000),
   },
   mix("bank_run", "bank run"),
   mix("debt_rollover", "debt rollover"),
@@ -128,88 +176,138 @@ const WORKLOADS: Workload[] = [
         M: [stagHunt.M],
         T: [stagHunt.T],
         F: [stagHunt.F],
-      }, 3000),
+      }, 8000),
   },
 ];
 
 /**
- * Steady-state episodes/s of the grid runner with one worker on a grid of one
- * block (`perSecond` episodes per second of timing budget): from the first to
- * the last finished episode, so the worker's start-up is left out.
+ * Steady-state timing of the grid runner with one worker on a grid of one
+ * block: the episodes are metered as the runner reports them (the worker's
+ * start-up and warm-up go to the warm-up windows), and the grid is stopped
+ * once the timed window is complete. `perSecond` sizes the grid (an upper
+ * bound on the episodes per second); a grid that ends first is an error.
  */
 async function gridRate(
   dir: string,
   block: Record<string, unknown>,
   perSecond: number,
-): Promise<number> {
-  const finished: number[] = [];
-  const episodes = Math.max(50, Math.round(perSecond * seconds));
+): Promise<SteadyTiming> {
+  const episodes = Math.ceil(perSecond * (meterOptions.maxWarmup! + seconds + 5));
+  const stop = new AbortController();
+  let meter: SteadyMeter | undefined;
   await runGrid(
     { name: "bench", seed: 1, episodes, blocks: [block] },
     {
       out: `${dir}/grid`,
       workers: 1,
       progress: false,
-      onEpisode: () => finished.push(performance.now()),
+      signal: stop.signal,
+      onEpisode: (summary) => {
+        // The meter starts with the first finished episode (not with the plan and the worker).
+        if (meter === undefined) meter = new SteadyMeter(meterOptions);
+        else if (meter.tick(summary.calls)) stop.abort("timed");
+      },
     },
   );
-  return (finished.length - 1) / ((finished.at(-1)! - finished[0]) / 1000);
+  if (!meter) throw new Error(`The grid of ${episodes} episodes finished none`);
+  return meter.result();
+}
+
+interface Measured extends SteadyTiming {
+  loadBefore: string;
+  loadAfter: string;
 }
 
 let seedBase = 0;
-async function measure(w: Workload): Promise<number> {
+async function measure(w: Workload): Promise<Measured> {
   const dir = await Deno.makeTempDir({ prefix: "coordlab-bench-" });
+  const loadBefore = loadAverage();
   try {
-    if (w.time) return await w.time(dir);
-    for (let i = 0; i < 30; i++) await w.play(seedBase++, dir);
-    return await ratePerSecond((seed) => w.play(seed, dir), { seconds, firstSeed: seedBase });
+    const timing = w.time ? await w.time(dir) : await steadyRate((seed) => w.play(seed, dir), {
+      ...meterOptions,
+      firstSeed: seedBase,
+      reports: (r) => (r as { tally?: { reports: number } } | undefined)?.tally?.reports ?? 0,
+    });
+    return { ...timing, loadBefore, loadAfter: loadAverage() };
   } finally {
-    seedBase += 100_000;
+    seedBase += 1_000_000;
     await Deno.remove(dir, { recursive: true });
   }
 }
 
-const peerEpisodes = Math.max(2000, Math.round(10_000 * seconds));
 const loadBefore = loadAverage();
-const ours: number[][] = WORKLOADS.map(() => []);
-const peers: number[][] = WORKLOADS.map(() => []);
-const ratios: number[][] = WORKLOADS.map(() => []);
+const ours: Measured[][] = WORKLOADS.map(() => []);
+const peers: PeerRate[][] = WORKLOADS.map(() => []);
+let peerEpisodes = 10_000;
 for (let rep = 0; rep < reps; rep++) {
   for (let i = 0; i < WORKLOADS.length; i++) {
-    const peer = peerFound ? peerRate(peerEpisodes) : NaN;
-    const rate = await measure(WORKLOADS[i]);
-    ours[i].push(rate);
+    // The peer runs about as long as the timed window (sized by its last rate).
+    const peer = peerFound ? peerRate(peerEpisodes) : { rate: NaN, cpuRate: NaN };
+    if (peerFound) peerEpisodes = Math.max(2000, Math.round(peer.rate * seconds));
+    ours[i].push(await measure(WORKLOADS[i]));
     peers[i].push(peer);
-    ratios[i].push(rate / peer);
   }
 }
 const loadAfter = loadAverage();
 
-const fmt = (x: number) => Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "n/a";
+const oneMinute = ours.flat().flatMap((m) => [m.loadBefore, m.loadAfter])
+  .map((l) => Number(l.split(" ")[0])).filter(Number.isFinite);
 console.log(
   `coordlab against the CPython peer (${
     peerFound ? peerPath : "not found"
-  }), median of ${reps} interleaved repetitions, ${seconds} s per timing; ` +
-    `${
-      machine({ cpuModel: true })
-    }, ${pythonVersion()}; load average ${loadBefore} before, ${loadAfter} after`,
+  }), median of ${reps} interleaved repetitions; each timing ${seconds} s after a warm-up in ` +
+    `${meterOptions.window} s windows until two agree within 5% (at most ${meterOptions.maxWarmup} s); ` +
+    `${machine({ cpuModel: true })}, ${pythonVersion()}; load average ${loadBefore} before, ` +
+    `${loadAfter} after` +
+    (oneMinute.length
+      ? `, 1-minute load ${Math.min(...oneMinute).toFixed(2)}-${
+        Math.max(...oneMinute).toFixed(2)
+      } around the timings`
+      : ""),
 );
 console.log("");
+const fmt = (x: number) => Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "n/a";
+const med = (xs: readonly number[]) => median(xs.filter((x) => !Number.isNaN(x)));
 console.log(markdownTable(
-  ["workload", "coordlab episodes/s", "peer episodes/s", "ratio to the peer", "goal"],
-  WORKLOADS.map((w, i) => [
-    w.label,
-    fmt(median(ours[i])),
-    fmt(median(peers[i])),
-    peerFound ? `${median(ratios[i]).toFixed(3)}x` : "n/a",
-    w.goal ?? "",
-  ]),
+  [
+    "workload",
+    "coordlab episodes/s",
+    "per CPU s",
+    "us per report",
+    "peer episodes/s",
+    "peer per CPU s",
+    "ratio to the peer",
+    "CPU ratio",
+    "warm-up s",
+    "goal",
+  ],
+  WORKLOADS.map((w, i) => {
+    const m = ours[i];
+    const p = peers[i];
+    const usPerReport = med(m.map((x) => x.usPerReport ?? NaN));
+    const notSteady = m.filter((x) => !x.steady).length;
+    return [
+      w.label,
+      fmt(med(m.map((x) => x.rate))),
+      fmt(med(m.map((x) => x.cpuRate))),
+      Number.isFinite(usPerReport) ? usPerReport.toFixed(2) : "n/a",
+      fmt(med(p.map((x) => x.rate))),
+      fmt(med(p.map((x) => x.cpuRate))),
+      peerFound ? `${med(m.map((x, r) => x.rate / p[r].rate)).toFixed(3)}x` : "n/a",
+      peerFound ? `${med(m.map((x, r) => x.cpuRate / p[r].cpuRate)).toFixed(3)}x` : "n/a",
+      m.map((x) => x.warmupSeconds.toFixed(1)).join(" / ") +
+      (notSteady ? ` (${notSteady} not steady)` : ""),
+      w.goal ?? "",
+    ];
+  }),
   { alignRight: true },
 ));
 console.log("");
 console.log(
-  "The ratio is the median of each repetition's ratio (coordlab's rate over the peer's, measured " +
-    "just before it), so it need not equal the quotient of the two median rates.",
+  "Ratios are the median of each repetition's ratio (coordlab's rate over the peer's, measured " +
+    "just before it), so they need not equal the quotient of the two median rates. Per CPU s: " +
+    "episodes per second of the process's CPU time (all threads, the grid's worker included). " +
+    "Warm-up s: each repetition's warm-up; not steady means it stopped at the cap.",
 );
 
 function pythonVersion(): string {

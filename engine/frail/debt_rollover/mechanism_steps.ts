@@ -29,6 +29,7 @@ import type { EventBody } from "../../core/events.ts";
 import { applyCentralProposal } from "../mechanisms/central_proposals.ts";
 import { deliverCertified } from "../mechanisms/certified_delivery.ts";
 import { isMember } from "../mechanisms/coalition.ts";
+import { hasPendingOffer } from "../mechanisms/paid_offers.ts";
 import { applyParticipantResponses } from "../mechanisms/participant_actions.ts";
 import { isCommittedUnder } from "../mechanisms/profile.ts";
 import { committedClaims } from "./commitments.ts";
@@ -77,8 +78,7 @@ export function mechanismCallees(s: DebtRolloverState): string[] {
   const round = s.round;
   return activeIds(s).filter((id) => {
     if (s.m1) {
-      return isCommittedUnder(s, id, round) ||
-        s.m1.offers.some((o) => o.target === id && o.status === "pending");
+      return isCommittedUnder(s, id, round) || hasPendingOffer(s.m1, id);
     }
     if (s.m2) return isCommittedUnder(s, id, round) || s.m2.solicited.includes(id);
     if (s.m3) return isMember(s.m3, id) || !s.m3.exited.includes(id);

@@ -4,6 +4,13 @@
  * Acceptance binds at once and cannot be revoked; the compensation is a
  * liability of the central player, paid only on successful settlement.
  *
+ * The lock checks, answers and views ask about one participant's offers many
+ * times a round, so the offers are indexed by target (`offersTo`) beside the
+ * state, never in it: the state and its JSON stay exactly what they were. The
+ * index relies on what this module does to the list: offers are only appended
+ * and an offer's target never changes (its status does, and is read live); a
+ * list that shrank or whose last offer changed is indexed again.
+ *
  * @module
  */
 
@@ -39,6 +46,123 @@ export interface OfferProposal {
   amount: number;
   /** Last binding round. */
   lock_until: number;
+}
+
+/** The offers of one list by target, built as far as `indexed`. */
+interface OfferIndex {
+  /** How many offers of the list are indexed (its first ones). */
+  indexed: number;
+  /** The last offer indexed, to notice a list changed other than by appending. */
+  last: Offer | undefined;
+  /** Each target's offers, in the order made. */
+  byTarget: Map<string, Offer[]>;
+}
+
+/** The index of each offer list, held weakly: it goes with its list. */
+const INDEXES = new WeakMap<readonly Offer[], OfferIndex>();
+
+/** A target's offers from the index (`undefined` when it has none): the hot paths' lookup. */
+function indexedOffers(state: PaidOffersState, target: string): readonly Offer[] | undefined {
+  const offers = state.offers;
+  let index = INDEXES.get(offers);
+  if (
+    index === undefined || index.indexed > offers.length ||
+    (index.indexed > 0 && offers[index.indexed - 1] !== index.last)
+  ) {
+    index = { indexed: 0, last: undefined, byTarget: new Map() };
+    INDEXES.set(offers, index);
+  }
+  if (index.indexed < offers.length) {
+    const byTarget = index.byTarget;
+    for (let i = index.indexed; i < offers.length; i++) {
+      const o = offers[i];
+      const list = byTarget.get(o.target);
+      if (list === undefined) byTarget.set(o.target, [o]);
+      else list.push(o);
+    }
+    index.indexed = offers.length;
+    index.last = offers[offers.length - 1];
+  }
+  return index.byTarget.get(target);
+}
+
+/**
+ * The offers addressed to one participant, in the order made, whatever their
+ * status: the same offers as filtering `state.offers` by target, from an index
+ * kept beside the list (see the module doc).
+ *
+ * @param state The M1 state.
+ * @param target The participant.
+ * @returns A new array of its offers (empty when it has none).
+ *
+ * @example
+ * ```ts
+ * import { makeOffers, offersTo } from "./paid_offers.ts";
+ * const st = { offers: [] };
+ * makeOffers(st, [{ target: "a", amount: 0.1, lock_until: 3 }, { target: "b", amount: 0.2, lock_until: 3 }], {
+ *   round: 1, eligible: () => true,
+ * });
+ * makeOffers(st, [{ target: "a", amount: 0.3, lock_until: 4 }], { round: 2, eligible: () => true });
+ * if (offersTo(st, "a").map((o) => o.amount).join() !== "0.1,0.3" || offersTo(st, "c").length !== 0) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function offersTo(state: PaidOffersState, target: string): Offer[] {
+  return [...(indexedOffers(state, target) ?? [])];
+}
+
+/**
+ * A participant's offers in one status, in the order made (what filtering the
+ * whole list by target and status gives), from the index.
+ *
+ * @param state The M1 state.
+ * @param target The participant.
+ * @param status The status asked for.
+ * @returns A new array.
+ *
+ * @example
+ * ```ts
+ * import { makeOffers, offersWithStatus } from "./paid_offers.ts";
+ * const st = { offers: [] };
+ * makeOffers(st, [{ target: "a", amount: 0.1, lock_until: 3 }], { round: 1, eligible: () => true });
+ * if (offersWithStatus(st, "a", "pending").length !== 1 || offersWithStatus(st, "a", "accepted").length !== 0) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function offersWithStatus(
+  state: PaidOffersState,
+  target: string,
+  status: Offer["status"],
+): Offer[] {
+  const out: Offer[] = [];
+  const list = indexedOffers(state, target);
+  if (list === undefined) return out;
+  for (let i = 0; i < list.length; i++) if (list[i].status === status) out.push(list[i]);
+  return out;
+}
+
+/**
+ * Whether a participant has an offer still pending (one made this round and not answered).
+ *
+ * @param state The M1 state.
+ * @param target The participant.
+ * @returns `true` when one of its offers is pending.
+ *
+ * @example
+ * ```ts
+ * import { hasPendingOffer, makeOffers } from "./paid_offers.ts";
+ * const st = { offers: [] };
+ * makeOffers(st, [{ target: "a", amount: 0.1, lock_until: 3 }], { round: 1, eligible: () => true });
+ * if (!hasPendingOffer(st, "a") || hasPendingOffer(st, "b")) throw new Error();
+ * ```
+ */
+export function hasPendingOffer(state: PaidOffersState, target: string): boolean {
+  const list = indexedOffers(state, target);
+  if (list === undefined) return false;
+  for (let i = 0; i < list.length; i++) if (list[i].status === "pending") return true;
+  return false;
 }
 
 /** Options of {@linkcode makeOffers}. */
@@ -115,11 +239,16 @@ export function answerOffer(
   offerId: string,
   accept: boolean,
 ): Offer | undefined {
-  const offer = state.offers.find((o) =>
-    o.id === offerId && o.target === agent && o.status === "pending"
-  );
-  if (offer) offer.status = accept ? "accepted" : "declined";
-  return offer;
+  const list = indexedOffers(state, agent);
+  if (list === undefined) return undefined;
+  for (let i = 0; i < list.length; i++) {
+    const offer = list[i];
+    if (offer.id === offerId && offer.status === "pending") {
+      offer.status = accept ? "accepted" : "declined";
+      return offer;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -150,9 +279,13 @@ export function expireOffers(state: PaidOffersState): Offer[] {
  * ```
  */
 export function isLocked(state: PaidOffersState, agent: string, round: number): boolean {
-  return state.offers.some((o) =>
-    o.target === agent && o.status === "accepted" && o.round <= round && round <= o.lockUntil
-  );
+  const list = indexedOffers(state, agent);
+  if (list === undefined) return false;
+  for (let i = 0; i < list.length; i++) {
+    const o = list[i];
+    if (o.status === "accepted" && o.round <= round && round <= o.lockUntil) return true;
+  }
+  return false;
 }
 
 /**
@@ -167,7 +300,10 @@ export function isLocked(state: PaidOffersState, agent: string, round: number): 
  * ```
  */
 export function outstandingCompensation(state: PaidOffersState): number {
-  return state.offers.reduce((s, o) => s + (o.status === "accepted" ? o.amount : 0), 0);
+  // The accepted amounts added in the order made (what a reduce adding 0 for the others gives).
+  let total = 0;
+  for (const o of state.offers) if (o.status === "accepted") total += o.amount;
+  return total;
 }
 
 /**

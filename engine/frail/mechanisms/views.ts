@@ -11,7 +11,7 @@
  */
 import { type CoalitionState, coalitionTotal, isMember } from "./coalition.ts";
 import { type IdStyle, solicitationId } from "./ids.ts";
-import type { Offer } from "./paid_offers.ts";
+import { type Offer, offersWithStatus } from "./paid_offers.ts";
 import { type CoalitionProfile, isCommittedUnder, type MechanismProfile } from "./profile.ts";
 
 /** What awaits a participant's answer this round. */
@@ -51,7 +51,7 @@ export function openProposals(
 ): OpenProposals {
   const { round } = options;
   return {
-    offers: (profile.m1?.offers ?? []).filter((o) => o.target === id && o.status === "pending"),
+    offers: profile.m1 ? offersWithStatus(profile.m1, id, "pending") : [],
     solicitation: profile.m2?.solicited.includes(id) && !isCommittedUnder(profile, id, round)
       ? solicitationId(options.ids ?? "round", round)
       : null,
@@ -74,8 +74,8 @@ export function openProposals(
  * ```
  */
 export function acceptedOffersTo(profile: MechanismProfile<CoalitionState>, id: string): Offer[] {
-  return (profile.m1?.offers ?? []).filter((o) => o.target === id && o.status === "accepted")
-    .sort((a, b) => b.lockUntil - a.lockUntil);
+  if (!profile.m1) return [];
+  return offersWithStatus(profile.m1, id, "accepted").sort((a, b) => b.lockUntil - a.lockUntil);
 }
 
 /**
