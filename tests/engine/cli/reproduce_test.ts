@@ -343,11 +343,12 @@ Deno.test("deno task reproduce forwards a Ctrl-C to the run once: it stops, says
       // The command runs in a process group of its own, so a Ctrl-C reaches
       // it only through the launcher. (Signals sent at once may merge into
       // one, so the count below alone would not show it.)
-      const [pid] = (await Deno.readTextFile(`/proc/${child.pid}/task/${child.pid}/children`))
-        .trim().split(" ").map(Number);
-      const group = (p: number) =>
-        Number(Deno.readTextFileSync(`/proc/${p}/stat`).split(") ")[1].split(" ")[2]);
-      assertEquals([group(child.pid), group(pid)], [child.pid, pid]);
+      // (ps, not /proc/<pid>/task/.../children, which Deno grants only with --allow-all.)
+      const ps = async (...args: string[]) =>
+        new TextDecoder().decode((await new Deno.Command("ps", { args }).output()).stdout).trim();
+      const [pid] = (await ps("-o", "pid=", "--ppid", String(child.pid))).split(/\s+/).map(Number);
+      const group = async (p: number) => Number(await ps("-o", "pgid=", "-p", String(p)));
+      assertEquals([await group(child.pid), await group(pid)], [child.pid, pid]);
     }
     // A Ctrl-C: SIGINT to the whole foreground group, the launcher's.
     Deno.kill(-child.pid, "SIGINT");
