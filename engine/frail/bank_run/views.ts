@@ -63,8 +63,8 @@ export interface DepositorView {
   parameters: DepositorParameters;
   /** Own deposit still at the bank. */
   balance: number;
-  /** Own earlier reports and whether a withdrawal was paid, oldest first (no round numbers). */
-  previousDecisions: { reported: number; withdrew: boolean }[];
+  /** Own earlier reports and whether a withdrawal was paid, oldest first (no round numbers; each entry frozen). */
+  previousDecisions: { readonly reported: number; readonly withdrew: boolean }[];
   /** Own commitment, if any. */
   commitment: CommitmentView | null;
   /** Balance sheet as of the end of last round. */
@@ -149,7 +149,11 @@ function parameters(s: BankRunState): DepositorParameters {
 }
 
 /**
- * Builds a depositor's authorized view.
+ * Builds a depositor's authorized view. The view is the depositor's own
+ * object, but what it shares with the state or with other views is frozen:
+ * the parameters and books of the round, and the entries of its earlier
+ * decisions (made once per round rather than once per view, and checked
+ * against the depositor's history each time they are handed out).
  *
  * @example
  * ```ts
@@ -164,19 +168,16 @@ function parameters(s: BankRunState): DepositorParameters {
  * ```
  */
 export function depositorView(s: BankRunState, id: string): DepositorView {
-  const d = s.depositors.find((x) => x.id === id);
-  if (!d) throw new RangeError(`Unknown depositor "${id}"`);
-  const previousDecisions: DepositorView["previousDecisions"] = [];
-  for (const h of d.history) {
-    previousDecisions.push({ reported: h.reported, withdrew: h.processed > 0 });
-  }
+  const i = DEPOSITORS.indexOf(s.depositors, id);
+  if (i < 0) throw new RangeError(`Unknown depositor "${id}"`);
+  const d = s.depositors[i];
   return {
     role: "depositor",
     id,
     mechanism: s.mechanism,
     parameters: parameters(s),
     balance: d.balance,
-    previousDecisions,
+    previousDecisions: DEPOSITORS.decisions(i, d.history),
     commitment: commitmentView(s, id),
     institution: INSTITUTION.of(s.disclosed),
     fractionRedeemedLastRound: s.disclosed.fractionRedeemed,
@@ -187,11 +188,68 @@ export function depositorView(s: BankRunState, id: string): DepositorView {
     coalition: s.m3 && isMember(s.m3, id)
       ? coalitionMemberView(s.m3, (member) => ({
         id: member,
-        balance: s.depositors.find((x) => x.id === member)!.balance,
+        balance: s.depositors[DEPOSITORS.indexOf(s.depositors, member)].balance,
       }))
       : null,
   };
 }
+
+type Decision = DepositorView["previousDecisions"][number];
+type HistoryEntry = BankRunState["depositors"][number]["history"][number];
+
+/**
+ * The depositors of the last episode seen: where each id sits, and each
+ * depositor's earlier decisions as frozen entries, made once per entry of its
+ * history rather than once per view. Only the last episode is kept (like
+ * `SharedPart`); another episode's depositors replace it, and every entry is
+ * checked against the history before it is handed out again, so episodes
+ * played in turn, or a history edited in place, are only slower, never wrong.
+ */
+class DepositorIndex {
+  #list: readonly { id: string }[] | undefined;
+  #index = new Map<string, number>();
+  #entries: Decision[][] = [];
+
+  /** Where `id` sits in `list`, or -1. */
+  indexOf(list: readonly { id: string }[], id: string): number {
+    if (list !== this.#list) this.#reset(list);
+    const i = this.#index.get(id);
+    if (i !== undefined && list[i]?.id === id) return i;
+    // The list was edited in place (ids changed or moved): index it again.
+    this.#reset(list);
+    return this.#index.get(id) ?? -1;
+  }
+
+  /**
+   * The decisions shown for `history`, the depositor at `i` of the current
+   * list: a new list for each view (an agent changing its own list changes
+   * nothing else) of frozen entries shared by the views of every round.
+   */
+  decisions(i: number, history: readonly HistoryEntry[]): Decision[] {
+    const entries = this.#entries[i] ??= [];
+    const n = history.length;
+    const shown: Decision[] = new Array(n);
+    for (let k = 0; k < n; k++) {
+      const h = history[k];
+      let e = entries[k];
+      if (e === undefined || e.reported !== h.reported || e.withdrew !== h.processed > 0) {
+        e = entries[k] = Object.freeze({ reported: h.reported, withdrew: h.processed > 0 });
+      }
+      shown[k] = e;
+    }
+    if (entries.length > n) entries.length = n;
+    return shown;
+  }
+
+  #reset(list: readonly { id: string }[]): void {
+    this.#list = list;
+    this.#index.clear();
+    this.#entries = [];
+    for (let i = 0; i < list.length; i++) this.#index.set(list[i].id, i);
+  }
+}
+
+const DEPOSITORS = new DepositorIndex();
 
 /** The M1 offers and the M2 solicitation awaiting a depositor's answer. */
 function proposals(s: BankRunState, id: string): DepositorView["proposals"] {
