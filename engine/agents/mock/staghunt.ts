@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { trustReplies } from "../../core/_trusted_replies.ts";
 import { PLAYER_POLICIES } from "../../staghunt/descriptor.ts";
 import { assertKnownKeys } from "../../core/strict_input.ts";
 import type { CallRequest } from "../../core/environment.ts";
@@ -80,7 +81,7 @@ function unit(name: string, v: number): number {
  */
 export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOptions = {}): Agent {
   const confidence = unit("confidence", options.confidence ?? 1);
-  return {
+  return trustReplies({
     policy: `mock:always_${action.toLowerCase()}`,
     decide(req) {
       if (req.call === REJUSTIFY_CALL) return rejustify(req);
@@ -90,7 +91,7 @@ export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOption
         justification: `I always play ${action}.`,
       };
     },
-  };
+  });
 }
 
 /**
@@ -119,7 +120,7 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
   let game: { N: number; M: number; payoffs: StagHuntView["payoffs"] } | undefined;
   let qs = NaN;
   let cutoffText = "";
-  return {
+  return trustReplies({
     policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
     decide(req) {
       if (req.call === REJUSTIFY_CALL) return rejustify(req);
@@ -156,7 +157,7 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
         } the cutoff ${cutoffText}${flipped ? ", but I deviate this time" : ""}.`,
       };
     },
-  };
+  });
 }
 
 function sameGame(
