@@ -3,7 +3,11 @@
 // object two episodes or two agents share where one could change it, and it
 // always shows the current values.
 import { assert, assertEquals, assertThrows } from "../_assert.ts";
+import type { AgentFactory } from "../../engine/agents/agent.ts";
+import { mockPopulation } from "../../engine/agents/mock/population.ts";
+import { playEpisode } from "../../engine/core/episode.ts";
 import { openStream } from "../../engine/core/rng.ts";
+import { bankRunStateJson } from "../../engine/frail/bank_run/state_json.ts";
 import { bankRunGame } from "../../engine/frail/bank_run/descriptor.ts";
 import { parseBankRunParams } from "../../engine/frail/bank_run/params.ts";
 import { initialBankRunState } from "../../engine/frail/bank_run/state.ts";
@@ -122,4 +126,93 @@ Deno.test("playerView() shares each settled round, frozen, and shows a record ed
   assertEquals(c.transcript[0].outcome, { stag: 2, success: false });
   assertEquals(historyFromView(c).past[0].reports[1].action, "Stag");
   assertEquals(a.transcript[0].reports[1].action, "Hare");
+});
+
+Deno.test("depositorView() shares frozen decisions and messages: an agent changing its view changes neither the state nor another view", () => {
+  const s = initialBankRunState(
+    parseBankRunParams({}),
+    "M0",
+    openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }),
+  );
+  s.depositors[0].history.push({ round: 1, reported: 40, realized: true, processed: 0.5 });
+  const message = { from: "bank", kind: "aggregate_committed", content: { total: 6, terms: [1] } };
+  s.inbox = { dep_01: [message], dep_02: [message] };
+  const before = bankRunStateJson(s);
+  const a = depositorView(s, "dep_01");
+  assertEquals(a.previousDecisions, [{ reported: 40, withdrew: true }]);
+  assertThrows(() => {
+    (a.previousDecisions[0] as { reported: number }).reported = 99;
+  }, TypeError);
+  assertThrows(() => {
+    a.announcements[0].content.total = 0;
+  }, TypeError);
+  assertThrows(() => (a.announcements[0].content.terms as number[]).push(2), TypeError);
+  assertThrows(() => a.announcements.push(message), TypeError);
+  // The list of decisions is the view's own.
+  a.previousDecisions.push({ reported: 100, withdrew: false });
+  a.balance = 0;
+  const b = depositorView(s, "dep_01");
+  assertEquals(b.previousDecisions, [{ reported: 40, withdrew: true }]);
+  assert(b.previousDecisions[0] === a.previousDecisions[0]);
+  assertEquals(depositorView(s, "dep_02").announcements[0].content, { total: 6, terms: [1] });
+  assertEquals(bankRunStateJson(s), before);
+  // A history edited in place, or another episode's depositors, are shown as they are.
+  s.depositors[0].history[0].processed = 0;
+  assertEquals(depositorView(s, "dep_01").previousDecisions, [{ reported: 40, withdrew: false }]);
+  const other = initialBankRunState(
+    parseBankRunParams({}),
+    "M0",
+    openStream({ seed: 2, round: 0, agent: "engine", purpose: "deposit_split" }),
+  );
+  assertEquals(depositorView(other, "dep_01").previousDecisions, []);
+  assertEquals(depositorView(s, "dep_01").previousDecisions, [{ reported: 40, withdrew: false }]);
+  assertThrows(() => depositorView(s, "dep_99"), RangeError, 'Unknown depositor "dep_99"');
+});
+
+Deno.test("playEpisode() plays the same bank-run episodes when every agent vandalizes its view after answering", async () => {
+  // Whatever an agent does to its view cannot reach the state, another
+  // agent's view or the log: every change it may make is made, and the logs
+  // are those of agents that leave their views alone.
+  const vandalize = (v: unknown, depth = 0): void => {
+    if (typeof v !== "object" || v === null || depth > 6) return;
+    try {
+      if (Array.isArray(v)) {
+        for (const x of v) vandalize(x, depth + 1);
+        v.push(v[0]);
+        return;
+      }
+      for (const [k, x] of Object.entries(v)) {
+        vandalize(x, depth + 1);
+        (v as Record<string, unknown>)[k] = typeof x === "number" ? -1 : x;
+      }
+    } catch (err) {
+      if (!(err instanceof TypeError)) throw err;
+    }
+  };
+  for (const mechanism of ["M0", "M1", "M2"] as const) {
+    for (const seed of [1, 2, 3, 4]) {
+      const mocks = mockPopulation({ seed });
+      const play = (agents: AgentFactory) =>
+        playEpisode(bankRunGame.environment, {
+          ...frailSetup(bankRunGame, { mechanism, regime: "stable" }),
+          seed,
+          agents,
+          clock: () => "t",
+          ndjson: true,
+        });
+      const calm = await play(mocks);
+      const wild = await play((p) => {
+        const a = mocks(p);
+        return {
+          policy: a.policy,
+          decide(req) {
+            const r = a.decide(req);
+            vandalize(req.view);
+            return r;
+          },
+        };
+      });
+      assert(calm.ndjson === wild.ndjson, `${mechanism} seed ${seed}: the logs differ`);
+    }
+  }
 });

@@ -183,7 +183,7 @@ export function depositorView(s: BankRunState, id: string): DepositorView {
     fractionRedeemedLastRound: s.disclosed.fractionRedeemed,
     outstandingCompensation: s.m1 ? s.disclosed.outstandingCompensation : null,
     proposals: s.m1 || s.m2 ? proposals(s, id) : EMPTY_LIST,
-    announcements: s.inbox[id] ?? EMPTY_LIST,
+    announcements: announcements(s.inbox[id]),
     canJoin: mayJoin(s.m3, id),
     coalition: s.m3 && isMember(s.m3, id)
       ? coalitionMemberView(s.m3, (member) => ({
@@ -192,6 +192,28 @@ export function depositorView(s: BankRunState, id: string): DepositorView {
       }))
       : null,
   };
+}
+
+/**
+ * A depositor's messages of the round, frozen in place (the list and every
+ * message in it) the first time they are shown: one message object is
+ * delivered to several inboxes and recorded in its event, so an agent must
+ * not be able to change it. Delivery fills the inboxes before any view shows
+ * them, and the next round starts new ones.
+ */
+function announcements(list: Message[] | undefined): Message[] {
+  if (list === undefined) return EMPTY_LIST;
+  if (!Object.isFrozen(list)) {
+    for (const m of list) deepFreeze(m);
+    Object.freeze(list);
+  }
+  return list;
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
 }
 
 type Decision = DepositorView["previousDecisions"][number];
