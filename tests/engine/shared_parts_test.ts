@@ -5,6 +5,7 @@
 import { assert, assertEquals, assertThrows } from "../_assert.ts";
 import type { AgentFactory } from "../../engine/agents/agent.ts";
 import { mockPopulation } from "../../engine/agents/mock/population.ts";
+import { thresholdPlayer } from "../../engine/agents/mock/staghunt.ts";
 import { playEpisode } from "../../engine/core/episode.ts";
 import { openStream } from "../../engine/core/rng.ts";
 import { bankRunStateJson } from "../../engine/frail/bank_run/state_json.ts";
@@ -215,4 +216,76 @@ Deno.test("playEpisode() plays the same bank-run episodes when every agent vanda
       assert(calm.ndjson === wild.ndjson, `${mechanism} seed ${seed}: the logs differ`);
     }
   }
+});
+
+Deno.test("playerView() shares the reports of the round in progress, frozen, and shows a turn edited in place", () => {
+  const s = initialStagHuntState(
+    parseStagHuntParams({ N: 3, M: 2, T: 1 }),
+    openStream({ seed: 1, round: 0, agent: "engine", purpose: "corrupted" }),
+  );
+  s.round = 1;
+  const turn = {
+    agent: "p01",
+    position: 1,
+    corrupted: true,
+    originalAction: "Stag" as const,
+    publicAction: "Hare" as const,
+    confidence: 0.8,
+    originalJustification: "j",
+    publicJustification: "j",
+  };
+  s.rounds.push({ round: 1, turns: [turn], outcome: null });
+  const a = playerView(s, "p02");
+  const b = playerView(s, "p03");
+  assert(
+    a.transcript[0] !== b.transcript[0] && a.transcript[0].reports !== b.transcript[0].reports,
+  );
+  assert(a.transcript[0].reports[0] === b.transcript[0].reports[0]);
+  assertThrows(() => {
+    a.transcript[0].reports[0].action = "Stag";
+  }, TypeError);
+  // The view's own list: changing it changes no other view.
+  a.transcript[0].reports.pop();
+  assertEquals(b.transcript[0].reports.length, 1);
+  // The rejustified text replaces the first one.
+  turn.publicJustification = "rejustified";
+  const c = playerView(s, "p03");
+  assertEquals(c.transcript[0].reports[0].justification, "rejustified");
+  assertEquals(b.transcript[0].reports[0].justification, "j");
+  assertEquals(s.rounds[0].turns.length, 1);
+});
+
+Deno.test("thresholdPlayer() uses each game's own cutoff when games alternate", () => {
+  const view = (payoffs: { RS: number; HS: number; RF: number; HF: number }) => ({
+    you: "p02",
+    position: 2,
+    round: 1,
+    N: 2,
+    M: 2,
+    payoffs,
+    order: ["p01", "p02"],
+    transcript: [{
+      round: 1,
+      outcome: null,
+      reports: [{ agent: "p01", position: 1, action: "Stag", confidence: 1, justification: "" }],
+    }],
+  });
+  // q-hat is 1 after one Stag; a cutoff above 1 is impossible, so use the texts.
+  const texts = [{ RS: 4, HS: 2, RF: 0, HF: 2 }, { RS: 10, HS: 2, RF: 0, HF: 2 }].map((p) =>
+    (thresholdPlayer().decide({ call: "stag_hunt_turn", view: view(p) } as never) as {
+      justification: string;
+    }).justification
+  );
+  const player = thresholdPlayer();
+  const again = [0, 1, 0, 1].map((i) =>
+    (player.decide({
+      call: "stag_hunt_turn",
+      view: view(i ? { RS: 10, HS: 2, RF: 0, HF: 2 } : { RS: 4, HS: 2, RF: 0, HF: 2 }),
+    } as never) as { justification: string }).justification
+  );
+  assertEquals(again, [texts[0], texts[1], texts[0], texts[1]]);
+  assertEquals(texts, [
+    "My naive estimate 1.000 is at or above the cutoff 0.500.",
+    "My naive estimate 1.000 is at or above the cutoff 0.200.",
+  ]);
 });
