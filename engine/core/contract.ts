@@ -104,7 +104,11 @@ export function defineContract<R>(call: string, fields: Record<string, FieldSpec
         const spec = specs[i];
         switch (spec.kind) {
           case "probability":
-            if (typeof got !== "number" || !Number.isInteger(got) || got < 0 || got > 100) {
+            // -0 is read as 0 by parse.
+            if (
+              typeof got !== "number" || !Number.isInteger(got) || got < 0 || got > 100 ||
+              Object.is(got, -0)
+            ) {
               return false;
             }
             break;

@@ -151,9 +151,8 @@ function parameters(s: BankRunState): DepositorParameters {
 /**
  * Builds a depositor's authorized view. The view is the depositor's own
  * object, but what it shares with the state or with other views is frozen:
- * the parameters and books of the round, and the entries of its earlier
- * decisions (made once per round rather than once per view, and checked
- * against the depositor's history each time they are handed out).
+ * the parameters and books of the round, its messages, and the entries of
+ * its earlier decisions (one frozen entry per value, shared by every view).
  *
  * @example
  * ```ts
@@ -177,7 +176,7 @@ export function depositorView(s: BankRunState, id: string): DepositorView {
     mechanism: s.mechanism,
     parameters: parameters(s),
     balance: d.balance,
-    previousDecisions: DEPOSITORS.decisions(i, d.history),
+    previousDecisions: decisions(d.history),
     commitment: commitmentView(s, id),
     institution: INSTITUTION.of(s.disclosed),
     fractionRedeemedLastRound: s.disclosed.fractionRedeemed,
@@ -220,55 +219,56 @@ type Decision = DepositorView["previousDecisions"][number];
 type HistoryEntry = BankRunState["depositors"][number]["history"][number];
 
 /**
- * The depositors of the last episode seen: where each id sits, and each
- * depositor's earlier decisions as frozen entries, made once per entry of its
- * history rather than once per view. Only the last episode is kept (like
- * `SharedPart`); another episode's depositors replace it, and every entry is
- * checked against the history before it is handed out again, so episodes
- * played in turn, or a history edited in place, are only slower, never wrong.
+ * Where each depositor of the last list seen sits, found from where the last
+ * one was (the engine asks its depositors in roster order), so a view costs
+ * no search; any other id is looked for in the whole list.
  */
 class DepositorIndex {
   #list: readonly { id: string }[] | undefined;
-  #index = new Map<string, number>();
-  #entries: Decision[][] = [];
+  #hint = -1;
 
   /** Where `id` sits in `list`, or -1. */
   indexOf(list: readonly { id: string }[], id: string): number {
-    if (list !== this.#list) this.#reset(list);
-    const i = this.#index.get(id);
-    if (i !== undefined && list[i]?.id === id) return i;
-    // The list was edited in place (ids changed or moved): index it again.
-    this.#reset(list);
-    return this.#index.get(id) ?? -1;
-  }
-
-  /**
-   * The decisions shown for `history`, the depositor at `i` of the current
-   * list: a new list for each view (an agent changing its own list changes
-   * nothing else) of frozen entries shared by the views of every round.
-   */
-  decisions(i: number, history: readonly HistoryEntry[]): Decision[] {
-    const entries = this.#entries[i] ??= [];
-    const n = history.length;
-    const shown: Decision[] = new Array(n);
-    for (let k = 0; k < n; k++) {
-      const h = history[k];
-      let e = entries[k];
-      if (e === undefined || e.reported !== h.reported || e.withdrew !== h.processed > 0) {
-        e = entries[k] = Object.freeze({ reported: h.reported, withdrew: h.processed > 0 });
-      }
-      shown[k] = e;
+    if (list !== this.#list) {
+      this.#list = list;
+      this.#hint = -1;
     }
-    if (entries.length > n) entries.length = n;
-    return shown;
+    const next = this.#hint + 1;
+    if (next < list.length && list[next].id === id) return this.#hint = next;
+    for (let i = 0; i < list.length; i++) {
+      if (list[i].id === id) return this.#hint = i;
+    }
+    return -1;
   }
+}
 
-  #reset(list: readonly { id: string }[]): void {
-    this.#list = list;
-    this.#index.clear();
-    this.#entries = [];
-    for (let i = 0; i < list.length; i++) this.#index.set(list[i].id, i);
+/**
+ * A depositor's earlier decisions as shown: a new list for each view (an
+ * agent changing its own list changes nothing else) of frozen entries shared
+ * by every view, one per value (a report is an integer 0-100, so there are
+ * 202 of them; any other value gets its own frozen entry). Freezing an entry
+ * per view or per round cost more than building it.
+ */
+function decisions(history: readonly HistoryEntry[]): Decision[] {
+  const shown: Decision[] = [];
+  for (let k = 0; k < history.length; k++) {
+    const h = history[k];
+    shown.push(decisionEntry(h.reported, h.processed > 0));
   }
+  return shown;
+}
+
+const ENTRIES: Decision[] = [];
+for (let r = 0; r <= 100; r++) {
+  ENTRIES.push(Object.freeze({ reported: r, withdrew: false }));
+  ENTRIES.push(Object.freeze({ reported: r, withdrew: true }));
+}
+
+function decisionEntry(reported: number, withdrew: boolean): Decision {
+  if (Number.isInteger(reported) && reported >= 0 && reported <= 100) {
+    return ENTRIES[reported * 2 + (withdrew ? 1 : 0)];
+  }
+  return Object.freeze({ reported, withdrew });
 }
 
 const DEPOSITORS = new DepositorIndex();
