@@ -87,12 +87,15 @@ export function defineContract<R>(call: string, fields: Record<string, FieldSpec
   const checks = specs.map((f) =>
     f.kind === "list" ? checkOf(f.item) : f.kind === "value" ? checkOf(f.schema) : undefined
   );
+  // A list field is always copied by parse, so such a reply is never exact.
+  const exactable = specs.every((f) => f.kind !== "list");
   return {
     call,
     fields,
     isExact(raw: unknown): raw is R {
       if (
-        typeof raw !== "object" || raw === null || Object.getPrototypeOf(raw) !== Object.prototype
+        !exactable || typeof raw !== "object" || raw === null ||
+        Object.getPrototypeOf(raw) !== Object.prototype
       ) {
         return false;
       }

@@ -212,7 +212,7 @@ function announcements(list: Message[] | undefined): Message[] {
 function deepFreeze(value: unknown): void {
   if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
-  for (const v of Object.values(value)) deepFreeze(v);
+  for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
 }
 
 type Decision = DepositorView["previousDecisions"][number];
