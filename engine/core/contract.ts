@@ -56,6 +56,15 @@ export interface Contract<R> {
   fields: Record<string, FieldSpec>;
   /** Validates and repairs a raw reply (object or text). */
   parse(raw: unknown): { value: R; corrections: Correction[] };
+  /**
+   * Whether `raw` already is what `parse` would make of it: a plain object
+   * with exactly the contract's fields, in order, each valid as it is (so
+   * `parse(raw)` is an equal value with no corrections). Fields that `parse`
+   * copies or rebuilds (lists, values whose check does not return the value
+   * itself) make it false. Contracts built by {@linkcode defineContract} have
+   * it; the engine uses it only for replies of its own mock agents.
+   */
+  isExact?(raw: unknown): raw is R;
 }
 
 /**
@@ -78,9 +87,50 @@ export function defineContract<R>(call: string, fields: Record<string, FieldSpec
   const checks = specs.map((f) =>
     f.kind === "list" ? checkOf(f.item) : f.kind === "value" ? checkOf(f.schema) : undefined
   );
+  // A list field is always copied by parse, so such a reply is never exact.
+  const exactable = specs.every((f) => f.kind !== "list");
   return {
     call,
     fields,
+    isExact(raw: unknown): raw is R {
+      if (
+        !exactable || typeof raw !== "object" || raw === null ||
+        Object.getPrototypeOf(raw) !== Object.prototype
+      ) {
+        return false;
+      }
+      const obj = raw as Record<string, unknown>;
+      let i = 0;
+      for (const name in obj) {
+        if (name !== names[i]) return false;
+        const got = obj[name];
+        const spec = specs[i];
+        switch (spec.kind) {
+          case "probability":
+            // -0 is read as 0 by parse.
+            if (
+              typeof got !== "number" || !Number.isInteger(got) || got < 0 || got > 100 ||
+              Object.is(got, -0)
+            ) {
+              return false;
+            }
+            break;
+          case "text":
+            if (typeof got !== "string") return false;
+            break;
+          case "boolean":
+            if (typeof got !== "boolean") return false;
+            break;
+          case "value":
+            if (got === undefined || checks[i]!(got) !== got) return false;
+            break;
+          default:
+            return false;
+        }
+        i++;
+      }
+      return i === names.length;
+    },
     parse(raw: unknown) {
       let obj: Record<string, unknown> | undefined;
       if (typeof raw === "string") obj = extractJsonObject(raw);

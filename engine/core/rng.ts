@@ -87,8 +87,35 @@ export interface OpenStreamOptions {
   rng?: RngVersion;
 }
 
-/** Opens the stream of (agent, purpose) within one round of one episode. */
-export type RoundStreams = (agent: string, purpose: string) => Stream;
+/**
+ * Opens the stream of (agent, purpose) within one round of one episode. The
+ * openers {@linkcode roundStreams} makes also give `first(agent, purpose)`:
+ * the first uniform of that stream (`open(agent, purpose).uniform()`) without
+ * building the stream, for the one draw most keys get; openers written by
+ * hand may leave it out, so callers use {@linkcode firstUniform}.
+ */
+export interface RoundStreams {
+  /** The stream of (agent, purpose). */
+  (agent: string, purpose: string): Stream;
+  /** The first uniform of the stream of (agent, purpose), which is not built. */
+  first?(agent: string, purpose: string): number;
+}
+
+/**
+ * The first uniform of the stream of (agent, purpose):
+ * `open(agent, purpose).uniform()`, without building the stream when the
+ * opener can say it directly.
+ *
+ * @example
+ * ```ts
+ * import { firstUniform, roundStreams } from "./rng.ts";
+ * const open = roundStreams(7, 2);
+ * if (firstUniform(open, "dep_01", "withdraw") !== open("dep_01", "withdraw").uniform()) throw new Error();
+ * ```
+ */
+export function firstUniform(open: RoundStreams, agent: string, purpose: string): number {
+  return open.first ? open.first(agent, purpose) : open(agent, purpose).uniform();
+}
 
 /**
  * Opens the stream for a key. The same key always gives the same draws.
@@ -143,17 +170,26 @@ export function roundStreams(
   // Streams of a round are mostly opened for one purpose after another agent's.
   let lastPurpose: string | undefined;
   let hp: readonly [number, number] = [0, 0];
-  return (agent, purpose) => {
+  // The stream id's second word, set by idA beside the first it returns.
+  let idB = 0;
+  const idA = (agent: string, purpose: string): number => {
     const ha = stringHash(agent);
     if (purpose !== lastPurpose) {
       hp = stringHash(purpose);
       lastPurpose = purpose;
     }
-    return new Xoshiro128ss(
-      fmix32(absorb(absorb(a, ha[0]), hp[0]) ^ 20),
-      fmix32(absorb(absorb(b, ha[1]), hp[1]) ^ 20),
-    );
+    idB = fmix32(absorb(absorb(b, ha[1]), hp[1]) ^ 20);
+    return fmix32(absorb(absorb(a, ha[0]), hp[0]) ^ 20);
   };
+  const open: RoundStreams = (agent, purpose) => {
+    const ia = idA(agent, purpose);
+    return new Xoshiro128ss(ia, idB);
+  };
+  open.first = (agent, purpose) => {
+    const ia = idA(agent, purpose);
+    return firstOf(ia, idB);
+  };
+  return open;
 }
 
 /**
@@ -258,4 +294,32 @@ class Xoshiro128ss implements Stream {
     }
     return Math.floor(this.uniform() * n);
   }
+}
+
+/**
+ * The first `uniform()` of `new Xoshiro128ss(a, b)`, in local variables: the
+ * same seeding and two steps of the generator, with no object built.
+ */
+function firstOf(a: number, b: number): number {
+  let s0 = fmix32(a ^ 0x243f6a88);
+  let s1 = fmix32(b ^ 0x85a308d3);
+  let s2 = fmix32((a + 0x13198a2e) ^ ((b << 16) | (b >>> 16)));
+  let s3 = fmix32((b + 0x03707344) ^ ((a << 8) | (a >>> 24)));
+  if ((s0 | s1 | s2 | s3) === 0) s0 = 1;
+  // First output.
+  let r = Math.imul(s1, 5);
+  r = Math.imul((r << 7) | (r >>> 25), 9);
+  const t = s1 << 9;
+  s2 ^= s0;
+  s3 ^= s1;
+  s1 ^= s2;
+  s0 ^= s3;
+  s2 ^= t;
+  s3 = (s3 << 11) | (s3 >>> 21);
+  const hi = (r >>> 0) >>> 5;
+  // Second output (only s1 is read for it).
+  r = Math.imul(s1, 5);
+  r = Math.imul((r << 7) | (r >>> 25), 9);
+  const lo = (r >>> 0) >>> 6;
+  return (hi * 67108864 + lo) / 9007199254740992;
 }

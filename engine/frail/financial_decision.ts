@@ -12,6 +12,7 @@
 import { type Contract, defineContract } from "../core/contract.ts";
 import type { Step, StepContext } from "../core/environment.ts";
 import type { EventBody } from "../core/events.ts";
+import { firstUniform } from "../core/rng.ts";
 import { isCommittedUnder } from "./mechanisms/profile.ts";
 import type { RoundState } from "./round_steps.ts";
 
@@ -191,7 +192,7 @@ export function drawDecision(
   options: DrawOptions,
 ): DecisionEvent {
   const probability = decision.reported / 100;
-  const draw = ctx.stream(decision.agent, options.action).uniform();
+  const draw = firstUniform(ctx.stream, decision.agent, options.action);
   return {
     type: "decision",
     agent: decision.agent,

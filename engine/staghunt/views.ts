@@ -127,29 +127,35 @@ const ORDER = new SharedPart<string[], string[]>(
 let lastRounds: RoundRecord[] | undefined;
 let shared: (PublicRound | undefined)[] = [];
 
-/** A round of the transcript: shared and frozen once settled, new while in progress. */
+/**
+ * A round of the transcript: shared and frozen once settled. The round in
+ * progress is a new object with a new list for each view, of reports made
+ * once per turn, frozen, and checked against the turn on every use (a
+ * corrupted turn's justification changes after it is first shown).
+ */
 function publicRound(rounds: RoundRecord[], i: number): PublicRound {
   const r = rounds[i];
+  if (rounds !== lastRounds) {
+    lastRounds = rounds;
+    shared = [];
+    live = [];
+  }
   if (r.outcome !== null) {
-    if (rounds !== lastRounds) {
-      lastRounds = rounds;
-      shared = [];
-    }
     const hit = shared[i];
     if (hit !== undefined && shows(hit, r)) return hit;
+  } else {
+    const made = live[i] ??= [];
+    const reports: PublicReport[] = new Array(r.turns.length);
+    for (let k = 0; k < r.turns.length; k++) {
+      const t = r.turns[k];
+      let x = made[k];
+      if (x === undefined || !showsTurn(x, t)) x = made[k] = Object.freeze(publicReport(t));
+      reports[k] = x;
+    }
+    return { round: r.round, reports, outcome: null };
   }
   const reports: PublicReport[] = [];
-  for (const t of r.turns) {
-    reports.push({
-      agent: t.agent,
-      position: t.position,
-      action: t.publicAction,
-      confidence: t.confidence,
-      justification: t.publicJustification,
-    });
-  }
-  if (r.outcome === null) return { round: r.round, reports, outcome: null };
-  for (const x of reports) Object.freeze(x);
+  for (const t of r.turns) reports.push(Object.freeze(publicReport(t)));
   const made: PublicRound = Object.freeze({
     round: r.round,
     reports: Object.freeze(reports) as PublicReport[],
@@ -157,6 +163,26 @@ function publicRound(rounds: RoundRecord[], i: number): PublicRound {
   });
   shared[i] = made;
   return made;
+}
+
+// The reports of the rounds in progress of the last episode asked about, by round and turn.
+let live: (PublicReport | undefined)[][] = [];
+
+type Turn = RoundRecord["turns"][number];
+
+function publicReport(t: Turn): PublicReport {
+  return {
+    agent: t.agent,
+    position: t.position,
+    action: t.publicAction,
+    confidence: t.confidence,
+    justification: t.publicJustification,
+  };
+}
+
+function showsTurn(x: PublicReport, t: Turn): boolean {
+  return x.agent === t.agent && x.position === t.position && x.action === t.publicAction &&
+    x.confidence === t.confidence && x.justification === t.publicJustification;
 }
 
 /** Whether a shared round still shows what its record holds. */
@@ -169,14 +195,7 @@ function shows(v: PublicRound, r: RoundRecord): boolean {
     return false;
   }
   for (let i = 0; i < r.turns.length; i++) {
-    const x = v.reports[i];
-    const t = r.turns[i];
-    if (
-      x.agent !== t.agent || x.position !== t.position || x.action !== t.publicAction ||
-      x.confidence !== t.confidence || x.justification !== t.publicJustification
-    ) {
-      return false;
-    }
+    if (!showsTurn(v.reports[i], r.turns[i])) return false;
   }
   return true;
 }

@@ -3,7 +3,12 @@
 // object two episodes or two agents share where one could change it, and it
 // always shows the current values.
 import { assert, assertEquals, assertThrows } from "../_assert.ts";
+import type { AgentFactory } from "../../engine/agents/agent.ts";
+import { mockPopulation } from "../../engine/agents/mock/population.ts";
+import { thresholdPlayer } from "../../engine/agents/mock/staghunt.ts";
+import { playEpisode } from "../../engine/core/episode.ts";
 import { openStream } from "../../engine/core/rng.ts";
+import { bankRunStateJson } from "../../engine/frail/bank_run/state_json.ts";
 import { bankRunGame } from "../../engine/frail/bank_run/descriptor.ts";
 import { parseBankRunParams } from "../../engine/frail/bank_run/params.ts";
 import { initialBankRunState } from "../../engine/frail/bank_run/state.ts";
@@ -122,4 +127,165 @@ Deno.test("playerView() shares each settled round, frozen, and shows a record ed
   assertEquals(c.transcript[0].outcome, { stag: 2, success: false });
   assertEquals(historyFromView(c).past[0].reports[1].action, "Stag");
   assertEquals(a.transcript[0].reports[1].action, "Hare");
+});
+
+Deno.test("depositorView() shares frozen decisions and messages: an agent changing its view changes neither the state nor another view", () => {
+  const s = initialBankRunState(
+    parseBankRunParams({}),
+    "M0",
+    openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }),
+  );
+  s.depositors[0].history.push({ round: 1, reported: 40, realized: true, processed: 0.5 });
+  const message = { from: "bank", kind: "aggregate_committed", content: { total: 6, terms: [1] } };
+  s.inbox = { dep_01: [message], dep_02: [message] };
+  const before = bankRunStateJson(s);
+  const a = depositorView(s, "dep_01");
+  assertEquals(a.previousDecisions, [{ reported: 40, withdrew: true }]);
+  assertThrows(() => {
+    (a.previousDecisions[0] as { reported: number }).reported = 99;
+  }, TypeError);
+  assertThrows(() => {
+    a.announcements[0].content.total = 0;
+  }, TypeError);
+  assertThrows(() => (a.announcements[0].content.terms as number[]).push(2), TypeError);
+  assertThrows(() => a.announcements.push(message), TypeError);
+  // The list of decisions is the view's own.
+  a.previousDecisions.push({ reported: 100, withdrew: false });
+  a.balance = 0;
+  const b = depositorView(s, "dep_01");
+  assertEquals(b.previousDecisions, [{ reported: 40, withdrew: true }]);
+  assert(b.previousDecisions[0] === a.previousDecisions[0]);
+  assertEquals(depositorView(s, "dep_02").announcements[0].content, { total: 6, terms: [1] });
+  assertEquals(bankRunStateJson(s), before);
+  // A history edited in place, or another episode's depositors, are shown as they are.
+  s.depositors[0].history[0].processed = 0;
+  assertEquals(depositorView(s, "dep_01").previousDecisions, [{ reported: 40, withdrew: false }]);
+  const other = initialBankRunState(
+    parseBankRunParams({}),
+    "M0",
+    openStream({ seed: 2, round: 0, agent: "engine", purpose: "deposit_split" }),
+  );
+  assertEquals(depositorView(other, "dep_01").previousDecisions, []);
+  assertEquals(depositorView(s, "dep_01").previousDecisions, [{ reported: 40, withdrew: false }]);
+  assertThrows(() => depositorView(s, "dep_99"), RangeError, 'Unknown depositor "dep_99"');
+});
+
+Deno.test("playEpisode() plays the same bank-run episodes when every agent vandalizes its view after answering", async () => {
+  // Whatever an agent does to its view cannot reach the state, another
+  // agent's view or the log: every change it may make is made, and the logs
+  // are those of agents that leave their views alone.
+  const vandalize = (v: unknown, depth = 0): void => {
+    if (typeof v !== "object" || v === null || depth > 6) return;
+    try {
+      if (Array.isArray(v)) {
+        for (const x of v) vandalize(x, depth + 1);
+        v.push(v[0]);
+        return;
+      }
+      for (const [k, x] of Object.entries(v)) {
+        vandalize(x, depth + 1);
+        (v as Record<string, unknown>)[k] = typeof x === "number" ? -1 : x;
+      }
+    } catch (err) {
+      if (!(err instanceof TypeError)) throw err;
+    }
+  };
+  for (const mechanism of ["M0", "M1", "M2"] as const) {
+    for (const seed of [1, 2, 3, 4]) {
+      const mocks = mockPopulation({ seed });
+      const play = (agents: AgentFactory) =>
+        playEpisode(bankRunGame.environment, {
+          ...frailSetup(bankRunGame, { mechanism, regime: "stable" }),
+          seed,
+          agents,
+          clock: () => "t",
+          ndjson: true,
+        });
+      const calm = await play(mocks);
+      const wild = await play((p) => {
+        const a = mocks(p);
+        return {
+          policy: a.policy,
+          decide(req) {
+            const r = a.decide(req);
+            vandalize(req.view);
+            return r;
+          },
+        };
+      });
+      assert(calm.ndjson === wild.ndjson, `${mechanism} seed ${seed}: the logs differ`);
+    }
+  }
+});
+
+Deno.test("playerView() shares the reports of the round in progress, frozen, and shows a turn edited in place", () => {
+  const s = initialStagHuntState(
+    parseStagHuntParams({ N: 3, M: 2, T: 1 }),
+    openStream({ seed: 1, round: 0, agent: "engine", purpose: "corrupted" }),
+  );
+  s.round = 1;
+  const turn = {
+    agent: "p01",
+    position: 1,
+    corrupted: true,
+    originalAction: "Stag" as const,
+    publicAction: "Hare" as const,
+    confidence: 0.8,
+    originalJustification: "j",
+    publicJustification: "j",
+  };
+  s.rounds.push({ round: 1, turns: [turn], outcome: null });
+  const a = playerView(s, "p02");
+  const b = playerView(s, "p03");
+  assert(
+    a.transcript[0] !== b.transcript[0] && a.transcript[0].reports !== b.transcript[0].reports,
+  );
+  assert(a.transcript[0].reports[0] === b.transcript[0].reports[0]);
+  assertThrows(() => {
+    a.transcript[0].reports[0].action = "Stag";
+  }, TypeError);
+  // The view's own list: changing it changes no other view.
+  a.transcript[0].reports.pop();
+  assertEquals(b.transcript[0].reports.length, 1);
+  // The rejustified text replaces the first one.
+  turn.publicJustification = "rejustified";
+  const c = playerView(s, "p03");
+  assertEquals(c.transcript[0].reports[0].justification, "rejustified");
+  assertEquals(b.transcript[0].reports[0].justification, "j");
+  assertEquals(s.rounds[0].turns.length, 1);
+});
+
+Deno.test("thresholdPlayer() uses each game's own cutoff when games alternate", () => {
+  const view = (payoffs: { RS: number; HS: number; RF: number; HF: number }) => ({
+    you: "p02",
+    position: 2,
+    round: 1,
+    N: 2,
+    M: 2,
+    payoffs,
+    order: ["p01", "p02"],
+    transcript: [{
+      round: 1,
+      outcome: null,
+      reports: [{ agent: "p01", position: 1, action: "Stag", confidence: 1, justification: "" }],
+    }],
+  });
+  // q-hat is 1 after one Stag; a cutoff above 1 is impossible, so use the texts.
+  const texts = [{ RS: 4, HS: 2, RF: 0, HF: 2 }, { RS: 10, HS: 2, RF: 0, HF: 2 }].map((p) =>
+    (thresholdPlayer().decide({ call: "stag_hunt_turn", view: view(p) } as never) as {
+      justification: string;
+    }).justification
+  );
+  const player = thresholdPlayer();
+  const again = [0, 1, 0, 1].map((i) =>
+    (player.decide({
+      call: "stag_hunt_turn",
+      view: view(i ? { RS: 10, HS: 2, RF: 0, HF: 2 } : { RS: 4, HS: 2, RF: 0, HF: 2 }),
+    } as never) as { justification: string }).justification
+  );
+  assertEquals(again, [texts[0], texts[1], texts[0], texts[1]]);
+  assertEquals(texts, [
+    "My naive estimate 1.000 is at or above the cutoff 0.500.",
+    "My naive estimate 1.000 is at or above the cutoff 0.200.",
+  ]);
 });

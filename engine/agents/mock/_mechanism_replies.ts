@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { trustReplies } from "../../core/_trusted_replies.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { Agent } from "../agent.ts";
 
@@ -196,7 +197,7 @@ export function centralPlayer<V>(
   policy: "active" | "passive",
   options: CentralPlayerOptions<V>,
 ): Agent {
-  return {
+  return trustReplies({
     policy: `mock:${policy}_${options.role}`,
     decide(req: CallRequest) {
       if (req.call !== options.offerCall) {
@@ -205,5 +206,5 @@ export function centralPlayer<V>(
       if (policy === "passive") return { offers: [], reasoning: "No offers." };
       return options.offers(req.view as V);
     },
-  };
+  });
 }

@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { trustReplies } from "../../core/_trusted_replies.ts";
 import type { BANK_POLICIES, DEPOSITOR_POLICIES } from "../../frail/bank_run/descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BankView, DepositorView } from "../../frail/bank_run/views.ts";
@@ -69,7 +70,7 @@ export function visibleCommittedShare(v: DepositorView): number {
  */
 export function mockDepositor(policy: DepositorPolicy, who: { seed: number; id: string }): Agent {
   const t = trait(who.seed, who.id);
-  return {
+  return trustReplies({
     policy: `mock:${policy}`,
     decide(req: CallRequest) {
       const v = req.view as DepositorView;
@@ -78,7 +79,7 @@ export function mockDepositor(policy: DepositorPolicy, who: { seed: number; id: 
       }
       return respond(policy, t, v);
     },
-  };
+  });
 }
 
 function withdrawal(policy: DepositorPolicy, t: number, v: DepositorView) {

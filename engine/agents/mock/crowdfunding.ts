@@ -29,6 +29,7 @@
  *
  * @module
  */
+import { trustReplies } from "../../core/_trusted_replies.ts";
 import type { BACKER_POLICIES, FOUNDER_POLICIES } from "../../frail/crowdfunding/descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BackerView, FounderView } from "../../frail/crowdfunding/views.ts";
@@ -102,7 +103,7 @@ function stalled(v: BackerView): boolean {
  */
 export function mockBacker(policy: BackerPolicy, who: { seed: number; id: string }): Agent {
   const t = trait(who.seed, who.id);
-  return {
+  return trustReplies({
     policy: `mock:${policy}`,
     decide(req: CallRequest) {
       const v = req.view as BackerView;
@@ -124,7 +125,7 @@ export function mockBacker(policy: BackerPolicy, who: { seed: number; id: string
           throw new RangeError(`No mock backer reply for call "${req.call}"`);
       }
     },
-  };
+  });
 }
 
 function pledge(policy: BackerPolicy, t: number, v: BackerView) {
@@ -208,7 +209,7 @@ function coalition(policy: BackerPolicy, t: number, v: BackerView) {
  * ```
  */
 export function mockFounder(policy: FounderPolicy): Agent {
-  return {
+  return trustReplies({
     policy: `mock:${policy}_founder`,
     decide(req: CallRequest) {
       const v = req.view as FounderView;
@@ -247,7 +248,7 @@ export function mockFounder(policy: FounderPolicy): Agent {
           throw new RangeError(`No mock founder reply for call "${req.call}"`);
       }
     },
-  };
+  });
 }
 
 /**

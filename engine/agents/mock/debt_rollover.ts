@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { trustReplies } from "../../core/_trusted_replies.ts";
 import type { BORROWER_POLICIES, CREDITOR_POLICIES } from "../../frail/debt_rollover/descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BorrowerView, CreditorView } from "../../frail/debt_rollover/views.ts";
@@ -110,14 +111,14 @@ export function visibleCommittedShare(v: CreditorView): number {
  */
 export function mockCreditor(policy: CreditorPolicy, who: { seed: number; id: string }): Agent {
   const t = trait(who.seed, who.id);
-  return {
+  return trustReplies({
     policy: `mock:${policy}`,
     decide(req: CallRequest) {
       const v = req.view as CreditorView;
       if (req.call === "redeem_or_roll") return redeemOrRoll(policy, t, v);
       return respond(policy, t, v);
     },
-  };
+  });
 }
 
 function redeemOrRoll(policy: CreditorPolicy, t: number, v: CreditorView) {

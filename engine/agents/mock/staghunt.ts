@@ -17,6 +17,7 @@
  *
  * @module
  */
+import { trustReplies } from "../../core/_trusted_replies.ts";
 import { PLAYER_POLICIES } from "../../staghunt/descriptor.ts";
 import { assertKnownKeys } from "../../core/strict_input.ts";
 import type { CallRequest } from "../../core/environment.ts";
@@ -80,7 +81,7 @@ function unit(name: string, v: number): number {
  */
 export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOptions = {}): Agent {
   const confidence = unit("confidence", options.confidence ?? 1);
-  return {
+  return trustReplies({
     policy: `mock:always_${action.toLowerCase()}`,
     decide(req) {
       if (req.call === REJUSTIFY_CALL) return rejustify(req);
@@ -90,7 +91,7 @@ export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOption
         justification: `I always play ${action}.`,
       };
     },
-  };
+  });
 }
 
 /**
@@ -116,24 +117,19 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
   const hare = options.qStar?.hare ?? "";
   const estimated = `${rule.id} estimate`;
   // q* of the last game seen (every call of an episode is of one game).
-  let game: { N: number; M: number; payoffs: StagHuntView["payoffs"] } | undefined;
+  let game: Game | undefined;
   let qs = NaN;
   let cutoffText = "";
-  return {
+  return trustReplies({
     policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
     decide(req) {
       if (req.call === REJUSTIFY_CALL) return rejustify(req);
       const v = req.view as StagHuntView;
       if (!game || !sameGame(game, v)) {
-        const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}|${hare}`;
-        let q = cutoffs.get(key);
-        if (q === undefined) {
-          if (cutoffs.size >= 1024) cutoffs.clear();
-          cutoffs.set(key, q = qStar(v, options.qStar));
-        }
-        game = { N: v.N, M: v.M, payoffs: { ...v.payoffs } };
-        qs = q;
-        cutoffText = q.toFixed(3);
+        const cut = cutoffOf(v, hare, options.qStar);
+        game = cut.game;
+        qs = cut.q;
+        cutoffText = cut.text;
       }
       const estimate = rule.estimate(historyFromView(v));
       const qHat = estimate ?? prior;
@@ -156,13 +152,10 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
         } the cutoff ${cutoffText}${flipped ? ", but I deviate this time" : ""}.`,
       };
     },
-  };
+  });
 }
 
-function sameGame(
-  g: { N: number; M: number; payoffs: StagHuntView["payoffs"] },
-  v: StagHuntView,
-): boolean {
+function sameGame(g: Game, v: StagHuntView): boolean {
   const a = g.payoffs;
   const b = v.payoffs;
   return g.N === v.N && g.M === v.M && a.RS === b.RS && a.HS === b.HS && a.RF === b.RF &&
@@ -185,6 +178,30 @@ function fixed3(x: number): string {
 // q* by game and hare option, shared by every threshold player: it depends on
 // nothing else, and computing it by bisection is most of a mock player's work.
 const cutoffs = new Map<string, number>();
+
+type Game = { N: number; M: number; payoffs: StagHuntView["payoffs"] };
+type Cutoff = { game: Game; hare: string; q: number; text: string };
+
+// The last game's cutoff: the players of an episode, and of the episodes of
+// one condition, all ask for it (its key and text were a tenth of a mock turn).
+let lastCutoff: Cutoff | undefined;
+
+function cutoffOf(v: StagHuntView, hare: string, options: QStarOptions | undefined): Cutoff {
+  const last = lastCutoff;
+  if (last !== undefined && last.hare === hare && sameGame(last.game, v)) return last;
+  const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}|${hare}`;
+  let q = cutoffs.get(key);
+  if (q === undefined) {
+    if (cutoffs.size >= 1024) cutoffs.clear();
+    cutoffs.set(key, q = qStar(v, options));
+  }
+  return lastCutoff = {
+    game: Object.freeze({ N: v.N, M: v.M, payoffs: Object.freeze({ ...v.payoffs }) }),
+    hare,
+    q,
+    text: q.toFixed(3),
+  };
+}
 
 /** Options of {@linkcode mockStagHuntPlayers}. */
 export interface MockStagHuntOptions {

@@ -51,11 +51,14 @@ import type { BankRunParams } from "./params.ts";
 export function settleWithdrawals(state: BankRunState, ctx: StepContext): EventBody[] {
   const events: EventBody[] = [];
   const p = state.params;
-  const byId = new Map<string, Depositor>();
-  for (const d of state.depositors) byId.set(d.id, d);
-  const requests: string[] = [];
+  // Pending decisions come in roster order, a subsequence of the depositors:
+  // one pass finds each (no map built per round).
+  const depositors = state.depositors;
+  const requests: Depositor[] = [];
+  let j = 0;
   for (const pd of state.pending) {
-    const d = byId.get(pd.agent)!;
+    while (j < depositors.length && depositors[j].id !== pd.agent) j++;
+    const d = j < depositors.length ? depositors[j] : depositorOf(state, pd.agent);
     const decision = drawDecision(ctx, pd, {
       call: "withdrawal",
       action: "withdraw",
@@ -65,17 +68,19 @@ export function settleWithdrawals(state: BankRunState, ctx: StepContext): EventB
     events.push(decision);
     const { realized } = decision;
     d.history.push({ round: state.round, reported: pd.original, realized, processed: 0 });
-    if (realized) requests.push(pd.agent);
+    if (realized) requests.push(d);
   }
   state.pending = [];
-  const depositsAtStart = state.depositors.reduce((s, d) => s + d.balance, 0);
+  let depositsAtStart = 0;
+  for (const d of depositors) depositsAtStart += d.balance;
   const capacity = roundCapacity({ capacity: p.capacity, rule: p.capacityRule });
   let processed = 0;
   let expired = 0;
   let sold = 0;
   let requested = 0;
-  for (const id of shuffled(ctx.stream("engine", "processing_order"), requests)) {
-    const d = byId.get(id)!;
+  // The same permutation as shuffling the ids: it depends only on the length and the stream.
+  for (const d of shuffled(ctx.stream("engine", "processing_order"), requests)) {
+    const id = d.id;
     requested += d.balance;
     if (state.done) {
       continue;
@@ -128,6 +133,13 @@ export function settleWithdrawals(state: BankRunState, ctx: StepContext): EventB
     liquidate(state, events);
   }
   return events;
+}
+
+/** The depositor `id` (pending decisions out of roster order, which the engine never makes). */
+function depositorOf(state: BankRunState, id: string): Depositor {
+  const d = state.depositors.find((x) => x.id === id);
+  if (!d) throw new RangeError(`Unknown depositor "${id}" in the pending decisions`);
+  return d;
 }
 
 /** Pays `amount` from cash, then by selling assets; returns units sold, or undefined if impossible. */

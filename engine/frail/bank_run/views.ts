@@ -63,8 +63,8 @@ export interface DepositorView {
   parameters: DepositorParameters;
   /** Own deposit still at the bank. */
   balance: number;
-  /** Own earlier reports and whether a withdrawal was paid, oldest first (no round numbers). */
-  previousDecisions: { reported: number; withdrew: boolean }[];
+  /** Own earlier reports and whether a withdrawal was paid, oldest first (no round numbers; each entry frozen). */
+  previousDecisions: { readonly reported: number; readonly withdrew: boolean }[];
   /** Own commitment, if any. */
   commitment: CommitmentView | null;
   /** Balance sheet as of the end of last round. */
@@ -149,7 +149,10 @@ function parameters(s: BankRunState): DepositorParameters {
 }
 
 /**
- * Builds a depositor's authorized view.
+ * Builds a depositor's authorized view. The view is the depositor's own
+ * object, but what it shares with the state or with other views is frozen:
+ * the parameters and books of the round, its messages, and the entries of
+ * its earlier decisions (one frozen entry per value, shared by every view).
  *
  * @example
  * ```ts
@@ -164,34 +167,111 @@ function parameters(s: BankRunState): DepositorParameters {
  * ```
  */
 export function depositorView(s: BankRunState, id: string): DepositorView {
-  const d = s.depositors.find((x) => x.id === id);
-  if (!d) throw new RangeError(`Unknown depositor "${id}"`);
-  const previousDecisions: DepositorView["previousDecisions"] = [];
-  for (const h of d.history) {
-    previousDecisions.push({ reported: h.reported, withdrew: h.processed > 0 });
-  }
+  const i = DEPOSITORS.indexOf(s.depositors, id);
+  if (i < 0) throw new RangeError(`Unknown depositor "${id}"`);
+  const d = s.depositors[i];
   return {
     role: "depositor",
     id,
     mechanism: s.mechanism,
     parameters: parameters(s),
     balance: d.balance,
-    previousDecisions,
+    previousDecisions: decisions(d.history),
     commitment: commitmentView(s, id),
     institution: INSTITUTION.of(s.disclosed),
     fractionRedeemedLastRound: s.disclosed.fractionRedeemed,
     outstandingCompensation: s.m1 ? s.disclosed.outstandingCompensation : null,
     proposals: s.m1 || s.m2 ? proposals(s, id) : EMPTY_LIST,
-    announcements: s.inbox[id] ?? EMPTY_LIST,
+    announcements: announcements(s.inbox[id]),
     canJoin: mayJoin(s.m3, id),
     coalition: s.m3 && isMember(s.m3, id)
       ? coalitionMemberView(s.m3, (member) => ({
         id: member,
-        balance: s.depositors.find((x) => x.id === member)!.balance,
+        balance: s.depositors[DEPOSITORS.indexOf(s.depositors, member)].balance,
       }))
       : null,
   };
 }
+
+/**
+ * A depositor's messages of the round, frozen in place (the list and every
+ * message in it) the first time they are shown: one message object is
+ * delivered to several inboxes and recorded in its event, so an agent must
+ * not be able to change it. Delivery fills the inboxes before any view shows
+ * them, and the next round starts new ones.
+ */
+function announcements(list: Message[] | undefined): Message[] {
+  if (list === undefined) return EMPTY_LIST;
+  if (!Object.isFrozen(list)) {
+    for (const m of list) deepFreeze(m);
+    Object.freeze(list);
+  }
+  return list;
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
+}
+
+type Decision = DepositorView["previousDecisions"][number];
+type HistoryEntry = BankRunState["depositors"][number]["history"][number];
+
+/**
+ * Where each depositor of the last list seen sits, found from where the last
+ * one was (the engine asks its depositors in roster order), so a view costs
+ * no search; any other id is looked for in the whole list.
+ */
+class DepositorIndex {
+  #list: readonly { id: string }[] | undefined;
+  #hint = -1;
+
+  /** Where `id` sits in `list`, or -1. */
+  indexOf(list: readonly { id: string }[], id: string): number {
+    if (list !== this.#list) {
+      this.#list = list;
+      this.#hint = -1;
+    }
+    const next = this.#hint + 1;
+    if (next < list.length && list[next].id === id) return this.#hint = next;
+    for (let i = 0; i < list.length; i++) {
+      if (list[i].id === id) return this.#hint = i;
+    }
+    return -1;
+  }
+}
+
+/**
+ * A depositor's earlier decisions as shown: a new list for each view (an
+ * agent changing its own list changes nothing else) of frozen entries shared
+ * by every view, one per value (a report is an integer 0-100, so there are
+ * 202 of them; any other value gets its own frozen entry). Freezing an entry
+ * per view or per round cost more than building it.
+ */
+function decisions(history: readonly HistoryEntry[]): Decision[] {
+  const shown: Decision[] = [];
+  for (let k = 0; k < history.length; k++) {
+    const h = history[k];
+    shown.push(decisionEntry(h.reported, h.processed > 0));
+  }
+  return shown;
+}
+
+const ENTRIES: Decision[] = [];
+for (let r = 0; r <= 100; r++) {
+  ENTRIES.push(Object.freeze({ reported: r, withdrew: false }));
+  ENTRIES.push(Object.freeze({ reported: r, withdrew: true }));
+}
+
+function decisionEntry(reported: number, withdrew: boolean): Decision {
+  if (Number.isInteger(reported) && reported >= 0 && reported <= 100) {
+    return ENTRIES[reported * 2 + (withdrew ? 1 : 0)];
+  }
+  return Object.freeze({ reported, withdrew });
+}
+
+const DEPOSITORS = new DepositorIndex();
 
 /** The M1 offers and the M2 solicitation awaiting a depositor's answer. */
 function proposals(s: BankRunState, id: string): DepositorView["proposals"] {

@@ -1,5 +1,5 @@
 import { assertEquals, assertNotEquals, assertThrows } from "../../_assert.ts";
-import { openStream, roundStreams, shuffled } from "../../../engine/core/rng.ts";
+import { firstUniform, openStream, roundStreams, shuffled } from "../../../engine/core/rng.ts";
 
 Deno.test("openStream() gives the same draws for the same key", () => {
   const key = { seed: 42, round: 3, agent: "dep_07", purpose: "withdraw" };
@@ -102,3 +102,24 @@ Deno.test("shuffled() permutes without losing items", () => {
 });
 
 const PINNED_FIRST_DRAW = 0.5400910322307051;
+
+Deno.test("firstUniform() gives a stream's first uniform, whether the opener says it or not", () => {
+  const keys = ["dep_01", "dep_15", "engine", "p03", "a", "", "é"];
+  const purposes = ["withdraw", "redeem", "pledge", "processing_order", "p"];
+  let n = 0;
+  for (const seed of [0, 1, 7, 2 ** 32 + 5, Number.MAX_SAFE_INTEGER]) {
+    for (const round of [0, 1, 12, 4095]) {
+      const open = roundStreams(seed, round);
+      const plain = (agent: string, purpose: string) => open(agent, purpose);
+      for (const agent of keys) {
+        for (const purpose of purposes) {
+          const u = openStream({ seed, round, agent, purpose }).uniform();
+          assertEquals(firstUniform(open, agent, purpose), u);
+          assertEquals(firstUniform(plain, agent, purpose), u);
+          n++;
+        }
+      }
+    }
+  }
+  assertEquals(n, 700);
+});
