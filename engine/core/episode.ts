@@ -224,7 +224,12 @@ export interface PlayedEpisode<S> {
   /** State hash at the end of each round, index 0 is round 1 (empty without hashes). */
   hashes: string[];
   /** The NDJSON log text, one line per event, when `ndjson` was asked. */
-  ndjson?: string;
+  readonly ndjson?: string;
+  /**
+   * The same lines as UTF-8, when `ndjson` was asked: the bytes the engine
+   * encoded and hashed them from, to write as they are (`ndjson` decodes them).
+   */
+  readonly ndjsonBytes?: Uint8Array;
   /** Its status, calls and model calls at a glance, whatever was recorded (see `EpisodeTally`). */
   tally: EpisodeTally;
   /** Final state. */
@@ -556,8 +561,8 @@ function branchRoster<P, S>(
  */
 class Played<S> implements PlayedEpisode<S> {
   readonly hashes: string[];
-  readonly ndjson?: string;
   readonly #rec: EventRecorder;
+  readonly #text: boolean;
   constructor(
     readonly outcome: EpisodeOutcome,
     rec: EventRecorder,
@@ -566,7 +571,14 @@ class Played<S> implements PlayedEpisode<S> {
   ) {
     this.#rec = rec;
     this.hashes = rec.hashes;
-    if (text) this.ndjson = rec.text;
+    this.#text = text;
+  }
+  /** The log text, decoded from its bytes when first read. */
+  get ndjson(): string | undefined {
+    return this.#text ? this.#rec.text : undefined;
+  }
+  get ndjsonBytes(): Uint8Array | undefined {
+    return this.#text ? this.#rec.bytes : undefined;
   }
   /** A getter, so `toJSON` leaves it out. */
   get tally(): EpisodeTally {
@@ -575,9 +587,9 @@ class Played<S> implements PlayedEpisode<S> {
   get events(): EngineEvent[] {
     return this.#rec.events;
   }
-  /** The result as plain data, `events` included. */
+  /** The result as plain data, `events` (and the text, when built) included. */
   toJSON(): object {
-    return { ...this, events: this.events };
+    return { ...this, ...(this.#text ? { ndjson: this.ndjson } : {}), events: this.events };
   }
 }
 
