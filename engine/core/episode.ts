@@ -304,13 +304,16 @@ export async function playEpisode<P, S>(
 ): Promise<PlayedEpisode<S>> {
   const { params, condition, seed } = options;
   const rng = options.rng ?? RNG_VERSION;
+  const hashing = options.hashing ?? HASHING_VERSION;
+  // "lines-v4" checkpoints hold the state less what the events hold (events_hash.ts).
+  const compact = hashing !== "lines-v2" && hashing !== "lines-v3";
   const rec = new EventRecorder({
     run: options.run ?? "adhoc",
     episode: options.episode ?? "ep",
     keep: options.events ?? true,
     lines: options.ndjson ?? false,
     hashes: options.hashes ?? false,
-    hashing: options.hashing,
+    hashing,
     clock: options.clock,
     onEvent: options.onEvent,
   });
@@ -361,7 +364,7 @@ export async function playEpisode<P, S>(
       bounds,
       toolkit: options.toolkit ?? TOOLKIT_VERSION,
       rng,
-      hashing: options.hashing ?? HASHING_VERSION,
+      hashing,
       ...(branch ? { branch_of: branch.of, change: branch.change } : {}),
     });
     let horizon = env.horizon(state);
@@ -404,7 +407,14 @@ export async function playEpisode<P, S>(
         for (const e of t.events) emit(e);
       }
       rec.step = "checkpoint";
-      rec.checkpoint(state, rec.statesRecorded ? env.stateJson?.(state) : undefined);
+      rec.checkpoint(
+        state,
+        !rec.statesRecorded
+          ? undefined
+          : compact && env.checkpointStateJson
+          ? env.checkpointStateJson(state)
+          : env.stateJson?.(state),
+      );
     }
     rec.round = played;
     rec.step = "end";

@@ -162,7 +162,7 @@ export class EventRecorder {
   private readonly lines: boolean;
   private readonly hashed: boolean;
   private readonly counted: boolean;
-  // Whether every event is hashed ("lines-v3") rather than the game events only ("lines-v2").
+  // Whether every event is hashed (from "lines-v3" on) rather than the game events only ("lines-v2").
   private readonly all: boolean;
   private readonly timed: boolean;
   private readonly options: EventRecorderOptions;
@@ -174,7 +174,7 @@ export class EventRecorder {
     this.lines = options.lines;
     this.hashed = options.hashes || options.lines;
     this.counted = this.hashed || options.onEvent !== undefined;
-    this.all = checkHashing(options.hashing ?? HASHING_VERSION) === "lines-v3";
+    this.all = checkHashing(options.hashing ?? HASHING_VERSION) !== "lines-v2";
     this.timed = this.keep || this.lines || options.onEvent !== undefined;
     this.prefix = `{"schema":${EVENT_SCHEMA_VERSION},"run":${JSON.stringify(options.run)},` +
       `"episode":${JSON.stringify(options.episode)},"round":`;
