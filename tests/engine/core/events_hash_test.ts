@@ -73,7 +73,9 @@ Deno.test("playEpisode() under lines-v2 reproduces the hashes and the log text w
 
 Deno.test("a lines-v3 or lines-v4 log hashes every event: agent-side events by their own event_hash, the tail in episode_end", async () => {
   assertEquals(HASHING_VERSION, "lines-v4");
-  for (const [fail, hashing] of [[false, "lines-v4"], [true, "lines-v4"], [false, "lines-v3"]] as const) {
+  for (
+    const [fail, hashing] of [[false, "lines-v4"], [true, "lines-v4"], [false, "lines-v3"]] as const
+  ) {
     const r = await scriptedEpisode({ fail, ...(hashing === "lines-v3" ? { hashing } : {}) });
     assertEquals((r.events[0] as { hashing?: string }).hashing, hashing);
     let segment = "";
@@ -133,7 +135,9 @@ Deno.test("a lines-v3 or lines-v4 log hashes every event: agent-side events by t
 });
 
 Deno.test("a lines-v3 or lines-v4 log replays, read back from its text or played unhashed, ok and degraded alike, without a note", async () => {
-  for (const [fail, hashing] of [[false, "lines-v4"], [true, "lines-v4"], [true, "lines-v3"]] as const) {
+  for (
+    const [fail, hashing] of [[false, "lines-v4"], [true, "lines-v4"], [true, "lines-v3"]] as const
+  ) {
     const events = await logOf({ fail, hashing });
     const check = await replayWith(bankRun, events);
     assertEquals([check.ok, check.hashing, check.note, check.rounds], [
