@@ -112,6 +112,8 @@ export interface Environment<P, S> {
    * `events_hash.ts`). Optional: without it, such a checkpoint holds the
    * whole state (`stateJson`, else the generic writer). It must give the
    * same text for states equal but for what it leaves out, and never throw.
+   * What it leaves out is part of the `"lines-v4"` definition: adding it to
+   * an environment, or changing it, needs a new definition.
    */
   checkpointStateJson?(state: S): string;
   /**

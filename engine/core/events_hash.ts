@@ -25,8 +25,11 @@
  *   record per depositor and round, rewritten whole every round, which made
  *   a third of a log's bytes grow with the square of its rounds; the
  *   decision events hold each record once and are hashed). An environment
- *   without it writes its whole state, as before. Replay plays a log under
- *   its own definition, so its replayed states are written the same way.
+ *   without it (the debt rollover, crowdfunding and the Stag Hunt) writes its
+ *   whole state, as before. This fixes what a `"lines-v4"` log holds: leaving
+ *   out more of any environment's state takes a new definition. Replay plays
+ *   a log under its own definition, so its replayed states are written the
+ *   same way.
  * - `"lines-v3"` (logs written before `"lines-v4"`): every event
  *   is covered, and checkpoints hold the whole state. The agent-side events ({@linkcode AGENT_SIDE_EVENT_TYPES}:
  *   model calls, agent errors, corrections) are part of their round's
