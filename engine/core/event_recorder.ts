@@ -26,9 +26,11 @@
  *   repeats a base field (a body's own `round` overrides the base's, as with
  *   an object spread) is built from the whole event instead; both give the
  *   text `JSON.stringify` gives for the event object.
- * - A checkpoint serialises its state once, canonically: the text is
- *   written into the line and hashed (`state_hash`) from its bytes there, and kept for the in-memory
- *   checkpoint, whose `state` is parsed from it when the events are built.
+ * - A checkpoint serialises its state once, canonically (under `"lines-v4"`
+ *   as `Environment.checkpointStateJson` writes it): the text is hashed
+ *   (`state_hash`), written into the line (encoded with the next segment's
+ *   lines, and left out of its hash), and kept for the in-memory checkpoint,
+ *   whose `state` is parsed from it when the events are built.
  * - Without hashes, a checkpoint is `{ type: "checkpoint" }`: it marks the end
  *   of a round (and keeps `seq` numbering identical to a hashed run) but
  *   carries neither the state nor the hashes.
