@@ -246,6 +246,8 @@ export async function branchEpisode(
     seed,
     agents: factory,
     branch: plan,
+    // The parent's definition: its prefix's state hashes are compared as it wrote them.
+    hashing: checked.hashing,
   }, {
     run,
     episode,

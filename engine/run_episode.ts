@@ -74,8 +74,10 @@ export interface EpisodeResult {
   readonly events: EngineEvent[];
   /** State hash per round (empty without hashes). */
   hashes: string[];
-  /** The NDJSON log text, when `ndjson` was asked. */
-  ndjson?: string;
+  /** The NDJSON log text, when `ndjson` was asked (decoded from `ndjsonBytes` when first read). */
+  readonly ndjson?: string;
+  /** The same lines as UTF-8 (what the grid writes as they are), when `ndjson` was asked. */
+  readonly ndjsonBytes?: Uint8Array;
   /** Where the log was written, if it was. */
   logPath?: string;
   /**

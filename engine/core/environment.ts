@@ -106,6 +106,17 @@ export interface Environment<P, S> {
    */
   stateJson?(state: S): string | undefined;
   /**
+   * The canonical JSON of the state less what the events already hold (for
+   * the bank run, the depositors' decision histories), written as the state
+   * of a `"lines-v4"` checkpoint and hashed as its `state_hash` (see
+   * `events_hash.ts`). Optional: without it, such a checkpoint holds the
+   * whole state (`stateJson`, else the generic writer). It must give the
+   * same text for states equal but for what it leaves out, and never throw.
+   * What it leaves out is part of the `"lines-v4"` definition: adding it to
+   * an environment, or changing it, needs a new definition.
+   */
+  checkpointStateJson?(state: S): string;
+  /**
    * The state played on under other parameters and mechanism (a branch, see
    * `branch.ts`): changes `state` (in place, or returns a new one) so that the
    * rules of `params` and `options.mechanism` apply from the next round on.

@@ -225,7 +225,12 @@ export interface PlayedEpisode<S> {
   /** State hash at the end of each round, index 0 is round 1 (empty without hashes). */
   hashes: string[];
   /** The NDJSON log text, one line per event, when `ndjson` was asked. */
-  ndjson?: string;
+  readonly ndjson?: string;
+  /**
+   * The same lines as UTF-8, when `ndjson` was asked: the bytes the engine
+   * encoded and hashed them from, to write as they are (`ndjson` decodes them).
+   */
+  readonly ndjsonBytes?: Uint8Array;
   /** Its status, calls and model calls at a glance, whatever was recorded (see `EpisodeTally`). */
   tally: EpisodeTally;
   /** Final state. */
@@ -300,13 +305,16 @@ export async function playEpisode<P, S>(
 ): Promise<PlayedEpisode<S>> {
   const { params, condition, seed } = options;
   const rng = options.rng ?? RNG_VERSION;
+  const hashing = options.hashing ?? HASHING_VERSION;
+  // "lines-v4" checkpoints hold the state less what the events hold (events_hash.ts).
+  const compact = hashing !== "lines-v2" && hashing !== "lines-v3";
   const rec = new EventRecorder({
     run: options.run ?? "adhoc",
     episode: options.episode ?? "ep",
     keep: options.events ?? true,
     lines: options.ndjson ?? false,
     hashes: options.hashes ?? false,
-    hashing: options.hashing,
+    hashing,
     clock: options.clock,
     onEvent: options.onEvent,
   });
@@ -360,7 +368,7 @@ export async function playEpisode<P, S>(
       bounds,
       toolkit: options.toolkit ?? TOOLKIT_VERSION,
       rng,
-      hashing: options.hashing ?? HASHING_VERSION,
+      hashing,
       ...(branch ? { branch_of: branch.of, change: branch.change } : {}),
     });
     let horizon = env.horizon(state);
@@ -403,7 +411,14 @@ export async function playEpisode<P, S>(
         for (const e of t.events) emit(e);
       }
       rec.step = "checkpoint";
-      rec.checkpoint(state, rec.statesRecorded ? env.stateJson?.(state) : undefined);
+      rec.checkpoint(
+        state,
+        !rec.statesRecorded
+          ? undefined
+          : compact && env.checkpointStateJson
+          ? env.checkpointStateJson(state)
+          : env.stateJson?.(state),
+      );
     }
     rec.round = played;
     rec.step = "end";
@@ -560,8 +575,8 @@ function branchRoster<P, S>(
  */
 class Played<S> implements PlayedEpisode<S> {
   readonly hashes: string[];
-  readonly ndjson?: string;
   readonly #rec: EventRecorder;
+  readonly #text: boolean;
   constructor(
     readonly outcome: EpisodeOutcome,
     rec: EventRecorder,
@@ -570,7 +585,14 @@ class Played<S> implements PlayedEpisode<S> {
   ) {
     this.#rec = rec;
     this.hashes = rec.hashes;
-    if (text) this.ndjson = rec.text;
+    this.#text = text;
+  }
+  /** The log text, decoded from its bytes when first read. */
+  get ndjson(): string | undefined {
+    return this.#text ? this.#rec.text : undefined;
+  }
+  get ndjsonBytes(): Uint8Array | undefined {
+    return this.#text ? this.#rec.bytes : undefined;
   }
   /** A getter, so `toJSON` leaves it out. */
   get tally(): EpisodeTally {
@@ -579,9 +601,9 @@ class Played<S> implements PlayedEpisode<S> {
   get events(): EngineEvent[] {
     return this.#rec.events;
   }
-  /** The result as plain data, `events` included. */
+  /** The result as plain data, `events` (and the text, when built) included. */
   toJSON(): object {
-    return { ...this, events: this.events };
+    return { ...this, ...(this.#text ? { ndjson: this.ndjson } : {}), events: this.events };
   }
 }
 

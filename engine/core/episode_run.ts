@@ -11,7 +11,7 @@ import { type PlayedEpisode, playEpisode, type PlayOptions } from "./episode.ts"
 import type { EpisodeTally } from "./event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./events.ts";
 import { episodeSummary, JUPYTER_DISPLAY, type TextHtmlBundle } from "./jupyter.ts";
-import { writeEpisodeLogText } from "./log_file.ts";
+import { writeEpisodeLogBytes, writeEpisodeLogText } from "./log_file.ts";
 import { pathInside } from "../names.ts";
 
 /** How a run records its episode: the config fields every game's runner shares. */
@@ -78,7 +78,7 @@ export async function playAndLog<P, S>(
     if (logPath !== undefined && ndjson !== undefined) writeEpisodeLogText(logPath, ndjson);
     throw err;
   }
-  if (logPath !== undefined) writeEpisodeLogText(logPath, played.ndjson!);
+  if (logPath !== undefined) writeEpisodeLogBytes(logPath, played.ndjsonBytes!);
   return { played, logPath };
 }
 
@@ -103,11 +103,10 @@ export class EpisodeRun {
   readonly outcome: EpisodeOutcome;
   /** State hash per round (empty without hashes). */
   readonly hashes: string[];
-  /** The NDJSON log text, when it was asked for. */
-  readonly ndjson?: string;
   /** Where the log was written, if it was. */
   readonly logPath?: string;
   readonly #played: PlayedEpisode<unknown>;
+  readonly #text: boolean;
   readonly #ids: { condition: string; episode: string };
   /** Wraps a played episode. */
   constructor(played: PlayedEpisode<unknown>, options: EpisodeRunOptions) {
@@ -115,8 +114,16 @@ export class EpisodeRun {
     this.#ids = options.ids;
     this.outcome = played.outcome;
     this.hashes = played.hashes;
-    if (options.ndjson) this.ndjson = played.ndjson;
+    this.#text = options.ndjson;
     this.logPath = options.logPath;
+  }
+  /** The NDJSON log text, when it was asked for (decoded from its bytes when first read). */
+  get ndjson(): string | undefined {
+    return this.#text ? this.#played.ndjson : undefined;
+  }
+  /** The same lines as UTF-8, when the text was asked for: what a writer writes as it is. */
+  get ndjsonBytes(): Uint8Array | undefined {
+    return this.#text ? this.#played.ndjsonBytes : undefined;
   }
   /** The event log (empty when events were not kept). */
   get events(): EngineEvent[] {
@@ -128,7 +135,7 @@ export class EpisodeRun {
   }
   /** The result as plain data, `events` included. */
   toJSON(): object {
-    return { ...this, events: this.events };
+    return { ...this, ...(this.#text ? { ndjson: this.ndjson } : {}), events: this.events };
   }
   /** The notebook summary: condition, outcome, W and W~. */
   [JUPYTER_DISPLAY](): TextHtmlBundle {

@@ -14,25 +14,30 @@
  *   first time {@linkcode EventRecorder.events} is read. A caller that never
  *   reads them never pays for them. (This is sound because an environment's
  *   events never share objects with its state: see `Step.apply`.)
- * - Lines are built once: `JSON.stringify` of the event's body, behind a base
- *   prefix cached per episode and step. The same text without the `time`
- *   member feeds the events hash (`"lines-v3"`, see `events_hash.ts`), so a
- *   logged episode serialises each event once. Under `"lines-v3"` an
- *   agent-side event's own `event_hash` and `episode_end`'s `events_hash` are
- *   appended to the text as its last member, and the kept event carries them
- *   too. The line of a body that
+ * - Lines are written once, as UTF-8, into one buffer per episode
+ *   (`bytes`; `text` decodes it when read): `JSON.stringify` of the event's
+ *   body behind a base head cached per episode and step. The events hash
+ *   (`"lines-v3"`, see `events_hash.ts`) is a running SHA-256 fed from the
+ *   same bytes, around each line's `time` member, so a logged episode
+ *   serialises, encodes and hashes each byte once and is written from that
+ *   buffer. Under `"lines-v3"` an agent-side event's own `event_hash` and
+ *   `episode_end`'s `events_hash` are appended to its line as its last
+ *   member, and the kept event carries them too. The line of a body that
  *   repeats a base field (a body's own `round` overrides the base's, as with
  *   an object spread) is built from the whole event instead; both give the
  *   text `JSON.stringify` gives for the event object.
- * - A checkpoint serialises its state once, canonically: the text is hashed
- *   (`state_hash`), written into the line as is, and kept for the in-memory
- *   checkpoint, whose `state` is parsed from it when the events are built.
+ * - A checkpoint serialises its state once, canonically (under `"lines-v4"`
+ *   as `Environment.checkpointStateJson` writes it): the text is hashed
+ *   (`state_hash`), written into the line (encoded with the next segment's
+ *   lines, and left out of its hash), and kept for the in-memory checkpoint,
+ *   whose `state` is parsed from it when the events are built.
  * - Without hashes, a checkpoint is `{ type: "checkpoint" }`: it marks the end
  *   of a round (and keeps `seq` numbering identical to a hashed run) but
  *   carries neither the state nor the hashes.
  *
  * @module
  */
+import { createHash, type Hash } from "node:crypto";
 import { canonicalJson } from "./canonical_json.ts";
 import type { EngineEvent, EventBody } from "./events.ts";
 import { EVENT_BASE_FIELDS, EVENT_SCHEMA_VERSION } from "./events.ts";
@@ -121,8 +126,6 @@ const OPEN_BODIES: ReadonlySet<string> = new Set(["mechanism", "transition"]);
  * ```
  */
 export class EventRecorder {
-  /** The NDJSON text so far, when lines are built. */
-  text = "";
   /** The state hash of every checkpoint so far, when hashed. */
   readonly hashes: string[] = [];
   /** Number of game events so far (the `seq` of the next one), when hashed or listened to. */
@@ -135,7 +138,18 @@ export class EventRecorder {
   private headBase: string | undefined;
   private time = "";
   private timePart = "";
-  private roundText = "";
+  // The lines not yet encoded, and the parts of them the segment's hash leaves out (each
+  // line's `time` member; under "lines-v2" the agent-side lines), as offsets and lengths.
+  private pending = "";
+  private readonly outAt: number[] = [];
+  private readonly outLength: number[] = [];
+  // The lines as UTF-8 (with lines; else only the current round's, as scratch for the hashes).
+  private buf: Uint8Array = EMPTY;
+  private pos = 0;
+  // The running hash of the current segment.
+  private segment: Hash | undefined;
+  private textCache = "";
+  private textAt = 0;
   // Kept bodies, and the base wherever it changes: from body index markAt[i] on,
   // the base is (markRound[i], markStep[i], markTime[i]).
   private readonly bodies: (EventBody | Checkpoint)[] = [];
@@ -150,7 +164,7 @@ export class EventRecorder {
   private readonly lines: boolean;
   private readonly hashed: boolean;
   private readonly counted: boolean;
-  // Whether every event is hashed ("lines-v3") rather than the game events only ("lines-v2").
+  // Whether every event is hashed (from "lines-v3" on) rather than the game events only ("lines-v2").
   private readonly all: boolean;
   private readonly timed: boolean;
   private readonly options: EventRecorderOptions;
@@ -162,11 +176,41 @@ export class EventRecorder {
     this.lines = options.lines;
     this.hashed = options.hashes || options.lines;
     this.counted = this.hashed || options.onEvent !== undefined;
-    this.all = checkHashing(options.hashing ?? HASHING_VERSION) === "lines-v3";
+    this.all = checkHashing(options.hashing ?? HASHING_VERSION) !== "lines-v2";
     this.timed = this.keep || this.lines || options.onEvent !== undefined;
     this.prefix = `{"schema":${EVENT_SCHEMA_VERSION},"run":${JSON.stringify(options.run)},` +
       `"episode":${JSON.stringify(options.episode)},"round":`;
+    if (this.hashed) {
+      this.buf = this.lines ? takeBuffer() : new Uint8Array(1 << 14);
+      this.segment = createHash("sha256");
+    }
     this.mark();
+  }
+
+  /**
+   * The NDJSON text so far, when lines are built (else `""`): the
+   * {@linkcode EventRecorder.bytes} decoded, on first read after they grew.
+   */
+  get text(): string {
+    if (!this.lines) return "";
+    this.flush(true);
+    if (this.textAt !== this.pos) {
+      this.textCache += decoder.decode(this.buf.subarray(this.textAt, this.pos));
+      this.textAt = this.pos;
+    }
+    return this.textCache;
+  }
+
+  /**
+   * The NDJSON lines so far as UTF-8, when lines are built (else empty),
+   * encoded once and hashed from these bytes: a view of the recorder's
+   * buffer, valid until the next event is recorded (or until it is handed
+   * back with {@linkcode recycleLogBytes}).
+   */
+  get bytes(): Uint8Array {
+    if (!this.lines) return EMPTY;
+    this.flush(true);
+    return this.buf.subarray(0, this.pos);
   }
 
   /**
@@ -249,8 +293,9 @@ export class EventRecorder {
    */
   startRound(round: number): void {
     this.round = round;
-    if (round === 1) return;
-    this.roundText = "";
+    if (round === 1 || !this.hashed) return;
+    this.flush(false);
+    this.restartSegment();
   }
 
   /** Records one event. */
@@ -293,16 +338,19 @@ export class EventRecorder {
       return undefined;
     }
     stateText ??= canonicalJson(state);
-    const stateHash = sha256Hex(stateText);
-    const roundHash = sha256Hex(this.roundText);
-    this.roundText = "";
-    this.hashes.push(stateHash);
     const seq = this.seq++;
     this.tally.last = CHECKPOINT;
+    this.flush(true);
+    const roundHash = this.segment!.digest("hex");
+    const stateHash = sha256Hex(stateText);
+    this.restartSegment();
     if (this.lines) {
-      this.text += `${this.head(seq)}${this.timePart}"type":"checkpoint","state":${stateText},` +
+      // Encoded with the next segment's lines, and left out of its hash.
+      const line = `${this.head(seq)}${this.timePart}"type":"checkpoint","state":${stateText},` +
         `"state_hash":"${stateHash}","events_hash":"${roundHash}"}\n`;
+      this.addLine(line, 0, line.length);
     }
+    this.hashes.push(stateHash);
     if (this.keep) this.bodies.push(new Checkpoint(stateText, stateHash, roundHash));
     if (this.options.onEvent) {
       this.options.onEvent(this.whole(new Checkpoint(stateText, stateHash, roundHash).body(), seq));
@@ -343,29 +391,137 @@ export class EventRecorder {
     return this.headBase + seq + ",";
   }
 
+  /** A new segment from here; without lines, the bytes before it are dropped. */
+  private restartSegment(): void {
+    this.segment = createHash("sha256");
+    if (!this.lines) this.pos = 0;
+  }
+
+  /** Room for `n` more bytes. */
+  private reserve(n: number): void {
+    if (this.buf.length - this.pos >= n) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.pos + n));
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+    if (this.lines) ownBuffers.add(next.buffer);
+    if (this.lines && next.length > bufferHint) bufferHint = Math.min(next.length, 1 << 22);
+  }
+
+  /** Encodes text at the end of the buffer. */
+  private putString(text: string): void {
+    this.reserve(text.length * 3);
+    // Reading a character flattens a concatenated string first: the encoder is about five
+    // times slower on the pieces of a concatenation than on one flat string.
+    text.charCodeAt(0);
+    this.pos += encoder.encodeInto(text, this.buf.subarray(this.pos)).written;
+  }
+
   /**
-   * Builds the event's line and feeds its text to the round's hash; returns
-   * the hash the event carries (`"lines-v3"`: an agent-side event's own, or
-   * `episode_end`'s of the last segment), if any.
+   * Encodes the pending lines into the buffer in one call and (when `hashed`)
+   * feeds the segment's hash with their bytes less the parts it leaves out,
+   * in one update: a call into the encoder or the hash per line would cost
+   * as much as a few hundred bytes of work each.
+   */
+  private flush(hashed: boolean): void {
+    const text = this.pending;
+    if (text === "") return;
+    this.pending = "";
+    const at = this.pos;
+    this.putString(text);
+    const outAt = this.outAt;
+    const outLength = this.outLength;
+    if (hashed && this.pos - at === text.length) {
+      // ASCII: a character is a byte, so the kept parts are gathered in the scratch by offset.
+      if (scratch.length < text.length) scratch = new Uint8Array(text.length * 2);
+      const buf = this.buf;
+      let n = 0;
+      let from = 0;
+      for (let i = 0; i < outAt.length; i++) {
+        const to = outAt[i];
+        if (to > from) {
+          scratch.set(buf.subarray(at + from, at + to), n);
+          n += to - from;
+        }
+        from = to + outLength[i];
+      }
+      if (text.length > from) {
+        scratch.set(buf.subarray(at + from, this.pos), n);
+        n += text.length - from;
+      }
+      this.segment!.update(scratch.subarray(0, n));
+    } else if (hashed) {
+      let kept = "";
+      let from = 0;
+      for (let i = 0; i < outAt.length; i++) {
+        kept += text.slice(from, outAt[i]);
+        from = outAt[i] + outLength[i];
+      }
+      this.segment!.update(kept + text.slice(from));
+    }
+    outAt.length = 0;
+    outLength.length = 0;
+  }
+
+  /** Adds a line (with its newline) to the pending text; its `out` characters from `outFrom` are not hashed. */
+  private addLine(line: string, outFrom: number, out: number): void {
+    if (out > 0) {
+      this.outAt.push(this.pending.length + outFrom);
+      this.outLength.push(out);
+    }
+    this.pending += line;
+  }
+
+  /**
+   * Builds the event's line behind the cached head, to be encoded with the
+   * others of its segment, its `time` member marked as left out of the
+   * segment's hash; returns the hash the event carries (`"lines-v3"`: an
+   * agent-side event's own, or `episode_end`'s of the last segment), if any.
    */
   private serialise(body: EventBody, seq: number, game: boolean): string | undefined {
-    let bare: string;
-    let line: string;
     const json = JSON.stringify(body);
-    if (json.startsWith('{"type":') && !(OPEN_BODIES.has(body.type) && repeatsBase(body))) {
-      const head = this.head(seq);
-      const rest = json.slice(1);
-      bare = head + rest;
-      line = head + this.timePart + rest;
-    } else {
-      const whole = this.whole(body, seq);
-      const { time: _t, ...rest } = whole;
-      bare = JSON.stringify(rest);
-      line = JSON.stringify(whole);
+    if (!json.startsWith('{"type":') || (OPEN_BODIES.has(body.type) && repeatsBase(body))) {
+      return this.serialiseWhole(body, seq, game);
     }
+    const head = this.head(seq);
+    const rest = json.slice(1);
+    const timePart = this.timePart;
+    if (!this.all || (game && body.type !== "episode_end")) {
+      const line = head + timePart + rest + "\n";
+      // "lines-v2" does not hash an agent-side line.
+      if (game) this.addLine(line, head.length, timePart.length);
+      else this.addLine(line, 0, line.length);
+      return undefined;
+    }
+    if (!game) {
+      const own = sha256Hex(head + rest);
+      this.addLine(
+        `${head}${timePart}${rest.slice(0, -1)},"event_hash":"${own}"}\n`,
+        head.length,
+        timePart.length,
+      );
+      return own;
+    }
+    // episode_end: its hash covers the segment so far and its own text without the member.
+    this.addLine(head + timePart + rest + "\n", head.length, timePart.length);
+    this.flush(true);
+    const own = this.segment!.digest("hex");
+    this.pos -= 2; // its "}\n", which the member replaces
+    this.putString(`,"events_hash":"${own}"}\n`);
+    this.restartSegment();
+    return own;
+  }
+
+  /** {@linkcode EventRecorder.serialise} for a body that repeats a base field: from the whole event. */
+  private serialiseWhole(body: EventBody, seq: number, game: boolean): string | undefined {
+    const whole = this.whole(body, seq);
+    const { time: _t, ...rest } = whole;
+    const bare = JSON.stringify(rest);
+    const line = JSON.stringify(whole);
+    // This event's text feeds the segment's hash directly, after the pending lines.
+    this.flush(true);
     if (!this.all) {
-      if (this.lines) this.text += line + "\n";
-      if (game) this.roundText += bare + "\n";
+      this.putString(line + "\n");
+      if (game) this.segment!.update(bare + "\n");
       return undefined;
     }
     let own: string | undefined;
@@ -374,20 +530,68 @@ export class EventRecorder {
       own = sha256Hex(bare);
       key = "event_hash";
     } else if (body.type === "episode_end") {
-      own = sha256Hex(this.roundText + bare + "\n");
+      own = this.segment!.update(bare + "\n").digest("hex");
       key = "events_hash";
-      this.roundText = "";
     }
     if (own === undefined) {
-      if (this.lines) this.text += line + "\n";
-      this.roundText += bare + "\n";
+      this.putString(line + "\n");
+      this.segment!.update(bare + "\n");
       return undefined;
     }
     const member = `,"${key}":"${own}"}`;
-    if (this.lines) this.text += line.slice(0, -1) + member + "\n";
-    if (!game) this.roundText += bare.slice(0, -1) + member + "\n";
+    this.putString(line.slice(0, -1) + member + "\n");
+    if (game) this.restartSegment();
+    else this.segment!.update(bare.slice(0, -1) + member + "\n");
     return own;
   }
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const EMPTY = new Uint8Array(0);
+// The size of an episode's line buffer to start with: the largest grown to (up to 4 MiB).
+let bufferHint = 1 << 16;
+// Where the kept bytes of a segment are gathered for its one hash update (shared: it is
+// used only within one synchronous flush).
+let scratch = new Uint8Array(1 << 16);
+// Line buffers handed back by recycleLogBytes, for the next recorders: a fresh 100 KB
+// buffer costs several microseconds to allocate and fault in, a reused one nothing.
+const recycled: Uint8Array[] = [];
+// The recorders' line buffers, so that only those are ever recycled.
+const ownBuffers = new WeakSet<ArrayBufferLike>();
+
+/** A line buffer for a new recorder: a recycled one when there is one. */
+function takeBuffer(): Uint8Array {
+  const reused = recycled.pop();
+  if (reused !== undefined) return reused;
+  const made = new Uint8Array(bufferHint);
+  ownBuffers.add(made.buffer);
+  return made;
+}
+
+/**
+ * Hands the buffer behind an episode's log bytes (`PlayedEpisode.ndjsonBytes`,
+ * `EventRecorder.bytes`) back for a later episode's lines, once they are
+ * written: the caller promises to read neither these bytes nor the episode's
+ * text again. Bytes that are not the start of a recorder's buffer are ignored.
+ *
+ * @example
+ * ```ts
+ * import { EventRecorder, recycleLogBytes } from "./event_recorder.ts";
+ * const rec = new EventRecorder({ run: "r", episode: "e", keep: false, lines: true, hashes: true,
+ *   clock: () => "t" });
+ * rec.tick();
+ * rec.emit({ type: "round_start" });
+ * const bytes = rec.bytes;
+ * if (new TextDecoder().decode(bytes) !== rec.text) throw new Error();
+ * recycleLogBytes(bytes); // written: its buffer serves the next episode
+ * ```
+ */
+export function recycleLogBytes(bytes: Uint8Array): void {
+  if (!ownBuffers.has(bytes.buffer) || recycled.length >= 4) return;
+  if (recycled.some((b) => b.buffer === bytes.buffer)) return;
+  const whole = new Uint8Array(bytes.buffer);
+  if (whole.length >= bufferHint / 2) recycled.push(whole);
 }
 
 /** The body a tally names for a hashed checkpoint (its state is not needed there). */

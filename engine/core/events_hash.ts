@@ -17,8 +17,21 @@
  * hashed episode serialises each event once and hashes each byte once (an
  * agent-side event's bytes twice: see below).
  *
- * - `"lines-v3"` ({@linkcode HASHING_VERSION}, the one written): every event
- *   is covered. The agent-side events ({@linkcode AGENT_SIDE_EVENT_TYPES}:
+ * - `"lines-v4"` ({@linkcode HASHING_VERSION}, the one written): as
+ *   `"lines-v3"`, but a checkpoint's `state` (and so its `state_hash`, the
+ *   SHA-256 of that state's canonical JSON) is the state less what the
+ *   events already hold, as the environment's `checkpointStateJson` writes
+ *   it: the bank run's depositors without their decision `history` (one
+ *   record per depositor and round, rewritten whole every round, which made
+ *   a third of a log's bytes grow with the square of its rounds; the
+ *   decision events hold each record once and are hashed). An environment
+ *   without it (the debt rollover, crowdfunding and the Stag Hunt) writes its
+ *   whole state, as before. This fixes what a `"lines-v4"` log holds: leaving
+ *   out more of any environment's state takes a new definition. Replay plays
+ *   a log under its own definition, so its replayed states are written the
+ *   same way.
+ * - `"lines-v3"` (logs written before `"lines-v4"`): every event
+ *   is covered, and checkpoints hold the whole state. The agent-side events ({@linkcode AGENT_SIDE_EVENT_TYPES}:
  *   model calls, agent errors, corrections) are part of their round's
  *   segment; each also carries, as its last member, its own `event_hash`
  *   (SHA-256 of its text without `event_hash`), so that a replay, which feeds
@@ -45,10 +58,10 @@ import { sha256Hex } from "./hash.ts";
  * @example
  * ```ts
  * import { HASHING_VERSION } from "./events_hash.ts";
- * if (HASHING_VERSION !== "lines-v3") throw new Error();
+ * if (HASHING_VERSION !== "lines-v4") throw new Error();
  * ```
  */
-export const HASHING_VERSION = "lines-v3";
+export const HASHING_VERSION = "lines-v4";
 
 /**
  * Every events-hash definition this toolkit can compute and replay, oldest first.
@@ -61,7 +74,7 @@ export const HASHING_VERSION = "lines-v3";
  * }
  * ```
  */
-export const HASHING_VERSIONS = ["lines-v2", "lines-v3"] as const;
+export const HASHING_VERSIONS = ["lines-v2", "lines-v3", "lines-v4"] as const;
 
 /** An events-hash definition this toolkit can compute. */
 export type HashingVersion = typeof HASHING_VERSIONS[number];
@@ -71,7 +84,7 @@ export type HashingVersion = typeof HASHING_VERSIONS[number];
  * model-call records, agent failures and contract repairs. Replay feeds them
  * back rather than regenerating them, and they do not advance `seq` (each
  * takes the `seq` of the game event that follows it), so a log numbers its
- * game events alike whatever its agents did. Under `"lines-v3"` each carries
+ * game events alike whatever its agents did. From `"lines-v3"` on each carries
  * its own `event_hash`.
  *
  * @example
@@ -90,7 +103,7 @@ export const AGENT_SIDE_EVENT_TYPES: ReadonlySet<string> = new Set([
 
 /**
  * The event types `"lines-v2"` leaves out of its hash: the agent-side ones
- * ({@linkcode AGENT_SIDE_EVENT_TYPES}). `"lines-v3"` leaves out none.
+ * ({@linkcode AGENT_SIDE_EVENT_TYPES}). `"lines-v3"` and `"lines-v4"` leave out none.
  *
  * @example
  * ```ts
@@ -157,24 +170,24 @@ export function checkHashing(hashing: unknown): HashingVersion {
   if ((HASHING_VERSIONS as readonly unknown[]).includes(hashing)) return hashing as HashingVersion;
   throw new RangeError(
     `Unknown events-hash definition ${JSON.stringify(hashing)}: this build computes ` +
-      HASHING_VERSIONS.map((v) => `"${v}"`).join(" and "),
+      HASHING_VERSIONS.map((v) => `"${v}"`).join(", "),
   );
 }
 
 /**
  * What a reader should know about a log's events hash, or `undefined` when
- * it covers every event (`"lines-v3"`).
+ * it covers every event (`"lines-v3"`, `"lines-v4"`).
  *
  * @example
  * ```ts
  * import { hashingNote } from "./events_hash.ts";
- * if (hashingNote("lines-v3") !== undefined || !hashingNote("lines-v2")?.includes("llm_call")) {
+ * if (hashingNote("lines-v4") !== undefined || !hashingNote("lines-v2")?.includes("llm_call")) {
  *   throw new Error();
  * }
  * ```
  */
 export function hashingNote(hashing: HashingVersion): string | undefined {
-  if (hashing === "lines-v3") return undefined;
+  if (hashing !== "lines-v2") return undefined;
   return `The log's events hash is "lines-v2", written before "lines-v3": its llm_call, ` +
     `agent_error and correction events, the events after its last checkpoint and episode_end ` +
     `(status included) are not covered by the hash; the replay checked its game events and ` +

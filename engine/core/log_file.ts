@@ -70,6 +70,24 @@ export function writeEpisodeLogText(path: string, text: string): void {
   });
 }
 
+/**
+ * Writes an episode's NDJSON lines, already encoded as UTF-8, atomically and
+ * synchronously, as {@linkcode writeEpisodeLogText} does.
+ *
+ * @example
+ * ```ts
+ * import { readEpisodeLog, writeEpisodeLogBytes } from "./log_file.ts";
+ * const dir = await Deno.makeTempDir();
+ * writeEpisodeLogBytes(`${dir}/ep.ndjson`, new TextEncoder().encode('{"schema":2,"type":"round_start"}\n'));
+ * if ((await readEpisodeLog(`${dir}/ep.ndjson`)).length !== 1) throw new Error();
+ * ```
+ */
+export function writeEpisodeLogBytes(path: string, bytes: Uint8Array): void {
+  writeAtomically(path, (file) => {
+    for (let at = 0; at < bytes.length;) at += file.writeSync(bytes.subarray(at));
+  });
+}
+
 /** Writes a file through `write` into a temporary sibling, then renames it into place. */
 function writeAtomically(path: string, write: (file: Deno.FsFile) => void): void {
   const dir = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";

@@ -27,6 +27,7 @@ import { parseEpisodeLog } from "../core/log_file.ts";
 import { agentsLabel } from "./labels.ts";
 import type { BranchCondition, GridCell } from "./cells.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
+import { playedText } from "./_played_text.ts";
 import { readCommittedBytes } from "./segments.ts";
 import type { BranchBlock, StagHuntMockSpec } from "./spec.ts";
 import { stagHuntMockOptions } from "./staghunt_runner.ts";
@@ -258,7 +259,7 @@ export const branchRunner: EpisodeRunner = {
   },
   async playText(ep, agents): Promise<PlayedText> {
     const r = await run(ep, agents, true);
-    return { text: r.ndjson!, tally: r.tally };
+    return playedText(r);
   },
 };
 

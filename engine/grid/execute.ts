@@ -6,7 +6,7 @@
  */
 import { isEpisodeAbandoned } from "../core/abandon.ts";
 import { addCall, emptyTotals, type UsageTotals } from "../agents/llm/accounting.ts";
-import { type EpisodeTally, tallyEvents } from "../core/event_recorder.ts";
+import { type EpisodeTally, recycleLogBytes, tallyEvents } from "../core/event_recorder.ts";
 import type { Degradation, EngineEvent } from "../core/events.ts";
 import type { GridEpisode } from "./cells.ts";
 import { type GridAgentFactory, type GridLog, playGridLog } from "./runners.ts";
@@ -232,8 +232,16 @@ export async function executeEpisode(
     }
     return failedSummary(episode.id, err, performance.now() - t0);
   }
-  if (played.text !== undefined) {
-    log.appendText!({ run: episode.run, episode: episode.id, text: played.text });
+  if (played.bytes !== undefined || played.text !== undefined) {
+    const end = played.tally.last;
+    log.appendText!({
+      run: episode.run,
+      episode: episode.id,
+      ...(played.bytes !== undefined ? { bytes: played.bytes } : { text: played.text }),
+      ...(end?.type === "episode_end" ? { status: end.status } : {}),
+    });
+    // Written: the buffer serves the next episode's lines.
+    if (played.bytes !== undefined) recycleLogBytes(played.bytes);
   } else log.append(played.events!);
   return {
     id: episode.id,

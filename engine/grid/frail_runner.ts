@@ -14,6 +14,7 @@ import { type EpisodeResult, runEpisode } from "../run_episode.ts";
 import type { FrailCondition, GridEpisode } from "./cells.ts";
 import { gridLogging } from "./logging.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
+import { playedText } from "./_played_text.ts";
 
 /**
  * The FRAIL runner.
@@ -50,7 +51,7 @@ export const frailRunner: EpisodeRunner = {
   },
   async playText(ep, agents): Promise<PlayedText> {
     const r = await run(ep, agents, true);
-    return { text: r.ndjson!, tally: r.tally };
+    return playedText(r);
   },
 };
 

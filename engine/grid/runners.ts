@@ -62,9 +62,11 @@ export interface EpisodeRunner {
 /** An episode's log as text, and its tally (see `EpisodeTally`). */
 export interface PlayedText {
   /** The NDJSON lines, from `episode_start` to `episode_end`. */
-  text: string;
+  readonly text: string;
+  /** The same lines as UTF-8, as the engine encoded them (what the grid writes), when it has them. */
+  readonly bytes?: Uint8Array;
   /** The log at a glance. */
-  tally: EpisodeTally;
+  readonly tally: EpisodeTally;
 }
 
 /**
@@ -86,7 +88,9 @@ export function noLlmAgentsError(episodeId: string): TypeError {
 /** An episode's complete log as {@linkcode playGridLog} gives it: its text or its events, and its tally. */
 export interface GridLog {
   /** The NDJSON text, when the runner built it. */
-  text?: string;
+  readonly text?: string;
+  /** The same lines as UTF-8, when the runner has them (written instead of `text`). */
+  readonly bytes?: Uint8Array;
   /** The events, when the runner gave them instead. */
   events?: EngineEvent[];
   /** The log at a glance. */

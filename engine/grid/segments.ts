@@ -86,6 +86,21 @@ export const LOG_CHUNK_BYTES = 16 * 1024 * 1024;
 const NEWLINE = 10;
 const SPACE = 32;
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The status of an `episode_end` line of the episode, or undefined when it is not one. */
+function statusOf(line: string, run: string, episode: string): string | undefined {
+  let end: { type?: unknown; run?: unknown; episode?: unknown; status?: unknown } | undefined;
+  try {
+    end = line === "" ? undefined : JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  return end?.type === "episode_end" && end.run === run && end.episode === episode &&
+      typeof end.status === "string"
+    ? end.status
+    : undefined;
+}
 
 /**
  * Whether a file name is a segment's.
@@ -146,7 +161,10 @@ export interface AppendOptions {
   text?: string;
 }
 
-/** One episode's complete log as NDJSON text, for {@linkcode SegmentWriter.appendText}. */
+/**
+ * One episode's complete log as NDJSON, for {@linkcode SegmentWriter.appendText}:
+ * its `text` or, as the engine encoded it, its `bytes` (one of the two).
+ */
 export interface LogText {
   /** Run id. */
   run: string;
@@ -158,7 +176,14 @@ export interface LogText {
    * a newline, every one carrying the base fields first, as the engine writes
    * them (`{"schema":...,"run":...,"episode":...,`).
    */
-  text: string;
+  text?: string;
+  /** The same lines as UTF-8 (`runEpisode(...).ndjsonBytes`), written as they are; wins over `text`. */
+  bytes?: Uint8Array;
+  /**
+   * The status of its `episode_end`, when the caller knows it (the engine's
+   * tally does): the last line is then checked to carry it rather than parsed.
+   */
+  status?: string;
 }
 
 /** Options of {@linkcode SegmentWriter.create}. */
@@ -276,36 +301,56 @@ export class SegmentWriter {
   }
 
   /**
-   * Appends one episode's complete log, as the engine built its text
-   * (`runEpisode({ ndjson: true })`), as a block, then its index line. Only
-   * the last line is parsed (for the status the index records); the first
-   * and last lines must name the episode.
+   * Appends one episode's complete log, as the engine built it
+   * (`runEpisode({ ndjson: true })`: its `ndjsonBytes`, written from the
+   * buffer they were encoded into, or its text), as a block, then its index
+   * line. The first and last lines must name the episode, and the last be
+   * its `episode_end`: with `status` given, only checked to carry it; else
+   * parsed for the status the index records.
    *
-   * @throws {TypeError} Unless the text's first line is of the episode and
-   * its last line is the episode's `episode_end`.
+   * @throws {TypeError} Unless the log's first line is of the episode and
+   * its last line is the episode's `episode_end` (of `status`, when given),
+   * or when it has neither `text` nor `bytes`.
    * @throws {Error} When the writer is closed; the operating system's error
    * (e.g. `ENOSPC`) when the write fails, and again on every later append.
    */
   appendText(log: LogText): SegmentEntry {
-    const { run, episode, text } = log;
-    const names = `"run":${JSON.stringify(run)},"episode":${JSON.stringify(episode)},`;
-    const from = text.lastIndexOf("\n", text.length - 2) + 1;
-    let end: { type?: unknown; run?: unknown; episode?: unknown; status?: unknown } | undefined;
-    try {
-      end = text.endsWith("\n") ? JSON.parse(text.slice(from)) : undefined;
-    } catch {
-      end = undefined;
+    const { run, episode, bytes } = log;
+    const text = bytes === undefined ? log.text : undefined;
+    if (bytes === undefined && text === undefined) {
+      throw new TypeError(`The log of episode "${episode}" has neither text nor bytes`);
     }
+    const names = `"run":${JSON.stringify(run)},"episode":${JSON.stringify(episode)},`;
+    // Only the first and the last line are looked at (decoded from bytes, they are short).
+    let first: string;
+    let last: string;
+    if (bytes !== undefined) {
+      const n = bytes.length;
+      let from = n - 2;
+      while (from >= 0 && bytes[from] !== NEWLINE) from--;
+      last = n > 0 && bytes[n - 1] === NEWLINE ? decoder.decode(bytes.subarray(from + 1)) : "";
+      first = decoder.decode(bytes.subarray(0, Math.min(n, 64 + names.length * 3)));
+    } else {
+      last = text!.endsWith("\n") ? text!.slice(text!.lastIndexOf("\n", text!.length - 2) + 1) : "";
+      first = text!;
+    }
+    // A status given is checked where the engine writes it; else the last line is parsed for it.
+    const status = log.status ?? statusOf(last, run, episode);
     if (
-      end?.type !== "episode_end" || end.run !== run || end.episode !== episode ||
-      typeof end.status !== "string" || !text.startsWith(names, text.indexOf(",") + 1)
+      status === undefined || !first.startsWith(names, first.indexOf(",") + 1) ||
+      (log.status !== undefined &&
+        (!last.startsWith(names, last.indexOf(",") + 1) ||
+          !last.includes(`"type":"episode_end","status":${JSON.stringify(status)}`)))
     ) {
       throw new TypeError(
         `A segment block must be the lines of episode "${episode}" of run "${run}", ` +
-          `ending with its episode_end`,
+          `ending with its episode_end` +
+          (log.status === undefined ? "" : ` of status "${status}"`),
       );
     }
-    return this.#appendText(run, episode, end.status, text);
+    return bytes === undefined
+      ? this.#appendText(run, episode, status, text!)
+      : this.#appendBytes(run, episode, status, bytes);
   }
 
   #appendText(run: string, episode: string, status: string, text: string): SegmentEntry {
@@ -318,11 +363,20 @@ export class SegmentWriter {
       this.#buffer = new Uint8Array(Math.max(text.length * 3, this.#buffer.length * 2));
     }
     const { written } = encoder.encodeInto(text, this.#buffer);
+    return this.#appendBytes(run, episode, status, this.#buffer.subarray(0, written));
+  }
+
+  #appendBytes(run: string, episode: string, status: string, block: Uint8Array): SegmentEntry {
+    if (this.#failure !== null) throw this.#failure;
+    if (this.#data === null || this.#index === null) {
+      throw new Error(`The segment "${this.path}" is closed`);
+    }
+    const written = block.length;
     try {
       // Roll over at a block boundary: the block goes whole to a new file.
       if (this.#size > 0 && this.#size + written > this.#maxBytes) this.#rollOver();
       const entry: SegmentEntry = { run, episode, offset: this.#size, bytes: written, status };
-      writeAll(this.#data!, this.#buffer.subarray(0, written));
+      writeAll(this.#data!, block);
       writeAll(this.#index!, encoder.encode(JSON.stringify(entry) + "\n"));
       this.#size += written;
       return entry;

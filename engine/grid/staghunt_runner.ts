@@ -21,6 +21,7 @@ import { runStagHuntEpisode, type StagHuntRunResult } from "../staghunt/run.ts";
 import type { GridEpisode, StagHuntCondition } from "./cells.ts";
 import { gridLogging } from "./logging.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
+import { playedText } from "./_played_text.ts";
 import type { StagHuntAgentsSpec, StagHuntMockSpec } from "./spec.ts";
 
 /**
@@ -96,7 +97,7 @@ export const stagHuntRunner: EpisodeRunner = {
   },
   async playText(ep, agents): Promise<PlayedText> {
     const r = await run(ep, agents, true);
-    return { text: r.ndjson!, tally: r.tally };
+    return playedText(r);
   },
 };
 

@@ -78,7 +78,9 @@ export interface StagHuntRunResult {
   /** State hash per round (empty without hashes). */
   hashes: string[];
   /** The NDJSON log text, when `ndjson` was asked. */
-  ndjson?: string;
+  readonly ndjson?: string;
+  /** The same lines as UTF-8 (what the grid writes as they are), when `ndjson` was asked. */
+  readonly ndjsonBytes?: Uint8Array;
   /** The turn records of the episode (empty with `events: false`); a getter, built on first read. */
   readonly turns: StagHuntTurn[];
   /** Model of each player, when a heterogeneity policy was given. */
@@ -166,6 +168,6 @@ class StagHuntRun extends EpisodeRun implements StagHuntRunResult {
   }
   /** The result as plain data, `events` and `turns` included. */
   override toJSON(): object {
-    return { ...this, events: this.events, turns: this.turns };
+    return { ...super.toJSON(), turns: this.turns };
   }
 }

@@ -31,7 +31,7 @@ import {
 import { bankRunBounds, type BankRunParams, parseBankRunParams } from "./params.ts";
 import { settleWithdrawals } from "./settlement.ts";
 import { BANK_ID, type BankRunState, initialBankRunState } from "./state.ts";
-import { bankRunStateJson } from "./state_json.ts";
+import { bankRunCheckpointJson, bankRunStateJson } from "./state_json.ts";
 import { bankView, depositorView } from "./views.ts";
 
 /** End of round: the coalition's exit ritual advances, then the public snapshot. */
@@ -168,5 +168,6 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
   },
   bounds: bankRunBounds,
   stateJson: bankRunStateJson,
+  checkpointStateJson: bankRunCheckpointJson,
   rebase: (s, params, options) => frailRebase(bankRun)(s, params, options),
 };

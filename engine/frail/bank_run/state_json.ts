@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { canonicalJson } from "../../core/canonical_json.ts";
 import { any, bool, fields, list, num, shapedJson, str } from "../../core/state_json.ts";
 import type { BankRunState } from "./state.ts";
 
@@ -29,14 +30,54 @@ import type { BankRunState } from "./state.ts";
  * ```
  */
 export function bankRunStateJson(state: BankRunState): string | undefined {
-  return shapedJson(state, write);
+  return shapedJson(state, (s) => write(s, depositor));
 }
 
-function write(state: BankRunState): string {
+/**
+ * The state a `"lines-v4"` checkpoint holds (`Environment.checkpointStateJson`):
+ * `canonicalJson` of the state with each depositor's `history` left out (its
+ * records are the round's decision events), written field by field, or by
+ * the generic writer for a state of another shape.
+ *
+ * @example
+ * ```ts
+ * import { bankRunCheckpointJson } from "./state_json.ts";
+ * import { initialBankRunState } from "./state.ts";
+ * import { parseBankRunParams } from "./params.ts";
+ * import { openStream } from "../../core/rng.ts";
+ * const s = initialBankRunState(parseBankRunParams({}), "M0",
+ *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
+ * s.depositors[0].history.push({ round: 1, reported: 5, realized: true, processed: 5 });
+ * const text = bankRunCheckpointJson(s);
+ * if (text.includes("history") || text !== bankRunCheckpointJson({ ...s, extra: 1 } as never).replace(',"extra":1', "")) {
+ *   throw new Error(text);
+ * }
+ * ```
+ */
+export function bankRunCheckpointJson(state: BankRunState): string {
+  return shapedJson(state, (s) => write(s, depositorWithoutHistory)) ??
+    canonicalJson(withoutHistories(state));
+}
+
+/** The state with each depositor's `history` left out (a copy; the state is not changed). */
+function withoutHistories(state: BankRunState): unknown {
+  const depositors = (state as { depositors?: unknown }).depositors;
+  if (!Array.isArray(depositors)) return state;
+  return {
+    ...state,
+    depositors: depositors.map((d) => {
+      if (typeof d !== "object" || d === null) return d;
+      const { history: _h, ...rest } = d as Record<string, unknown>;
+      return rest;
+    }),
+  };
+}
+
+function write(state: BankRunState, each: (x: unknown) => string): string {
   const s = fields(state, 17);
   return `{"assets":${num(s.assets)},"assetsSold":${num(s.assetsSold)},"cash":${num(s.cash)},` +
     `"cumulativeWithdrawn":${num(s.cumulativeWithdrawn)},"depositors":${
-      list(s.depositors, depositor)
+      list(s.depositors, each)
     },"disclosed":${disclosed(s.disclosed)},"done":${bool(s.done)},"failure":${any(s.failure)},` +
     `"inbox":${any(s.inbox)},"last":${last(s.last)},"m1":${any(s.m1)},"m2":${any(s.m2)},` +
     `"m3":${any(s.m3)},"mechanism":${str(s.mechanism)},"params":${params(s.params)},` +
@@ -46,6 +87,12 @@ function write(state: BankRunState): string {
 function depositor(x: unknown): string {
   const d = fields(x, 5);
   return `{"balance":${num(d.balance)},"history":${list(d.history, decision)},"id":${str(d.id)},` +
+    `"initial":${num(d.initial)},"withdrawn":${num(d.withdrawn)}}`;
+}
+
+function depositorWithoutHistory(x: unknown): string {
+  const d = fields(x, 5);
+  return `{"balance":${num(d.balance)},"id":${str(d.id)},` +
     `"initial":${num(d.initial)},"withdrawn":${num(d.withdrawn)}}`;
 }
 

@@ -71,11 +71,13 @@ Deno.test("playEpisode() under lines-v2 reproduces the hashes and the log text w
   }
 });
 
-Deno.test("a lines-v3 log hashes every event: agent-side events by their own event_hash, the tail in episode_end", async () => {
-  assertEquals(HASHING_VERSION, "lines-v3");
-  for (const fail of [false, true]) {
-    const r = await scriptedEpisode({ fail });
-    assertEquals((r.events[0] as { hashing?: string }).hashing, "lines-v3");
+Deno.test("a lines-v3 or lines-v4 log hashes every event: agent-side events by their own event_hash, the tail in episode_end", async () => {
+  assertEquals(HASHING_VERSION, "lines-v4");
+  for (
+    const [fail, hashing] of [[false, "lines-v4"], [true, "lines-v4"], [false, "lines-v3"]] as const
+  ) {
+    const r = await scriptedEpisode({ fail, ...(hashing === "lines-v3" ? { hashing } : {}) });
+    assertEquals((r.events[0] as { hashing?: string }).hashing, hashing);
     let segment = "";
     const seen = { agentSide: 0, checkpoints: 0, ends: 0 };
     for (const line of r.ndjson!.trimEnd().split("\n")) {
@@ -118,10 +120,13 @@ Deno.test("a lines-v3 log hashes every event: agent-side events by their own eve
       }
     });
   }
-  // Outcomes and state hashes do not depend on the definition.
+  // Outcomes do not depend on the definition, nor state hashes up to lines-v3 (whole states).
   const v2 = await scriptedEpisode({ fail: true, hashing: "lines-v2" });
-  const v3 = await scriptedEpisode({ fail: true });
+  const v3 = await scriptedEpisode({ fail: true, hashing: "lines-v3" });
+  const v4 = await scriptedEpisode({ fail: true });
   assertEquals([v3.outcome, v3.hashes], [v2.outcome, v2.hashes]);
+  assertEquals(v4.outcome, v3.outcome);
+  assert(v4.hashes.every((h, i) => h !== v3.hashes[i]), "lines-v4 states leave out the histories");
   const hashes = v3.events.flatMap((e) => e.type === "checkpoint" ? [e.events_hash] : []);
   assertEquals(
     sha256Hex(hashes.join("")),
@@ -129,13 +134,15 @@ Deno.test("a lines-v3 log hashes every event: agent-side events by their own eve
   );
 });
 
-Deno.test("a lines-v3 log replays, read back from its text or played unhashed, ok and degraded alike, without a note", async () => {
-  for (const fail of [false, true]) {
-    const events = await logOf({ fail });
+Deno.test("a lines-v3 or lines-v4 log replays, read back from its text or played unhashed, ok and degraded alike, without a note", async () => {
+  for (
+    const [fail, hashing] of [[false, "lines-v4"], [true, "lines-v4"], [true, "lines-v3"]] as const
+  ) {
+    const events = await logOf({ fail, hashing });
     const check = await replayWith(bankRun, events);
     assertEquals([check.ok, check.hashing, check.note, check.rounds], [
       true,
-      "lines-v3",
+      hashing,
       undefined,
       12,
     ]);
@@ -322,7 +329,7 @@ Deno.test("replayWith() refuses an unknown hashing id naming both it knows; the 
   assertThrows(
     () => checkHashing("lines-v9"),
     RangeError,
-    `Unknown events-hash definition "lines-v9": this build computes "lines-v2" and "lines-v3"`,
+    `Unknown events-hash definition "lines-v9": this build computes "lines-v2", "lines-v3", "lines-v4"`,
   );
   assertThrows(() => eventsHash([], { hashing: "x" as never }), RangeError, `definition "x"`);
   await assertRejects(

@@ -86,3 +86,31 @@ Deno.test("SegmentWriter.appendText() takes only the lines of the episode it is 
   const [one] = await readLogEpisodes(writer.path);
   assertEquals(one.events.length, text!.trimEnd().split("\n").length);
 });
+
+Deno.test("SegmentWriter.appendText() writes the engine's bytes as they are, checked against the status it is told", async () => {
+  const dir = await Deno.makeTempDir();
+  const writer = SegmentWriter.create(dir, "b");
+  const log = await playGridLog(frail("M0", 6), { text: true });
+  const bytes = log.bytes!;
+  assertEquals(new TextDecoder().decode(bytes), log.text);
+  const names = { run: "t", episode: "bank_run_M0_s6" };
+  const refused: [Parameters<typeof writer.appendText>[0], string][] = [
+    [{ ...names, bytes, status: "error" }, 'ending with its episode_end of status "error"'],
+    [{ run: "t", episode: "other", bytes, status: "ok" }, 'episode "other"'],
+    [{ ...names, bytes: bytes.subarray(0, bytes.length - 1), status: "ok" }, "ending with"],
+    [{ ...names, status: "ok" }, 'The log of episode "bank_run_M0_s6" has neither text nor bytes'],
+  ];
+  for (const [bad, message] of refused) {
+    assertThrows(() => writer.appendText(bad), TypeError, message);
+  }
+  // With bytes but no status, the last line is parsed for it.
+  writer.appendText({ ...names, bytes: bytes.slice() });
+  const entry = writer.appendText({ ...names, bytes, status: "ok", text: "ignored" });
+  writer.close();
+  assertEquals([entry.offset, entry.bytes, entry.status], [bytes.length, bytes.length, "ok"]);
+  assertEquals(await Deno.readTextFile(writer.path), log.text! + log.text!);
+  const index = (await Deno.readTextFile(writer.indexPath)).trimEnd().split("\n").map((l) =>
+    JSON.parse(l)
+  );
+  assertEquals(index.map((e) => [e.offset, e.status]), [[0, "ok"], [bytes.length, "ok"]]);
+});
