@@ -5,7 +5,8 @@
 // Skipped, with a message, only where no browser is installed; set
 // COORDLAB_CHROMIUM to use a browser elsewhere than /usr/bin/chromium.
 
-import puppeteer, { type Browser, type Page } from "npm:puppeteer-core@25.16.0";
+import type { Browser, Page } from "npm:puppeteer-core@25.16.0";
+import { CHROMIUM, hasBrowser, withBrowser } from "./_browser.ts";
 import { episodeBundle } from "../../../analysis/viewer/show_episode.ts";
 import { writeRunSite } from "../../../analysis/viewer/run_site.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
@@ -24,8 +25,6 @@ import {
 } from "./_fixtures.ts";
 import { llmEpisode } from "../_llm_episode.ts";
 
-const CHROMIUM = Deno.env.get("COORDLAB_CHROMIUM") ?? "/usr/bin/chromium";
-const hasBrowser = await Deno.stat(CHROMIUM).then((s) => s.isFile, () => false);
 if (!hasBrowser) {
   console.warn(
     `Skipping the viewer's browser tests: no browser at ${CHROMIUM} (install Debian's chromium, or set COORDLAB_CHROMIUM)`,
@@ -40,30 +39,6 @@ const SHOTS_OF: Record<string, string> = {
   staghunt_N5_M3_T4_F2_b3_h1_s7: "episode_staghunt",
   debt_rollover_M0_stable_s1: "episode_debt_rollover",
 };
-
-async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<void> {
-  const profile = await Deno.makeTempDir({ prefix: "viewer_chromium_" });
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      `--user-data-dir=${profile}`,
-    ],
-  });
-  try {
-    await fn(browser);
-  } finally {
-    await browser.close();
-    await Deno.remove(profile, { recursive: true });
-  }
-}
 
 /** A page that records dialogs, console errors, page errors and requests leaving the disk. */
 async function watchedPage(browser: Browser) {

@@ -3,7 +3,7 @@
 // diff shows both episodes aligned by round, the first divergence open and
 // anchored, hostile replies as text. Screenshot: screenshots/viewer/diff.png.
 
-import puppeteer, { type Browser } from "npm:puppeteer-core@25.16.0";
+import { CHROMIUM, hasBrowser, withBrowser } from "./_browser.ts";
 import { mockPopulation } from "../../../engine/agents/mock/population.ts";
 import { branchEpisode } from "../../../engine/branch_episode.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
@@ -13,37 +13,12 @@ import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 import { HOSTILE, hostileFrail, hostileFrailEpisode, PARTICIPANTS } from "./_fixtures.ts";
 
-const CHROMIUM = Deno.env.get("COORDLAB_CHROMIUM") ?? "/usr/bin/chromium";
-const hasBrowser = await Deno.stat(CHROMIUM).then((s) => s.isFile, () => false);
 if (!hasBrowser) {
   console.warn(`Skipping the diff page's browser test: no browser at ${CHROMIUM}`);
 }
 const SHOTS = new URL("../../../screenshots/viewer/", import.meta.url).pathname;
 const inTempDir = tempDirRunner("viewer_diff_");
 const clock = () => "2026-01-01T00:00:00.000Z";
-
-async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<void> {
-  const profile = await Deno.makeTempDir({ prefix: "viewer_chromium_" });
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      `--user-data-dir=${profile}`,
-    ],
-  });
-  try {
-    await fn(browser);
-  } finally {
-    await browser.close();
-    await Deno.remove(profile, { recursive: true });
-  }
-}
 
 Deno.test({
   name:

@@ -1,0 +1,35 @@
+// Headless Debian chromium for the viewer's browser tests (puppeteer-core, the
+// system executable: no browser download), with the flags this closed
+// network needs and a fresh profile per launch.
+import puppeteer, { type Browser } from "npm:puppeteer-core@25.16.0";
+
+/** The browser's path: `COORDLAB_CHROMIUM`, else Debian's. */
+export const CHROMIUM = Deno.env.get("COORDLAB_CHROMIUM") ?? "/usr/bin/chromium";
+
+/** Whether the browser is installed (the tests are skipped, saying so, where it is not). */
+export const hasBrowser = await Deno.stat(CHROMIUM).then((s) => s.isFile, () => false);
+
+/** Runs `fn` with a fresh headless browser, closed and its profile removed after. */
+export async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<void> {
+  const profile = await Deno.makeTempDir({ prefix: "viewer_chromium_" });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      `--user-data-dir=${profile}`,
+    ],
+  });
+  try {
+    await fn(browser);
+  } finally {
+    await browser.close();
+    await Deno.remove(profile, { recursive: true });
+  }
+}
