@@ -8,7 +8,7 @@
  * This module is what a notebook needs: run and replay episodes and grids,
  * load logs into Polars frames (`pl` is nodejs-polars itself, the instance
  * the frames come from), the papers' tables and figures, and the displays. Everything else has its own entry point: `engine/mod.ts`
- * (environments, descriptors, the round loop, events), `engine/staghunt/mod.ts`
+ * (environments, descriptors, the round loop, events), `engine/games/staghunt/mod.ts`
  * (the Stag Hunt's game, belief rules and metrics), `engine/agents/llm/mod.ts`
  * (LLM agents through OpenAI-compatible APIs), `engine/grid/mod.ts` (the grid
  * runner's parts), `analysis/mod.ts` (every analysis helper) and
@@ -45,7 +45,7 @@ export {
   runStagHuntEpisode,
   type StagHuntRunConfig,
   type StagHuntRunResult,
-} from "./engine/staghunt/run.ts";
+} from "./engine/games/staghunt/run.ts";
 // Counterfactual branches and episode diffs (their option and result types, `showDiff` and
 // `branchEffects` are in engine/mod.ts, analysis/viewer/mod.ts and analysis/mod.ts).
 export { branchEpisode } from "./engine/branch_episode.ts";
@@ -57,7 +57,7 @@ export { estimateUsage, type UsageEstimate } from "./engine/grid/estimate.ts";
 export { FRAIL_ENV_IDS, resolveParams, welfareBounds } from "./engine/frail/registry.ts";
 export { MECHANISMS } from "./engine/frail/types.ts";
 export { REGIMES } from "./engine/frail/params.ts";
-export { qStar } from "./engine/staghunt/q_star.ts";
+export { qStar } from "./engine/games/staghunt/q_star.ts";
 
 // Agents.
 export { mockPopulation, type MockPopulationOptions } from "./engine/agents/mock/population.ts";
@@ -65,12 +65,12 @@ export {
   type MockStagHuntOptions,
   mockStagHuntPlayers,
   thresholdPlayer,
-} from "./engine/agents/mock/staghunt.ts";
-export { carryoverRule } from "./engine/staghunt/beliefs/carryover.ts";
-export { naiveRule } from "./engine/staghunt/beliefs/naive.ts";
-export { outcomeAlignmentRule } from "./engine/staghunt/beliefs/outcome_alignment.ts";
-export { paperRules } from "./engine/staghunt/beliefs/paper_rules.ts";
-export type { BeliefRule } from "./engine/staghunt/beliefs/rule.ts";
+} from "./engine/games/staghunt/mock.ts";
+export { carryoverRule } from "./engine/games/staghunt/beliefs/carryover.ts";
+export { naiveRule } from "./engine/games/staghunt/beliefs/naive.ts";
+export { outcomeAlignmentRule } from "./engine/games/staghunt/beliefs/outcome_alignment.ts";
+export { paperRules } from "./engine/games/staghunt/beliefs/paper_rules.ts";
+export type { BeliefRule } from "./engine/games/staghunt/beliefs/rule.ts";
 
 // Loading logs.
 export {

@@ -4,7 +4,7 @@
 // any order gives the same text, so re-executed notebooks do not change.
 
 import pl from "npm:nodejs-polars@0.25.2";
-import { paperRules } from "../engine/staghunt/beliefs/paper_rules.ts";
+import { paperRules } from "../engine/games/staghunt/beliefs/paper_rules.ts";
 import { fixedText } from "../engine/core/jupyter.ts";
 import { CONDITION_KEYS, sortByConditions } from "./conditions.ts";
 import { ACTION_MEASURES } from "./frail/action_measures.ts";

@@ -31,9 +31,9 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { FRAIL_CONDITION_KEYS } from "../engine/frail/descriptor.ts";
 import { REGIMES } from "../engine/frail/params.ts";
 import { MECHANISMS } from "../engine/frail/types.ts";
-import { GAMES } from "../engine/games.ts";
-import { STAGHUNT_CONDITION_KEYS } from "../engine/staghunt/descriptor.ts";
-import { CORRUPTION_MODES } from "../engine/staghunt/params.ts";
+import { GAMES } from "../engine/games/registry.ts";
+import { STAGHUNT_CONDITION_KEYS } from "../engine/games/staghunt/descriptor.ts";
+import { CORRUPTION_MODES } from "../engine/games/staghunt/params.ts";
 import { requireColumns } from "./stats.ts";
 
 export { FRAIL_CONDITION_KEYS, STAGHUNT_CONDITION_KEYS };

@@ -28,9 +28,9 @@
  *
  * @module
  */
-import type { AgentFactory } from "./agents/agent.ts";
+import type { AgentFactory } from "./core/agent.ts";
 import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
-import { type MockStagHuntOptions, mockStagHuntPlayers } from "./agents/mock/staghunt.ts";
+import { type MockStagHuntOptions, mockStagHuntPlayers } from "./games/staghunt/mock.ts";
 import { canonicalJson } from "./core/canonical_json.ts";
 import type { Environment } from "./core/environment.ts";
 import { type BranchPlay, branchSegments, checkBranch } from "./core/episode.ts";
@@ -41,8 +41,8 @@ import { describeMismatch, type EpisodeStart, recordedAnswers } from "./core/rep
 import { roundStreams } from "./core/rng.ts";
 import { frailGame } from "./frail/registry.ts";
 import { conditionSetup, type EpisodeResult, replayEpisode } from "./run_episode.ts";
-import { stagHuntGame } from "./staghunt/descriptor.ts";
-import { playerIndex, type StagHuntAgentFactory } from "./staghunt/players.ts";
+import { stagHuntGame } from "./games/staghunt/descriptor.ts";
+import { playerIndex, type StagHuntAgentFactory } from "./games/staghunt/players.ts";
 import { NAME_HINT, NAME_PATTERN } from "./names.ts";
 
 /**

@@ -4,7 +4,7 @@
  * parameters, regimes, states and views, the round loop (`playEpisode`) and
  * replay, the event types, seeded streams, and the Stag Hunt's game types.
  * Notebooks need only `mod.ts`; the Stag Hunt's full surface is
- * `engine/staghunt/mod.ts`, the LLM layer `engine/agents/llm/mod.ts`, the grid
+ * `engine/games/staghunt/mod.ts`, the LLM layer `engine/agents/llm/mod.ts`, the grid
  * runner `engine/grid/mod.ts`.
  *
  * @example Play an episode through the descriptor of its game
@@ -51,10 +51,10 @@ export {
   overridesId,
   type ReferenceLine,
 } from "./frail/descriptor.ts";
-export { bankRunGame } from "./frail/bank_run/descriptor.ts";
-export { debtRolloverGame } from "./frail/debt_rollover/descriptor.ts";
-export { crowdfundingGame } from "./frail/crowdfunding/descriptor.ts";
-export { gameDescriptor, GAMES } from "./games.ts";
+export { bankRunGame } from "./games/bank_run/descriptor.ts";
+export { debtRolloverGame } from "./games/debt_rollover/descriptor.ts";
+export { crowdfundingGame } from "./games/crowdfunding/descriptor.ts";
+export { gameDescriptor, GAMES } from "./games/registry.ts";
 export type {
   DerivedQuantities,
   EpisodeCondition,
@@ -68,9 +68,9 @@ export {
   type BankRunParams,
   BankRunParamsSchema,
   parseBankRunParams,
-} from "./frail/bank_run/params.ts";
-export { bankRun } from "./frail/bank_run/environment.ts";
-export { debtRollover } from "./frail/debt_rollover/environment.ts";
+} from "./games/bank_run/params.ts";
+export { bankRun } from "./games/bank_run/environment.ts";
+export { debtRollover } from "./games/debt_rollover/environment.ts";
 export {
   type AssetTranche,
   claimAt,
@@ -79,34 +79,34 @@ export {
   DebtRolloverParamsSchema,
   parseDebtRolloverParams,
   waveAssignment,
-} from "./frail/debt_rollover/params.ts";
+} from "./games/debt_rollover/params.ts";
 export {
   bestRepaymentSchedule,
   type BestSchedule,
   debtRolloverBounds,
-} from "./frail/debt_rollover/bounds.ts";
+} from "./games/debt_rollover/bounds.ts";
 export type {
   Creditor,
   DebtRolloverDisclosure,
   DebtRolloverState,
   RolloverOutcome,
   RoundActivity,
-} from "./frail/debt_rollover/state.ts";
-export type { HeldTranche } from "./frail/debt_rollover/balance_sheet.ts";
+} from "./games/debt_rollover/state.ts";
+export type { HeldTranche } from "./games/debt_rollover/balance_sheet.ts";
 export type {
   BorrowerView,
   CreditorCommitmentView,
   CreditorView,
   RolloverParameters,
-} from "./frail/debt_rollover/views.ts";
-export { crowdfunding } from "./frail/crowdfunding/environment.ts";
+} from "./games/debt_rollover/views.ts";
+export { crowdfunding } from "./games/crowdfunding/environment.ts";
 export {
   CROWDFUNDING_REGIMES,
   crowdfundingBounds,
   type CrowdfundingParams,
   CrowdfundingParamsSchema,
   parseCrowdfundingParams,
-} from "./frail/crowdfunding/params.ts";
+} from "./games/crowdfunding/params.ts";
 export type {
   Backer,
   BackerCall,
@@ -115,14 +115,14 @@ export type {
   CrowdfundingDisclosure,
   CrowdfundingLedger,
   CrowdfundingState,
-} from "./frail/crowdfunding/state.ts";
+} from "./games/crowdfunding/state.ts";
 export type {
   BackerCommitmentView,
   BackerView,
   CrowdfundingParameters,
   FounderView,
-} from "./frail/crowdfunding/views.ts";
-export type { BankRunDisclosure, BankRunState, Depositor } from "./frail/bank_run/state.ts";
+} from "./games/crowdfunding/views.ts";
+export type { BankRunDisclosure, BankRunState, Depositor } from "./games/bank_run/state.ts";
 export type { FinancialDecision, PendingDecision } from "./frail/financial_decision.ts";
 export type { AgreementState, Signer } from "./frail/mechanisms/agreement.ts";
 export type { CoalitionState, Member, Vote } from "./frail/mechanisms/coalition.ts";
@@ -136,14 +136,14 @@ export type {
 } from "./frail/mechanisms/profile.ts";
 export type { InRoundExit } from "./frail/mechanisms/in_round_exit.ts";
 export type { DisclosureBallot } from "./frail/mechanisms/majority_disclosure.ts";
-export { insolvencyBoundary, isInsolvent } from "./frail/bank_run/settlement.ts";
+export { insolvencyBoundary, isInsolvent } from "./games/bank_run/settlement.ts";
 export type {
   BankAcceptedOffer,
   BankView,
   CommitmentView,
   DepositorParameters,
   DepositorView,
-} from "./frail/bank_run/views.ts";
+} from "./games/bank_run/views.ts";
 export type { CapacityRule } from "./frail/capacity.ts";
 export {
   EpisodeError,
@@ -201,14 +201,14 @@ export {
 } from "./core/episode_diff.ts";
 export type { BranchOf } from "./core/events.ts";
 export { type Difference, firstDifference } from "./core/diff.ts";
-export type { Agent, AgentFactory } from "./agents/agent.ts";
+export type { Agent, AgentFactory } from "./core/agent.ts";
 export { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
 export {
   type BankPolicy,
   type DepositorPolicy,
   mockBank,
   mockDepositor,
-} from "./agents/mock/bank_run.ts";
+} from "./games/bank_run/mock.ts";
 export {
   type BorrowerPolicy,
   type CreditorPolicy,
@@ -216,7 +216,7 @@ export {
   debtRolloverMockPopulation,
   mockBorrower,
   mockCreditor,
-} from "./agents/mock/debt_rollover.ts";
+} from "./games/debt_rollover/mock.ts";
 export {
   type BackerPolicy,
   type CrowdfundingMockOptions,
@@ -224,31 +224,36 @@ export {
   type FounderPolicy,
   mockBacker,
   mockFounder,
-} from "./agents/mock/crowdfunding.ts";
+} from "./games/crowdfunding/mock.ts";
 
-export { qStar, type QStarGame, type QStarOptions } from "./staghunt/q_star.ts";
-export type { PayoffsInput, StagHuntAction, StagHuntPayoffs } from "./staghunt/payoffs.ts";
-export type { CorruptionMode, StagHuntParams } from "./staghunt/params.ts";
-export type { RoundOutcome, RoundRecord, StagHuntState, TurnEntry } from "./staghunt/state.ts";
-export type { HeterogeneityId, ModelPolicy } from "./staghunt/heterogeneity.ts";
-export type { CalibrationOptions } from "./staghunt/metrics/calibration.ts";
-export type { StagHuntAgentFactory, StagHuntPlayer } from "./staghunt/players.ts";
+export { qStar, type QStarGame, type QStarOptions } from "./games/staghunt/q_star.ts";
+export type { PayoffsInput, StagHuntAction, StagHuntPayoffs } from "./games/staghunt/payoffs.ts";
+export type { CorruptionMode, StagHuntParams } from "./games/staghunt/params.ts";
+export type {
+  RoundOutcome,
+  RoundRecord,
+  StagHuntState,
+  TurnEntry,
+} from "./games/staghunt/state.ts";
+export type { HeterogeneityId, ModelPolicy } from "./games/staghunt/heterogeneity.ts";
+export type { CalibrationOptions } from "./games/staghunt/metrics/calibration.ts";
+export type { StagHuntAgentFactory, StagHuntPlayer } from "./games/staghunt/players.ts";
 export type {
   AlwaysPlayerOptions,
   MockStagHuntOptions,
   StagHuntMockPolicy,
   ThresholdPlayerOptions,
-} from "./agents/mock/staghunt.ts";
-export type { HistoryReport, HistoryRound, TurnHistory } from "./staghunt/history.ts";
-export { stagHunt } from "./staghunt/environment.ts";
+} from "./games/staghunt/mock.ts";
+export type { HistoryReport, HistoryRound, TurnHistory } from "./games/staghunt/history.ts";
+export { stagHunt } from "./games/staghunt/environment.ts";
 export {
   runStagHuntEpisode,
   type StagHuntRunConfig,
   type StagHuntRunResult,
-} from "./staghunt/run.ts";
-export { type StagHuntTurn, turnsFromEvents } from "./staghunt/turns.ts";
-export type { BeliefRule } from "./staghunt/beliefs/rule.ts";
-export { paperRules } from "./staghunt/beliefs/paper_rules.ts";
+} from "./games/staghunt/run.ts";
+export { type StagHuntTurn, turnsFromEvents } from "./games/staghunt/turns.ts";
+export type { BeliefRule } from "./games/staghunt/beliefs/rule.ts";
+export { paperRules } from "./games/staghunt/beliefs/paper_rules.ts";
 
 export * from "./core/progress.ts";
 export * from "./core/jupyter.ts";

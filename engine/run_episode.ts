@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { AgentFactory } from "./agents/agent.ts";
+import type { AgentFactory } from "./core/agent.ts";
 import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
 import { EpisodeRun, playAndLog } from "./core/episode_run.ts";
 import { awaitHint } from "./core/jupyter.ts";
@@ -21,8 +21,8 @@ import { frailSetup } from "./frail/descriptor.ts";
 import { frailGame } from "./frail/registry.ts";
 import type { RegimeId } from "./frail/params.ts";
 import type { EnvId, MechanismId } from "./frail/types.ts";
-import { stagHuntGame, stagHuntSetup } from "./staghunt/descriptor.ts";
-import type { HeterogeneityId } from "./staghunt/heterogeneity.ts";
+import { stagHuntGame, stagHuntSetup } from "./games/staghunt/descriptor.ts";
+import type { HeterogeneityId } from "./games/staghunt/heterogeneity.ts";
 import { parseEpisodeConfig } from "./_episode_config.ts";
 
 /** Configuration of one episode. */

@@ -37,7 +37,7 @@ async function docSymbols(entry: string): Promise<DocSymbol[]> {
 const ENTRIES: readonly [string, boolean][] = [
   ["mod.ts", true],
   ["engine/mod.ts", false],
-  ["engine/staghunt/mod.ts", false],
+  ["engine/games/staghunt/mod.ts", false],
   ["engine/agents/llm/mod.ts", false],
   ["engine/grid/mod.ts", false],
   ["engine/testing.ts", false],

@@ -4,7 +4,7 @@
 // condition keys of the games present, model) repeated on every row.
 
 import pl from "npm:nodejs-polars@0.25.2";
-import { gameDescriptor, GAMES } from "../../engine/games.ts";
+import { gameDescriptor, GAMES } from "../../engine/games/registry.ts";
 import {
   CHILD_COLUMNS,
   type ChildFrame,

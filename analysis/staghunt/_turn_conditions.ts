@@ -4,8 +4,8 @@
 // records mix conditions it was not told to split.
 
 import pl from "npm:nodejs-polars@0.25.2";
-import { payoffsLabel } from "../../engine/staghunt/descriptor.ts";
-import type { StagHuntPayoffs } from "../../engine/staghunt/payoffs.ts";
+import { payoffsLabel } from "../../engine/games/staghunt/descriptor.ts";
+import type { StagHuntPayoffs } from "../../engine/games/staghunt/payoffs.ts";
 import { assertSingleCondition, STAGHUNT_CONDITION_KEYS } from "../conditions.ts";
 import type { ModelTurn } from "./turn_records.ts";
 

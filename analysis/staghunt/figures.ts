@@ -39,16 +39,16 @@
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
-import type { BeliefRule } from "../../engine/staghunt/beliefs/rule.ts";
-import { benchmarkRows } from "../../engine/staghunt/metrics/benchmarks.ts";
+import type { BeliefRule } from "../../engine/games/staghunt/beliefs/rule.ts";
+import { benchmarkRows } from "../../engine/games/staghunt/metrics/benchmarks.ts";
 import {
   type CalibrationOptions,
   expectedCalibrationError,
-} from "../../engine/staghunt/metrics/calibration.ts";
-import { payoffPerTurn } from "../../engine/staghunt/metrics/choices.ts";
-import { outcomesByRound, roundOutcomes } from "../../engine/staghunt/metrics/rounds.ts";
-import { payoffOf } from "../../engine/staghunt/payoffs.ts";
-import { roundKey } from "../../engine/staghunt/turns.ts";
+} from "../../engine/games/staghunt/metrics/calibration.ts";
+import { payoffPerTurn } from "../../engine/games/staghunt/metrics/choices.ts";
+import { outcomesByRound, roundOutcomes } from "../../engine/games/staghunt/metrics/rounds.ts";
+import { payoffOf } from "../../engine/games/staghunt/payoffs.ts";
+import { roundKey } from "../../engine/games/staghunt/turns.ts";
 import { sortByConditions } from "../conditions.ts";
 import { clusteredMeanSe, wilson } from "../stats.ts";
 import {

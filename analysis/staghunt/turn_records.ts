@@ -13,9 +13,9 @@
  */
 
 import type pl from "npm:nodejs-polars@0.25.2";
-import type { StagHuntParams } from "../../engine/staghunt/params.ts";
-import type { StagHuntAction } from "../../engine/staghunt/payoffs.ts";
-import type { StagHuntTurn } from "../../engine/staghunt/turns.ts";
+import type { StagHuntParams } from "../../engine/games/staghunt/params.ts";
+import type { StagHuntAction } from "../../engine/games/staghunt/payoffs.ts";
+import type { StagHuntTurn } from "../../engine/games/staghunt/turns.ts";
 import { countedEpisodes, type EpisodeStatusOptions } from "../conditions.ts";
 import { requireColumns } from "../stats.ts";
 

@@ -9,7 +9,7 @@
 // hash.
 
 import type { EngineEvent } from "../../engine/core/events.ts";
-import { GAMES } from "../../engine/games.ts";
+import { GAMES } from "../../engine/games/registry.ts";
 import { relative } from "node:path";
 import { chartSvg } from "./_chart_svg.ts";
 import { episodeChart } from "./_chart.ts";

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { Agent, AgentFactory } from "../agents/agent.ts";
+import type { Agent, AgentFactory } from "./agent.ts";
 import { isEpisodeAbandoned } from "./abandon.ts";
 import type { Correction } from "./contract.ts";
 import type {
@@ -288,7 +288,7 @@ export class EpisodeError extends Error {
  * @example
  * ```ts
  * import { playEpisode } from "./episode.ts";
- * import { bankRunGame } from "../frail/bank_run/descriptor.ts";
+ * import { bankRunGame } from "../games/bank_run/descriptor.ts";
  * import { frailSetup } from "../frail/descriptor.ts";
  * import { mockPopulation } from "../agents/mock/population.ts";
  * const setup = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" });
@@ -474,7 +474,7 @@ const NO_REPORTS: Reports = new Map();
  * @example
  * ```ts
  * import { checkBranch } from "./episode.ts";
- * import { bankRunGame } from "../frail/bank_run/descriptor.ts";
+ * import { bankRunGame } from "../games/bank_run/descriptor.ts";
  * import { frailSetup } from "../frail/descriptor.ts";
  * const m0 = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" });
  * const m1 = frailSetup(bankRunGame, { mechanism: "M1", regime: "stable" });

@@ -40,7 +40,7 @@ export interface RunRecording {
  * @example
  * ```ts
  * import { playAndLog } from "./episode_run.ts";
- * import { bankRunGame } from "../frail/bank_run/descriptor.ts";
+ * import { bankRunGame } from "../games/bank_run/descriptor.ts";
  * import { frailSetup } from "../frail/descriptor.ts";
  * import { mockPopulation } from "../agents/mock/population.ts";
  * const dir = await Deno.makeTempDir();

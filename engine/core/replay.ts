@@ -45,7 +45,7 @@
  *
  * @module
  */
-import type { Agent } from "../agents/agent.ts";
+import type { Agent } from "./agent.ts";
 import type { Correction } from "./contract.ts";
 import { firstDifference } from "./diff.ts";
 import type { Environment } from "./environment.ts";
@@ -202,7 +202,7 @@ export function recordedSetup(start: EpisodeStart): ReplaySetup<unknown> {
  * ```ts
  * import { replayWith } from "./replay.ts";
  * import { playEpisode } from "./episode.ts";
- * import { bankRunGame } from "../frail/bank_run/descriptor.ts";
+ * import { bankRunGame } from "../games/bank_run/descriptor.ts";
  * import { frailSetup } from "../frail/descriptor.ts";
  * import { mockPopulation } from "../agents/mock/population.ts";
  * const env = bankRunGame.environment;

@@ -122,7 +122,7 @@ export function overridesId(overrides: Readonly<Record<string, unknown>>): strin
  * @example
  * ```ts
  * import { frailSetup } from "./descriptor.ts";
- * import { bankRunGame } from "./bank_run/descriptor.ts";
+ * import { bankRunGame } from "../games/bank_run/descriptor.ts";
  * const { params, condition } = frailSetup(bankRunGame, { mechanism: "M1", regime: "contraction" });
  * if ((params as { earlySalePrice: number }).earlySalePrice !== 0.75) throw new Error();
  * if (condition.id !== "bank_run_M1_contraction" || condition.fields.overrides_id !== "none") throw new Error();
@@ -205,7 +205,7 @@ const policiesByOption = new WeakMap<
  * @example
  * ```ts
  * import { checkMockOptions } from "./descriptor.ts";
- * import { bankRunGame } from "./bank_run/descriptor.ts";
+ * import { bankRunGame } from "../games/bank_run/descriptor.ts";
  * checkMockOptions({ depositors: "always_stay" }, [bankRunGame], ["seed"]);
  * try {
  *   checkMockOptions({ depositor: "always_stay" }, [bankRunGame], ["seed"]);

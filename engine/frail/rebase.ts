@@ -44,7 +44,7 @@ export interface FrailRebaseParts<P, S> {
  * @example
  * ```ts
  * import { frailRebase } from "./rebase.ts";
- * import { bankRun } from "./bank_run/environment.ts";
+ * import { bankRun } from "../games/bank_run/environment.ts";
  * import { openStream } from "../core/rng.ts";
  * const stream = (agent: string, purpose: string) => openStream({ seed: 1, round: 0, agent, purpose });
  * const p = bankRun.parseParams({});

@@ -7,9 +7,9 @@
  * @module
  */
 import type { Environment } from "../core/environment.ts";
-import { bankRunGame } from "./bank_run/descriptor.ts";
-import { crowdfundingGame } from "./crowdfunding/descriptor.ts";
-import { debtRolloverGame } from "./debt_rollover/descriptor.ts";
+import { bankRunGame } from "../games/bank_run/descriptor.ts";
+import { crowdfundingGame } from "../games/crowdfunding/descriptor.ts";
+import { debtRolloverGame } from "../games/debt_rollover/descriptor.ts";
 import { type FrailGameDescriptor, frailSetup } from "./descriptor.ts";
 import type { RegimeId } from "./params.ts";
 

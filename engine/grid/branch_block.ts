@@ -20,7 +20,7 @@
  */
 import { join, resolve } from "node:path";
 import { mockPopulation } from "../agents/mock/population.ts";
-import { mockStagHuntPlayers } from "../agents/mock/staghunt.ts";
+import { mockStagHuntPlayers } from "../games/staghunt/mock.ts";
 import { branchEpisode, branchLabel } from "../branch_episode.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { parseEpisodeLog } from "../core/log_file.ts";

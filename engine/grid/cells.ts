@@ -20,10 +20,10 @@
  */
 import type { EnvId, MechanismId } from "../frail/types.ts";
 import type { RegimeId } from "../frail/params.ts";
-import { GRID_CONDITIONS, stagHuntGrid } from "../staghunt/grid.ts";
-import type { HeterogeneityId } from "../staghunt/heterogeneity.ts";
-import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
-import { DEFAULT_PAYOFFS } from "../staghunt/payoffs.ts";
+import { GRID_CONDITIONS, stagHuntGrid } from "../games/staghunt/grid.ts";
+import type { HeterogeneityId } from "../games/staghunt/heterogeneity.ts";
+import { parseStagHuntParams, type StagHuntParams } from "../games/staghunt/params.ts";
+import { DEFAULT_PAYOFFS } from "../games/staghunt/payoffs.ts";
 import { agentsLabel, safePart } from "./labels.ts";
 import { branchCells, type BranchParent, branchParents } from "./branch_block.ts";
 import { branchLabel } from "../branch_episode.ts";

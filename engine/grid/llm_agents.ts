@@ -17,7 +17,7 @@ import { preflight } from "../agents/llm/preflight.ts";
 import { missingTemplates, promptSet } from "../agents/llm/prompts/registry.ts";
 import type { LlmRuntime } from "../agents/llm/runtime.ts";
 import { environment } from "../frail/registry.ts";
-import { stagHunt } from "../staghunt/environment.ts";
+import { stagHunt } from "../games/staghunt/environment.ts";
 import type { CellCondition, GridEpisode } from "./cells.ts";
 import type { GridAgentFactory } from "./runners.ts";
 import { type AgentsSpec, modelsOf } from "./spec.ts";

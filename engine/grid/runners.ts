@@ -8,7 +8,7 @@
  *
  * @module
  */
-import type { Agent } from "../agents/agent.ts";
+import type { Agent } from "../core/agent.ts";
 import { EpisodeError } from "../core/episode.ts";
 import { type EpisodeTally, tallyEvents } from "../core/event_recorder.ts";
 import type { EngineEvent } from "../core/events.ts";

@@ -36,26 +36,30 @@ import { z } from "npm:zod@4.6.7";
 import { canonicalJson } from "../core/canonical_json.ts";
 import { sha256Hex } from "../core/hash.ts";
 import { assignedModels, type ModelAssignment } from "../agents/llm/model_assignment.ts";
-import type { BankPolicy, DepositorPolicy } from "../agents/mock/bank_run.ts";
-import type { BackerPolicy, FounderPolicy } from "../agents/mock/crowdfunding.ts";
-import type { BorrowerPolicy, CreditorPolicy } from "../agents/mock/debt_rollover.ts";
-import type { StagHuntMockPolicy } from "../agents/mock/staghunt.ts";
+import type { BankPolicy, DepositorPolicy } from "../games/bank_run/mock.ts";
+import type { BackerPolicy, FounderPolicy } from "../games/crowdfunding/mock.ts";
+import type { BorrowerPolicy, CreditorPolicy } from "../games/debt_rollover/mock.ts";
+import type { StagHuntMockPolicy } from "../games/staghunt/mock.ts";
 import type { GameDescriptor } from "../core/game.ts";
 import { strictObject } from "../core/strict_input.ts";
 import { type RegimeId, REGIMES } from "../frail/params.ts";
 import { FRAIL_ENV_IDS, FRAIL_GAMES } from "../frail/registry.ts";
 import { type EnvId, type MechanismId, MECHANISMS } from "../frail/types.ts";
-import { paperRules } from "../staghunt/beliefs/paper_rules.ts";
-import { stagHuntGame } from "../staghunt/descriptor.ts";
-import { GRID_CONDITIONS, type GridCondition } from "../staghunt/grid.ts";
+import { paperRules } from "../games/staghunt/beliefs/paper_rules.ts";
+import { stagHuntGame } from "../games/staghunt/descriptor.ts";
+import { GRID_CONDITIONS, type GridCondition } from "../games/staghunt/grid.ts";
 import {
   HETEROGENEITY_IDS,
   type HeterogeneityId,
   type ModelPolicy,
   ModelPolicySchema,
-} from "../staghunt/heterogeneity.ts";
-import { CORRUPTION_MODES, type CorruptionMode } from "../staghunt/params.ts";
-import { type PayoffsInput, PayoffsSchema, type StagHuntPayoffs } from "../staghunt/payoffs.ts";
+} from "../games/staghunt/heterogeneity.ts";
+import { CORRUPTION_MODES, type CorruptionMode } from "../games/staghunt/params.ts";
+import {
+  type PayoffsInput,
+  PayoffsSchema,
+  type StagHuntPayoffs,
+} from "../games/staghunt/payoffs.ts";
 import { NAME_HINT, NAME_PATTERN } from "../names.ts";
 import { describeIssue } from "./_issue.ts";
 

@@ -12,12 +12,12 @@ import {
   type MockStagHuntOptions,
   mockStagHuntPlayers,
   type ThresholdPlayerOptions,
-} from "../agents/mock/staghunt.ts";
+} from "../games/staghunt/mock.ts";
 import type { EngineEvent } from "../core/events.ts";
-import { paperRules } from "../staghunt/beliefs/paper_rules.ts";
-import type { ModelPolicy } from "../staghunt/heterogeneity.ts";
-import { parseStagHuntParams, type StagHuntParams } from "../staghunt/params.ts";
-import { runStagHuntEpisode, type StagHuntRunResult } from "../staghunt/run.ts";
+import { paperRules } from "../games/staghunt/beliefs/paper_rules.ts";
+import type { ModelPolicy } from "../games/staghunt/heterogeneity.ts";
+import { parseStagHuntParams, type StagHuntParams } from "../games/staghunt/params.ts";
+import { runStagHuntEpisode, type StagHuntRunResult } from "../games/staghunt/run.ts";
 import type { GridEpisode, StagHuntCondition } from "./cells.ts";
 import { gridLogging } from "./logging.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";

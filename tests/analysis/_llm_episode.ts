@@ -3,7 +3,7 @@
 // the server received, with the messages `renderCall` produced for each call
 // kept beside them. Optionally every user message ends with hostile text.
 
-import type { AgentFactory } from "../../engine/agents/agent.ts";
+import type { AgentFactory } from "../../engine/core/agent.ts";
 import { llmPopulation, renderCall } from "../../engine/agents/llm/llm_agent.ts";
 import type { ChatMessage, PromptSet } from "../../engine/agents/llm/prompts/template.ts";
 import { promptSet } from "../../engine/agents/llm/prompts/registry.ts";

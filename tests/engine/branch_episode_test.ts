@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { Agent } from "../../engine/agents/agent.ts";
+import type { Agent } from "../../engine/core/agent.ts";
 import { mockPopulation } from "../../engine/agents/mock/population.ts";
 import { branchEpisode, branchLabel } from "../../engine/branch_episode.ts";
 import type { CallRequest } from "../../engine/core/environment.ts";
@@ -7,8 +7,8 @@ import type { EngineEvent } from "../../engine/core/events.ts";
 import { eventsHash } from "../../engine/core/events_hash.ts";
 import { parseEpisodeLog } from "../../engine/core/log_file.ts";
 import { replayEpisode, runEpisode } from "../../engine/run_episode.ts";
-import { corruptedPlayers } from "../../engine/staghunt/corruption.ts";
-import { runStagHuntEpisode } from "../../engine/staghunt/run.ts";
+import { corruptedPlayers } from "../../engine/games/staghunt/corruption.ts";
+import { runStagHuntEpisode } from "../../engine/games/staghunt/run.ts";
 import { scriptedEpisode } from "./core/_scripted_llm.ts";
 
 const clock = () => "2026-01-01T00:00:00.000Z";
@@ -470,7 +470,7 @@ Deno.test("branchLabel() names a change for episode ids", () => {
 
 Deno.test("replayWith() refuses a branch without the parent's set-up", async () => {
   const { replayWith } = await import("../../engine/core/replay.ts");
-  const { bankRunGame } = await import("../../engine/frail/bank_run/descriptor.ts");
+  const { bankRunGame } = await import("../../engine/games/bank_run/descriptor.ts");
   const parent = await parentM0();
   const b = await branchEpisode(parent.events, { atRound: 2, change: {}, agents: {} });
   await assert.rejects(() => replayWith(bankRunGame.environment, b.events), {

@@ -9,7 +9,7 @@ import { EpisodeConfigSchema, quickEpisodeConfig } from "../../engine/_episode_c
 import {
   quickStagHuntRunConfig,
   StagHuntRunConfigSchema,
-} from "../../engine/staghunt/_run_config.ts";
+} from "../../engine/games/staghunt/_run_config.ts";
 
 const pick = <T>(s: Stream, list: readonly T[]): T => list[s.int(list.length)];
 

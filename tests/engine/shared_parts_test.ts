@@ -3,22 +3,22 @@
 // object two episodes or two agents share where one could change it, and it
 // always shows the current values.
 import { assert, assertEquals, assertThrows } from "../_assert.ts";
-import type { AgentFactory } from "../../engine/agents/agent.ts";
+import type { AgentFactory } from "../../engine/core/agent.ts";
 import { mockPopulation } from "../../engine/agents/mock/population.ts";
-import { thresholdPlayer } from "../../engine/agents/mock/staghunt.ts";
+import { thresholdPlayer } from "../../engine/games/staghunt/mock.ts";
 import { playEpisode } from "../../engine/core/episode.ts";
 import { openStream } from "../../engine/core/rng.ts";
-import { bankRunStateJson } from "../../engine/frail/bank_run/state_json.ts";
-import { bankRunGame } from "../../engine/frail/bank_run/descriptor.ts";
-import { parseBankRunParams } from "../../engine/frail/bank_run/params.ts";
-import { initialBankRunState } from "../../engine/frail/bank_run/state.ts";
-import { depositorView } from "../../engine/frail/bank_run/views.ts";
+import { bankRunStateJson } from "../../engine/games/bank_run/state_json.ts";
+import { bankRunGame } from "../../engine/games/bank_run/descriptor.ts";
+import { parseBankRunParams } from "../../engine/games/bank_run/params.ts";
+import { initialBankRunState } from "../../engine/games/bank_run/state.ts";
+import { depositorView } from "../../engine/games/bank_run/views.ts";
 import { frailSetup } from "../../engine/frail/descriptor.ts";
-import { stagHuntSetup } from "../../engine/staghunt/descriptor.ts";
-import { historyFromView } from "../../engine/staghunt/history.ts";
-import { parseStagHuntParams } from "../../engine/staghunt/params.ts";
-import { initialStagHuntState } from "../../engine/staghunt/state.ts";
-import { playerView } from "../../engine/staghunt/views.ts";
+import { stagHuntSetup } from "../../engine/games/staghunt/descriptor.ts";
+import { historyFromView } from "../../engine/games/staghunt/history.ts";
+import { parseStagHuntParams } from "../../engine/games/staghunt/params.ts";
+import { initialStagHuntState } from "../../engine/games/staghunt/state.ts";
+import { playerView } from "../../engine/games/staghunt/views.ts";
 
 Deno.test("frailSetup() resolves a regime once but hands every caller its own parameters and derived quantities", () => {
   const a = frailSetup(bankRunGame, { mechanism: "M0", regime: "contraction" });

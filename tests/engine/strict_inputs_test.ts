@@ -3,12 +3,12 @@
 // run M0 without a word).
 import assert from "node:assert/strict";
 import { mockPopulation } from "../../engine/agents/mock/population.ts";
-import { mockStagHuntPlayers } from "../../engine/agents/mock/staghunt.ts";
+import { mockStagHuntPlayers } from "../../engine/games/staghunt/mock.ts";
 import { parseModelConfig } from "../../engine/agents/llm/model_config.ts";
-import { parseBankRunParams } from "../../engine/frail/bank_run/params.ts";
+import { parseBankRunParams } from "../../engine/games/bank_run/params.ts";
 import { parseGridSpec } from "../../engine/grid/spec.ts";
 import { runEpisode } from "../../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../../engine/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../engine/games/staghunt/run.ts";
 
 async function rejects(f: () => unknown, expected: string): Promise<void> {
   let error: unknown;

@@ -23,7 +23,7 @@
  */
 import type { CallRequest } from "../../core/environment.ts";
 import { AgentReply } from "../../core/episode.ts";
-import type { Agent, AgentFactory } from "../agent.ts";
+import type { Agent, AgentFactory } from "../../core/agent.ts";
 import { type ModelAssignment, modelFor } from "./model_assignment.ts";
 import { promptSet } from "./prompts/registry.ts";
 import { boundReplyForLog } from "./reply_bounds.ts";
@@ -46,7 +46,7 @@ export interface RenderCallOptions {
  * @example
  * ```ts
  * import { renderCall } from "./llm_agent.ts";
- * import { bankRunGame } from "../../frail/bank_run/descriptor.ts";
+ * import { bankRunGame } from "../../games/bank_run/descriptor.ts";
  * import { frailSetup } from "../../frail/descriptor.ts";
  * import { playEpisode } from "../../core/episode.ts";
  * let first: string | undefined;

@@ -13,7 +13,7 @@
  */
 import { trustReplies } from "../../core/_trusted_replies.ts";
 import type { CallRequest } from "../../core/environment.ts";
-import type { Agent } from "../agent.ts";
+import type { Agent } from "../../core/agent.ts";
 
 /** One entry of a participant's `proposal_actions` reply. */
 export type MechanismAction = Record<string, unknown>;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Agent, AgentFactory } from "../agent.ts";
+import type { Agent, AgentFactory } from "../../core/agent.ts";
 
 /** Makes the agent of one role; see {@linkcode agentsByRole}. */
 export type RoleAgentMaker = (player: { id: string; role: string }) => Agent;

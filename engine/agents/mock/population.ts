@@ -7,11 +7,22 @@
  */
 import { checkMockOptions } from "../../frail/descriptor.ts";
 import { FRAIL_GAMES } from "../../frail/registry.ts";
-import type { AgentFactory } from "../agent.ts";
+import type { AgentFactory } from "../../core/agent.ts";
 import { agentsByRole, type RoleAgentMaker } from "./_roles.ts";
-import { type BankPolicy, type DepositorPolicy, mockBank, mockDepositor } from "./bank_run.ts";
-import { type CrowdfundingMockOptions, crowdfundingMockPopulation } from "./crowdfunding.ts";
-import { type DebtRolloverMockOptions, debtRolloverMockPopulation } from "./debt_rollover.ts";
+import {
+  type BankPolicy,
+  type DepositorPolicy,
+  mockBank,
+  mockDepositor,
+} from "../../games/bank_run/mock.ts";
+import {
+  type CrowdfundingMockOptions,
+  crowdfundingMockPopulation,
+} from "../../games/crowdfunding/mock.ts";
+import {
+  type DebtRolloverMockOptions,
+  debtRolloverMockPopulation,
+} from "../../games/debt_rollover/mock.ts";
 
 /** Options of {@linkcode mockPopulation}. */
 export interface MockPopulationOptions

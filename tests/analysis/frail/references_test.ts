@@ -4,10 +4,10 @@
 // 8.48 under contraction and expansion too).
 import assert from "node:assert/strict";
 import { loadRuns, trajectoryReferences } from "../../../analysis/mod.ts";
-import { bankRunInsolvencyBoundary } from "../../../engine/frail/bank_run/descriptor.ts";
-import type { BankRunParams } from "../../../engine/frail/bank_run/params.ts";
-import type { CrowdfundingParams } from "../../../engine/frail/crowdfunding/params.ts";
-import type { DebtRolloverParams } from "../../../engine/frail/debt_rollover/params.ts";
+import { bankRunInsolvencyBoundary } from "../../../engine/games/bank_run/descriptor.ts";
+import type { BankRunParams } from "../../../engine/games/bank_run/params.ts";
+import type { CrowdfundingParams } from "../../../engine/games/crowdfunding/params.ts";
+import type { DebtRolloverParams } from "../../../engine/games/debt_rollover/params.ts";
 import { REGIMES } from "../../../engine/frail/params.ts";
 import { resolveParams } from "../../../engine/frail/registry.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";

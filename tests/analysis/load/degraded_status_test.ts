@@ -1,14 +1,14 @@
 // Degraded episodes (issue 12, item 1) reach the episodes frame with their status,
 // and the tables, which keep only status "ok", leave them out.
-import { bankRunGame } from "../../../engine/frail/bank_run/descriptor.ts";
+import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import { assertEquals } from "../../_assert.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { successTable } from "../../../analysis/frail/success_table.ts";
-import type { Agent } from "../../../engine/agents/agent.ts";
+import type { Agent } from "../../../engine/core/agent.ts";
 import { playEpisode } from "../../../engine/core/episode.ts";
 import { writeEpisodeLog } from "../../../engine/core/log_file.ts";
-import { bankRun } from "../../../engine/frail/bank_run/environment.ts";
+import { bankRun } from "../../../engine/games/bank_run/environment.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 
 const inTempDir = tempDirRunner("coordlab-degraded-");

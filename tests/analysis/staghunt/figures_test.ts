@@ -11,7 +11,7 @@
 //   round 2: p1 Stag->Hare (0.5), p2 Hare (0.6), p3 Stag (0.3) -> pre-flip 2 succeeds, public 1 fails
 import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
-import { naiveRule } from "../../../engine/staghunt/beliefs/naive.ts";
+import { naiveRule } from "../../../engine/games/staghunt/beliefs/naive.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
 import {
   calibrationChart,

@@ -4,21 +4,21 @@
 // positive exit probability every round (an override once it is committed)
 // and another answers a probability with text in round 1 (a correction).
 
-import type { Agent, AgentFactory } from "../../../engine/agents/agent.ts";
+import type { Agent, AgentFactory } from "../../../engine/core/agent.ts";
 import type { UsageTotals } from "../../../engine/agents/llm/accounting.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { mockPopulation } from "../../../engine/agents/mock/population.ts";
-import { mockStagHuntPlayers } from "../../../engine/agents/mock/staghunt.ts";
+import { mockStagHuntPlayers } from "../../../engine/games/staghunt/mock.ts";
 import { AgentReply } from "../../../engine/core/episode.ts";
 import type { EngineEvent, LlmCallRecord } from "../../../engine/core/events.ts";
 import type { CallRequest } from "../../../engine/core/environment.ts";
 import { type EpisodeResult, runEpisode } from "../../../engine/run_episode.ts";
 import type { EnvId, MechanismId } from "../../../engine/frail/types.ts";
-import { runStagHuntEpisode, type StagHuntRunResult } from "../../../engine/staghunt/run.ts";
-import type { StagHuntAgentFactory } from "../../../engine/staghunt/players.ts";
-import { carryoverRule } from "../../../engine/staghunt/beliefs/carryover.ts";
+import { runStagHuntEpisode, type StagHuntRunResult } from "../../../engine/games/staghunt/run.ts";
+import type { StagHuntAgentFactory } from "../../../engine/games/staghunt/players.ts";
+import { carryoverRule } from "../../../engine/games/staghunt/beliefs/carryover.ts";
 
 /** Text that would run script or break the page if it were not escaped. */
 export const HOSTILE =

@@ -6,7 +6,7 @@
 import { AgentReply, playEpisode } from "../../../engine/core/episode.ts";
 import type { LlmCallRecord } from "../../../engine/core/events.ts";
 import type { HashingVersion } from "../../../engine/core/events_hash.ts";
-import { bankRunGame } from "../../../engine/frail/bank_run/descriptor.ts";
+import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import type { Environment } from "../../../engine/core/environment.ts";
 

@@ -3,19 +3,19 @@
 // its definition, the clock is read once per round, synchronous agents never
 // make the loop wait, and no event shares objects with the state.
 import { assert, assertEquals, assertRejects } from "../../_assert.ts";
-import type { Agent, AgentFactory } from "../../../engine/agents/agent.ts";
+import type { Agent, AgentFactory } from "../../../engine/core/agent.ts";
 import { mockPopulation } from "../../../engine/agents/mock/population.ts";
 import { canonicalJson } from "../../../engine/core/canonical_json.ts";
 import type { Environment } from "../../../engine/core/environment.ts";
 import { EpisodeError, playEpisode } from "../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
 import { sha256Hex, stateHash } from "../../../engine/core/hash.ts";
-import { bankRun } from "../../../engine/frail/bank_run/environment.ts";
-import { debtRollover } from "../../../engine/frail/debt_rollover/environment.ts";
-import { crowdfunding } from "../../../engine/frail/crowdfunding/environment.ts";
+import { bankRun } from "../../../engine/games/bank_run/environment.ts";
+import { debtRollover } from "../../../engine/games/debt_rollover/environment.ts";
+import { crowdfunding } from "../../../engine/games/crowdfunding/environment.ts";
 import { type AnyEnvironment, frailGame } from "../../../engine/frail/registry.ts";
 import { type MechanismId, MECHANISMS } from "../../../engine/frail/types.ts";
-import { bankRunGame } from "../../../engine/frail/bank_run/descriptor.ts";
+import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import { replayWith } from "../../../engine/core/replay.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";

@@ -5,7 +5,7 @@ import { assertRejects, assertThrows } from "../../_assert.ts";
 import { parseEpisodeLog } from "../../../engine/core/log_file.ts";
 import { replayWith } from "../../../engine/core/replay.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
-import { bankRun } from "../../../engine/frail/bank_run/environment.ts";
+import { bankRun } from "../../../engine/games/bank_run/environment.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
 
 async function events(): Promise<EngineEvent[]> {

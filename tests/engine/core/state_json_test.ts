@@ -7,12 +7,12 @@ import { canonicalJson } from "../../../engine/core/canonical_json.ts";
 import type { Environment } from "../../../engine/core/environment.ts";
 import { playEpisode } from "../../../engine/core/episode.ts";
 import { mockPopulation } from "../../../engine/agents/mock/population.ts";
-import { mockStagHuntPlayers } from "../../../engine/agents/mock/staghunt.ts";
-import { bankRunGame } from "../../../engine/frail/bank_run/descriptor.ts";
+import { mockStagHuntPlayers } from "../../../engine/games/staghunt/mock.ts";
+import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import { MECHANISMS } from "../../../engine/frail/types.ts";
-import { stagHuntSetup } from "../../../engine/staghunt/descriptor.ts";
-import { stagHunt } from "../../../engine/staghunt/environment.ts";
+import { stagHuntSetup } from "../../../engine/games/staghunt/descriptor.ts";
+import { stagHunt } from "../../../engine/games/staghunt/environment.ts";
 
 /**
  * Plays an episode with an environment whose `isDone` (read at the start of

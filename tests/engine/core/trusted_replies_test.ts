@@ -3,19 +3,19 @@
 // exact, and with the same log and outcome as parsing them; every other reply
 // is still parsed and corrected.
 import { assert, assertEquals } from "../../_assert.ts";
-import type { Agent, AgentFactory } from "../../../engine/agents/agent.ts";
+import type { Agent, AgentFactory } from "../../../engine/core/agent.ts";
 import { mockPopulation } from "../../../engine/agents/mock/population.ts";
-import { mockStagHuntPlayers } from "../../../engine/agents/mock/staghunt.ts";
+import { mockStagHuntPlayers } from "../../../engine/games/staghunt/mock.ts";
 import { isTrusted, trustReplies } from "../../../engine/core/_trusted_replies.ts";
 import { defineContract } from "../../../engine/core/contract.ts";
 import { playEpisode } from "../../../engine/core/episode.ts";
 import { openStream } from "../../../engine/core/rng.ts";
-import { bankRunGame } from "../../../engine/frail/bank_run/descriptor.ts";
+import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import { frailGame } from "../../../engine/frail/registry.ts";
 import { type EnvId, MECHANISMS } from "../../../engine/frail/types.ts";
-import { turnContract } from "../../../engine/staghunt/contracts.ts";
-import { runStagHuntEpisode } from "../../../engine/staghunt/run.ts";
+import { turnContract } from "../../../engine/games/staghunt/contracts.ts";
+import { runStagHuntEpisode } from "../../../engine/games/staghunt/run.ts";
 
 /** The same agent without the mark: its replies go through parse. */
 function untrusted(a: Agent): Agent {

@@ -6,15 +6,15 @@ import { assert, assertEquals } from "../../_assert.ts";
 import type { z } from "npm:zod@4.6.7";
 import { openStream, type Stream } from "../../../engine/core/rng.ts";
 import { checkOf, INVALID } from "../../../engine/core/value_check.ts";
-import { RetentionOfferSchema } from "../../../engine/frail/bank_run/contracts.ts";
-import { CoalitionVoteSchema } from "../../../engine/frail/crowdfunding/contracts.ts";
+import { RetentionOfferSchema } from "../../../engine/games/bank_run/contracts.ts";
+import { CoalitionVoteSchema } from "../../../engine/games/crowdfunding/contracts.ts";
 import {
   OfferItemSchema,
   ParticipantActionSchema,
   RecipientsSchema,
   solicitationContract,
 } from "../../../engine/frail/mechanisms/contracts.ts";
-import { ActionSchema, turnContract } from "../../../engine/staghunt/contracts.ts";
+import { ActionSchema, turnContract } from "../../../engine/games/staghunt/contracts.ts";
 
 const KEYS = [
   "action",

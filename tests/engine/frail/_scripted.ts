@@ -1,6 +1,6 @@
 // Test helpers shared by the FRAIL environments' tests: scripted agents,
 // episodes with a fixed clock, and tampered logs for the replay tests.
-import type { Agent, AgentFactory } from "../../../engine/agents/agent.ts";
+import type { Agent, AgentFactory } from "../../../engine/core/agent.ts";
 import type { CallRequest, Environment } from "../../../engine/core/environment.ts";
 import { type PlayedEpisode, playEpisode } from "../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";

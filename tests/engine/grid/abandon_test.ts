@@ -1,8 +1,8 @@
 import { assert, assertEquals, assertRejects } from "../../_assert.ts";
-import type { Agent } from "../../../engine/agents/agent.ts";
+import type { Agent } from "../../../engine/core/agent.ts";
 import { EpisodeAbandoned } from "../../../engine/core/abandon.ts";
 import { playEpisode } from "../../../engine/core/episode.ts";
-import { bankRunGame } from "../../../engine/frail/bank_run/descriptor.ts";
+import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import { readManifest } from "../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";

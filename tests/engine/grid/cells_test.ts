@@ -3,7 +3,7 @@ import { assert, assertEquals, assertThrows } from "../../_assert.ts";
 import { expandGrid } from "../../../engine/grid/cells.ts";
 import { episodeSeed } from "../../../engine/grid/seeds.ts";
 import { parseGridSpec } from "../../../engine/grid/spec.ts";
-import { stagHuntGrid } from "../../../engine/staghunt/grid.ts";
+import { stagHuntGrid } from "../../../engine/games/staghunt/grid.ts";
 
 const expand = (spec: unknown) => expandGrid(parseGridSpec(spec));
 

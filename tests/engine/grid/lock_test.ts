@@ -2,7 +2,7 @@
 // refused and touches nothing; a lock left by a dead process is taken over;
 // resume removes only files of its own naming schemes.
 import { assert, assertEquals, assertRejects, assertThrows } from "../../_assert.ts";
-import type { Agent } from "../../../engine/agents/agent.ts";
+import type { Agent } from "../../../engine/core/agent.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import {
   FolderLockedError,

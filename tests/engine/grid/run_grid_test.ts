@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects } from "../../_assert.ts";
-import type { Agent } from "../../../engine/agents/agent.ts";
+import type { Agent } from "../../../engine/core/agent.ts";
 import { llmPopulation } from "../../../engine/agents/llm/llm_agent.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";

@@ -5,10 +5,10 @@
  *
  * @module
  */
-import { bankRunPrompts } from "./bank_run/mod.ts";
-import { crowdfundingPrompts } from "./crowdfunding/mod.ts";
-import { debtRolloverPrompts } from "./debt_rollover/mod.ts";
-import { stagHuntPrompts } from "./staghunt/mod.ts";
+import { bankRunPrompts } from "../../../games/bank_run/prompts/mod.ts";
+import { crowdfundingPrompts } from "../../../games/crowdfunding/prompts/mod.ts";
+import { debtRolloverPrompts } from "../../../games/debt_rollover/prompts/mod.ts";
+import { stagHuntPrompts } from "../../../games/staghunt/prompts/mod.ts";
 import type { PromptSet } from "./template.ts";
 
 const SETS: Record<string, PromptSet> = {
@@ -59,7 +59,7 @@ export function promptSet(env: string): PromptSet {
  * @example
  * ```ts
  * import { missingTemplates, promptSet } from "./registry.ts";
- * import { bankRun } from "../../../frail/bank_run/environment.ts";
+ * import { bankRun } from "../../../games/bank_run/environment.ts";
  * if (missingTemplates(bankRun, promptSet("bank_run")).length !== 0) throw new Error();
  * ```
  */

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { BankView, CommitmentView, DepositorView } from "../../../frail/bank_run/views.ts";
+import type { BankView, CommitmentView, DepositorView } from "../../../games/bank_run/views.ts";
 import type { MechanismId, Message } from "../../../frail/types.ts";
 import { ids, type MessageWords, num, readMessage } from "./_prompt_text.ts";
 

@@ -10,7 +10,7 @@ import type {
   BackerCommitmentView,
   BackerView,
   FounderView,
-} from "../../../frail/crowdfunding/views.ts";
+} from "../../../games/crowdfunding/views.ts";
 import type { MechanismId, Message } from "../../../frail/types.ts";
 import { block, type MessageWords, NUM, num, readMessage } from "./_prompt_text.ts";
 

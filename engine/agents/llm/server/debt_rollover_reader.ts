@@ -10,7 +10,7 @@ import type {
   BorrowerView,
   CreditorCommitmentView,
   CreditorView,
-} from "../../../frail/debt_rollover/views.ts";
+} from "../../../games/debt_rollover/views.ts";
 import type { MechanismId, Message } from "../../../frail/types.ts";
 import { block, ids, type MessageWords, NUM, num, readMessage } from "./_prompt_text.ts";
 

@@ -12,22 +12,22 @@ import {
   type DepositorPolicy,
   mockBank,
   mockDepositor,
-} from "../../mock/bank_run.ts";
+} from "../../../games/bank_run/mock.ts";
 import {
   type BorrowerPolicy,
   type CreditorPolicy,
   mockBorrower,
   mockCreditor,
-} from "../../mock/debt_rollover.ts";
+} from "../../../games/debt_rollover/mock.ts";
 import {
   type BackerPolicy,
   type FounderPolicy,
   mockBacker,
   mockFounder,
-} from "../../mock/crowdfunding.ts";
-import { mockStagHuntPlayers, type StagHuntMockPolicy } from "../../mock/staghunt.ts";
+} from "../../../games/crowdfunding/mock.ts";
+import { mockStagHuntPlayers, type StagHuntMockPolicy } from "../../../games/staghunt/mock.ts";
 import type { CallRequest } from "../../../core/environment.ts";
-import type { Agent } from "../../agent.ts";
+import type { Agent } from "../../../core/agent.ts";
 import { bankRunCall, readBankView, readDepositorView } from "./bank_run_reader.ts";
 import { debtRolloverCall, readBorrowerView, readCreditorView } from "./debt_rollover_reader.ts";
 import { crowdfundingCall, readBackerView, readFounderView } from "./crowdfunding_reader.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import type { StagHuntAction } from "../../../staghunt/payoffs.ts";
-import type { PublicRound, RejustifyView, StagHuntView } from "../../../staghunt/views.ts";
+import type { StagHuntAction } from "../../../games/staghunt/payoffs.ts";
+import type { PublicRound, RejustifyView, StagHuntView } from "../../../games/staghunt/views.ts";
 
 /** Which Stag Hunt call a prompt is, or `null` for a prompt of another game. */
 export type StagHuntCall = { role: "player"; call: "stag_hunt_turn" | "rejustify" };

@@ -3,19 +3,19 @@
  *
  * @module
  */
-import type { AgentFactory } from "../../../../engine/agents/agent.ts";
+import type { AgentFactory } from "../../../../engine/core/agent.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
-import { mockStagHuntPlayers } from "../../../../engine/agents/mock/staghunt.ts";
+import { mockStagHuntPlayers } from "../../../../engine/games/staghunt/mock.ts";
 import type { Environment } from "../../../../engine/core/environment.ts";
-import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
-import { crowdfunding } from "../../../../engine/frail/crowdfunding/environment.ts";
-import { debtRollover } from "../../../../engine/frail/debt_rollover/environment.ts";
-import { stagHunt } from "../../../../engine/staghunt/environment.ts";
+import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
+import { crowdfunding } from "../../../../engine/games/crowdfunding/environment.ts";
+import { debtRollover } from "../../../../engine/games/debt_rollover/environment.ts";
+import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
 import type { ReplaySetup } from "../../../../engine/core/replay.ts";
 import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { frailGame } from "../../../../engine/frail/registry.ts";
 import { MECHANISMS } from "../../../../engine/frail/types.ts";
-import { stagHuntSetup } from "../../../../engine/staghunt/descriptor.ts";
+import { stagHuntSetup } from "../../../../engine/games/staghunt/descriptor.ts";
 
 /** One game to play in a test. */
 export interface GameCase {

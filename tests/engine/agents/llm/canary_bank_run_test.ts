@@ -7,18 +7,18 @@
 // else in a bank-run prompt is (counts stay at or below 15, percentages are marked %, amounts
 // have decimals). The bank has calls only under M1-M2; its view and both of its prompts are also
 // rendered from every round's end state under M0-M3.
-import { bankRunGame } from "../../../../engine/frail/bank_run/descriptor.ts";
+import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { assert, assertEquals } from "../../../_assert.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { CallRequest } from "../../../../engine/core/environment.ts";
-import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
-import type { BankRunState } from "../../../../engine/frail/bank_run/state.ts";
-import { bankView } from "../../../../engine/frail/bank_run/views.ts";
+import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
+import type { BankRunState } from "../../../../engine/games/bank_run/state.ts";
+import { bankView } from "../../../../engine/games/bank_run/views.ts";
 import { findTemplate } from "../../../../engine/agents/llm/prompts/template.ts";
 import { promptSet } from "../../../../engine/agents/llm/prompts/registry.ts";
 import { MECHANISMS } from "../../../../engine/frail/types.ts";
-import { idx, scripted } from "../../frail/bank_run/_agents.ts";
+import { idx, scripted } from "../../games/bank_run/_agents.ts";
 import { watched } from "../../frail/_scripted.ts";
 
 const HORIZON = 53;

@@ -5,18 +5,18 @@
 // in round 1 (accept, sign or join; under M0 they simply pledge) and bkr_07-bkr_14 pledge, so the
 // pool is 14.000 and the founder is asked to launch; it declines in rounds 1 and 2. Under M3 four
 // of the six members vote in round 2 to tell everyone the locked total, 6.000.
-import { crowdfundingGame } from "../../../../engine/frail/crowdfunding/descriptor.ts";
+import { crowdfundingGame } from "../../../../engine/games/crowdfunding/descriptor.ts";
 import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { assert, assertEquals } from "../../../_assert.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { CallRequest } from "../../../../engine/core/environment.ts";
-import { crowdfunding } from "../../../../engine/frail/crowdfunding/environment.ts";
-import type { CrowdfundingState } from "../../../../engine/frail/crowdfunding/state.ts";
-import { type FounderView, founderView } from "../../../../engine/frail/crowdfunding/views.ts";
+import { crowdfunding } from "../../../../engine/games/crowdfunding/environment.ts";
+import type { CrowdfundingState } from "../../../../engine/games/crowdfunding/state.ts";
+import { type FounderView, founderView } from "../../../../engine/games/crowdfunding/views.ts";
 import { findTemplate } from "../../../../engine/agents/llm/prompts/template.ts";
 import { promptSet } from "../../../../engine/agents/llm/prompts/registry.ts";
 import { MECHANISMS } from "../../../../engine/frail/types.ts";
-import { idx, scripted } from "../../frail/crowdfunding/_agents.ts";
+import { idx, scripted } from "../../games/crowdfunding/_agents.ts";
 import { watched } from "../../frail/_scripted.ts";
 
 const FOUNDER_CALLS = ["launch_decision", "pledge_offer", "intent_solicitation"];

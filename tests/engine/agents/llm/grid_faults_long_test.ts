@@ -8,7 +8,7 @@ import { serveLocalModel } from "../../../../engine/agents/llm/server/local_serv
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
-import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
+import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../../engine/grid/segments.ts";
 import { childSpec } from "./_helpers.ts";

@@ -2,7 +2,7 @@ import { assert, assertEquals } from "../../../_assert.ts";
 import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
 import { LlmRuntime, PROBE_EPISODE } from "../../../../engine/agents/llm/runtime.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
-import { mockStagHuntPlayers } from "../../../../engine/agents/mock/staghunt.ts";
+import { mockStagHuntPlayers } from "../../../../engine/games/staghunt/mock.ts";
 import { estimateUsage } from "../../../../engine/grid/estimate.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { planGrid } from "../../../../engine/grid/plan.ts";

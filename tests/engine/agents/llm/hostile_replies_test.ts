@@ -1,5 +1,5 @@
 // Hostile provider replies (issue 12, items 5 and 7): each is handled as documented.
-import { bankRunGame } from "../../../../engine/frail/bank_run/descriptor.ts";
+import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { assert, assertEquals, assertRejects } from "../../../_assert.ts";
 import { budgetExhausted } from "../../../../engine/agents/llm/accounting.ts";
@@ -11,7 +11,7 @@ import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { readEpisodeLog, writeEpisodeLog } from "../../../../engine/core/log_file.ts";
-import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
+import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { filesUnder, scriptedServer, withServer } from "./_helpers.ts";
 

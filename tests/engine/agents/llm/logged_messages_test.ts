@@ -6,8 +6,8 @@ import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { CallRequest } from "../../../../engine/core/environment.ts";
-import { bankRunGame } from "../../../../engine/frail/bank_run/descriptor.ts";
-import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
+import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
+import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { callTranscripts } from "../../../../analysis/_transcript.ts";
 

@@ -1,31 +1,31 @@
 import { assert, assertEquals } from "../../../_assert.ts";
-import { creditorRedeemOrRollPrompt } from "../../../../engine/agents/llm/prompts/debt_rollover/creditor_redeem_or_roll.ts";
-import { creditorMechanismResponsePrompt } from "../../../../engine/agents/llm/prompts/debt_rollover/creditor_mechanism_response.ts";
-import { backerPledgePrompt } from "../../../../engine/agents/llm/prompts/crowdfunding/backer_pledge.ts";
-import { backerCoalitionResponsePrompt } from "../../../../engine/agents/llm/prompts/crowdfunding/backer_coalition_response.ts";
-import { backerExitConfirmationPrompt } from "../../../../engine/agents/llm/prompts/crowdfunding/backer_exit_confirmation.ts";
-import { founderLaunchDecisionPrompt } from "../../../../engine/agents/llm/prompts/crowdfunding/founder_launch_decision.ts";
-import { playerTurnPrompt } from "../../../../engine/agents/llm/prompts/staghunt/player_turn.ts";
+import { creditorRedeemOrRollPrompt } from "../../../../engine/games/debt_rollover/prompts/creditor_redeem_or_roll.ts";
+import { creditorMechanismResponsePrompt } from "../../../../engine/games/debt_rollover/prompts/creditor_mechanism_response.ts";
+import { backerPledgePrompt } from "../../../../engine/games/crowdfunding/prompts/backer_pledge.ts";
+import { backerCoalitionResponsePrompt } from "../../../../engine/games/crowdfunding/prompts/backer_coalition_response.ts";
+import { backerExitConfirmationPrompt } from "../../../../engine/games/crowdfunding/prompts/backer_exit_confirmation.ts";
+import { founderLaunchDecisionPrompt } from "../../../../engine/games/crowdfunding/prompts/founder_launch_decision.ts";
+import { playerTurnPrompt } from "../../../../engine/games/staghunt/prompts/player_turn.ts";
 import { missingTemplates, promptSet } from "../../../../engine/agents/llm/prompts/registry.ts";
-import { creditorView } from "../../../../engine/frail/debt_rollover/views.ts";
-import { initialDebtRolloverState } from "../../../../engine/frail/debt_rollover/state.ts";
+import { creditorView } from "../../../../engine/games/debt_rollover/views.ts";
+import { initialDebtRolloverState } from "../../../../engine/games/debt_rollover/state.ts";
 import {
   DEBT_ROLLOVER_REGIMES,
   parseDebtRolloverParams,
-} from "../../../../engine/frail/debt_rollover/params.ts";
-import { debtRollover } from "../../../../engine/frail/debt_rollover/environment.ts";
+} from "../../../../engine/games/debt_rollover/params.ts";
+import { debtRollover } from "../../../../engine/games/debt_rollover/environment.ts";
 import {
   backerView,
   exitConfirmationView,
   founderView,
-} from "../../../../engine/frail/crowdfunding/views.ts";
-import { initialCrowdfundingState } from "../../../../engine/frail/crowdfunding/state.ts";
-import { parseCrowdfundingParams } from "../../../../engine/frail/crowdfunding/params.ts";
-import { crowdfunding } from "../../../../engine/frail/crowdfunding/environment.ts";
-import { stagHunt } from "../../../../engine/staghunt/environment.ts";
-import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
-import { playerView } from "../../../../engine/staghunt/views.ts";
-import { initialStagHuntState } from "../../../../engine/staghunt/state.ts";
+} from "../../../../engine/games/crowdfunding/views.ts";
+import { initialCrowdfundingState } from "../../../../engine/games/crowdfunding/state.ts";
+import { parseCrowdfundingParams } from "../../../../engine/games/crowdfunding/params.ts";
+import { crowdfunding } from "../../../../engine/games/crowdfunding/environment.ts";
+import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
+import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
+import { playerView } from "../../../../engine/games/staghunt/views.ts";
+import { initialStagHuntState } from "../../../../engine/games/staghunt/state.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
 import { readBackerView } from "../../../../engine/agents/llm/server/crowdfunding_reader.ts";
 import { here } from "./_helpers.ts";

@@ -4,18 +4,18 @@
 // bank's game parameters in the third person; the local server still reads
 // every such prompt back.
 import { assert, assertEquals } from "../../../_assert.ts";
-import { announcementLine } from "../../../../engine/agents/llm/prompts/bank_run/blocks.ts";
-import { messageLine as debtLine } from "../../../../engine/agents/llm/prompts/debt_rollover/blocks.ts";
-import { messageLine as crowdLine } from "../../../../engine/agents/llm/prompts/crowdfunding/blocks.ts";
-import { bankRetentionOfferPrompt } from "../../../../engine/agents/llm/prompts/bank_run/bank_retention_offer.ts";
-import { bankProtectionSolicitationPrompt } from "../../../../engine/agents/llm/prompts/bank_run/bank_protection_solicitation.ts";
-import { playerTurnPrompt } from "../../../../engine/agents/llm/prompts/staghunt/player_turn.ts";
-import { bankView } from "../../../../engine/frail/bank_run/views.ts";
-import { initialBankRunState } from "../../../../engine/frail/bank_run/state.ts";
-import { parseBankRunParams } from "../../../../engine/frail/bank_run/params.ts";
-import { stagHunt } from "../../../../engine/staghunt/environment.ts";
-import { playerView } from "../../../../engine/staghunt/views.ts";
-import { initialStagHuntState } from "../../../../engine/staghunt/state.ts";
+import { announcementLine } from "../../../../engine/games/bank_run/prompts/blocks.ts";
+import { messageLine as debtLine } from "../../../../engine/games/debt_rollover/prompts/blocks.ts";
+import { messageLine as crowdLine } from "../../../../engine/games/crowdfunding/prompts/blocks.ts";
+import { bankRetentionOfferPrompt } from "../../../../engine/games/bank_run/prompts/bank_retention_offer.ts";
+import { bankProtectionSolicitationPrompt } from "../../../../engine/games/bank_run/prompts/bank_protection_solicitation.ts";
+import { playerTurnPrompt } from "../../../../engine/games/staghunt/prompts/player_turn.ts";
+import { bankView } from "../../../../engine/games/bank_run/views.ts";
+import { initialBankRunState } from "../../../../engine/games/bank_run/state.ts";
+import { parseBankRunParams } from "../../../../engine/games/bank_run/params.ts";
+import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
+import { playerView } from "../../../../engine/games/staghunt/views.ts";
+import { initialStagHuntState } from "../../../../engine/games/staghunt/state.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
 import { readMessage } from "../../../../engine/agents/llm/server/_prompt_text.ts";
 import { readStagHuntView } from "../../../../engine/agents/llm/server/staghunt_reader.ts";

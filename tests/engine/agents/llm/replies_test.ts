@@ -1,7 +1,7 @@
 // Money-safe replies (issue 18, items 3 and 6): a paid reply is never thrown
 // away, a reply without text is a failed call, a cache entry serves only its
 // own key, and secrets are redacted from what is written, not what is parsed.
-import { bankRunGame } from "../../../../engine/frail/bank_run/descriptor.ts";
+import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { assert, assertEquals, assertThrows } from "../../../_assert.ts";
 import { ResponseCache } from "../../../../engine/agents/llm/cache.ts";
@@ -12,7 +12,7 @@ import { isEpisodeAbandoned } from "../../../../engine/core/abandon.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { writeEpisodeLog } from "../../../../engine/core/log_file.ts";
-import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
+import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { childSpec, filesUnder, scriptedServer, withServer } from "./_helpers.ts";

@@ -6,7 +6,7 @@ import { parseModelConfig } from "../../../../engine/agents/llm/model_config.ts"
 import { denoPermissionFlags } from "../../../../engine/agents/llm/permissions.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
-import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
+import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { readRunEpisodes } from "../../../../engine/grid/segments.ts";
 import { childSpec, filesUnder, here } from "./_helpers.ts";
 

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../../_assert.ts";
-import { bankRunGame } from "../../../../engine/frail/bank_run/descriptor.ts";
+import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
 import { frailSetup } from "../../../../engine/frail/descriptor.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import { llmAgent } from "../../../../engine/agents/llm/llm_agent.ts";
@@ -8,10 +8,10 @@ import { AgentReply, playEpisode } from "../../../../engine/core/episode.ts";
 import type { CallRequest } from "../../../../engine/core/environment.ts";
 import type { LlmCallRecord } from "../../../../engine/core/events.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
-import { bankRun } from "../../../../engine/frail/bank_run/environment.ts";
-import { depositorView } from "../../../../engine/frail/bank_run/views.ts";
-import { initialBankRunState } from "../../../../engine/frail/bank_run/state.ts";
-import { parseBankRunParams } from "../../../../engine/frail/bank_run/params.ts";
+import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
+import { depositorView } from "../../../../engine/games/bank_run/views.ts";
+import { initialBankRunState } from "../../../../engine/games/bank_run/state.ts";
+import { parseBankRunParams } from "../../../../engine/games/bank_run/params.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
 import { filesUnder, scriptedServer } from "./_helpers.ts";
 

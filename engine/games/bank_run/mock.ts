@@ -1,0 +1,176 @@
+/**
+ * Rule-based bank-run agents: depositors (defensive, always-stay, always-run)
+ * and banks (passive, offering, soliciting). They read only their view.
+ *
+ * The defensive depositor reports
+ * `p = calm + 1.5 x (share redeemed last round) - 1.2 x (certified committed share)`,
+ * clamped to [0, 1], with `calm = 0.15 x trait x 0.7^k` after k earlier
+ * decisions (nervousness fades while nothing happens). With 15 such depositors
+ * about a fifth of M0 episodes survive, close to the paper's 23%. Under M1 it accepts an
+ * offer paying at least `0.015 + 0.04 x trait`; under M2 it signs when
+ * solicited if `trait < 0.6` or the certified committed share is at least 0.3,
+ * and declares an exit when more than 30% was redeemed last round; under M3
+ * it joins on the same rule, the lowest-id member proposes one announcement
+ * vote to all, members support open votes, and a member requests an exit when
+ * more than 30% was redeemed last round.
+ *
+ * @module
+ */
+import { trustReplies } from "../../core/_trusted_replies.ts";
+import type { BANK_POLICIES, DEPOSITOR_POLICIES } from "./descriptor.ts";
+import type { CallRequest } from "../../core/environment.ts";
+import type { BankView, DepositorView } from "./views.ts";
+import type { Agent } from "../../core/agent.ts";
+import { largestCertifiedTotal } from "../../agents/mock/_certified_total.ts";
+import { centralPlayer, mechanismActions } from "../../agents/mock/_mechanism_replies.ts";
+import { trait } from "../../agents/mock/traits.ts";
+
+// The paid offer among a depositor's proposals (M1); the other kind is the M2 agreement.
+const OFFER = "retention_offer";
+
+/** Depositor policy names. */
+export type DepositorPolicy = (typeof DEPOSITOR_POLICIES)[number];
+
+/** Bank policy names. */
+export type BankPolicy = (typeof BANK_POLICIES)[number];
+
+/**
+ * The committed share a depositor can see: its coalition's total, or the
+ * certified totals delivered to it this round, over total deposits.
+ *
+ * @example
+ * ```ts
+ * import { visibleCommittedShare } from "./mock.ts";
+ * const v = { parameters: { totalDeposits: 15, depositors: 15 }, coalition: null,
+ *   announcements: [{ from: "bank", kind: "aggregate_committed", content: { total: 6 } }] };
+ * if (visibleCommittedShare(v as never) !== 0.4) throw new Error();
+ * ```
+ */
+export function visibleCommittedShare(v: DepositorView): number {
+  const total = v.parameters.totalDeposits;
+  const known = v.coalition?.total ?? 0;
+  if (v.announcements.length === 0) return Math.min(1, known / total);
+  const committed = largestCertifiedTotal(v.announcements, known, {
+    totalKinds: ["aggregate_committed", "coalition_total"],
+    acceptedTermsValue: (n) => (n * total) / v.parameters.depositors,
+  });
+  return Math.min(1, committed / total);
+}
+
+/**
+ * A mock depositor.
+ *
+ * @example
+ * ```ts
+ * import { mockDepositor } from "./mock.ts";
+ * const a = mockDepositor("always_run", { seed: 1, id: "dep_01" });
+ * const r = await a.decide({ call: "withdrawal" } as never) as { withdraw_probability: number };
+ * if (r.withdraw_probability !== 100) throw new Error();
+ * ```
+ */
+export function mockDepositor(policy: DepositorPolicy, who: { seed: number; id: string }): Agent {
+  const t = trait(who.seed, who.id);
+  return trustReplies({
+    policy: `mock:${policy}`,
+    decide(req: CallRequest) {
+      const v = req.view as DepositorView;
+      if (req.call === "withdrawal") {
+        return withdrawal(policy, t, v);
+      }
+      return respond(policy, t, v);
+    },
+  });
+}
+
+function withdrawal(policy: DepositorPolicy, t: number, v: DepositorView) {
+  if (policy === "always_stay") return { withdraw_probability: 0, reasoning: "I always stay." };
+  if (policy === "always_run") return { withdraw_probability: 100, reasoning: "I always run." };
+  const stress = v.fractionRedeemedLastRound;
+  const share = visibleCommittedShare(v);
+  const calm = (0.15 * t) * 0.7 ** v.previousDecisions.length;
+  const p = Math.min(1, Math.max(0, calm + 1.5 * stress - 1.2 * share));
+  return {
+    withdraw_probability: Math.round(p * 100),
+    reasoning: withdrawalReasoning(stress, share),
+  };
+}
+
+// The depositors of a round see the same public figures, so they give the same
+// reasoning: the last text is kept for the next depositor (formatting two
+// numbers per reply was a tenth of a mock episode).
+let lastStress = NaN;
+let lastShare = NaN;
+let lastReasoning = "";
+
+function withdrawalReasoning(stress: number, share: number): string {
+  if (stress !== lastStress || share !== lastShare) {
+    lastReasoning = `Redeemed last round ${stress.toFixed(3)}, certified committed share ${
+      share.toFixed(3)
+    }.`;
+    lastStress = stress;
+    lastShare = share;
+  }
+  return lastReasoning;
+}
+
+function respond(policy: DepositorPolicy, t: number, v: DepositorView) {
+  if (policy !== "defensive") {
+    // Always-stay depositors commit to everything; always-run ones to nothing.
+    const yes = policy === "always_stay";
+    const actions = mechanismActions(v, {
+      offerKind: OFFER,
+      accept: () => yes,
+      sign: yes,
+      join: yes,
+    });
+    return { proposal_actions: actions, reasoning: `Policy ${policy}.` };
+  }
+  const share = visibleCommittedShare(v);
+  const stressed = v.fractionRedeemedLastRound > 0.3;
+  const willing = t < 0.6 || share >= 0.3;
+  const actions = mechanismActions(v, {
+    offerKind: OFFER,
+    accept: (p) => (p.amount ?? 0) >= 0.015 + 0.04 * t,
+    sign: willing && !stressed,
+    exit: v.commitment?.kind === "protection_agreement" && !v.commitment.exitDeclared && stressed,
+    join: willing && !stressed,
+    member: v.coalition && { coalition: v.coalition, self: v.id, wantsExit: stressed },
+  });
+  return { proposal_actions: actions, reasoning: `Committed share visible ${share.toFixed(3)}.` };
+}
+
+/**
+ * A mock bank. `active` makes M1 offers locking for 12 rounds: 0.03 to every
+ * uncommitted depositor while no deposit has left (as in round 1) and, after a
+ * round with redemptions, 0.04; it discloses accepted terms to all. Under M2
+ * it solicits every uncommitted depositor each round and discloses the
+ * aggregate. `passive` does nothing. Like the LLM bank, it is told neither the
+ * round nor the horizon.
+ *
+ * @example
+ * ```ts
+ * import { mockBank } from "./mock.ts";
+ * const b = mockBank("passive");
+ * const r = await b.decide({ call: "retention_offer", view: {} } as never) as { offers: unknown[] };
+ * if (r.offers.length !== 0) throw new Error();
+ * ```
+ */
+export function mockBank(policy: BankPolicy): Agent {
+  return centralPlayer(policy, {
+    role: "bank",
+    offerCall: "retention_offer",
+    offers,
+    whom: "everyone",
+  });
+}
+
+function offers(v: BankView) {
+  const open = v.depositors.filter((d) => !d.committed);
+  const untouched = v.institution.depositsRemaining >= v.parameters.totalDeposits - 1e-9;
+  const amount = untouched ? 0.03 : v.institution.fractionRedeemed > 0 ? 0.04 : 0;
+  return {
+    offers: amount > 0 ? open.map((d) => ({ target: d.id, amount, lock_rounds: 12 })) : [],
+    disclose_terms_to: "all",
+    reasoning: `Offering ${amount} to ${open.length} depositors.`,
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The Stag Hunt as a game: roles, mock policies, the fields of its
+ * condition, and the quantities the analysis needs from its parameters.
+ *
+ * The condition of a Stag Hunt episode, as logged in
+ * `episode_start.condition`: `N`, `M`, `T`, `F`, `corruption` (`"base"` or
+ * `"b3"`), `heterogeneity` (`"h1"`, `"h2"` or `"h3"`: how models were
+ * assigned to players) and `payoffs` (`{ RS, HS, RF, HF }`). Its
+ * `condition_id` is `staghunt_N<N>_M<M>_T<T>_F<F>_<corruption>_<heterogeneity>`,
+ * with `_pay<RS>-<HS>-<RF>-<HF>` when the payoffs are not the paper's (4, 2, 0, 2).
+ *
+ * Derived quantities (logged in `episode_start.derived`): `bounds` (see
+ * `stagHuntBounds`) and `q_star`, the Stag cutoff of Section 4.6 with the
+ * paper's comparison H = H_F.
+ *
+ * @module
+ */
+import { copyData } from "../../core/copy_data.ts";
+import type { EpisodeCondition, GameDescriptor } from "../../core/game.ts";
+import { isPlainObject } from "../../core/strict_input.ts";
+import { PLAYER_ROLE, stagHunt } from "./environment.ts";
+import type { HeterogeneityId } from "./heterogeneity.ts";
+import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
+import { DEFAULT_PAYOFFS, type StagHuntPayoffs } from "./payoffs.ts";
+import { qStar } from "./q_star.ts";
+
+/** Rule-based player policies, the default first. */
+export const PLAYER_POLICIES = ["threshold", "always_stag", "always_hare"] as const;
+
+/**
+ * Fields of a Stag Hunt condition that identify it, in display order.
+ *
+ * @example
+ * ```ts
+ * import { STAGHUNT_CONDITION_KEYS } from "./descriptor.ts";
+ * if (STAGHUNT_CONDITION_KEYS.join() !== "N,M,T,F,corruption,heterogeneity,payoffs") throw new Error();
+ * ```
+ */
+export const STAGHUNT_CONDITION_KEYS: readonly string[] = [
+  "N",
+  "M",
+  "T",
+  "F",
+  "corruption",
+  "heterogeneity",
+  "payoffs",
+];
+
+/**
+ * The payoffs as a short label, `<RS>-<HS>-<RF>-<HF>`.
+ *
+ * @example
+ * ```ts
+ * import { payoffsLabel } from "./descriptor.ts";
+ * if (payoffsLabel({ RS: 4, HS: 2, RF: 0, HF: 2 }) !== "4-2-0-2") throw new Error();
+ * ```
+ */
+export function payoffsLabel(p: StagHuntPayoffs): string {
+  return `${p.RS}-${p.HS}-${p.RF}-${p.HF}`;
+}
+
+/**
+ * The Stag Hunt descriptor.
+ *
+ * @example
+ * ```ts
+ * import { stagHuntGame } from "./descriptor.ts";
+ * import { parseStagHuntParams } from "./params.ts";
+ * const d = stagHuntGame.derive(parseStagHuntParams({ N: 5, M: 3, T: 4 }));
+ * if (d.bounds.best !== 80 || (d.q_star as number).toFixed(4) !== "0.3857") throw new Error();
+ * ```
+ */
+export const stagHuntGame: GameDescriptor<StagHuntParams> = {
+  id: "staghunt",
+  game: "staghunt",
+  label: "Stag Hunt",
+  environment: stagHunt,
+  roles: { central: null, participant: { id: PLAYER_ROLE, label: "Player" } },
+  mockPolicies: [{ role: PLAYER_ROLE, option: "players", policies: PLAYER_POLICIES }],
+  conditionKeys: STAGHUNT_CONDITION_KEYS,
+  derive(p) {
+    return { bounds: stagHuntBounds(p), q_star: qStar(p) };
+  },
+};
+
+/** Resolved parameters and the recorded condition of a Stag Hunt episode. */
+export interface StagHuntSetup {
+  /** Validated parameters. */
+  params: StagHuntParams;
+  /** The condition to record. */
+  condition: EpisodeCondition;
+}
+
+/**
+ * Validates Stag Hunt parameters and builds the condition to record.
+ *
+ * @example
+ * ```ts
+ * import { stagHuntSetup } from "./descriptor.ts";
+ * const { condition } = stagHuntSetup({ N: 5, M: 3, T: 4, F: 2, corruption: "b3" }, "h1");
+ * if (condition.id !== "staghunt_N5_M3_T4_F2_b3_h1" || condition.fields.corruption !== "b3") throw new Error();
+ * ```
+ * @throws {RangeError} Naming a bad parameter.
+ */
+export function stagHuntSetup(input: unknown, heterogeneity: HeterogeneityId): StagHuntSetup {
+  const key = setupKey(input, heterogeneity);
+  const hit = key === undefined ? undefined : setupCache.get(key);
+  if (hit) return copyData(hit);
+  const made = resolveSetup(input, heterogeneity);
+  if (key !== undefined) {
+    if (setupCache.size >= SETUP_LIMIT) setupCache.clear();
+    setupCache.set(key, copyData(made));
+  }
+  return made;
+}
+
+// Set-ups by input: validating the parameters and computing q* by bisection
+// cost more than a whole mock episode. The cache hands out deep copies, so no
+// two episodes share an object.
+const setupCache = new Map<string, StagHuntSetup>();
+const SETUP_LIMIT = 256;
+
+/**
+ * The cache key of an input made of numbers N, M, T, F, a corruption mode and
+ * payoffs (four numbers, as a tuple or an object with exactly R_S, H_S, R_F,
+ * H_F), each possibly missing; `undefined` (not cached) for any other input.
+ */
+function setupKey(input: unknown, heterogeneity: string): string | undefined {
+  if (!isPlainObject(input)) return undefined;
+  const { N, M, T, F, corruption, payoffs, ...rest } = input;
+  for (const _ in rest) return undefined;
+  for (const v of [N, M, T, F]) if (v !== undefined && !isPlainNumber(v)) return undefined;
+  if (corruption !== undefined && typeof corruption !== "string") return undefined;
+  let tuple: unknown[] | undefined;
+  if (payoffs !== undefined) {
+    tuple = Array.isArray(payoffs)
+      ? payoffs
+      : isPlainObject(payoffs)
+      ? payoffsTuple(payoffs)
+      : undefined;
+    if (!tuple || tuple.length !== 4 || !tuple.every(isPlainNumber)) return undefined;
+  }
+  // Missing fields become null, which no accepted field is.
+  return JSON.stringify([heterogeneity, N, M, T, F, corruption, tuple].map((v) => v ?? null));
+}
+
+function payoffsTuple(p: Record<string, unknown>): unknown[] | undefined {
+  const keys = Object.keys(p);
+  if (keys.length !== 4) return undefined;
+  const { RS, HS, RF, HF } = p;
+  return [RS, HS, RF, HF];
+}
+
+/** A number that writes back as itself (not -0, NaN or infinite). */
+function isPlainNumber(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v) && !Object.is(v, -0);
+}
+
+function resolveSetup(input: unknown, heterogeneity: HeterogeneityId): StagHuntSetup {
+  const params = parseStagHuntParams(input);
+  const { N, M, T, F, corruption, payoffs } = params;
+  const isDefault = payoffsLabel(payoffs) === payoffsLabel(DEFAULT_PAYOFFS);
+  return {
+    params,
+    condition: {
+      game: "staghunt",
+      fields: { N, M, T, F, corruption, heterogeneity, payoffs: { ...payoffs } },
+      id: `staghunt_N${N}_M${M}_T${T}_F${F}_${corruption}_${heterogeneity}${
+        isDefault ? "" : `_pay${payoffsLabel(payoffs)}`
+      }`,
+      derived: stagHuntGame.derive(params),
+      mechanism: "none",
+      centralRole: null,
+      centralId: null,
+    },
+  };
+}

@@ -1,0 +1,303 @@
+/**
+ * The iterated N-player Stag Hunt under corrupted public reports (Sections
+ * 4.1-4.3) as a pure state machine. A round is one step per speaker in the
+ * fixed order (`turn_1` ... `turn_N`), a `rejustify_k` step after each
+ * corrupted speaker, and a `settle` step:
+ *
+ * - `turn_k`: the k-th speaker replies from the public transcript so far.
+ *   An honest reply is published as is. A corrupted reply gets its public
+ *   action from the corruption mode; if that differs from the original, the
+ *   entry waits for `rejustify_k`, otherwise it is published as is (b3 can
+ *   draw the original action back).
+ * - `rejustify_k`: when the public action was changed, a separate call to
+ *   the same agent asks for a justification of the public action (the
+ *   original confidence is kept); then the patched entry is published, before
+ *   the next speaker's call. Under b3 the call is made exactly when the drawn
+ *   action differs from the original, so every public justification argues
+ *   for the public action.
+ * - `settle`: success and payoffs from the executed actions (the public ones,
+ *   S_pub; under `communication_only` the original ones, S_int), with both
+ *   the public and the pre-flip success kept for analysis.
+ *
+ * Every published turn emits a `turn` event with both layers; every settled
+ * round a `transition` event of kind `round_outcome`. The game has no
+ * mechanism (the runner passes `"none"`); its condition is recorded by
+ * `stagHuntSetup` in `descriptor.ts`.
+ *
+ * Every `turn` event carries `executed_action` (`executedAction`).
+ *
+ * Episode outcome: `success` is coordination of the executed actions in
+ * every round (public coordination but under `communication_only`; failure
+ * kind `"coordination"` otherwise); welfare is the sum of realized payoffs;
+ * bounds as in {@linkcode stagHuntBounds}.
+ *
+ * @module
+ */
+import type { Environment, Step } from "../../core/environment.ts";
+import type { EventBody } from "../../core/events.ts";
+import {
+  B3_PURPOSE,
+  CORRUPTED_PURPOSE,
+  corruptedAction,
+  drawCorrupted,
+  executedAction,
+  executedSuccess,
+} from "./corruption.ts";
+import {
+  REJUSTIFY_CALL,
+  rejustifyContract,
+  TURN_CALL,
+  turnContract,
+  type TurnReply,
+} from "./contracts.ts";
+import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
+import { payoffOf } from "./payoffs.ts";
+import { currentRound, initialStagHuntState, type StagHuntState, type TurnEntry } from "./state.ts";
+import { stagHuntStateJson } from "./state_json.ts";
+import { playerView, rejustifyView } from "./views.ts";
+
+/** Role of every player. */
+export const PLAYER_ROLE = "player";
+
+function publish(s: StagHuntState, entry: TurnEntry): EventBody {
+  currentRound(s).turns.push(entry);
+  return {
+    type: "turn",
+    agent: entry.agent,
+    position: entry.position,
+    corrupted: entry.corrupted,
+    original_action: entry.originalAction,
+    public_action: entry.publicAction,
+    executed_action: executedAction(s.params.corruption, entry),
+    confidence: entry.confidence,
+    original_justification: entry.originalJustification,
+    public_justification: entry.publicJustification,
+  };
+}
+
+function turnStep(position: number): Step<StagHuntState> {
+  const id = `turn_${position}`;
+  return {
+    id,
+    requests(s) {
+      const agent = s.players[position - 1];
+      return [{
+        agent,
+        role: PLAYER_ROLE,
+        call: TURN_CALL,
+        round: s.round,
+        step: id,
+        view: playerView(s, agent),
+      }];
+    },
+    apply(s, reports, ctx) {
+      const agent = s.players[position - 1];
+      const r = reports.get(agent) as TurnReply | undefined;
+      if (!r) return { state: s, events: [] };
+      const corrupted = s.corrupted.includes(agent);
+      const publicAction = corrupted
+        ? corruptedAction(s.params.corruption, r.action, () => ctx.stream(agent, B3_PURPOSE))
+        : r.action;
+      const entry = {
+        agent,
+        position,
+        corrupted,
+        originalAction: r.action,
+        publicAction,
+        confidence: r.confidence,
+        originalJustification: r.justification,
+      };
+      if (publicAction !== r.action) {
+        s.pending = entry;
+        return { state: s, events: [] };
+      }
+      return { state: s, events: [publish(s, { ...entry, publicJustification: r.justification })] };
+    },
+  };
+}
+
+function rejustifyStep(position: number): Step<StagHuntState> {
+  const id = `rejustify_${position}`;
+  return {
+    id,
+    requests(s) {
+      const agent = s.players[position - 1];
+      if (s.pending?.agent !== agent) return [];
+      return [{
+        agent,
+        role: PLAYER_ROLE,
+        call: REJUSTIFY_CALL,
+        round: s.round,
+        step: id,
+        view: rejustifyView(s, {
+          agent,
+          action: s.pending.publicAction,
+          confidence: s.pending.confidence,
+        }),
+      }];
+    },
+    apply(s, reports) {
+      const pending = s.pending;
+      if (!pending || pending.agent !== s.players[position - 1]) return { state: s, events: [] };
+      const r = reports.get(pending.agent) as { justification: string } | undefined;
+      s.pending = null;
+      return {
+        state: s,
+        events: [publish(s, { ...pending, publicJustification: r?.justification ?? "" })],
+      };
+    },
+  };
+}
+
+const settleStep: Step<StagHuntState> = {
+  id: "settle",
+  requests: () => [],
+  apply(s) {
+    const { M, payoffs, corruption } = s.params;
+    const round = currentRound(s);
+    const publicStag = round.turns.filter((t) => t.publicAction === "Stag").length;
+    const preflipStag = round.turns.filter((t) => t.originalAction === "Stag").length;
+    const outcome = {
+      publicStag,
+      preflipStag,
+      publicSuccess: publicStag >= M,
+      preflipSuccess: preflipStag >= M,
+    };
+    round.outcome = outcome;
+    // Scored on the executed actions: the public ones, the original ones under
+    // communication_only (executedAction).
+    const executed = executedSuccess(corruption, outcome);
+    const realized: Record<string, number> = {};
+    for (const t of round.turns) {
+      realized[t.agent] = payoffOf(executedAction(corruption, t), executed, payoffs);
+      s.payoffs[t.agent] += realized[t.agent];
+    }
+    return {
+      state: s,
+      events: [{
+        type: "transition",
+        kind: "round_outcome",
+        public_stag: publicStag,
+        preflip_stag: preflipStag,
+        public_success: outcome.publicSuccess,
+        preflip_success: outcome.preflipSuccess,
+        payoffs: realized,
+      }],
+    };
+  },
+};
+
+const stepCache = new Map<string, readonly Step<StagHuntState>[]>();
+
+function roundSteps(s: StagHuntState): readonly Step<StagHuntState>[] {
+  const key = `${s.players.length}|${s.corrupted.join(",")}`;
+  let steps = stepCache.get(key);
+  if (!steps) {
+    const list: Step<StagHuntState>[] = [];
+    s.players.forEach((p, i) => {
+      list.push(turnStep(i + 1));
+      if (s.corrupted.includes(p)) list.push(rejustifyStep(i + 1));
+    });
+    list.push(settleStep);
+    steps = list;
+    if (stepCache.size > 10_000) stepCache.clear();
+    stepCache.set(key, steps);
+  }
+  return steps;
+}
+
+/**
+ * The Stag Hunt environment.
+ *
+ * @example
+ * ```ts
+ * import { playEpisode } from "../../core/episode.ts";
+ * import { stagHuntSetup } from "./descriptor.ts";
+ * import { stagHunt } from "./environment.ts";
+ * const played = await playEpisode(stagHunt, {
+ *   ...stagHuntSetup({ N: 3, M: 2, T: 2, F: 1 }, "h1"), seed: 1,
+ *   agents: () => ({
+ *     policy: "test:stag",
+ *     decide: (req) => Promise.resolve(req.call === "rejustify"
+ *       ? { justification: "Hare is safer." }
+ *       : { action: "Stag", confidence: 0.9, justification: "Stag pays more." }),
+ *   }),
+ * });
+ * // Two honest Stag actions meet M = 2 despite the inverted one.
+ * if (!played.outcome.success || played.outcome.welfare !== 2 * (4 + 4 + 2)) throw new Error();
+ * ```
+ */
+export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
+  id: "staghunt",
+  parseParams: parseStagHuntParams,
+  init(params, { stream }) {
+    return initialStagHuntState(params, stream("engine", CORRUPTED_PURPOSE));
+  },
+  roster: (s) => s.players.map((id) => ({ id, role: PLAYER_ROLE })),
+  horizon: (s) => s.params.T,
+  startRound(s, round) {
+    s.round = round;
+    s.pending = null;
+    s.rounds.push({ round, turns: [], outcome: null });
+    const events: EventBody[] = round === 1
+      ? [{
+        type: "transition",
+        kind: "corruption_assigned",
+        mode: s.params.corruption,
+        corrupted: [...s.corrupted],
+      }]
+      : [];
+    return { state: s, events };
+  },
+  steps: roundSteps,
+  contracts: { [TURN_CALL]: turnContract, [REJUSTIFY_CALL]: rejustifyContract },
+  isDone: (s) => s.done,
+  finish(s) {
+    s.done = true;
+    const mode = s.params.corruption;
+    const success = s.rounds.length > 0 &&
+      s.rounds.every((r) => r.outcome !== null && executedSuccess(mode, r.outcome));
+    const payoffs = { ...s.payoffs };
+    const welfare = Object.values(payoffs).reduce((a, b) => a + b, 0);
+    const publicRounds = s.rounds.filter((r) => r.outcome?.publicSuccess).length;
+    const preflipRounds = s.rounds.filter((r) => r.outcome?.preflipSuccess).length;
+    return {
+      state: s,
+      events: [{
+        type: "transition",
+        kind: "episode_summary",
+        public_success_rounds: publicRounds,
+        preflip_success_rounds: preflipRounds,
+        rounds: s.rounds.length,
+      }],
+      outcome: {
+        success,
+        failure: success ? null : "coordination",
+        rounds: s.round,
+        payoffs,
+        welfare,
+      },
+    };
+  },
+  bounds: stagHuntBounds,
+  stateJson: stagHuntStateJson,
+  rebase(s, params, { stream }) {
+    // A branch keeps the players and redraws the corrupted ones from the same
+    // stream with the new F: the shuffled order is the parent's, so the new
+    // corrupted set is the first F of it (F 2 -> 1 keeps the first of the two;
+    // F -> 0 clears it). Payoffs, M, T and the mode apply from the branch round.
+    if (params.N !== s.params.N) {
+      throw new RangeError(
+        `Cannot branch a Stag Hunt episode into N ${params.N}: it has ${s.params.N} players`,
+      );
+    }
+    if (params.T <= s.round) {
+      throw new RangeError(
+        `Cannot branch into T ${params.T} at round ${s.round + 1}: no round would be left to play`,
+      );
+    }
+    s.corrupted = drawCorrupted(stream("engine", CORRUPTED_PURPOSE), s.players, params.F);
+    s.params = params;
+    return s;
+  },
+};

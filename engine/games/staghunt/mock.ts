@@ -1,0 +1,272 @@
+/**
+ * Rule-based Stag Hunt players, reading only their view, so that every
+ * metric can be checked against a case whose answer is known:
+ *
+ * - `always_stag` / `always_hare`: the same action every turn.
+ * - `threshold`: plays the benchmark action of a belief rule (Stag iff
+ *   q-hat >= q*) on the public history of its view. Where the rule is
+ *   undefined (e.g. the first speaker of a round under the naive rule) it
+ *   uses the first-speaker prior as its q-hat. With probability `noise` it
+ *   plays the other action instead (one draw per turn from the stream
+ *   (seed, round, player, `"mock_noise"`)). Its confidence is
+ *   `0.5 + min(0.5, |q-hat - q*|)`.
+ *
+ * In the rejustify call every mock returns a templated justification for the
+ * action it is asked to justify. When a model is assigned (h2 / h3), the
+ * policy string ends in `@<model>`.
+ *
+ * @module
+ */
+import { trustReplies } from "../../core/_trusted_replies.ts";
+import { PLAYER_POLICIES } from "./descriptor.ts";
+import { assertKnownKeys } from "../../core/strict_input.ts";
+import type { CallRequest } from "../../core/environment.ts";
+import { openStream } from "../../core/rng.ts";
+import { naiveRule } from "./beliefs/naive.ts";
+import { type BeliefRule, benchmarkAction } from "./beliefs/rule.ts";
+import { REJUSTIFY_CALL } from "./contracts.ts";
+import { historyFromView } from "./history.ts";
+import type { StagHuntAction } from "./payoffs.ts";
+import { playerIndex } from "./players.ts";
+import { qStar, type QStarOptions } from "./q_star.ts";
+import type { RejustifyView, StagHuntView } from "./views.ts";
+import type { Agent } from "../../core/agent.ts";
+
+/** Mock Stag Hunt policies. */
+export type StagHuntMockPolicy = (typeof PLAYER_POLICIES)[number];
+
+/** Options of the threshold player. */
+export interface ThresholdPlayerOptions {
+  /** The belief rule it follows. Default: the naive rule. */
+  rule?: BeliefRule;
+  /** Probability of playing the other action, in [0, 1]. Default 0. */
+  noise?: number;
+  /** The q-hat used where the rule is undefined, in [0, 1]. Default 0.5. */
+  firstSpeakerPrior?: number;
+  /** How q* is computed. Default `{}` (H = H_F). */
+  qStar?: QStarOptions;
+  /** Seed of the noise draws. Default 0. */
+  seed?: number;
+}
+
+/** Options of the always players. */
+export interface AlwaysPlayerOptions {
+  /** Reported confidence in [0, 1]. Default 1. */
+  confidence?: number;
+}
+
+function rejustify(req: CallRequest): { justification: string } {
+  const v = req.view as RejustifyView;
+  return { justification: `${v.justify.action} is the better choice given the reports so far.` };
+}
+
+function unit(name: string, v: number): number {
+  if (!(typeof v === "number" && v >= 0 && v <= 1)) {
+    throw new RangeError(`Mock player option "${name}" must be in [0, 1], got ${v}`);
+  }
+  return v;
+}
+
+/**
+ * A player that always plays one action.
+ *
+ * @example
+ * ```ts
+ * import { alwaysPlayer } from "./mock.ts";
+ * const a = alwaysPlayer("Stag");
+ * const r = await a.decide({ call: "stag_hunt_turn" } as never) as { action: string };
+ * if (r.action !== "Stag" || a.policy !== "mock:always_stag") throw new Error();
+ * ```
+ * @throws {RangeError} For a confidence outside [0, 1].
+ */
+export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOptions = {}): Agent {
+  const confidence = unit("confidence", options.confidence ?? 1);
+  return trustReplies({
+    policy: `mock:always_${action.toLowerCase()}`,
+    decide(req) {
+      if (req.call === REJUSTIFY_CALL) return rejustify(req);
+      return {
+        action,
+        confidence,
+        justification: `I always play ${action}.`,
+      };
+    },
+  });
+}
+
+/**
+ * A player following a belief rule's benchmark action, with optional noise.
+ *
+ * @example
+ * ```ts
+ * import { thresholdPlayer } from "./mock.ts";
+ * const view = { you: "p02", position: 2, round: 1, N: 2, M: 2,
+ *   payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 }, order: ["p01", "p02"],
+ *   transcript: [{ round: 1, outcome: null, reports: [
+ *     { agent: "p01", position: 1, action: "Hare", confidence: 1, justification: "" }] }] };
+ * const r = await thresholdPlayer().decide({ call: "stag_hunt_turn", view } as never) as { action: string };
+ * if (r.action !== "Hare") throw new Error("naive q-hat 0 < q* 0.5");
+ * ```
+ * @throws {RangeError} For an option outside [0, 1].
+ */
+export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
+  const rule = options.rule ?? naiveRule();
+  const noise = unit("noise", options.noise ?? 0);
+  const prior = unit("firstSpeakerPrior", options.firstSpeakerPrior ?? 0.5);
+  const seed = options.seed ?? 0;
+  const hare = options.qStar?.hare ?? "";
+  const estimated = `${rule.id} estimate`;
+  // q* of the last game seen (every call of an episode is of one game).
+  let game: Game | undefined;
+  let qs = NaN;
+  let cutoffText = "";
+  return trustReplies({
+    policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
+    decide(req) {
+      if (req.call === REJUSTIFY_CALL) return rejustify(req);
+      const v = req.view as StagHuntView;
+      if (!game || !sameGame(game, v)) {
+        const cut = cutoffOf(v, hare, options.qStar);
+        game = cut.game;
+        qs = cut.q;
+        cutoffText = cut.text;
+      }
+      const estimate = rule.estimate(historyFromView(v));
+      const qHat = estimate ?? prior;
+      let action = benchmarkAction(qHat, qs);
+      let flipped = false;
+      if (noise > 0) {
+        const draw = openStream({ seed, round: v.round, agent: v.you, purpose: "mock_noise" })
+          .uniform();
+        if (draw < noise) {
+          action = action === "Stag" ? "Hare" : "Stag";
+          flipped = true;
+        }
+      }
+      const source = estimate === undefined ? "first-speaker prior" : estimated;
+      return {
+        action,
+        confidence: 0.5 + Math.min(0.5, Math.abs(qHat - qs)),
+        justification: `My ${source} ${fixed3(qHat)} is ${
+          qHat >= qs ? "at or above" : "below"
+        } the cutoff ${cutoffText}${flipped ? ", but I deviate this time" : ""}.`,
+      };
+    },
+  });
+}
+
+function sameGame(g: Game, v: StagHuntView): boolean {
+  const a = g.payoffs;
+  const b = v.payoffs;
+  return g.N === v.N && g.M === v.M && a.RS === b.RS && a.HS === b.HS && a.RF === b.RF &&
+    a.HF === b.HF;
+}
+
+// `x.toFixed(3)` of the estimates seen: a rule's estimates take few values
+// (counts over counts), and formatting them was a tenth of a mock turn.
+const fixedTexts = new Map<number, string>();
+
+function fixed3(x: number): string {
+  let t = fixedTexts.get(x);
+  if (t === undefined) {
+    if (fixedTexts.size >= 4096) fixedTexts.clear();
+    fixedTexts.set(x, t = x.toFixed(3));
+  }
+  return t;
+}
+
+// q* by game and hare option, shared by every threshold player: it depends on
+// nothing else, and computing it by bisection is most of a mock player's work.
+const cutoffs = new Map<string, number>();
+
+type Game = { N: number; M: number; payoffs: StagHuntView["payoffs"] };
+type Cutoff = { game: Game; hare: string; q: number; text: string };
+
+// The last game's cutoff: the players of an episode, and of the episodes of
+// one condition, all ask for it (its key and text were a tenth of a mock turn).
+let lastCutoff: Cutoff | undefined;
+
+function cutoffOf(v: StagHuntView, hare: string, options: QStarOptions | undefined): Cutoff {
+  const last = lastCutoff;
+  if (last !== undefined && last.hare === hare && sameGame(last.game, v)) return last;
+  const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}|${hare}`;
+  let q = cutoffs.get(key);
+  if (q === undefined) {
+    if (cutoffs.size >= 1024) cutoffs.clear();
+    cutoffs.set(key, q = qStar(v, options));
+  }
+  return lastCutoff = {
+    game: Object.freeze({ N: v.N, M: v.M, payoffs: Object.freeze({ ...v.payoffs }) }),
+    hare,
+    q,
+    text: q.toFixed(3),
+  };
+}
+
+/** Options of {@linkcode mockStagHuntPlayers}. */
+export interface MockStagHuntOptions {
+  /** Policy of every player, or a function of the index (from 0) and id. Default `"threshold"`. */
+  players?: StagHuntMockPolicy | ((index: number, id: string) => StagHuntMockPolicy);
+  /** Options of threshold players (their `seed` defaults to this object's `seed`). */
+  threshold?: ThresholdPlayerOptions;
+  /** Options of always players. */
+  always?: AlwaysPlayerOptions;
+  /** Seed of the threshold players' noise. Default 0. */
+  seed?: number;
+}
+
+/** A factory of mock players: a Stag Hunt agent factory that also works as a core one. */
+export type MockStagHuntFactory = (
+  player: { id: string; role: string; index?: number; model?: string },
+) => Agent;
+
+/**
+ * A factory of mock Stag Hunt players (usable with the Stag Hunt runner, or
+ * directly with `playEpisode`, the index then being read off the id).
+ *
+ * @example
+ * ```ts
+ * import { mockStagHuntPlayers } from "./mock.ts";
+ * const make = mockStagHuntPlayers({ players: (i) => (i === 0 ? "always_hare" : "always_stag") });
+ * if (make({ id: "p01", role: "player", index: 0, model: "m" }).policy !== "mock:always_hare@m") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function mockStagHuntPlayers(options: MockStagHuntOptions = {}): MockStagHuntFactory {
+  assertKnownKeys(options, ["players", "threshold", "always", "seed"], "mock Stag Hunt options");
+  if (options.threshold) {
+    assertKnownKeys(
+      options.threshold,
+      ["rule", "noise", "firstSpeakerPrior", "qStar", "seed"],
+      'mock Stag Hunt options "threshold"',
+    );
+  }
+  if (options.always) {
+    assertKnownKeys(options.always, ["confidence"], 'mock Stag Hunt options "always"');
+  }
+  const choose = options.players ?? PLAYER_POLICIES[0];
+  return (player) => {
+    const index = player.index ?? playerIndex(player.id);
+    const policy = typeof choose === "function" ? choose(index, player.id) : choose;
+    let agent: Agent;
+    switch (policy) {
+      case "always_stag":
+        agent = alwaysPlayer("Stag", options.always);
+        break;
+      case "always_hare":
+        agent = alwaysPlayer("Hare", options.always);
+        break;
+      case "threshold":
+        agent = thresholdPlayer({ seed: options.seed ?? 0, ...options.threshold });
+        break;
+      default:
+        throw new RangeError(
+          `Unknown mock Stag Hunt policy "${policy}": expected one of ${
+            PLAYER_POLICIES.map((p) => `"${p}"`).join(", ")
+          }`,
+        );
+    }
+    return player.model ? { ...agent, policy: `${agent.policy}@${player.model}` } : agent;
+  };
+}

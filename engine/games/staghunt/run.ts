@@ -1,0 +1,173 @@
+/**
+ * `runStagHuntEpisode`: one Stag Hunt episode from a plain config, with its
+ * log written atomically under a run folder when asked.
+ *
+ * The runner draws the corrupted players from the seed exactly as the
+ * environment does, assigns models with the heterogeneity policy (h1 / h2 /
+ * h3), and builds each agent from its id, index and model (never its
+ * corrupted flag). `episode_start` records the condition (N, M, T, F,
+ * corruption, heterogeneity, payoffs; see `descriptor.ts`), with
+ * heterogeneity `"h1"` when no policy is given.
+ *
+ * Logging is as in `runEpisode`: off (no `outDir`) means the events are
+ * built in memory (unless `events: false`; the turns need them, so they are
+ * then empty too) and nothing is serialised or hashed unless `hashes: true`.
+ *
+ * @module
+ */
+import { type MockStagHuntOptions, mockStagHuntPlayers } from "./mock.ts";
+import type { PlayedEpisode } from "../../core/episode.ts";
+import { EpisodeRun, type EpisodeRunOptions, playAndLog } from "../../core/episode_run.ts";
+import type { EpisodeTally } from "../../core/event_recorder.ts";
+import type { EngineEvent, EpisodeOutcome } from "../../core/events.ts";
+import { corruptedPlayers } from "./corruption.ts";
+import { stagHunt } from "./environment.ts";
+import { assignModel, type ModelPolicy } from "./heterogeneity.ts";
+import type { CorruptionMode } from "./params.ts";
+import { stagHuntSetup } from "./descriptor.ts";
+import { parseStagHuntRunConfig } from "./_run_config.ts";
+import type { PayoffsInput } from "./payoffs.ts";
+import { playerIndex, type StagHuntAgentFactory } from "./players.ts";
+import { type StagHuntTurn, turnsFromEvents } from "./turns.ts";
+
+/** Configuration of one Stag Hunt episode. */
+export interface StagHuntRunConfig {
+  /** Players N. Default 5. */
+  N?: number;
+  /** Threshold M. Default 3. */
+  M?: number;
+  /** Rounds T. Default 4. */
+  T?: number;
+  /** Corrupted players F. Default 0. */
+  F?: number;
+  /** Payoffs (R_S, H_S, R_F, H_F). Default (4, 2, 0, 2). */
+  payoffs?: PayoffsInput;
+  /** Corruption mode. Default `"base"`. */
+  corruption?: CorruptionMode;
+  /** Episode seed (non-negative integer). */
+  seed: number;
+  /** Heterogeneity policy assigning models to players. Default: none (recorded as h1, no model). */
+  models?: ModelPolicy;
+  /** Agents: a factory, or mock options. Default: noiseless naive threshold players. */
+  agents?: StagHuntAgentFactory | MockStagHuntOptions;
+  /** Run id. Default `"adhoc"`. */
+  run?: string;
+  /** Episode id. Default derived from the game and the seed, e.g. `staghunt_N5_M3_T4_F2_base_h1_s7`. */
+  episode?: string;
+  /** Folder under which `<run>/<episode>.ndjson` is written. Default: nothing is written. */
+  outDir?: string;
+  /** Clock for event times. Default: wall clock. */
+  clock?: () => string;
+  /** Keep the events in memory (`events`, and the `turns` read from them). Default `true`. */
+  events?: boolean;
+  /** Checkpoints carry states and hashes; `hashes` is filled. Default `false`; always on with `outDir` or `ndjson`. */
+  hashes?: boolean;
+  /** Return the NDJSON log text (`ndjson`), complete with hashes. Default `false`. */
+  ndjson?: boolean;
+}
+
+/**
+ * What {@linkcode runStagHuntEpisode} returns. A notebook cell that ends
+ * with it shows its condition, outcome, W and W~ (see `episodeSummary`).
+ */
+export interface StagHuntRunResult {
+  /** Outcome: success, payoffs, welfare, realization. */
+  outcome: EpisodeOutcome;
+  /** The event log (empty with `events: false`); a getter, built on first read. */
+  readonly events: EngineEvent[];
+  /** State hash per round (empty without hashes). */
+  hashes: string[];
+  /** The NDJSON log text, when `ndjson` was asked. */
+  readonly ndjson?: string;
+  /** The same lines as UTF-8 (what the grid writes as they are), when `ndjson` was asked. */
+  readonly ndjsonBytes?: Uint8Array;
+  /** The turn records of the episode (empty with `events: false`); a getter, built on first read. */
+  readonly turns: StagHuntTurn[];
+  /** Model of each player, when a heterogeneity policy was given. */
+  models?: Record<string, string>;
+  /** Where the log was written, if it was. */
+  logPath?: string;
+  /**
+   * Its status, calls and model calls at a glance, whatever was recorded
+   * (see `EpisodeTally`); a getter, left out of `toJSON`.
+   */
+  readonly tally: EpisodeTally;
+}
+
+/**
+ * Runs one Stag Hunt episode. Everything is validated before anything is
+ * written: a bad config throws a `RangeError` naming the field and leaves no
+ * file behind.
+ *
+ * @example
+ * ```ts
+ * import { runStagHuntEpisode } from "./run.ts";
+ * const r = await runStagHuntEpisode({ N: 5, M: 3, T: 4, F: 2, seed: 7,
+ *   agents: { players: "always_stag" } });
+ * // Three honest Stag actions meet M = 3 every round.
+ * if (!r.outcome.success || r.turns.length !== 20) throw new Error();
+ * ```
+ * @throws {RangeError} For a bad config or parameter, naming the field.
+ */
+export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<StagHuntRunResult> {
+  const c = parseStagHuntRunConfig(config);
+  const regime = config.models?.kind ?? "h1";
+  const { params, condition } = stagHuntSetup(
+    Object.fromEntries(
+      (["N", "M", "T", "F", "payoffs", "corruption"] as const)
+        .filter((k) => config[k] !== undefined)
+        .map((k) => [k, config[k]]),
+    ),
+    regime,
+  );
+  const corrupted = new Set(corruptedPlayers(params, c.seed));
+  const factory: StagHuntAgentFactory = typeof config.agents === "function"
+    ? config.agents
+    : mockStagHuntPlayers({ seed: c.seed, ...(config.agents ?? {}) });
+  const models: Record<string, string> = {};
+  const episode = c.episode ??
+    `staghunt_N${params.N}_M${params.M}_T${params.T}_F${params.F}_${params.corruption}_${regime}_s${c.seed}`;
+  const { played, logPath } = await playAndLog(stagHunt, {
+    params,
+    condition,
+    seed: c.seed,
+    agents: ({ id, role }) => {
+      const index = playerIndex(id);
+      const model = config.models
+        ? (models[id] = assignModel({ index, corrupted: corrupted.has(id) }, config.models))
+        : undefined;
+      return factory(model === undefined ? { id, role, index } : { id, role, index, model });
+    },
+  }, { ...c, episode, clock: config.clock });
+  return new StagHuntRun(played, {
+    ndjson: c.ndjson,
+    models: config.models ? models : undefined,
+    logPath,
+    ids: { condition: condition.id, episode },
+  });
+}
+
+/**
+ * What {@linkcode runStagHuntEpisode} returns: `events` and `turns` are
+ * getters, built on first read (see `PlayedEpisode.events`); `toJSON`
+ * includes them. A notebook cell that ends with it shows a short summary
+ * (see `episodeSummary`).
+ */
+class StagHuntRun extends EpisodeRun implements StagHuntRunResult {
+  readonly models?: Record<string, string>;
+  #turns: StagHuntTurn[] | undefined;
+  constructor(
+    played: PlayedEpisode<unknown>,
+    options: EpisodeRunOptions & { models?: Record<string, string> },
+  ) {
+    super(played, options);
+    if (options.models) this.models = options.models;
+  }
+  get turns(): StagHuntTurn[] {
+    return this.#turns ??= turnsFromEvents(this.events);
+  }
+  /** The result as plain data, `events` and `turns` included. */
+  override toJSON(): object {
+    return { ...super.toJSON(), turns: this.turns };
+  }
+}

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import {
+  alwaysPlayer,
+  mockStagHuntPlayers,
+  thresholdPlayer,
+} from "../../../../engine/games/staghunt/mock.ts";
+import { carryoverRule } from "../../../../engine/games/staghunt/beliefs/carryover.ts";
+import type { StagHuntView } from "../../../../engine/games/staghunt/views.ts";
+import { near, throwsWith } from "./_fixtures.ts";
+
+function view(position: number, actions: ("Stag" | "Hare")[], round = 1): StagHuntView {
+  return {
+    you: `p0${position}`,
+    position,
+    round,
+    N: 5,
+    M: 3,
+    payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 },
+    order: ["p01", "p02", "p03", "p04", "p05"],
+    transcript: [{
+      round,
+      outcome: null,
+      reports: actions.map((action, i) => ({
+        agent: `p0${i + 1}`,
+        position: i + 1,
+        action,
+        confidence: 1,
+        justification: "",
+      })),
+    }],
+  };
+}
+
+const turn = async (a: ReturnType<typeof thresholdPlayer>, v: StagHuntView) =>
+  (await a.decide({
+    agent: v.you,
+    role: "player",
+    call: "stag_hunt_turn",
+    round: v.round,
+    step: "",
+    view: v,
+  })) as {
+    action: string;
+    confidence: number;
+    justification: string;
+  };
+
+Deno.test("thresholdPlayer() plays Stag iff its rule's q-hat reaches q* (0.3857 for N = 5, M = 3)", async () => {
+  const a = thresholdPlayer();
+  // Naive q-hat: 1/3 < q* -> Hare; 1/2 >= q* -> Stag.
+  const hare = await turn(a, view(4, ["Stag", "Hare", "Hare"]));
+  assert.equal(hare.action, "Hare");
+  near(hare.confidence, 0.5 + Math.abs(1 / 3 - 0.3857275681323895), 1e-9);
+  assert.equal((await turn(a, view(3, ["Stag", "Hare"]))).action, "Stag");
+  assert.match(hare.justification, /naive estimate 0\.333 is below the cutoff 0\.386/);
+});
+
+Deno.test("thresholdPlayer() uses its first-speaker prior where the rule is undefined", async () => {
+  assert.equal((await turn(thresholdPlayer(), view(1, []))).action, "Stag"); // 0.5 >= 0.386
+  assert.equal(
+    (await turn(thresholdPlayer({ firstSpeakerPrior: 0.3 }), view(1, []))).action,
+    "Hare",
+  );
+  // Carryover is defined for the first speaker of round 2 and ignores the prior there.
+  const v = view(1, [], 2);
+  v.transcript.unshift({
+    round: 1,
+    outcome: { stag: 5, success: true },
+    reports: ["p01", "p02", "p03", "p04", "p05"].map((agent, i) => ({
+      agent,
+      position: i + 1,
+      action: "Stag" as const,
+      confidence: 1,
+      justification: "",
+    })),
+  });
+  const r = await turn(thresholdPlayer({ rule: carryoverRule(), firstSpeakerPrior: 0 }), v);
+  assert.equal(r.action, "Stag");
+  assert.match(r.justification, /carryover estimate/);
+});
+
+Deno.test("alwaysPlayer() and the rejustify template", async () => {
+  const a = alwaysPlayer("Hare", { confidence: 0.3 });
+  assert.deepEqual(await a.decide({ call: "stag_hunt_turn" } as never), {
+    action: "Hare",
+    confidence: 0.3,
+    justification: "I always play Hare.",
+  });
+  const v = { ...view(2, ["Stag"]), justify: { action: "Stag", confidence: 0.3 } };
+  assert.deepEqual(await a.decide({ call: "rejustify", view: v } as never), {
+    justification: "Stag is the better choice given the reports so far.",
+  });
+});
+
+Deno.test("mockStagHuntPlayers() picks policies by index and validates options", () => {
+  const make = mockStagHuntPlayers({
+    players: (i) => (i % 2 ? "always_hare" : "threshold"),
+    threshold: { noise: 0.1 },
+  });
+  assert.equal(make({ id: "p01", role: "player" }).policy, "mock:threshold(naive,noise=0.1)");
+  assert.equal(make({ id: "p02", role: "player" }).policy, "mock:always_hare");
+  throwsWith(
+    () => mockStagHuntPlayers({ players: "sometimes" as never })({ id: "p01", role: "player" }),
+    RangeError,
+    /Unknown mock Stag Hunt policy "sometimes"/,
+  );
+  throwsWith(() => thresholdPlayer({ noise: 2 }), RangeError, /"noise" must be in \[0, 1\]/);
+});
