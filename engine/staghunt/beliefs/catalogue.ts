@@ -43,7 +43,9 @@ export const BELIEF_RULES: readonly CatalogueRule[] = [
   {
     id: "naive",
     description: "Share of Stag reports seen this round (no parameters).",
-    params: strictObject({}) as unknown as z.ZodType<Record<string, number>>,
+    params: z.strictObject({}, {
+      error: (i) => i.code === "unrecognized_keys" ? "the naive rule takes no parameters" : undefined,
+    }) as unknown as z.ZodType<Record<string, number>>,
     make: () => naiveRule(),
   },
   {
