@@ -164,7 +164,9 @@ export const FrailBlockSchema = strictObject({
       "record from names to override sets. A named set is shown by its name, an unnamed one " +
       'by the hash of its overrides ("p" and 8 hex digits). Default [{}].',
   ),
-  agents: z.array(FrailAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]).describe(
+  agents: z.array(FrailAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]).meta({
+    accepts: "non-empty list of agents entries (below)",
+  }).describe(
     "Agents entries: { mock } or { model }. Default [{ mock: {} }].",
   ),
   episodes: episodes().optional().describe("Episodes per cell. Default: the spec's episodes."),

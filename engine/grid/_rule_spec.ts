@@ -66,7 +66,9 @@ export function ruleSchema(list: boolean): z.ZodType<RuleSpec | RuleSpec[]> {
       }
       v.forEach((r, i) => checkRule(r, ctx, [i]));
     } else checkRule(v, ctx, []);
-  }).transform((v) => (Array.isArray(v) ? v.map(recorded) : recorded(v))) as never;
+  }).transform((v) => (Array.isArray(v) ? v.map(recorded) : recorded(v))).meta({
+    accepts: `a rule (belief rules, below)${list ? ", or a non-empty list of rules" : ""}`,
+  }) as never;
 }
 
 function recorded(rule: RuleSpec): RuleSpec {

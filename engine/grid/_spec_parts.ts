@@ -37,7 +37,7 @@ export function mockOptionsShape(
   for (const g of games) {
     for (const m of g.mockPolicies) {
       shape[m.option] = z.enum(m.policies).optional().describe(
-        `Policy of the ${m.role}s: ${m.policies.map((p) => `"${p}"`).join(", ")}. ` +
+        `The ${m.role} policy: ${m.policies.map((p) => `"${p}"`).join(", ")}. ` +
           `Default "${m.policies[0]}".`,
       );
     }

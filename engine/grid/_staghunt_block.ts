@@ -193,7 +193,9 @@ export const StagHuntBlockSchema = strictObject({
   }).describe(
     "Payoffs as [R_S, H_S, R_F, H_F] or { RS, HS, RF, HF }, or a list of them. Default (4, 2, 0, 2).",
   ),
-  agents: z.array(StagHuntAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]).describe(
+  agents: z.array(StagHuntAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]).meta({
+    accepts: "non-empty list of agents entries (below)",
+  }).describe(
     "Agents entries: { mock }, { model } or { models }. Default [{ mock: {} }].",
   ),
   episodes: episodes().optional().describe("Episodes per cell. Default: the spec's episodes."),

@@ -161,16 +161,25 @@ export interface GridSpecInput {
 
 const BranchBlockSchema = strictObject({
   game: z.literal("branch"),
-  from: z.string().min(1),
-  rounds: positiveInts(),
-  changes: z.array(z.record(z.string(), z.unknown())).min(1),
+  from: z.string().min(1).describe(
+    "The parent run folder (absolute, or relative to the working folder).",
+  ),
+  rounds: positiveInts().describe("Branch rounds."),
+  changes: z.array(z.record(z.string(), z.unknown())).min(1).describe(
+    "Changes (see BranchChange); {} replays the parents' draws with the block's agents.",
+  ),
   filter: strictObject({
     condition_id: z.array(z.string().min(1)).min(1).optional(),
     episodes: z.array(z.string().min(1)).min(1).optional(),
-  }).optional(),
+  }).optional().describe(
+    "Which parents: by condition id and/or episode id (both lists must match when given). " +
+      "Default all.",
+  ),
   agents: z.array(z.union([FrailAgentsSchema, StagHuntAgentsSchema])).min(1).default([
     { kind: "mock", mock: {} },
-  ]),
+  ]).meta({ accepts: "non-empty list of agents entries (below)" }).describe(
+    "Agents entries from the branch round on. Default [{ mock: {} }].",
+  ),
 });
 
 /**
@@ -184,13 +193,20 @@ const BranchBlockSchema = strictObject({
  * ```
  */
 export const GridSpecSchema: z.ZodType<GridSpec> = strictObject({
-  name: z.string().regex(NAME_PATTERN, NAME_HINT).max(80).default("grid"),
-  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  episodes: episodes().default(5),
-  pairSeeds: z.boolean().default(true),
+  name: z.string().regex(NAME_PATTERN, NAME_HINT).max(80).default("grid").describe(
+    'Run id, written in every event (run) and the default folder runs/<name>. Default "grid".',
+  ),
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe(
+    "Base seed of every episode seed. Default 0.",
+  ),
+  episodes: episodes().default(5).describe("Episodes per cell. Default 5."),
+  pairSeeds: z.boolean().default(true).describe(
+    "Whether cells that differ only in their agents share seeds. Default true.",
+  ),
   blocks: z.array(
     z.discriminatedUnion("game", [FrailBlockSchema, StagHuntBlockSchema, BranchBlockSchema]),
-  ).min(1),
+  ).min(1).meta({ accepts: "non-empty list of FRAIL, Stag Hunt and branch blocks (below)" })
+    .describe("Blocks, each a cartesian product of its fields."),
 }) as unknown as z.ZodType<GridSpec>;
 
 /**
