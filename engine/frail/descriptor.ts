@@ -158,7 +158,9 @@ export function frailSetup<P>(
   const overrides = input.overrides ?? {};
   if (name !== undefined && !isOverridesName(name)) {
     throw new RangeError(
-      `Invalid override set name ${JSON.stringify(name)}: use at most 40 letters, digits, "_", "-" ` +
+      `Invalid override set name ${
+        JSON.stringify(name)
+      }: use at most 40 letters, digits, "_", "-" ` +
         `or ".", other than "none" and a hash id ("p" and 8 hex digits)`,
     );
   }

@@ -16,7 +16,13 @@ import { type EnvId, type MechanismId, MECHANISMS } from "../frail/types.ts";
 import type { GameDescriptor } from "../core/game.ts";
 import type { ModelAssignment } from "../agents/llm/model_assignment.ts";
 import type { FrailAgentsSpec, FrailMockSpec } from "./_agents_spec.ts";
-import { episodes, label, mockOptionsShape, ModelAssignmentSchema, withKind } from "./_spec_parts.ts";
+import {
+  episodes,
+  label,
+  mockOptionsShape,
+  ModelAssignmentSchema,
+  withKind,
+} from "./_spec_parts.ts";
 import { agentsLabel } from "./labels.ts";
 
 /**
@@ -141,7 +147,7 @@ function namedSets(v: unknown, ctx: z.core.$RefinementCtx<unknown>): unknown {
       ctx.addIssue({
         code: "custom",
         path: [name, "name"],
-        message: "a set of a params record is named by its key: remove its \"name\"",
+        message: 'a set of a params record is named by its key: remove its "name"',
         input: o.name,
       });
     }

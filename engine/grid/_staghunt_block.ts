@@ -34,7 +34,15 @@ import {
 import type { GameDescriptor } from "../core/game.ts";
 import type { RuleSpec, StagHuntAgentsSpec, StagHuntMockSpec } from "./_agents_spec.ts";
 import { ruleIdOf, ruleSchema } from "./_rule_spec.ts";
-import { episodes, label, mockOptionsShape, modelId, positiveInts, unit, withKind } from "./_spec_parts.ts";
+import {
+  episodes,
+  label,
+  mockOptionsShape,
+  modelId,
+  positiveInts,
+  unit,
+  withKind,
+} from "./_spec_parts.ts";
 import { agentsLabel, safePart } from "./labels.ts";
 
 /** The paper's Stag Hunt grid (options of `stagHuntGrid`) plus which conditions to keep. */
@@ -122,7 +130,9 @@ export const StagHuntMockSchema = strictObject({
     "Belief rule of threshold players, or a list of them (one agents entry per rule). " +
       'Default "naive".',
   ),
-  noise: unit().optional().describe("Probability a threshold player plays the other action. Default 0."),
+  noise: unit().optional().describe(
+    "Probability a threshold player plays the other action. Default 0.",
+  ),
   firstSpeakerPrior: unit().optional().describe("q-hat where the rule is undefined. Default 0.5."),
   hare: z.enum(["HF", "HS", "expected"]).optional().describe(
     'Hare payoff q* compares with. Default "HF".',

@@ -44,13 +44,15 @@ export const BELIEF_RULES: readonly CatalogueRule[] = [
     id: "naive",
     description: "Share of Stag reports seen this round (no parameters).",
     params: z.strictObject({}, {
-      error: (i) => i.code === "unrecognized_keys" ? "the naive rule takes no parameters" : undefined,
+      error: (i) =>
+        i.code === "unrecognized_keys" ? "the naive rule takes no parameters" : undefined,
     }) as unknown as z.ZodType<Record<string, number>>,
     make: () => naiveRule(),
   },
   {
     id: "carryover",
-    description: "Last round's posterior carried over with weight lambda, pooled with this round's reports.",
+    description:
+      "Last round's posterior carried over with weight lambda, pooled with this round's reports.",
     params: strictObject({
       lambda: unit("Carryover strength lambda in [0, 1]. Default 0.5."),
       q0: unit("Baseline prior q0 in [0, 1]. Default 0.5."),
@@ -60,12 +62,15 @@ export const BELIEF_RULES: readonly CatalogueRule[] = [
   },
   {
     id: "outcome_alignment",
-    description: "Carryover with each player's reports weighted by how often they matched outcomes.",
+    description:
+      "Carryover with each player's reports weighted by how often they matched outcomes.",
     params: strictObject({
       lambda: unit("Carryover strength lambda in [0, 1]. Default 0.5."),
       q0: unit("Baseline prior q0 in [0, 1]. Default 0.5."),
       tau: tau(),
-      a0: z.number().min(0).finite().optional().describe("Initial aligned count a0 >= 0. Default 1."),
+      a0: z.number().min(0).finite().optional().describe(
+        "Initial aligned count a0 >= 0. Default 1.",
+      ),
       b0: z.number().min(0).finite().optional().describe(
         "Initial misaligned count b0 >= 0 (a0 + b0 > 0). Default 0.",
       ),

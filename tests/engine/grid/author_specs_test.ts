@@ -125,9 +125,15 @@ Deno.test("parseGridSpec() checks a rule's parameters against its own schema and
     `${at}": unknown belief rule: expected one of "naive", "carryover", "outcome_alignment", ` +
       `{ "<id>": { <parameters> } } or, in a TypeScript spec, a BeliefRule object (got "recency")`,
   );
-  assertEquals(rule(["naive", { carryover: { q0: 2 } }]), `${at}.1.carryover.q0": must be <= 1 (got 2)`);
+  assertEquals(
+    rule(["naive", { carryover: { q0: 2 } }]),
+    `${at}.1.carryover.q0": must be <= 1 (got 2)`,
+  );
   assertEquals(rule([]), `${at}": must list at least 1 rule (got [])`);
-  assertEquals(rule({ id: "", estimate: () => 0 }), `${at}.id": a BeliefRule object needs an id of 1 to 80 characters (got "")`);
+  assertEquals(
+    rule({ id: "", estimate: () => 0 }),
+    `${at}.id": a BeliefRule object needs an id of 1 to 80 characters (got "")`,
+  );
 });
 
 Deno.test("runGrid() plays a lambda sweep in 2 workers, resumes it, and the logs name each rule", async () => {
@@ -173,11 +179,14 @@ Deno.test("runGrid() plays a lambda sweep in 2 workers, resumes it, and the logs
   assertEquals(await digestFolder(out), await digestFolder(whole));
   const frames = await loadRuns(out, { frames: [] });
   const models = frames.episodes.getColumn("model").toArray() as string[];
-  assertEquals([...new Set(models)].sort(), [
-    "mock:threshold(carryover(lambda=0.3),noise=0.1)",
-    "mock:threshold(carryover,noise=0.1)",
-    "mock:threshold(carryover(lambda=0.7),noise=0.1)",
-  ].sort());
+  assertEquals(
+    [...new Set(models)].sort(),
+    [
+      "mock:threshold(carryover(lambda=0.3),noise=0.1)",
+      "mock:threshold(carryover,noise=0.1)",
+      "mock:threshold(carryover(lambda=0.7),noise=0.1)",
+    ].sort(),
+  );
   assertEquals(frames.episodes.height, 120);
   await Deno.remove(out, { recursive: true });
   await Deno.remove(whole, { recursive: true });
@@ -186,7 +195,11 @@ Deno.test("runGrid() plays a lambda sweep in 2 workers, resumes it, and the logs
 Deno.test("runGrid() plays a rule object in-process even with workers, and resumes by its id", async () => {
   const recency: BeliefRule = {
     id: "recency",
-    estimate: (h) => (h.current.length ? h.current.filter((r) => r.action === "Stag").length / h.current.length : undefined),
+    estimate: (
+      h,
+    ) => (h.current.length
+      ? h.current.filter((r) => r.action === "Stag").length / h.current.length
+      : undefined),
   };
   const spec = {
     name: "own-rule",
@@ -203,13 +216,20 @@ Deno.test("runGrid() plays a rule object in-process even with workers, and resum
   const manifest = (await readManifest(out))!;
   const blocks = manifest.spec.blocks as unknown as { agents: { mock: unknown }[] }[];
   assertEquals(blocks[0].agents[0].mock, { rule: { id: "recency" } });
-  assertEquals(manifest.spec_hash, specHash(parseGridSpec(JSON.parse(JSON.stringify(manifest.spec)))));
+  assertEquals(
+    manifest.spec_hash,
+    specHash(parseGridSpec(JSON.parse(JSON.stringify(manifest.spec)))),
+  );
   const again = await runGrid(spec, { out, workers: 2, progress: false });
   assertEquals([again.skipped, again.played], [2, 0]);
   // The recorded form parses (the loader plans from it) but cannot be played.
   const recorded = JSON.parse(JSON.stringify(manifest.spec));
   const other = await Deno.makeTempDir();
-  const played = await runGrid({ ...recorded, name: "recorded" }, { out: other, workers: 0, progress: false });
+  const played = await runGrid({ ...recorded, name: "recorded" }, {
+    out: other,
+    workers: 0,
+    progress: false,
+  });
   assertEquals(played.failed.length, 2);
   assertEquals(
     played.failed[0].error,
@@ -220,7 +240,9 @@ Deno.test("runGrid() plays a rule object in-process even with workers, and resum
 });
 
 Deno.test("expandCells() crosses a list of payoff matrices with the other factors, payoffs outermost", () => {
-  const cells = expandCells(stagHunt({ F: [0, 1], payoffs: [[4, 2, 0, 2], { RS: 5, HS: 2, RF: 0, HF: 3 }] }));
+  const cells = expandCells(
+    stagHunt({ F: [0, 1], payoffs: [[4, 2, 0, 2], { RS: 5, HS: 2, RF: 0, HF: 3 }] }),
+  );
   assertEquals(cells.map((c) => c.id), [
     "staghunt_N3_M2_T2_F0_base_h1_mock",
     "staghunt_N3_M2_T2_F1_base_h1_mock",
@@ -297,7 +319,10 @@ Deno.test("parseGridSpec() refuses a set name that is not a name, reads as a has
     params([{ name: "a" }, { name: "a", capacity: 3 }]),
     `${at}.1.name": the name "a" is given to two override sets (got "a")`,
   );
-  assertEquals(params({ crisis: 3 }), `${at}.crisis": expected an object of parameter overrides (got 3)`);
+  assertEquals(
+    params({ crisis: 3 }),
+    `${at}.crisis": expected an object of parameter overrides (got 3)`,
+  );
   assertEquals(
     params({ crisis: { name: "x" } }),
     `${at}.crisis.name": a set of a params record is named by its key: remove its "name" (got "x")`,
@@ -321,14 +346,17 @@ Deno.test("loadRuns() and welfareTable() show a named set by its name, and its l
   const frames = await loadRuns(out, { frames: [] });
   const hash = overridesId({ earlySalePrice: 0.6 });
   const ids = frames.episodes.getColumn("condition_id").toArray() as string[];
-  assertEquals([...new Set(ids)].sort(), [
-    "bank_run_M0_stable",
-    `bank_run_M0_stable_${hash}`,
-    "bank_run_M0_stable_crisis",
-    "bank_run_M2_stable",
-    `bank_run_M2_stable_${hash}`,
-    "bank_run_M2_stable_crisis",
-  ].sort());
+  assertEquals(
+    [...new Set(ids)].sort(),
+    [
+      "bank_run_M0_stable",
+      `bank_run_M0_stable_${hash}`,
+      "bank_run_M0_stable_crisis",
+      "bank_run_M2_stable",
+      `bank_run_M2_stable_${hash}`,
+      "bank_run_M2_stable_crisis",
+    ].sort(),
+  );
   const table = welfareTable(frames.episodes).toRecords();
   assertEquals(table.map((row) => `${row.overrides_id} ${row.mechanism}`), [
     "crisis M0",
@@ -372,5 +400,33 @@ Deno.test("stagHuntMockOptions() refuses a list of rules: the block spreads it",
     () => stagHuntMockOptions({ rule: ["naive", "carryover"] }),
     RangeError,
     "A mock entry plays one belief rule: expand the block to spread its list of 2",
+  );
+});
+
+Deno.test("runEpisode() records a named set by its name and refuses a name that reads as a hash", async () => {
+  const { runEpisode } = await import("../../../engine/run_episode.ts");
+  const r = await runEpisode({
+    env: "bank_run",
+    seed: 2,
+    params: { earlySalePrice: 0.6 },
+    paramsName: "crisis",
+  });
+  const start = r.events.find((e) => e.type === "episode_start") as unknown as {
+    condition_id: string;
+  };
+  assertEquals(start.condition_id, "bank_run_M0_stable_crisis");
+  assertEquals((await replayEpisode(r.events)).ok, true);
+  const bad = () => runEpisode({ env: "bank_run", seed: 2, paramsName: "p044a07ef" });
+  let error: unknown;
+  try {
+    await bad();
+  } catch (err) {
+    error = err;
+  }
+  assert(error instanceof RangeError);
+  assertEquals(
+    error.message,
+    'Invalid episode config "paramsName": use at most 40 letters, digits, "_", "-" or ".", ' +
+      'other than "none" and a hash id (got "p044a07ef")',
   );
 });
