@@ -430,3 +430,24 @@ Deno.test("runEpisode() records a named set by its name and refuses a name that 
       'other than "none" and a hash id (got "p044a07ef")',
   );
 });
+
+Deno.test("data/specs/lambda_sweep.json plans its rules x payoffs x F cells and its named sets", async () => {
+  const { planGrid } = await import("../../../engine/grid/plan.ts");
+  const spec = JSON.parse(
+    await Deno.readTextFile(new URL("../../../data/specs/lambda_sweep.json", import.meta.url)),
+  );
+  const plan = planGrid(spec);
+  // 5 rules x 2 payoffs x 4 F, and 2 mechanisms x 2 named sets; 50 episodes each.
+  assertEquals([plan.cells.length, plan.total], [44, 2200]);
+  assertEquals(plan.cells.slice(0, 5).map((c) => c.id), [
+    "staghunt_N5_M3_T4_F1_base_h1_mock-threshold-naive-cf4c1a6d",
+    "staghunt_N5_M3_T4_F1_base_h1_mock-threshold-carryover-lambda-0.3-cf4c1a6d",
+    "staghunt_N5_M3_T4_F1_base_h1_mock-threshold-carryover-cf4c1a6d",
+    "staghunt_N5_M3_T4_F1_base_h1_mock-threshold-carryover-lambda-0.7-cf4c1a6d",
+    "staghunt_N5_M3_T4_F1_base_h1_mock-threshold-outcome_alignment-lambda-0.7-cf4c1a6d",
+  ]);
+  assertEquals(plan.cells.slice(-2).map((c) => c.id), [
+    "bank_run_M3_stable_calm_mock",
+    "bank_run_M3_stable_fire-sale_mock",
+  ]);
+});
