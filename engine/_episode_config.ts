@@ -11,6 +11,7 @@
 import { z } from "npm:zod@4.6.7";
 import { isPlainObject, parseQuickly, strictObject } from "./core/strict_input.ts";
 import { REGIMES } from "./frail/params.ts";
+import { isOverridesName } from "./frail/descriptor.ts";
 import { FRAIL_ENV_IDS } from "./frail/registry.ts";
 import { MECHANISMS } from "./frail/types.ts";
 import { isName, NAME_HINT, NAME_PATTERN } from "./names.ts";
@@ -29,6 +30,9 @@ export const EpisodeConfigSchema = strictObject({
   mechanism: z.enum(MECHANISMS).default("M0"),
   regime: z.enum(REGIMES).default("stable"),
   params: z.record(z.string(), z.unknown()).default({}),
+  paramsName: z.string().refine(isOverridesName, {
+    message: 'use at most 40 letters, digits, "_", "-" or ".", other than "none" and a hash id',
+  }).optional(),
   seed: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   agents: z.union([z.function(), z.record(z.string(), z.unknown())]).optional(),
   run: z.string().regex(NAME_PATTERN, NAME_HINT).max(200).default("adhoc"),
@@ -68,12 +72,13 @@ export function quickEpisodeConfig(config: unknown): ParsedEpisodeConfig | undef
   const c = config as Record<string, unknown>;
   const { env, mechanism = "M0", regime = "stable", seed, run = "adhoc", episode } = c;
   const { params, agents, outDir, clock, events = true, hashes = false, ndjson = false } = c;
+  const { paramsName } = c;
   if (
     !has(FRAIL_ENV_IDS, env) || !has(MECHANISMS, mechanism) || !has(REGIMES, regime) ||
     !(typeof seed === "number" && Number.isSafeInteger(seed) && seed >= 0) ||
     !isName(run) || !optional(episode, isName) ||
     !optional(agents, (a) => typeof a === "function" || isPlainObject(a)) ||
-    !optional(outDir, (d) => typeof d === "string") ||
+    !optional(outDir, (d) => typeof d === "string") || !optional(paramsName, isOverridesName) ||
     !optional(clock, (f) => typeof f === "function") ||
     !isBoolean(events) || !isBoolean(hashes) || !isBoolean(ndjson)
   ) {
@@ -94,6 +99,7 @@ export function quickEpisodeConfig(config: unknown): ParsedEpisodeConfig | undef
     mechanism,
     regime,
     params: copied,
+    ...(paramsName === undefined ? {} : { paramsName }),
     seed,
     run,
     episode,

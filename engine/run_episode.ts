@@ -35,6 +35,8 @@ export interface EpisodeConfig {
   regime?: RegimeId;
   /** Parameter overrides on top of the regime preset. */
   params?: Record<string, unknown>;
+  /** Name of the override set, recorded as its `overrides_id` instead of its hash (`isOverridesName`). Default none. */
+  paramsName?: string;
   /** Episode seed (non-negative integer). */
   seed: number;
   /** Agents: a factory, or mock population options. Default: defensive mock agents seeded with `seed`. */
@@ -106,7 +108,12 @@ export function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> {
 async function playEpisodeConfig(config: EpisodeConfig): Promise<EpisodeResult> {
   const c = parseEpisodeConfig(config);
   const game = frailGame(c.env);
-  const setup = frailSetup(game, { mechanism: c.mechanism, regime: c.regime, overrides: c.params });
+  const setup = frailSetup(game, {
+    mechanism: c.mechanism,
+    regime: c.regime,
+    overrides: c.params,
+    ...(c.paramsName === undefined ? {} : { name: c.paramsName }),
+  });
   const agents = typeof config.agents === "function"
     ? config.agents
     : mockPopulation({ seed: c.seed, ...(config.agents ?? {}) });
@@ -182,6 +189,7 @@ export function conditionSetup(
       mechanism: c.mechanism as MechanismId,
       regime: c.regime as RegimeId,
       overrides: (c.overrides ?? {}) as Record<string, unknown>,
+      ...(c.overrides_name === undefined ? {} : { name: c.overrides_name as string }),
     });
   }
   if (game === "staghunt") {

@@ -187,8 +187,11 @@ export async function writeFilePages(
       if (!keys.includes(key)) continue;
       const overrides = h?.condition.overrides;
       if (key === "overrides_id" && isRecord(overrides)) {
-        // The parameters the id stands for, in words, rather than its hash.
-        condition[key] = Object.keys(overrides).length === 0 ? "defaults" : paramsText(overrides);
+        // The parameters the id stands for, in words, rather than its hash;
+        // a named set by its name first.
+        const name = h?.condition.overrides_name;
+        const words = Object.keys(overrides).length === 0 ? "defaults" : paramsText(overrides);
+        condition[key] = typeof name === "string" ? `${name} (${words})` : words;
         continue;
       }
       condition[key] = typeof value === "number" || typeof value === "boolean" || value === null

@@ -7,8 +7,10 @@
  * The condition of a FRAIL episode, as logged in `episode_start.condition`:
  * `env`, `mechanism`, `regime`, `overrides` (the override object as given)
  * and `overrides_id` (`"none"`, or `p` and the first 8 hex digits of the
- * SHA-256 of the overrides' canonical JSON). Its `condition_id` is
- * `<env>_<mechanism>_<regime>` with `_<overrides_id>` when there are overrides.
+ * SHA-256 of the overrides' canonical JSON), or the set's name when it has
+ * one (then also `overrides_name`, so a replay knows it is a name). Its
+ * `condition_id` is `<env>_<mechanism>_<regime>` with `_<overrides_id>` when
+ * there are overrides or a name.
  *
  * @module
  */
@@ -16,6 +18,7 @@ import type { DerivedQuantities, EpisodeCondition, GameDescriptor } from "../cor
 import { copyData } from "../core/copy_data.ts";
 import { shortHash } from "../core/hash.ts";
 import { assertKnownKeys } from "../core/strict_input.ts";
+import { isName } from "../names.ts";
 import { assertRegime, type RegimeId } from "./params.ts";
 import type { MechanismId } from "./types.ts";
 
@@ -92,6 +95,8 @@ export interface FrailConditionInput {
   regime: RegimeId;
   /** Parameter overrides on top of the regime preset. Default none. */
   overrides?: Record<string, unknown>;
+  /** Name of the override set, recorded as `overrides_id` instead of its hash (see {@linkcode isOverridesName}). Default none. */
+  name?: string;
 }
 
 /** Resolved parameters and the recorded condition of a FRAIL episode. */
@@ -116,6 +121,22 @@ export function overridesId(overrides: Readonly<Record<string, unknown>>): strin
 }
 
 /**
+ * Whether a text can name an override set: a name (letters, digits, `_`, `-`,
+ * `.`) of at most 40 characters that is neither `"none"` nor shaped like a
+ * hash id (`p` and 8 hex digits), so it never reads as an unnamed set.
+ *
+ * @example
+ * ```ts
+ * import { isOverridesName } from "./descriptor.ts";
+ * if (!isOverridesName("crisis") || isOverridesName("none") || isOverridesName("p044a07ef")) throw new Error();
+ * ```
+ */
+export function isOverridesName(name: unknown): name is string {
+  return typeof name === "string" && isName(name) && name.length <= 40 && name !== "none" &&
+    !/^p[0-9a-f]{8}$/.test(name);
+}
+
+/**
  * Resolves a FRAIL condition into parameters (the regime preset, then the
  * overrides, validated by the environment) and the condition to record.
  *
@@ -127,14 +148,22 @@ export function overridesId(overrides: Readonly<Record<string, unknown>>): strin
  * if ((params as { earlySalePrice: number }).earlySalePrice !== 0.75) throw new Error();
  * if (condition.id !== "bank_run_M1_contraction" || condition.fields.overrides_id !== "none") throw new Error();
  * ```
- * @throws {RangeError} For a mechanism the environment does not support, an unknown regime, or a bad override.
+ * @throws {RangeError} For a mechanism the environment does not support, an unknown regime, a bad override or a bad name.
  */
 export function frailSetup<P>(
   game: FrailGameDescriptor<P>,
   input: FrailConditionInput,
 ): FrailSetup<P> {
-  const { mechanism, regime } = input;
+  const { mechanism, regime, name } = input;
   const overrides = input.overrides ?? {};
+  if (name !== undefined && !isOverridesName(name)) {
+    throw new RangeError(
+      `Invalid override set name ${
+        JSON.stringify(name)
+      }: use at most 40 letters, digits, "_", "-" ` +
+        `or ".", other than "none" and a hash id ("p" and 8 hex digits)`,
+    );
+  }
   if (!game.mechanisms.includes(mechanism)) {
     throw new RangeError(
       `Unknown mechanism "${mechanism}" for ${game.id}: expected one of ${
@@ -143,12 +172,15 @@ export function frailSetup<P>(
     );
   }
   assertRegime(regime);
-  const { params, derived, oid } = resolved(game, regime, overrides);
+  const { params, derived, oid: hashId } = resolved(game, regime, overrides);
+  const oid = name ?? hashId;
   return {
     params,
     condition: {
       game: "frail",
-      fields: { env: game.id, mechanism, regime, overrides, overrides_id: oid },
+      fields: name === undefined
+        ? { env: game.id, mechanism, regime, overrides, overrides_id: oid }
+        : { env: game.id, mechanism, regime, overrides, overrides_id: oid, overrides_name: name },
       id: `${game.id}_${mechanism}_${regime}${oid === "none" ? "" : `_${oid}`}`,
       derived,
       mechanism,

@@ -44,7 +44,10 @@ export function describeIssue(issue: Issue, input: unknown): string {
       } else if (note.discriminator) {
         detail = `expected one of ${list(note.options ?? [])}`;
       } else if (FORMS[String(path.at(-1))]) {
-        detail = `expected ${FORMS[String(path.at(-1))]}`;
+        const got = valueAt(input, path);
+        // A list of payoff matrices (its first item not a number) is told the list form too.
+        const list = path.at(-1) === "payoffs" && Array.isArray(got) && typeof got[0] === "object";
+        detail = `expected ${FORMS[String(path.at(-1))]}${list ? ", or a list of them" : ""}`;
       } else {
         const branches = (issue.errors ?? []).map((b) => b[0]?.message).filter(Boolean);
         detail = branches.length

@@ -4,60 +4,33 @@
  * file name without `.ndjson`).
  *
  * Order: cells in block order, and within a block in the nested order of its
- * factors (FRAIL: env, mechanism, regime, params, agents; Stag Hunt: N, M, T,
- * F, corruption, heterogeneity, agents; the paper's grid in its own order,
- * then agents). Episodes are replicate-major: replicate 0 of every cell, then
+ * factors (FRAIL: env, mechanism, regime, params, agents; Stag Hunt:
+ * payoffs, N, M, T, F, corruption, heterogeneity, agents; the paper's grid in
+ * its own order, then agents). Episodes are replicate-major: replicate 0 of every cell, then
  * replicate 1, ..., so a run that stops part-way has covered every cell
  * about equally.
  *
- * Ids: FRAIL `bank_run_M0_stable[_p<hash>]_<agents>_e<k>`; Stag Hunt
+ * Ids: FRAIL `bank_run_M0_stable[_<set>]_<agents>_e<k>`; Stag Hunt
  * `staghunt_N5_M3_T4_F2_base_h1[_pay<RS>-<HS>-<RF>-<HF>]_<agents>_e<k>`,
- * where `<agents>` is the entry's label (see `agentsLabel`) and `<hash>`
- * the short hash of the parameter overrides. Two cells with the same id are
- * refused with a `RangeError`.
+ * where `<agents>` is the entry's label (see `agentsLabel`) and `<set>` the
+ * override set's name, or `p` and the short hash of its overrides. Two cells
+ * with the same id are refused with a `RangeError`. Each family's block
+ * (schema, cells and count) is its own module: `_frail_block.ts`,
+ * `_staghunt_block.ts`.
  *
  * @module
  */
-import type { EnvId, MechanismId } from "../frail/types.ts";
-import type { RegimeId } from "../frail/params.ts";
-import { GRID_CONDITIONS, stagHuntGrid } from "../games/staghunt/grid.ts";
-import type { HeterogeneityId } from "../games/staghunt/heterogeneity.ts";
-import { parseStagHuntParams, type StagHuntParams } from "../games/staghunt/params.ts";
-import { DEFAULT_PAYOFFS } from "../games/staghunt/payoffs.ts";
-import { agentsLabel, safePart } from "./labels.ts";
+import { agentsLabel } from "./labels.ts";
 import { branchCells, type BranchParent, branchParents } from "./branch_block.ts";
 import { branchLabel } from "../branch_episode.ts";
-import { overridesId } from "../frail/descriptor.ts";
 import { episodeSeed } from "./seeds.ts";
-import type {
-  AgentsSpec,
-  FrailBlock,
-  GridSpec,
-  StagHuntAgentsSpec,
-  StagHuntBlock,
-} from "./spec.ts";
+import type { AgentsSpec, GridSpec } from "./spec.ts";
+import * as frailBlock from "./_frail_block.ts";
+import * as stagHuntBlock from "./_staghunt_block.ts";
+import type { FrailCondition } from "./_frail_block.ts";
+import type { StagHuntCondition } from "./_staghunt_block.ts";
 
-/** What a FRAIL cell plays, besides its agents. */
-export interface FrailCondition {
-  /** `"frail"`. */
-  game: "frail";
-  /** Environment. */
-  env: EnvId;
-  /** Mechanism. */
-  mechanism: MechanismId;
-  /** Regime. */
-  regime: RegimeId;
-  /** Parameter overrides on top of the regime preset. */
-  params: Record<string, unknown>;
-}
-
-/** What a Stag Hunt cell plays, besides its agents: the game's parameters and a heterogeneity. */
-export interface StagHuntCondition extends StagHuntParams {
-  /** `"staghunt"`. */
-  game: "staghunt";
-  /** Heterogeneity (implemented by the cell's agents). */
-  heterogeneity: HeterogeneityId;
-}
+export type { FrailCondition, StagHuntCondition };
 
 /** What a branch cell plays (see `branch_block.ts`); an episode names its `parent`. */
 export interface BranchCondition {
@@ -167,7 +140,9 @@ export function expandCells(spec: GridSpec): GridCell[] {
       return;
     }
     const episodes = block.episodes ?? spec.episodes;
-    const out = block.game === "frail" ? frailCells(block) : stagHuntCells(block, b);
+    const out: CellDraft[] = block.game === "frail"
+      ? frailBlock.expand(block)
+      : stagHuntBlock.expand(block, b);
     for (const c of out) cells.push({ ...c, block: b, episodes });
   });
   const seen = new Map<string, GridCell>();
@@ -266,34 +241,21 @@ export function countGridEpisodes(spec: GridSpec): number {
     }
     const episodes = block.episodes ?? spec.episodes;
     total += episodes *
-      (block.game === "frail"
-        ? block.envs.length * block.mechanisms.length * block.regimes.length *
-          block.params.length * block.agents.length
-        : countStagHuntCells(block, b));
+      (block.game === "frail" ? frailBlock.count(block) : stagHuntBlock.count(block, b));
   });
   return total;
 }
 
-function countStagHuntCells(block: StagHuntBlock, b: number): number {
-  const agentsFor = (h: HeterogeneityId) =>
-    block.agents.filter((a) => heterogeneityOf(a) === h).length;
-  if (block.paper) {
-    return stagHuntPoints(block, b).points.reduce((n, p) => n + agentsFor(p.heterogeneity), 0);
-  }
-  const perPoint = (block.T ?? [4]).length * (block.corruption ?? ["base"]).length *
-    (block.heterogeneity ?? ["h1"]).reduce((n, h) => n + agentsFor(h), 0);
-  const F = block.F ?? [0];
-  let cells = 0;
-  for (const N of block.N ?? [5]) {
-    const Ms = block.M === "all" ? N : (block.M ?? [3]).length;
-    const Fs = Array.isArray(F) ? F.length : F[String(N)]?.length ?? 0;
-    cells += Ms * Fs * perPoint;
-  }
-  return cells;
-}
-
-/** What a cell's seeds depend on: its condition, and its agents unless seeds are paired. */
+/**
+ * What a cell's seeds depend on: its condition, and its agents unless seeds
+ * are paired. An override set's name is a label: naming a set leaves its
+ * draws as they were.
+ */
 function seedKey(c: GridCell, paired: boolean): unknown {
+  if (c.condition.game === "frail" && c.condition.paramsName !== undefined) {
+    const { paramsName: _n, ...condition } = c.condition;
+    return seedKey({ ...c, condition }, paired);
+  }
   if (paired) {
     if (c.condition.game === "staghunt") {
       const { heterogeneity: _h, ...rest } = c.condition;
@@ -306,122 +268,3 @@ function seedKey(c: GridCell, paired: boolean): unknown {
 }
 
 type CellDraft = Omit<GridCell, "block" | "episodes">;
-
-function frailCells(block: FrailBlock): CellDraft[] {
-  const out: CellDraft[] = [];
-  for (const env of block.envs) {
-    for (const mechanism of block.mechanisms) {
-      for (const regime of block.regimes) {
-        for (const params of block.params) {
-          const oid = overridesId(params);
-          const p = oid === "none" ? "" : `_${oid}`;
-          for (const agents of block.agents) {
-            out.push({
-              id: `${env}_${mechanism}_${regime}${p}_${agentsLabel(agents, env)}`,
-              condition: { game: "frail", env, mechanism, regime, params },
-              agents,
-            });
-          }
-        }
-      }
-    }
-  }
-  return out;
-}
-
-/** A point of a Stag Hunt block: its condition but for the block's payoffs. */
-type Point = Omit<StagHuntCondition, "game" | "payoffs">;
-
-function heterogeneityOf(a: StagHuntAgentsSpec): HeterogeneityId {
-  return a.kind === "models" ? a.models.kind : "h1";
-}
-
-function stagHuntPoints(block: StagHuntBlock, b: number): { points: Point[]; field: string } {
-  if (block.paper) {
-    const p = block.paper;
-    const include = new Set<string>(p.include ?? GRID_CONDITIONS);
-    const grid = stagHuntGrid({ seed: p.seed, ablationPoints: p.ablationPoints, N: p.N, T: p.T });
-    return {
-      points: grid.filter((c) => include.has(c.condition)),
-      field: "paper.include",
-    };
-  }
-  const points: Point[] = [];
-  const corruption = block.corruption ?? ["base"];
-  const heterogeneity = block.heterogeneity ?? ["h1"];
-  for (const N of block.N ?? [5]) {
-    const Ms = block.M === "all" ? Array.from({ length: N }, (_, i) => i + 1) : block.M ?? [3];
-    const F = block.F ?? [0];
-    const Fs = Array.isArray(F) ? F : F[String(N)];
-    if (!Fs) {
-      throw new RangeError(
-        `Invalid grid spec "blocks.${b}.F": no list of corrupted-player counts for N = ${N} ` +
-          `(the record has ${Object.keys(F).map((k) => `"${k}"`).join(", ")})`,
-      );
-    }
-    for (const M of Ms) {
-      if (M > N) {
-        throw new RangeError(
-          `Invalid grid spec "blocks.${b}.M": ${M} is not in 1..N = 1..${N} for N = ${N}`,
-        );
-      }
-      for (const T of block.T ?? [4]) {
-        for (const f of Fs) {
-          if (f > N) {
-            throw new RangeError(
-              `Invalid grid spec "blocks.${b}.F": ${f} is not in 0..N = 0..${N} for N = ${N}`,
-            );
-          }
-          for (const c of corruption) {
-            for (const h of heterogeneity) {
-              points.push({ N, M, T, F: f, corruption: c, heterogeneity: h });
-            }
-          }
-        }
-      }
-    }
-  }
-  return { points, field: "heterogeneity" };
-}
-
-function stagHuntCells(block: StagHuntBlock, b: number): CellDraft[] {
-  const { points, field } = stagHuntPoints(block, b);
-  const payoffs = block.payoffs;
-  try {
-    parseStagHuntParams({ payoffs });
-  } catch (err) {
-    throw new RangeError(`Invalid grid spec "blocks.${b}.payoffs": ${(err as Error).message}`);
-  }
-  const { RS, HS, RF, HF } = payoffs;
-  const isDefault = RS === DEFAULT_PAYOFFS.RS && HS === DEFAULT_PAYOFFS.HS &&
-    RF === DEFAULT_PAYOFFS.RF && HF === DEFAULT_PAYOFFS.HF;
-  const pay = isDefault ? "" : `_pay${safePart(`${RS}-${HS}-${RF}-${HF}`)}`;
-  const out: CellDraft[] = [];
-  const unmatched = new Set<HeterogeneityId>();
-  for (const p of points) {
-    const agents = block.agents.filter((a) => heterogeneityOf(a) === p.heterogeneity);
-    if (agents.length === 0) unmatched.add(p.heterogeneity);
-    for (const a of agents) {
-      out.push({
-        id: `staghunt_N${p.N}_M${p.M}_T${p.T}_F${p.F}_${p.corruption}_${p.heterogeneity}${pay}_${
-          agentsLabel(a)
-        }`,
-        condition: { game: "staghunt", ...p, payoffs },
-        agents: a,
-      });
-    }
-  }
-  if (unmatched.size > 0) {
-    const h = [...unmatched][0];
-    const hint = h === "h1"
-      ? `{ "model": "<id>" } or { "mock": {} }`
-      : h === "h2"
-      ? `{ "models": { "kind": "h2", "pool": [...] } }`
-      : `{ "models": { "kind": "h3", "strong": "<id>", "weak": "<id>" } }`;
-    throw new RangeError(
-      `Invalid grid spec "blocks.${b}.${field}": "${h}" has no agents entry that implements it ` +
-        `(add ${hint} to "agents", or drop "${h}")`,
-    );
-  }
-  return out;
-}

@@ -285,7 +285,7 @@ const nonNegative = (name: string, v: number) => {
  * @throws {TypeError} For a call without a prompt template.
  */
 export async function estimateUsage(
-  grid: Iterable<GridEpisode> | GridSpecInput,
+  grid: Iterable<GridEpisode> | GridSpecInput | Readonly<Record<string, unknown>>,
   options: EstimateUsageOptions = {},
 ): Promise<UsageEstimate & { readonly [JUPYTER_DISPLAY]: DisplayMethod }> {
   const episodes = isIterable(grid) ? grid : streamPlan(grid).episodes;

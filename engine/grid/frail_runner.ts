@@ -9,6 +9,7 @@
  */
 import { mockPopulation } from "../agents/mock/population.ts";
 import type { EngineEvent } from "../core/events.ts";
+import { isOverridesName } from "../frail/descriptor.ts";
 import { environment, resolveParams } from "../frail/registry.ts";
 import { type EpisodeResult, runEpisode } from "../run_episode.ts";
 import type { FrailCondition, GridEpisode } from "./cells.ts";
@@ -42,6 +43,9 @@ export const frailRunner: EpisodeRunner = {
     const c = condition as FrailCondition;
     environment(c.env);
     resolveParams(c.env, c.regime, c.params);
+    if (c.paramsName !== undefined && !isOverridesName(c.paramsName)) {
+      throw new RangeError(`Invalid override set name ${JSON.stringify(c.paramsName)}`);
+    }
   },
   mockAgents(ep) {
     return mockPopulation({ seed: ep.seed, ...(ep.agents.kind === "mock" ? ep.agents.mock : {}) });
@@ -63,6 +67,7 @@ function run(ep: GridEpisode, agents: GridAgentFactory, text: boolean): Promise<
     mechanism: c.mechanism,
     regime: c.regime,
     params: c.params,
+    ...(c.paramsName === undefined ? {} : { paramsName: c.paramsName }),
     seed: ep.seed,
     agents,
     ...gridLogging(ep, text),

@@ -8,7 +8,8 @@
 import { shortHash } from "../core/hash.ts";
 import { frailGame } from "../frail/registry.ts";
 import type { EnvId } from "../frail/types.ts";
-import type { AgentsSpec } from "./spec.ts";
+import type { AgentsSpec, RuleSpec } from "./_agents_spec.ts";
+import { ruleIdOf } from "./_rule_spec.ts";
 
 /** Longest label part before it is cut and hashed. */
 const MAX_PART = 48;
@@ -32,6 +33,10 @@ export function safePart(text: string): string {
 /**
  * The label of an agents entry: its `label`, else `mock` with the policies
  * it sets (for a FRAIL cell, only the roles of `env`), else the model id(s).
+ * A Stag Hunt mock entry is `mock[-<players>][-<hash of its other options>]`;
+ * one whose rule has parameters or is an object is
+ * `mock[-<players>]-<rule id>[-<hash of its other options>]`, so a sweep of
+ * rules reads in cell ids (a rule given by its bare id keeps the hash).
  *
  * @example
  * ```ts
@@ -41,6 +46,8 @@ export function safePart(text: string): string {
  * if (agentsLabel({ kind: "model", model: "gpt-5.2" }) !== "gpt-5.2") throw new Error();
  * const h2 = { kind: "models", models: { kind: "h2", pool: ["a", "b"] } } as const;
  * if (agentsLabel(h2) !== "a_b") throw new Error();
+ * const swept = { kind: "mock", mock: { players: "threshold", rule: { carryover: { lambda: 0.7 } } } } as const;
+ * if (agentsLabel(swept) !== "mock-threshold-carryover-lambda-0.7") throw new Error(agentsLabel(swept));
  * ```
  */
 export function agentsLabel(agents: AgentsSpec, env?: EnvId): string {
@@ -77,6 +84,12 @@ function mockLabel(mock: Record<string, unknown>, env?: EnvId): string {
   const { players, ...rest } = mock;
   const parts = ["mock"];
   if (players !== undefined) parts.push(String(players));
+  if (rest.rule !== undefined && typeof rest.rule !== "string") {
+    const { rule, ...others } = rest;
+    parts.push(safePart(ruleIdOf(rule as RuleSpec)));
+    if (Object.keys(others).length > 0) parts.push(shortHash(others));
+    return parts.join("-");
+  }
   if (Object.keys(rest).length > 0) parts.push(shortHash(rest));
   return parts.join("-");
 }

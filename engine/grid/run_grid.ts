@@ -138,6 +138,7 @@ import { episodesHash, type Shard, shardFolderName } from "./shard.ts";
 import { modelsOf } from "./spec.ts";
 import { WorkerPool } from "./worker_pool.ts";
 import { FolderWriteError, isOsError } from "./write_error.ts";
+import { holdsFunction } from "./_rule_spec.ts";
 
 /** Options of {@linkcode runGrid}. */
 export interface RunGridOptions {
@@ -149,8 +150,12 @@ export interface RunGridOptions {
   maxEpisodes?: number;
   /**
    * Web Workers for episodes without an `agents` factory; 0 plays them
-   * in-process. Default: the allocation's CPUs ({@linkcode defaultWorkers}:
-   * `SLURM_CPUS_PER_TASK`, else the cores available to the process).
+   * in-process. A spec whose agents hold a function (a `BeliefRule` object
+   * of a TypeScript spec: a function cannot cross to a worker) plays
+   * in-process too, and its summary says `mode: "in-process"`; name a rule
+   * by id (with parameters) to play it in workers. Default: the
+   * allocation's CPUs ({@linkcode defaultWorkers}: `SLURM_CPUS_PER_TASK`,
+   * else the cores available to the process).
    */
   workers?: number;
   /** Episodes in flight at once when playing in-process. Default 8. */
@@ -660,7 +665,10 @@ async function playAll(
   };
 
   const llmInProcess = runtime !== undefined && plan.llm;
-  const useWorkers = !options.agents && !llmInProcess && workers > 0 && todo.length > 0;
+  // A rule object's function cannot be sent to a worker (structured clone).
+  const functions = plan.cells.some((c) => holdsFunction(c.agents));
+  const useWorkers = !options.agents && !llmInProcess && !functions && workers > 0 &&
+    todo.length > 0;
   const tag = sessionTag();
   const pool = useWorkers
     ? new WorkerPool({

@@ -6,11 +6,16 @@
  * and a list of blocks. Each block is a cartesian product:
  *
  * - `{ game: "frail" }`: `envs` x `mechanisms` x `regimes` x `params`
- *   (override objects on top of the regime preset) x `agents`.
- * - `{ game: "staghunt" }`: `N` x `M` x `T` x `F` x `corruption` x
- *   `heterogeneity` x `agents` (agents entries are matched to the
- *   heterogeneity they implement), or `paper: {...}` for the paper's own
- *   unbalanced grid with its seeded ablation subset (`stagHuntGrid`).
+ *   (override sets on top of the regime preset, optionally named) x
+ *   `agents` (`_frail_block.ts`).
+ * - `{ game: "staghunt" }`: `payoffs` x `N` x `M` x `T` x `F` x
+ *   `corruption` x `heterogeneity` x `agents` (agents entries are matched to
+ *   the heterogeneity they implement), or `paper: {...}` for the paper's own
+ *   unbalanced grid with its seeded ablation subset (`stagHuntGrid`)
+ *   (`_staghunt_block.ts`).
+ *
+ * Every field is documented in docs/grids.md, generated from these schemas
+ * (`specReference`).
  *
  * An agents entry is `{ mock: {...} }` (rule-based agents, options per
  * role), `{ model: ... }` (an LLM for every player, or a FRAIL assignment by
@@ -35,140 +40,51 @@
 import { z } from "npm:zod@4.6.7";
 import { canonicalJson } from "../core/canonical_json.ts";
 import { sha256Hex } from "../core/hash.ts";
-import { assignedModels, type ModelAssignment } from "../agents/llm/model_assignment.ts";
-import type { BankPolicy, DepositorPolicy } from "../games/bank_run/mock.ts";
-import type { BackerPolicy, FounderPolicy } from "../games/crowdfunding/mock.ts";
-import type { BorrowerPolicy, CreditorPolicy } from "../games/debt_rollover/mock.ts";
-import type { StagHuntMockPolicy } from "../games/staghunt/mock.ts";
-import type { GameDescriptor } from "../core/game.ts";
 import { strictObject } from "../core/strict_input.ts";
-import { type RegimeId, REGIMES } from "../frail/params.ts";
-import { FRAIL_ENV_IDS, FRAIL_GAMES } from "../frail/registry.ts";
-import { type EnvId, type MechanismId, MECHANISMS } from "../frail/types.ts";
-import { paperRules } from "../games/staghunt/beliefs/paper_rules.ts";
-import { stagHuntGame } from "../games/staghunt/descriptor.ts";
-import { GRID_CONDITIONS, type GridCondition } from "../games/staghunt/grid.ts";
-import {
-  HETEROGENEITY_IDS,
-  type HeterogeneityId,
-  type ModelPolicy,
-  ModelPolicySchema,
-} from "../games/staghunt/heterogeneity.ts";
-import { CORRUPTION_MODES, type CorruptionMode } from "../games/staghunt/params.ts";
-import {
-  type PayoffsInput,
-  PayoffsSchema,
-  type StagHuntPayoffs,
-} from "../games/staghunt/payoffs.ts";
 import { NAME_HINT, NAME_PATTERN } from "../names.ts";
 import { describeIssue } from "./_issue.ts";
+import { assignedModels, episodes, positiveInts } from "./_spec_parts.ts";
+import type {
+  AgentsSpec,
+  FrailAgentsSpec,
+  FrailMockSpec,
+  RuleSpec,
+  StagHuntAgentsSpec,
+  StagHuntMockSpec,
+} from "./_agents_spec.ts";
+import {
+  FrailAgentsSchema,
+  type FrailBlock,
+  type FrailBlockInput,
+  FrailBlockSchema,
+  type FrailParamsSpec,
+} from "./_frail_block.ts";
+import {
+  StagHuntAgentsSchema,
+  type StagHuntBlock,
+  type StagHuntBlockInput,
+  StagHuntBlockSchema,
+  type StagHuntPaperSpec,
+} from "./_staghunt_block.ts";
+import { holdsFunction } from "./_rule_spec.ts";
+
+export type {
+  AgentsSpec,
+  FrailAgentsSpec,
+  FrailBlock,
+  FrailBlockInput,
+  FrailMockSpec,
+  FrailParamsSpec,
+  RuleSpec,
+  StagHuntAgentsSpec,
+  StagHuntBlock,
+  StagHuntBlockInput,
+  StagHuntMockSpec,
+  StagHuntPaperSpec,
+};
 
 /** Games a grid can run (`"branch"`: branches of another run's episodes). */
 export type GameId = "frail" | "staghunt" | "branch";
-
-/** Options of the rule-based FRAIL agents, by role (each environment reads its own; the policies are listed in each environment's descriptor). */
-export interface FrailMockSpec {
-  /** Bank-run depositors. Default `"defensive"`. */
-  depositors?: DepositorPolicy;
-  /** Bank-run bank. Default `"active"`. */
-  bank?: BankPolicy;
-  /** Debt-rollover creditors. Default `"defensive"`. */
-  creditors?: CreditorPolicy;
-  /** Debt-rollover borrower. Default `"active"`. */
-  borrower?: BorrowerPolicy;
-  /** Crowdfunding backers. Default `"hesitant"`. */
-  backers?: BackerPolicy;
-  /** Crowdfunding founder. Default `"active"`. */
-  founder?: FounderPolicy;
-}
-
-/** Options of the rule-based Stag Hunt players. */
-export interface StagHuntMockSpec {
-  /** Policy of every player. Default `"threshold"`. */
-  players?: StagHuntMockPolicy;
-  /** Belief rule of threshold players, by id (one of the paper's rules). Default `"naive"`. */
-  rule?: string;
-  /** Probability a threshold player plays the other action. Default 0. */
-  noise?: number;
-  /** q-hat where the rule is undefined. Default 0.5. */
-  firstSpeakerPrior?: number;
-  /** Hare payoff q* compares with. Default `"HF"`. */
-  hare?: "HF" | "HS" | "expected";
-  /** Confidence reported by always players. Default 1. */
-  confidence?: number;
-}
-
-/** An agents entry of a FRAIL block. */
-export type FrailAgentsSpec =
-  | { kind: "mock"; mock: FrailMockSpec; label?: string }
-  | { kind: "model"; model: ModelAssignment; label?: string };
-
-/** An agents entry of a Stag Hunt block. */
-export type StagHuntAgentsSpec =
-  | { kind: "mock"; mock: StagHuntMockSpec; label?: string }
-  | { kind: "model"; model: string; label?: string }
-  | { kind: "models"; models: ModelPolicy; mock?: StagHuntMockSpec; label?: string };
-
-/** Any agents entry. */
-export type AgentsSpec = FrailAgentsSpec | StagHuntAgentsSpec;
-
-/** A FRAIL block: envs x mechanisms x regimes x params x agents. */
-export interface FrailBlock {
-  /** `"frail"`. */
-  game: "frail";
-  /** Environments. */
-  envs: EnvId[];
-  /** Mechanisms. Default all four. */
-  mechanisms: MechanismId[];
-  /** Regimes (Table 5). Default `["stable"]`. */
-  regimes: RegimeId[];
-  /** Parameter override variants on top of the regime preset. Default `[{}]`. */
-  params: Record<string, unknown>[];
-  /** Agents entries. Default `[{ mock: {} }]`. */
-  agents: FrailAgentsSpec[];
-  /** Episodes per cell. Default: the spec's `episodes`. */
-  episodes?: number;
-}
-
-/** The paper's Stag Hunt grid (options of `stagHuntGrid`) plus which conditions to keep. */
-export interface StagHuntPaperSpec {
-  /** Seed of the ablation subset. Default 0. */
-  seed?: number;
-  /** Base points in the ablation subset. Default 50. */
-  ablationPoints?: number;
-  /** Conditions to keep. Default all: `["base", "b3", "h2", "h3"]`. */
-  include?: GridCondition[];
-  /** Player counts. Default `[2, 3, 5]`. */
-  N?: number[];
-  /** Horizons. Default `[1, 2, 4]`. */
-  T?: number[];
-}
-
-/** A Stag Hunt block. */
-export interface StagHuntBlock {
-  /** `"staghunt"`. */
-  game: "staghunt";
-  /** Player counts. Default `[5]`. */
-  N?: number[];
-  /** Thresholds, or `"all"` for 1..N. Default `[3]`. */
-  M?: number[] | "all";
-  /** Rounds. Default `[4]`. */
-  T?: number[];
-  /** Corrupted players, or a record from N to its list. Default `[0]`. */
-  F?: number[] | Record<string, number[]>;
-  /** Corruption modes. Default `["base"]`. */
-  corruption?: CorruptionMode[];
-  /** Heterogeneity conditions. Default `["h1"]`. */
-  heterogeneity?: HeterogeneityId[];
-  /** The paper's grid instead of N, M, T, F, corruption and heterogeneity. */
-  paper?: StagHuntPaperSpec;
-  /** Payoffs (R_S, H_S, R_F, H_F). Default (4, 2, 0, 2). */
-  payoffs: StagHuntPayoffs;
-  /** Agents entries. Default `[{ mock: {} }]`. */
-  agents: StagHuntAgentsSpec[];
-  /** Episodes per cell. Default: the spec's `episodes`. */
-  episodes?: number;
-}
 
 /**
  * A branch block: every episode of a finished run folder (or those its
@@ -193,8 +109,27 @@ export interface BranchBlock {
   agents: AgentsSpec[];
 }
 
+/** A branch block as written: `game`, `from`, `rounds` and `changes`; `filter` and `agents` optional. */
+export interface BranchBlockInput {
+  /** `"branch"`. */
+  game: "branch";
+  /** The parent run folder (absolute, or relative to the working folder). */
+  from: string;
+  /** Branch rounds. */
+  rounds: number[];
+  /** Changes (see `BranchChange`); `{}` replays the parents' draws with the block's agents. */
+  changes: Record<string, unknown>[];
+  /** Which parents: by condition id and/or episode id. Default all. */
+  filter?: { condition_id?: string[]; episodes?: string[] };
+  /** Agents entries from the branch round on. Default `[{ mock: {} }]`. */
+  agents?: (FrailBlockInput["agents"] | StagHuntBlockInput["agents"]) & unknown[];
+}
+
 /** A block of a spec. */
 export type GridBlock = FrailBlock | StagHuntBlock | BranchBlock;
+
+/** A block of a spec as written. */
+export type GridBlockInput = FrailBlockInput | StagHuntBlockInput | BranchBlockInput;
 
 /** A validated spec, defaults filled. */
 export interface GridSpec {
@@ -220,152 +155,31 @@ export interface GridSpecInput {
   episodes?: number;
   /** Whether cells that differ only in agents share seeds. */
   pairSeeds?: boolean;
-  /** Blocks. */
-  blocks: Record<string, unknown>[];
+  /** Blocks, each a cartesian product: `{ game: "frail", ... }`, `{ game: "staghunt", ... }` or `{ game: "branch", ... }`. */
+  blocks: GridBlockInput[];
 }
-
-const label = () => z.string().regex(NAME_PATTERN, NAME_HINT).max(60);
-const unit = () => z.number().min(0).max(1);
-const positiveInts = () => z.array(z.number().int().min(1)).min(1);
-
-/** One optional enum per mock option of the descriptors' roles. */
-function mockOptionsShape(
-  games: readonly GameDescriptor[],
-): Record<string, z.ZodOptional<z.ZodEnum>> {
-  const shape: Record<string, z.ZodOptional<z.ZodEnum>> = {};
-  for (const g of games) {
-    for (const m of g.mockPolicies) shape[m.option] = z.enum(m.policies).optional();
-  }
-  return shape;
-}
-
-const FrailMockSchema = strictObject(
-  mockOptionsShape(FRAIL_GAMES as unknown as GameDescriptor[]),
-) as unknown as z.ZodType<FrailMockSpec>;
-
-const StagHuntMockSchema = strictObject({
-  ...mockOptionsShape([stagHuntGame as GameDescriptor]),
-  rule: z.enum(paperRules().map((r) => r.id) as [string, ...string[]]).optional(),
-  noise: unit().optional(),
-  firstSpeakerPrior: unit().optional(),
-  hare: z.enum(["HF", "HS", "expected"]).optional(),
-  confidence: unit().optional(),
-}) as unknown as z.ZodType<StagHuntMockSpec>;
-
-const modelId = () => z.string().min(1);
-const ModelAssignmentSchema: z.ZodType<ModelAssignment> = z.union([
-  modelId(),
-  strictObject({
-    default: modelId(),
-    roles: z.record(z.string(), modelId()).optional(),
-    agents: z.record(z.string(), modelId()).optional(),
-  }),
-]);
-
-/** Adds the `kind` of an agents entry from the key it has (`mock`, `model` or `models`). */
-function withKind(input: unknown): unknown {
-  if (typeof input !== "object" || input === null || Array.isArray(input) || "kind" in input) {
-    return input;
-  }
-  const kind = ["models", "model", "mock"].find((k) => k in input);
-  return kind ? { kind, ...input } : input;
-}
-
-const FrailAgentsSchema: z.ZodType<FrailAgentsSpec> = z.preprocess(
-  withKind,
-  z.discriminatedUnion("kind", [
-    strictObject({ kind: z.literal("mock"), mock: FrailMockSchema, label: label().optional() }),
-    strictObject({
-      kind: z.literal("model"),
-      model: ModelAssignmentSchema,
-      label: label().optional(),
-    }),
-  ]),
-);
-
-const StagHuntAgentsSchema: z.ZodType<StagHuntAgentsSpec> = z.preprocess(
-  withKind,
-  z.discriminatedUnion("kind", [
-    strictObject({ kind: z.literal("mock"), mock: StagHuntMockSchema, label: label().optional() }),
-    strictObject({ kind: z.literal("model"), model: modelId(), label: label().optional() }),
-    strictObject({
-      kind: z.literal("models"),
-      models: ModelPolicySchema,
-      mock: StagHuntMockSchema.optional(),
-      label: label().optional(),
-    }),
-  ]),
-);
-
-const episodes = () => z.number().int().min(1).max(1_000_000);
-
-const FrailBlockSchema = strictObject({
-  game: z.literal("frail"),
-  envs: z.array(z.enum(FRAIL_ENV_IDS)).min(1),
-  mechanisms: z.array(z.enum(MECHANISMS)).min(1).default([...MECHANISMS]),
-  regimes: z.array(z.enum(REGIMES)).min(1).default(["stable"]),
-  params: z.array(z.record(z.string(), z.unknown())).min(1).default([{}]),
-  agents: z.array(FrailAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]),
-  episodes: episodes().optional(),
-});
-
-const PaperSchema: z.ZodType<StagHuntPaperSpec> = strictObject({
-  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  ablationPoints: z.number().int().min(0).optional(),
-  include: z.array(z.enum(GRID_CONDITIONS)).min(1).optional(),
-  N: positiveInts().optional(),
-  T: positiveInts().optional(),
-});
-
-const StagHuntBlockSchema = strictObject({
-  game: z.literal("staghunt"),
-  N: positiveInts().optional(),
-  M: z.union([z.literal("all"), positiveInts()]).optional(),
-  T: positiveInts().optional(),
-  F: z.union([
-    z.array(z.number().int().min(0)).min(1),
-    z.record(
-      z.string().regex(/^[1-9]\d*$/, "use a player count N"),
-      z.array(z.number().int().min(0)).min(1),
-    ),
-  ]).optional(),
-  corruption: z.array(z.enum(CORRUPTION_MODES)).min(1).optional(),
-  heterogeneity: z.array(z.enum(HETEROGENEITY_IDS)).min(1).optional(),
-  paper: PaperSchema.optional(),
-  payoffs: (PayoffsSchema as z.ZodType<StagHuntPayoffs, PayoffsInput>).default({
-    RS: 4,
-    HS: 2,
-    RF: 0,
-    HF: 2,
-  }),
-  agents: z.array(StagHuntAgentsSchema).min(1).default([{ kind: "mock", mock: {} }]),
-  episodes: episodes().optional(),
-}).superRefine((b, ctx) => {
-  if (!b.paper) return;
-  for (const key of ["N", "M", "T", "F", "corruption", "heterogeneity"] as const) {
-    if (b[key] !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: [key],
-        message: `give either "paper" or "${key}": the paper's grid sets N, M, T, F, ` +
-          `corruption and heterogeneity itself`,
-      });
-    }
-  }
-});
 
 const BranchBlockSchema = strictObject({
   game: z.literal("branch"),
-  from: z.string().min(1),
-  rounds: positiveInts(),
-  changes: z.array(z.record(z.string(), z.unknown())).min(1),
+  from: z.string().min(1).describe(
+    "The parent run folder (absolute, or relative to the working folder).",
+  ),
+  rounds: positiveInts().describe("Branch rounds."),
+  changes: z.array(z.record(z.string(), z.unknown())).min(1).describe(
+    "Changes (see BranchChange); {} replays the parents' draws with the block's agents.",
+  ),
   filter: strictObject({
     condition_id: z.array(z.string().min(1)).min(1).optional(),
     episodes: z.array(z.string().min(1)).min(1).optional(),
-  }).optional(),
+  }).optional().describe(
+    "Which parents: by condition id and/or episode id (both lists must match when given). " +
+      "Default all.",
+  ),
   agents: z.array(z.union([FrailAgentsSchema, StagHuntAgentsSchema])).min(1).default([
     { kind: "mock", mock: {} },
-  ]),
+  ]).meta({ accepts: "non-empty list of agents entries (below)" }).describe(
+    "Agents entries from the branch round on. Default [{ mock: {} }].",
+  ),
 });
 
 /**
@@ -379,13 +193,20 @@ const BranchBlockSchema = strictObject({
  * ```
  */
 export const GridSpecSchema: z.ZodType<GridSpec> = strictObject({
-  name: z.string().regex(NAME_PATTERN, NAME_HINT).max(80).default("grid"),
-  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  episodes: episodes().default(5),
-  pairSeeds: z.boolean().default(true),
+  name: z.string().regex(NAME_PATTERN, NAME_HINT).max(80).default("grid").describe(
+    'Run id, written in every event (run) and the default folder runs/<name>. Default "grid".',
+  ),
+  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe(
+    "Base seed of every episode seed. Default 0.",
+  ),
+  episodes: episodes().default(5).describe("Episodes per cell. Default 5."),
+  pairSeeds: z.boolean().default(true).describe(
+    "Whether cells that differ only in their agents share seeds. Default true.",
+  ),
   blocks: z.array(
     z.discriminatedUnion("game", [FrailBlockSchema, StagHuntBlockSchema, BranchBlockSchema]),
-  ).min(1),
+  ).min(1).meta({ accepts: "non-empty list of FRAIL, Stag Hunt and branch blocks (below)" })
+    .describe("Blocks, each a cartesian product of its fields."),
 }) as unknown as z.ZodType<GridSpec>;
 
 /**
@@ -425,7 +246,8 @@ export function parseGridSpec(input: unknown): GridSpec {
  * ```
  */
 export function specHash(spec: GridSpec): string {
-  return sha256Hex(canonicalJson(spec));
+  // A rule object of a TypeScript spec counts as its id (what the manifest records).
+  return sha256Hex(canonicalJson(holdsFunction(spec) ? JSON.parse(JSON.stringify(spec)) : spec));
 }
 
 /**

@@ -14,7 +14,6 @@ import {
   type ThresholdPlayerOptions,
 } from "../games/staghunt/mock.ts";
 import type { EngineEvent } from "../core/events.ts";
-import { paperRules } from "../games/staghunt/beliefs/paper_rules.ts";
 import type { ModelPolicy } from "../games/staghunt/heterogeneity.ts";
 import { parseStagHuntParams, type StagHuntParams } from "../games/staghunt/params.ts";
 import { runStagHuntEpisode, type StagHuntRunResult } from "../games/staghunt/run.ts";
@@ -22,28 +21,35 @@ import type { GridEpisode, StagHuntCondition } from "./cells.ts";
 import { gridLogging } from "./logging.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
 import { playedText } from "./_played_text.ts";
-import type { StagHuntAgentsSpec, StagHuntMockSpec } from "./spec.ts";
+import type { RuleSpec, StagHuntAgentsSpec, StagHuntMockSpec } from "./spec.ts";
+import { beliefRuleOf } from "./_rule_spec.ts";
 
 /**
  * The options of the rule-based players of a `mock` entry (fields left out
- * keep the players' defaults).
+ * keep the players' defaults). Its `rule` is one rule (a cell's entry; a
+ * block spreads a list of rules into one entry per rule).
  *
  * @example
  * ```ts
  * import { stagHuntMockOptions } from "./staghunt_runner.ts";
  * const o = stagHuntMockOptions({ players: "threshold", rule: "carryover", noise: 0.1 });
  * if (o.threshold?.rule?.id !== "carryover" || o.threshold.noise !== 0.1 || "always" in o) throw new Error();
+ * const swept = stagHuntMockOptions({ rule: { carryover: { lambda: 0.7 } } });
+ * if (swept.threshold?.rule?.id !== "carryover(lambda=0.7)") throw new Error();
  * ```
+ * @throws {RangeError} For a list of rules, or a rule it cannot build (see `RuleSpec`).
  */
 export function stagHuntMockOptions(mock: StagHuntMockSpec): MockStagHuntOptions {
   const out: MockStagHuntOptions = {};
   if (mock.players) out.players = mock.players;
   const threshold: ThresholdPlayerOptions = {};
-  if (mock.rule) {
-    // The spec allows the ids of the paper's rules (see spec.ts).
-    const rule = paperRules().find((r) => r.id === mock.rule);
-    if (!rule) throw new RangeError(`Unknown belief rule "${mock.rule}"`);
-    threshold.rule = rule;
+  if (mock.rule !== undefined) {
+    if (Array.isArray(mock.rule)) {
+      throw new RangeError(
+        `A mock entry plays one belief rule: expand the block to spread its list of ${mock.rule.length}`,
+      );
+    }
+    threshold.rule = beliefRuleOf(mock.rule as RuleSpec);
   }
   if (mock.noise !== undefined) threshold.noise = mock.noise;
   if (mock.firstSpeakerPrior !== undefined) threshold.firstSpeakerPrior = mock.firstSpeakerPrior;
