@@ -1,5 +1,9 @@
 import { assert, assertEquals } from "../../_assert.ts";
-import { emptyTotals, type SpendTotals } from "../../../engine/agents/llm/accounting.ts";
+import {
+  emptySpendTotals,
+  emptyTotals,
+  type SpendTotals,
+} from "../../../engine/agents/llm/accounting.ts";
 import {
   allCallsFailed,
   closingMessage,
@@ -24,17 +28,7 @@ const GO: StopInput = {
 };
 
 function spent(fields: Partial<SpendTotals>): SpendTotals {
-  return {
-    requests: 0,
-    tokensIn: 0,
-    tokensOut: 0,
-    tokensReasoning: 0,
-    tokens: 0,
-    cost: 0,
-    unpriced: 0,
-    unknown: 0,
-    ...fields,
-  };
+  return { ...emptySpendTotals(), ...fields };
 }
 
 Deno.test("episodesToPlay() keeps unfinished episodes, and failed ones only with redoFailed", () => {
