@@ -382,7 +382,7 @@ function estimateLayers(
       ...plot.grouping,
       tooltip: plot.tips,
     },
- }];
+  }];
   if (lower !== undefined && upper !== undefined) {
     layers.push({
       // A row without an interval (no SE from one model) draws no rule.
