@@ -195,23 +195,9 @@ type Layer = Extract<VegaLiteSpec, { layer: unknown }>["layer"][number];
  * ```
  */
 export function intervalChart(rows: ChartRows, options: IntervalChartOptions): VegaLiteSpec {
-  const {
-    x,
-    y,
-    lower,
-    upper,
-    color,
-    column,
-    row,
-    label,
-    title,
-    subtitle,
-    yTitle = y,
-    independentY = false,
-    width = 240,
-    height = 180,
-    name = "intervalChart",
-  } = options;
+  const { x, y, lower, upper, color, column, row, label, title, subtitle } = options;
+  const { yTitle = y, independentY = false, width = 240, height = 180 } = options;
+  const { name = "intervalChart" } = options;
   checkSize("width", width);
   checkSize("height", height);
   const values = chartValues(rows);
@@ -296,25 +282,9 @@ function encodings(
   options: IntervalChartOptions,
   yAxisTitle: string | null,
 ) {
-  const {
-    x,
-    y,
-    lower,
-    upper,
-    color,
-    column,
-    row,
-    label,
-    colors,
-    legend = true,
-    tooltip = [],
-    sort = {},
-    xTitle = x,
-    yDomain,
-    showAllX = false,
-    width = 240,
-    colorTitle = color,
-  } = options;
+  const { x, y, lower, upper, color, column, row, label, colors, yDomain } = options;
+  const { legend = true, tooltip = [], sort = {}, showAllX = false, width = 240 } = options;
+  const { xTitle = x, colorTitle = color } = options;
   const xOrder = sort.x ?? firstAppearance(values, x);
   const colorOrder = color === undefined
     ? []
