@@ -21,7 +21,7 @@ import {
   mayJoin,
   openProposals,
 } from "../mechanisms/views.ts";
-import type { MechanismId, Message } from "../types.ts";
+import type { MechanismId, Message, ParticipantViewHead } from "../types.ts";
 import { committedAmount } from "./commitments.ts";
 import type { BankRunParams } from "./params.ts";
 import type { BankRunDisclosure, BankRunState } from "./state.ts";
@@ -48,13 +48,7 @@ export type CommitmentView =
   | { kind: "coalition_member"; onExitList: boolean };
 
 /** What a depositor sees. */
-export interface DepositorView {
-  /** Always `"depositor"`. */
-  role: "depositor";
-  /** The depositor's id. */
-  id: string;
-  /** Mechanism in force. */
-  mechanism: MechanismId;
+export interface DepositorView extends ParticipantViewHead<"depositor"> {
   /** Game parameters (no horizon). */
   parameters: DepositorParameters;
   /** Own deposit still at the bank. */

@@ -28,7 +28,7 @@ import {
   mayJoin,
   openProposals,
 } from "../mechanisms/views.ts";
-import type { MechanismId, Message } from "../types.ts";
+import type { MechanismId, Message, ParticipantViewHead } from "../types.ts";
 import { committedAmount, lockedTotal } from "./commitments.ts";
 import { type CrowdfundingParams, lastDecisionRound } from "./params.ts";
 import {
@@ -68,13 +68,7 @@ export type BackerCommitmentView =
   | { kind: "coalition_member"; exitRequested: boolean };
 
 /** What a backer sees. */
-export interface BackerView {
-  /** Always `"backer"`. */
-  role: "backer";
-  /** The backer's id. */
-  id: string;
-  /** Mechanism of the episode. */
-  mechanism: MechanismId;
+export interface BackerView extends ParticipantViewHead<"backer"> {
   /** Current round. */
   round: number;
   /** Last round (settlement only). */

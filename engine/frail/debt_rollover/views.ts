@@ -19,7 +19,7 @@ import {
   mayJoin,
   openProposals,
 } from "../mechanisms/views.ts";
-import type { MechanismId, Message } from "../types.ts";
+import type { MechanismId, Message, ParticipantViewHead } from "../types.ts";
 import { committedClaims } from "./commitments.ts";
 import { claimAt, type DebtRolloverParams } from "./params.ts";
 import type { DebtRolloverDisclosure, DebtRolloverState, RolloverOutcome } from "./state.ts";
@@ -56,13 +56,7 @@ export type CreditorCommitmentView =
   | { kind: "committee_member"; onExitList: boolean };
 
 /** What a creditor sees. */
-export interface CreditorView {
-  /** Always `"creditor"`. */
-  role: "creditor";
-  /** The creditor's id. */
-  id: string;
-  /** Mechanism in force. */
-  mechanism: MechanismId;
+export interface CreditorView extends ParticipantViewHead<"creditor"> {
   /** Current round. */
   round: number;
   /** Last round. */
