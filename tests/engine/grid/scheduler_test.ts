@@ -161,6 +161,8 @@ Deno.test("endOfRun() says complete, incomplete or interrupted", () => {
     stop: NO_STOP,
   });
   assertEquals(endOfRun({ ...base, done: 4, abandoned: 1, logged: 4 }).status, "interrupted");
+  // An abandoned episode alone makes the run interrupted.
+  assertEquals(endOfRun({ ...base, abandoned: 1 }).interrupted, true);
 });
 
 Deno.test("endOfRun() names a signal's string reason only when nothing else stopped an interrupted run", () => {
