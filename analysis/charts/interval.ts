@@ -195,33 +195,9 @@ type Layer = Extract<VegaLiteSpec, { layer: unknown }>["layer"][number];
  * ```
  */
 export function intervalChart(rows: ChartRows, options: IntervalChartOptions): VegaLiteSpec {
-  const {
-    x,
-    y,
-    lower,
-    upper,
-    color,
-    column,
-    row,
-    label,
-    labelPrefix = "n=",
-    colors,
-    legend = true,
-    tooltip = [],
-    mark = "point",
-    sort = {},
-    title,
-    subtitle,
-    xTitle = x,
-    yTitle = y,
-    yDomain,
-    independentY = false,
-    showAllX = false,
-    width = 240,
-    height = 180,
-    colorTitle = color,
-    name = "intervalChart",
-  } = options;
+  const { x, y, lower, upper, color, column, row, label, title, subtitle } = options;
+  const { yTitle = y, independentY = false, width = 240, height = 180 } = options;
+  const { name = "intervalChart" } = options;
   checkSize("width", width);
   checkSize("height", height);
   const values = chartValues(rows);
@@ -230,6 +206,57 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     place: [x, color, column, row].filter((f) => f !== undefined),
     measures: [y, lower, upper, label].filter((f) => f !== undefined),
   });
+  const references = referenceValues(values, options, name);
+  // With reference rows, the run's layers skip them.
+  const own = options.reference === undefined
+    ? [SKIP_PLACEHOLDERS]
+    : [SKIP_PLACEHOLDERS, { filter: "datum.__reference !== true" }];
+  // Panels side by side, each on its own y scale, would each repeat the y
+  // title: it is said once, under the chart title, instead.
+  const yOnce = independentY && column !== undefined &&
+    firstAppearance(values, column).length > 1;
+  const plot = encodings(values, options, yOnce ? null : yTitle);
+  const layers = [
+    ...estimateLayers(values, options, plot, own),
+    ...(options.reference === undefined ? [] : referenceLayers(options, options.reference, plot)),
+  ];
+  const subtitles = [
+    ...(subtitle === undefined ? [] : [subtitle]),
+    ...(yOnce ? [`y: ${yTitle}, each panel on its own scale`] : []),
+    ...(options.reference === undefined ? [] : [
+      lower === undefined
+        ? `Black ticks: ${options.reference.label}`
+        : `Black ticks: ${options.reference.label}, grey bands its interval`,
+    ]),
+  ];
+  const placeholders = column !== undefined && row !== undefined
+    ? facetPlaceholders(values, row, column)
+    : [];
+  const head = {
+    $schema: VEGA_LITE_SCHEMA,
+    ...(title === undefined && subtitles.length === 0 ? {} : {
+      title: subtitles.length === 0
+        ? title
+        : { text: title ?? "", subtitle: subtitles.length === 1 ? subtitles[0] : subtitles },
+    }),
+    data: { values: [...values, ...references, ...placeholders] },
+  };
+  if (column === undefined && row === undefined) {
+    return finishChart({ ...head, width, height, layer: layers } as VegaLiteSpec, { agents });
+  }
+  return finishChart(facetedChart(head, layers, values, options, plot), { agents });
+}
+
+/**
+ * The reference rows at places the run has, marked `__reference` (see
+ * {@linkcode IntervalChartOptions.reference}); one a place.
+ */
+function referenceValues(
+  values: Record<string, unknown>[],
+  options: IntervalChartOptions,
+  name: string,
+): Record<string, unknown>[] {
+  const { x, y, lower, upper, color, column, row } = options;
   const place = [x, color, column, row].filter((f): f is string => f !== undefined);
   const placeOf = (v: Record<string, unknown>) => JSON.stringify(place.map((f) => v[f] ?? null));
   const runPlaces = new Set(values.map(placeOf));
@@ -240,10 +267,24 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
     place,
     measures: [y, lower, upper].filter((f) => f !== undefined),
   });
-  // With reference rows, the run's layers skip them.
-  const own = options.reference === undefined
-    ? [SKIP_PLACEHOLDERS]
-    : [SKIP_PLACEHOLDERS, { filter: "datum.__reference !== true" }];
+  return references;
+}
+
+/** The encodings the layers share (see {@linkcode encodings}). */
+type Encodings = ReturnType<typeof encodings>;
+
+/** The filters of the run's own layers (placeholders and reference rows left out). */
+type OwnFilters = ({ filter: string } | typeof SKIP_PLACEHOLDERS)[];
+
+/** The x, y, colour and tooltip encodings of a chart's values. */
+function encodings(
+  values: Record<string, unknown>[],
+  options: IntervalChartOptions,
+  yAxisTitle: string | null,
+) {
+  const { x, y, lower, upper, color, column, row, label, colors, yDomain } = options;
+  const { legend = true, tooltip = [], sort = {}, showAllX = false, width = 240 } = options;
+  const { xTitle = x, colorTitle = color } = options;
   const xOrder = sort.x ?? firstAppearance(values, x);
   const colorOrder = color === undefined
     ? []
@@ -259,20 +300,6 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
   // Rules and labels at the middle of their band, like points and bars.
   const centred = { ...xEncoding, bandPosition: 0.5 } as const;
   const yScale = yDomain === undefined ? {} : { scale: { domain: [...yDomain] } };
-  // Panels side by side, each on its own y scale, would each repeat the y
-  // title: it is said once, under the chart title, instead.
-  const yOnce = independentY && column !== undefined &&
-    firstAppearance(values, column).length > 1;
-  const yAxisTitle = yOnce ? null : yTitle;
-  const subtitles = [
-    ...(subtitle === undefined ? [] : [subtitle]),
-    ...(yOnce ? [`y: ${yTitle}, each panel on its own scale`] : []),
-    ...(options.reference === undefined ? [] : [
-      lower === undefined
-        ? `Black ticks: ${options.reference.label}`
-        : `Black ticks: ${options.reference.label}, grey bands its interval`,
-    ]),
-  ];
   const colorScale = colors === undefined ? {} : {
     scale: { domain: [...colors.domain], range: [...colors.range] },
   };
@@ -304,14 +331,26 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
         ? { field, type: "quantitative", format: ".3~f" } as const
         : { field, type: "nominal" } as const
     );
+  return { xOrder, colorOrder, xEncoding, centred, yAxisTitle, yScale, offset, grouping, tips };
+}
+
+/** The run's layers: the estimates, their intervals (with `lower` and `upper`) and labels (with `label`). */
+function estimateLayers(
+  values: Record<string, unknown>[],
+  options: IntervalChartOptions,
+  plot: Encodings,
+  own: OwnFilters,
+): Layer[] {
+  const { y, lower, upper, label, labelPrefix = "n=", mark = "point", width = 240 } = options;
+  const { xEncoding, centred, yAxisTitle, yScale, offset } = plot;
   const layers: Layer[] = [{
     transform: own,
     mark: mark === "bar" ? { type: "bar" } : { type: "point", filled: true, size: 50 },
     encoding: {
       x: xEncoding,
       y: { field: y, type: "quantitative", title: yAxisTitle, ...yScale },
-      ...grouping,
-      tooltip: tips,
+      ...plot.grouping,
+      tooltip: plot.tips,
     },
   }];
   if (lower !== undefined && upper !== undefined) {
@@ -333,7 +372,7 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
   if (label !== undefined) {
     // Side by side in a band, labels wider than their slot would run into
     // each other: they are written upwards instead.
-    const slots = xOrder.length * ("xOffset" in offset ? colorOrder.length : 1);
+    const slots = plot.xOrder.length * ("xOffset" in offset ? plot.colorOrder.length : 1);
     const slot = width / Math.max(1, slots);
     const widest = Math.max(
       0,
@@ -356,68 +395,79 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
       },
     });
   }
-  if (options.reference !== undefined) {
-    const mine = { filter: "datum.__reference === true" };
-    const refTips = [
-      { field: y, type: "quantitative", format: ".3~f", title: options.reference.label },
-      ...[lower, upper].filter((f): f is string => f !== undefined)
-        .map((field) => ({ field, type: "quantitative", format: ".3~f" } as const)),
-    ] as const;
-    if (lower !== undefined && upper !== undefined) {
-      layers.push({
-        transform: [mine, { filter: `isValid(datum['${lower}']) && isValid(datum['${upper}'])` }],
-        mark: { type: "bar", color: "#888888", opacity: 0.35 },
-        encoding: {
-          x: xEncoding,
-          y: { field: lower, type: "quantitative", title: yAxisTitle, ...yScale },
-          y2: { field: upper },
-          ...offset,
-        },
-      });
-    }
+  return layers;
+}
+
+/** The reference's layers: a grey band over its interval (with `lower` and `upper`) and a black tick. */
+function referenceLayers(
+  options: IntervalChartOptions,
+  reference: { label: string },
+  plot: Encodings,
+): Layer[] {
+  const { y, lower, upper } = options;
+  const { xEncoding, yAxisTitle, yScale, offset } = plot;
+  const layers: Layer[] = [];
+  const mine = { filter: "datum.__reference === true" };
+  const refTips = [
+    { field: y, type: "quantitative", format: ".3~f", title: reference.label },
+    ...[lower, upper].filter((f): f is string => f !== undefined)
+      .map((field) => ({ field, type: "quantitative", format: ".3~f" } as const)),
+  ] as const;
+  if (lower !== undefined && upper !== undefined) {
     layers.push({
-      transform: [mine],
-      mark: { type: "tick", color: "black", thickness: 2 },
+      transform: [mine, { filter: `isValid(datum['${lower}']) && isValid(datum['${upper}'])` }],
+      mark: { type: "bar", color: "#888888", opacity: 0.35 },
       encoding: {
         x: xEncoding,
-        y: { field: y, type: "quantitative", title: yAxisTitle, ...yScale },
+        y: { field: lower, type: "quantitative", title: yAxisTitle, ...yScale },
+        y2: { field: upper },
         ...offset,
-        tooltip: [...refTips],
       },
     });
   }
-  const placeholders = column !== undefined && row !== undefined
-    ? facetPlaceholders(values, row, column)
-    : [];
-  const head = {
-    $schema: VEGA_LITE_SCHEMA,
-    ...(title === undefined && subtitles.length === 0 ? {} : {
-      title: subtitles.length === 0
-        ? title
-        : { text: title ?? "", subtitle: subtitles.length === 1 ? subtitles[0] : subtitles },
-    }),
-    data: { values: [...values, ...references, ...placeholders] },
-  };
-  if (column === undefined && row === undefined) {
-    return finishChart({ ...head, width, height, layer: layers } as VegaLiteSpec, { agents });
-  }
+  layers.push({
+    transform: [mine],
+    mark: { type: "tick", color: "black", thickness: 2 },
+    encoding: {
+      x: xEncoding,
+      y: { field: y, type: "quantitative", title: yAxisTitle, ...yScale },
+      ...offset,
+      tooltip: [...refTips],
+    },
+  });
+  return layers;
+}
+
+/**
+ * A faceted chart of the layers: by `column` (wrapped when more than three
+ * panels would stand in one row) and/or `row`; each panel offsets only the
+ * colours it has, and with `independentY` has its own y scale.
+ */
+function facetedChart(
+  head: { $schema: string; data: { values: Record<string, unknown>[] } },
+  layers: Layer[],
+  values: Record<string, unknown>[],
+  options: IntervalChartOptions,
+  plot: Encodings,
+): VegaLiteSpec {
+  const { column, row, sort = {}, independentY = false, width = 240, height = 180 } = options;
   const header = { labelLimit: 0 };
   const columnOrder = column === undefined ? [] : sort.column ?? firstAppearance(values, column);
   // Each panel offsets only the colours it has, so no panel is full of empty slots.
   const scales = {
     ...(independentY ? { y: "independent" } : {}),
-    ...("xOffset" in offset ? { xOffset: "independent" } : {}),
+    ...("xOffset" in plot.offset ? { xOffset: "independent" } : {}),
   };
   const resolve = Object.keys(scales).length === 0 ? {} : { resolve: { scale: scales } };
   if (column !== undefined && row === undefined && columnOrder.length > 3) {
     // Many panels in one row are too wide to read: wrap them.
-    return finishChart({
+    return {
       ...head,
       facet: { field: column, type: "nominal", title: null, sort: columnOrder, header },
       columns: wrapColumns(columnOrder.length),
       spec: { width, height, layer: layers },
       ...resolve,
-    } as VegaLiteSpec, { agents });
+    } as VegaLiteSpec;
   }
   const facet: Record<string, unknown> = {};
   if (column !== undefined) {
@@ -438,12 +488,12 @@ export function intervalChart(rows: ChartRows, options: IntervalChartOptions): V
       header,
     };
   }
-  return finishChart({
+  return {
     ...head,
     facet,
     spec: { width, height, layer: layers },
     ...resolve,
-  } as VegaLiteSpec, { agents });
+  } as VegaLiteSpec;
 }
 
 /** About the width of a character of a 10 px label, digits included. */

@@ -14,8 +14,7 @@
 
 import type pl from "npm:nodejs-polars@0.25.2";
 import type { StagHuntParams } from "../../engine/games/staghunt/params.ts";
-import type { StagHuntAction } from "../../engine/games/staghunt/payoffs.ts";
-import type { StagHuntTurn } from "../../engine/games/staghunt/turns.ts";
+import { type StagHuntTurn, turnRecord } from "../../engine/games/staghunt/turns.ts";
 import { countedEpisodes, type EpisodeStatusOptions } from "../conditions.ts";
 import { requireColumns } from "../stats.ts";
 
@@ -108,44 +107,25 @@ export function stagHuntTurnRecords(
   for (const row of sorted.toRecords()) {
     const game = games.get(`${row.run}\u0000${row.episode}`);
     if (game === undefined) continue;
-    const p = game.params;
     const agent = String(row.agent);
     out.push({
-      run: String(row.run),
-      episode: String(row.episode),
-      N: p.N,
-      M: p.M,
-      T: p.T,
-      F: p.F,
-      corruption: p.corruption,
-      payoffs: { ...p.payoffs },
-      round: Number(row.round),
-      position: Number(row.position),
-      agent,
-      corrupted: Boolean(row.corrupted),
-      originalAction: row.original_action as StagHuntAction,
-      publicAction: row.public_action as StagHuntAction,
-      executedAction: executedOf(row, p.corruption),
-      confidence: Number(row.confidence),
-      originalJustification: String(row.original_justification ?? ""),
-      publicJustification: String(row.public_justification ?? ""),
+      ...turnRecord(game.params, {
+        run: String(row.run),
+        episode: String(row.episode),
+        round: Number(row.round),
+        position: Number(row.position),
+        agent,
+        corrupted: Boolean(row.corrupted),
+        original_action: row.original_action as string,
+        public_action: row.public_action as string,
+        executed_action: row.executed_action,
+        confidence: Number(row.confidence),
+        original_justification: String(row.original_justification ?? ""),
+        public_justification: String(row.public_justification ?? ""),
+      }),
       model: game.models.get(agent) ?? "unknown",
       heterogeneity: game.heterogeneity,
     });
   }
   return out;
-}
-
-/**
- * A turn row's executed action: its `executed_action`, or, for a log written
- * before the field (whose modes, `base` and `b3`, executed the public
- * action), the public action.
- */
-function executedOf(row: Record<string, unknown>, mode: string): StagHuntAction {
-  const executed = row.executed_action;
-  if (typeof executed === "string") return executed as StagHuntAction;
-  if (mode === "base" || mode === "b3") return row.public_action as StagHuntAction;
-  throw new TypeError(
-    `The turn of episode "${row.episode}" round ${row.round} has no executed_action under ${mode}`,
-  );
 }

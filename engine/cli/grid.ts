@@ -122,7 +122,7 @@ import { FolderWriteError, isOsError } from "../grid/write_error.ts";
 import { formatEpisodeLine, formatPlan, streamPlan } from "../grid/plan.ts";
 import type { GridEpisode } from "../grid/cells.ts";
 import { limitText, spentText } from "../grid/grid_summary.ts";
-import { defaultWorkers, type GridSpend, runGrid } from "../grid/run_grid.ts";
+import { defaultWorkers, type GridResult, type GridSpend, runGrid } from "../grid/run_grid.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 import { wrap } from "./format_table.ts";
 import { type PilotResult, runPilot } from "../grid/pilot.ts";
@@ -245,7 +245,8 @@ function resumeBudgetLine(s: GridSpend): string {
       : `, so resuming with the same limit spends at most that; raise it to spend more.`);
 }
 
-async function main(): Promise<number> {
+/** The command line, checked: the flags and the numbers they give (a bad one exits 2). */
+function parseFlags() {
   let values;
   try {
     ({ values } = parseArgs({
@@ -280,10 +281,7 @@ async function main(): Promise<number> {
   } catch (err) {
     fail((err as Error).message);
   }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  if (values.help) return { help: true as const };
   if (!values.spec) fail("--spec is required");
   const workers = int("workers", values.workers, 0);
   const concurrency = int("concurrency", values.concurrency, 1);
@@ -298,13 +296,280 @@ async function main(): Promise<number> {
   const maxLoggedReplyChars = int("max-logged-reply-chars", values["max-logged-reply-chars"], 1);
   const maxEpisodes = int("max-episodes", values["max-episodes"], 1);
   const graceS = positive("stop-grace", values["stop-grace"]) ?? STOP_GRACE_S;
+  const pilotCount = int("pilot", values.pilot, 1);
+  if (pilotCount !== undefined && !values["dry-run"]) fail("--pilot goes with --dry-run");
+  return {
+    help: false as const,
+    values: { ...values, spec: values.spec },
+    workers,
+    concurrency,
+    tokensOut,
+    maxTokens,
+    maxCost,
+    maxConsecutiveFailures,
+    maxLoggedReplyChars,
+    maxEpisodes,
+    graceS,
+    pilotCount,
+  };
+}
+
+/** The checked command line (see {@linkcode parseFlags}). */
+type Flags = Exclude<ReturnType<typeof parseFlags>, { help: true }>;
+
+/** The models file's content, when `--models` names one. */
+type ModelsFile = Awaited<ReturnType<typeof loadModelsFile>>;
+
+/** The runtime of the models, with the command line's limits. */
+function llmRuntime(flags: Flags, models: ModelsFile["models"]): LlmRuntime {
+  return new LlmRuntime({
+    models,
+    cacheDir: flags.values.cache ?? null,
+    maxConsecutiveFailures: flags.maxConsecutiveFailures,
+    maxLoggedReplyChars: flags.maxLoggedReplyChars,
+  });
+}
+
+/** `--dry-run`: the plan, its estimate (after a pilot with `--pilot`), and with `--list` its episodes. */
+async function dryRun(spec: unknown, flags: Flags, file: ModelsFile | undefined): Promise<number> {
+  const { values, maxEpisodes, maxCost } = flags;
+  const models = file?.models;
+  const plan = streamPlan(spec, { shard: values.shard, maxEpisodes });
+  if (values.cache !== undefined && !models) fail("--cache in a dry run needs --models");
+  let pilot: PilotResult | undefined;
+  if (flags.pilotCount !== undefined) {
+    if (!models) fail("--pilot needs --models");
+    pilot = await pilotRun(spec, flags, file!);
+  } else if (maxCost !== undefined) fail("--max-cost in a dry run goes with --pilot");
+  const usage = await estimateUsage(plan.episodes, {
+    models,
+    tokensOutPerCall: flags.tokensOut,
+    cache: values.cache,
+    currency: file?.currency,
+    pilot: pilot?.byModel,
+    // The pilot's finished episodes went through the cache: the run replays them.
+    replayed: pilot && values.cache ? new Set(pilot.episodes) : undefined,
+  });
+  const list = values.list ?? false;
+  console.log(formatPlan(plan, {
+    usage,
+    episodes: false,
+    cells: list ? true : "auto",
+    modelsFile: values.models,
+  }));
+  if (list) printEpisodes(plan.episodes);
+  return 0;
+}
+
+/** `--pilot N`: plays N episodes for real and says what they cost and how far the estimate may be off. */
+async function pilotRun(spec: unknown, flags: Flags, file: ModelsFile): Promise<PilotResult> {
+  const { values, maxEpisodes, pilotCount } = flags;
+  // Spends money: through the run's runtime and cache, within --max-cost.
+  const pilot = await runPilot(streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes, {
+    runtime: llmRuntime(flags, file.models),
+    count: pilotCount!,
+    dir: await Deno.makeTempDir({ prefix: "coordlab-pilot-" }),
+    maxCost: flags.maxCost,
+  });
+  const said = [
+    `Pilot: ${pilot.episodes.length} of ${pilotCount} episodes played for real, ` +
+    `${pilot.calls} model calls (${pilot.cacheHits} from the cache), spent ` +
+    `${formatCost(pilot.spent)} ${file.currency}; their logs are in ${pilot.dir}.` +
+    (values.cache ? "" : " Add --cache DIR to both commands so the run replays them."),
+    ...(pilot.stopped ? [pilot.stopped] : []),
+  ];
+  if (pilot.episodes.length > 0) {
+    // The stand-ins' count for the same episodes: how far the estimate's calls may be off.
+    const ids = new Set(pilot.episodes);
+    const same = await estimateUsage(
+      (function* () {
+        for (const e of streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes) {
+          if (ids.has(e.id)) yield e;
+        }
+      })(),
+    );
+    said.push(
+      `The pilot's ${pilot.episodes.length} finished episodes made ${pilot.finishedCalls} ` +
+        `model calls, where the stand-ins below count ${same.llmCalls}: the real run's ` +
+        `calls may differ from the estimate as much.`,
+    );
+  }
+  console.log(said.flatMap((line) => wrap(line)).join("\n"));
+  console.log("");
+  return pilot;
+}
+
+/**
+ * The stop signals of a run: the first SIGHUP, SIGINT or SIGTERM stops new
+ * episodes (`signal`); with LLM episodes, those in flight are abandoned
+ * after the grace (first no new request, then the calls already sent); a
+ * second signal abandons them at once (`abandon`). `dispose` removes the
+ * listeners and the timers.
+ */
+function stopSignals(runtime: LlmRuntime | undefined, graceS: number) {
   const graceMs = graceS * 1000;
+  const signal = new AbortController();
+  const abandon = new AbortController();
+  let received: StopSignal | null = null;
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  const abandonNow = (why: string) => {
+    runtime?.halt(why, "signal");
+    abandon.abort(why);
+  };
+  const listeners = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
+    const listener = () => {
+      if (received !== null) {
+        console.error(`\nReceived ${name} again: abandoning the episodes in flight.`);
+        abandonNow(`Received ${received}, then ${name}`);
+        return;
+      }
+      received = name;
+      console.error(
+        `\nReceived ${name}: no new episode starts; ` +
+          (runtime
+            ? `the episodes in flight have ${graceS} s to finish (${name} again abandons them now).`
+            : `finishing the episodes in flight (${name} again abandons them).`),
+      );
+      signal.abort(`Received ${name}`);
+      if (runtime) {
+        timers.push(setTimeout(() => {
+          console.error(
+            `Abandoning the episodes in flight: no further model request is sent; ` +
+              `waiting up to ${graceS} s for the calls already sent.`,
+          );
+          runtime.halt(
+            `Received ${name}; the episodes in flight were abandoned after ${graceS} s`,
+            "signal",
+          );
+          timers.push(setTimeout(() => abandon.abort(`Received ${name}`), graceMs));
+        }, graceMs));
+      }
+    };
+    try {
+      Deno.addSignalListener(name, listener);
+    } catch {
+      return null; // a signal this system does not have (Windows has no SIGTERM, SIGHUP)
+    }
+    return [name, listener] as const;
+  }).filter((l) => l !== null);
+  return {
+    signal: signal.signal,
+    abandon: abandon.signal,
+    /** The first signal received, or `null`. */
+    received: () => received,
+    dispose: () => {
+      for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
+      for (const t of timers) clearTimeout(t);
+    },
+  };
+}
+
+/** Prints what a run did: a lock taken over, the counts, calls and spend, failures, how to resume. */
+function printResult(r: GridResult, flags: Flags, resumeLine: (dir: string) => string): void {
+  if (r.staleLock) {
+    const s = r.staleLock;
+    console.log(
+      `Took over the lock of process ${s.pid} on ${s.host ?? "an unnamed host"} ` +
+        `(${s.purpose}, since ${s.since}), ` +
+        (s.host !== null && s.host !== hostName()
+          ? "another host's, as --take-over-lock asked."
+          : "which had ended without releasing it."),
+    );
+  }
+  console.log(
+    `${r.run}: ${r.total - r.remaining}/${r.total} episodes finished in ${r.dir} ` +
+      `(${r.skipped} already there, ${r.played} played now, ${r.failed.length} failed` +
+      (r.degraded.length ? `, ${r.degraded.length} degraded` : "") +
+      (r.removedTemporary + r.removedPartial
+        ? `, ${r.removedPartial} half-written logs and ${r.removedTemporary} temporary files removed`
+        : "") +
+      `) in ${(r.elapsedMs / 1000).toFixed(1)} s`,
+  );
+  if (r.usage.calls > 0) {
+    console.log(
+      `Model calls: ${r.usage.calls} (${r.usage.cacheHits} from the cache), ` +
+        `${r.usage.billedTokens} billed tokens, estimated cost ${r.usage.cost.toFixed(4)}` +
+        (r.usage.invalidUsageCalls
+          ? ` (${r.usage.invalidUsageCalls} calls reported no valid token counts: unpriced)`
+          : ""),
+    );
+  }
+  if (r.spend) { for (const line of spendLines(r.spend)) console.log(line); }
+  // With progress on, its closing line has already said why the run stopped.
+  if (r.stopped && flags.values["no-progress"]) console.log(`Stopped: ${r.stopped}`);
+  for (const f of r.failed.slice(0, 10)) console.log(`  failed: ${f.id}: ${f.error}`);
+  if (r.failed.length > 10) console.log(`  ... and ${r.failed.length - 10} more`);
+  for (const d of r.degraded.slice(0, 10)) {
+    console.log(
+      `  degraded: ${d.id}: ${d.counts.defaults} decisions took neutral defaults ` +
+        `(${d.counts.failed_calls} failed model calls)`,
+    );
+  }
+  if (r.degraded.length > 10) console.log(`  ... and ${r.degraded.length - 10} more degraded`);
+  if (r.failed.length + r.degraded.length > 0) {
+    console.log(
+      "Degraded and failed episodes are left out of the analysis tables; " +
+        "add --redo-failed to play them again.",
+    );
+  }
+  if (r.interrupted || r.remaining > 0 || r.stoppedBy === "disk") {
+    console.log(resumeLine(r.dir));
+    if (r.spend?.limit) console.log(resumeBudgetLine(r.spend));
+  }
+}
+
+/** The exit code of a run: 74 for a folder, cache or ledger that cannot be written, 3 for a failing provider, 128 + a signal, 130 interrupted, 1 with failed or degraded episodes, else 0. */
+function exitCode(r: GridResult, received: StopSignal | null): number {
+  if (r.stoppedBy === "disk" || r.stoppedBy === "cache" || r.stoppedBy === "ledger") {
+    return EXIT_WRITE;
+  }
+  if (r.stoppedBy === "provider") return 3;
+  if (received !== null && r.interrupted) return SIGNALS[received];
+  return r.interrupted ? 130 : r.failed.length + r.degraded.length ? 1 : 0;
+}
+
+/** The exit code of an error the command explains (74 for the folder, 2 for bad input), or `null`. */
+function reportError(
+  err: unknown,
+  dir: string | null,
+  resumeLine: (dir: string) => string,
+): number | null {
+  if (
+    err instanceof FolderWriteError ||
+    (dir !== null && isOsError(err) && !(err instanceof Deno.errors.NotFound))
+  ) {
+    // The folder (or the disk under it) failed: say where and why, and how to go on.
+    console.error(
+      err instanceof FolderWriteError
+        ? err.message
+        : `The run in folder "${dir}" stopped: ${err.code}, ${err.message}`,
+    );
+    console.error(resumeLine(dir!));
+    return EXIT_WRITE;
+  }
+  if (
+    err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError ||
+    err instanceof LlmPreflightError || err instanceof FolderLockedError ||
+    err instanceof LockPathError || err instanceof Deno.errors.NotFound
+  ) {
+    console.error(err.message);
+    return 2;
+  }
+  return null;
+}
+
+async function main(): Promise<number> {
+  const parsed = parseFlags();
+  if (parsed.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const flags = parsed;
+  const { values } = flags;
   const resumeLine = (dir: string) => {
     const args = values.out ? Deno.args : [...Deno.args, "--out", dir];
     return `Resume with: ${DENO_COMMAND} task grid ${args.map(quote).join(" ")}`;
   };
-  const pilotCount = int("pilot", values.pilot, 1);
-  if (pilotCount !== undefined && !values["dry-run"]) fail("--pilot goes with --dry-run");
   let dir: string | null = null;
   try {
     const spec = await readInput("Spec", values.spec, readGridSpec);
@@ -312,69 +577,7 @@ async function main(): Promise<number> {
       ? await readInput("Models", values.models, loadModelsFile)
       : undefined;
     const models = file?.models;
-    if (values["dry-run"]) {
-      const plan = streamPlan(spec, { shard: values.shard, maxEpisodes });
-      if (values.cache !== undefined && !models) fail("--cache in a dry run needs --models");
-      let pilot: PilotResult | undefined;
-      if (pilotCount !== undefined) {
-        if (!models) fail("--pilot needs --models");
-        // Spends money: through the run's runtime and cache, within --max-cost.
-        pilot = await runPilot(streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes, {
-          runtime: new LlmRuntime({
-            models,
-            cacheDir: values.cache ?? null,
-            maxConsecutiveFailures,
-            maxLoggedReplyChars,
-          }),
-          count: pilotCount,
-          dir: await Deno.makeTempDir({ prefix: "coordlab-pilot-" }),
-          maxCost,
-        });
-        const said = [
-          `Pilot: ${pilot.episodes.length} of ${pilotCount} episodes played for real, ` +
-          `${pilot.calls} model calls (${pilot.cacheHits} from the cache), spent ` +
-          `${formatCost(pilot.spent)} ${file!.currency}; their logs are in ${pilot.dir}.` +
-          (values.cache ? "" : " Add --cache DIR to both commands so the run replays them."),
-          ...(pilot.stopped ? [pilot.stopped] : []),
-        ];
-        if (pilot.episodes.length > 0) {
-          // The stand-ins' count for the same episodes: how far the estimate's calls may be off.
-          const ids = new Set(pilot.episodes);
-          const same = await estimateUsage(
-            (function* () {
-              for (const e of streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes) {
-                if (ids.has(e.id)) yield e;
-              }
-            })(),
-          );
-          said.push(
-            `The pilot's ${pilot.episodes.length} finished episodes made ${pilot.finishedCalls} ` +
-              `model calls, where the stand-ins below count ${same.llmCalls}: the real run's ` +
-              `calls may differ from the estimate as much.`,
-          );
-        }
-        console.log(said.flatMap((line) => wrap(line)).join("\n"));
-        console.log("");
-      } else if (maxCost !== undefined) fail("--max-cost in a dry run goes with --pilot");
-      const usage = await estimateUsage(plan.episodes, {
-        models,
-        tokensOutPerCall: tokensOut,
-        cache: values.cache,
-        currency: file?.currency,
-        pilot: pilot?.byModel,
-        // The pilot's finished episodes went through the cache: the run replays them.
-        replayed: pilot && values.cache ? new Set(pilot.episodes) : undefined,
-      });
-      const list = values.list ?? false;
-      console.log(formatPlan(plan, {
-        usage,
-        episodes: false,
-        cells: list ? true : "auto",
-        modelsFile: values.models,
-      }));
-      if (list) printEpisodes(plan.episodes);
-      return 0;
-    }
+    if (values["dry-run"]) return await dryRun(spec, flags, file);
     if (values.list) fail("--list goes with --dry-run");
     const needs = gridNeeds(spec, models ?? [], {
       out: values.out,
@@ -383,164 +586,39 @@ async function main(): Promise<number> {
     });
     if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
     dir = needs.write[0];
-    const runtime = models
-      ? new LlmRuntime({
-        models,
-        cacheDir: values.cache ?? null,
-        maxConsecutiveFailures,
-        maxLoggedReplyChars,
-      })
-      : undefined;
-    const signal = new AbortController();
-    const abandon = new AbortController();
-    let received: StopSignal | null = null;
-    const timers: ReturnType<typeof setTimeout>[] = [];
-    const abandonNow = (why: string) => {
-      runtime?.halt(why, "signal");
-      abandon.abort(why);
-    };
-    const listeners = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
-      const listener = () => {
-        if (received !== null) {
-          console.error(`\nReceived ${name} again: abandoning the episodes in flight.`);
-          abandonNow(`Received ${received}, then ${name}`);
-          return;
-        }
-        received = name;
-        console.error(
-          `\nReceived ${name}: no new episode starts; ` +
-            (runtime
-              ? `the episodes in flight have ${graceS} s to finish (${name} again abandons them now).`
-              : `finishing the episodes in flight (${name} again abandons them).`),
-        );
-        signal.abort(`Received ${name}`);
-        if (runtime) {
-          timers.push(setTimeout(() => {
-            console.error(
-              `Abandoning the episodes in flight: no further model request is sent; ` +
-                `waiting up to ${graceS} s for the calls already sent.`,
-            );
-            runtime.halt(
-              `Received ${name}; the episodes in flight were abandoned after ${graceS} s`,
-              "signal",
-            );
-            timers.push(setTimeout(() => abandon.abort(`Received ${name}`), graceMs));
-          }, graceMs));
-        }
-      };
-      try {
-        Deno.addSignalListener(name, listener);
-      } catch {
-        return null; // a signal this system does not have (Windows has no SIGTERM, SIGHUP)
-      }
-      return [name, listener] as const;
-    }).filter((l) => l !== null);
+    const runtime = models ? llmRuntime(flags, models) : undefined;
+    const stops = stopSignals(runtime, flags.graceS);
     // Without --workers, a mock grid follows the allocation (Slurm's CPUs per task) and says so.
-    const auto = workers === undefined && !runtime ? defaultWorkers() : null;
+    const auto = flags.workers === undefined && !runtime ? defaultWorkers() : null;
     if (auto) console.log(`Workers: ${auto.workers} (${auto.from}; --workers K to choose)`);
     let result;
     try {
       result = await runGrid(spec, {
         out: values.out,
         shard: values.shard,
-        maxEpisodes,
-        workers: workers ?? auto?.workers,
-        concurrency,
+        maxEpisodes: flags.maxEpisodes,
+        workers: flags.workers ?? auto?.workers,
+        concurrency: flags.concurrency,
         progress: values["no-progress"] ? false : true,
-        signal: signal.signal,
-        abandon: abandon.signal,
+        signal: stops.signal,
+        abandon: stops.abandon,
         redoFailed: values["redo-failed"] ?? false,
         runtime,
         preflight: !values["no-preflight"],
-        budget: maxTokens !== undefined || maxCost !== undefined
-          ? { maxTokens, maxCost }
+        budget: flags.maxTokens !== undefined || flags.maxCost !== undefined
+          ? { maxTokens: flags.maxTokens, maxCost: flags.maxCost }
           : undefined,
         takeOverLock: values["take-over-lock"] ?? false,
       });
     } finally {
-      for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
-      for (const t of timers) clearTimeout(t);
+      stops.dispose();
     }
-    const r = result;
-    if (r.staleLock) {
-      const s = r.staleLock;
-      console.log(
-        `Took over the lock of process ${s.pid} on ${s.host ?? "an unnamed host"} ` +
-          `(${s.purpose}, since ${s.since}), ` +
-          (s.host !== null && s.host !== hostName()
-            ? "another host's, as --take-over-lock asked."
-            : "which had ended without releasing it."),
-      );
-    }
-    console.log(
-      `${r.run}: ${r.total - r.remaining}/${r.total} episodes finished in ${r.dir} ` +
-        `(${r.skipped} already there, ${r.played} played now, ${r.failed.length} failed` +
-        (r.degraded.length ? `, ${r.degraded.length} degraded` : "") +
-        (r.removedTemporary + r.removedPartial
-          ? `, ${r.removedPartial} half-written logs and ${r.removedTemporary} temporary files removed`
-          : "") +
-        `) in ${(r.elapsedMs / 1000).toFixed(1)} s`,
-    );
-    if (r.usage.calls > 0) {
-      console.log(
-        `Model calls: ${r.usage.calls} (${r.usage.cacheHits} from the cache), ` +
-          `${r.usage.billedTokens} billed tokens, estimated cost ${r.usage.cost.toFixed(4)}` +
-          (r.usage.invalidUsageCalls
-            ? ` (${r.usage.invalidUsageCalls} calls reported no valid token counts: unpriced)`
-            : ""),
-      );
-    }
-    if (r.spend) { for (const line of spendLines(r.spend)) console.log(line); }
-    // With progress on, its closing line has already said why the run stopped.
-    if (r.stopped && values["no-progress"]) console.log(`Stopped: ${r.stopped}`);
-    for (const f of r.failed.slice(0, 10)) console.log(`  failed: ${f.id}: ${f.error}`);
-    if (r.failed.length > 10) console.log(`  ... and ${r.failed.length - 10} more`);
-    for (const d of r.degraded.slice(0, 10)) {
-      console.log(
-        `  degraded: ${d.id}: ${d.counts.defaults} decisions took neutral defaults ` +
-          `(${d.counts.failed_calls} failed model calls)`,
-      );
-    }
-    if (r.degraded.length > 10) console.log(`  ... and ${r.degraded.length - 10} more degraded`);
-    if (r.failed.length + r.degraded.length > 0) {
-      console.log(
-        "Degraded and failed episodes are left out of the analysis tables; " +
-          "add --redo-failed to play them again.",
-      );
-    }
-    if (r.interrupted || r.remaining > 0 || r.stoppedBy === "disk") {
-      console.log(resumeLine(r.dir));
-      if (r.spend?.limit) console.log(resumeBudgetLine(r.spend));
-    }
-    if (r.stoppedBy === "disk" || r.stoppedBy === "cache" || r.stoppedBy === "ledger") {
-      return EXIT_WRITE;
-    }
-    if (r.stoppedBy === "provider") return 3;
-    if (received !== null && r.interrupted) return SIGNALS[received];
-    return r.interrupted ? 130 : r.failed.length + r.degraded.length ? 1 : 0;
+    printResult(result, flags, resumeLine);
+    return exitCode(result, stops.received());
   } catch (err) {
-    if (
-      err instanceof FolderWriteError ||
-      (dir !== null && isOsError(err) && !(err instanceof Deno.errors.NotFound))
-    ) {
-      // The folder (or the disk under it) failed: say where and why, and how to go on.
-      console.error(
-        err instanceof FolderWriteError
-          ? err.message
-          : `The run in folder "${dir}" stopped: ${err.code}, ${err.message}`,
-      );
-      console.error(resumeLine(dir!));
-      return EXIT_WRITE;
-    }
-    if (
-      err instanceof RangeError || err instanceof TypeError || err instanceof SyntaxError ||
-      err instanceof LlmPreflightError || err instanceof FolderLockedError ||
-      err instanceof LockPathError || err instanceof Deno.errors.NotFound
-    ) {
-      console.error(err.message);
-      return 2;
-    }
-    throw err;
+    const code = reportError(err, dir, resumeLine);
+    if (code === null) throw err;
+    return code;
   }
 }
 

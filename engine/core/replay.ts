@@ -218,13 +218,7 @@ export async function replayWith<P, S>(
   events: readonly EngineEvent[],
   options: ReplayOptions<P> = {},
 ): Promise<ReplayResult> {
-  const start = events.find((e) => e.type === "episode_start");
-  if (!start || start.type !== "episode_start") {
-    throw new TypeError("Cannot replay: the log has no episode_start event");
-  }
-  if (start.env !== env.id) {
-    throw new TypeError(`Cannot replay a "${start.env}" log with the "${env.id}" environment`);
-  }
+  const start = startOf(env, events);
   const rng = known(start.rng, RNG_VERSION, "rng");
   const hashing = known(start.hashing, HASHING_VERSIONS, "hashing");
   const note = hashingNote(hashing);
@@ -243,32 +237,9 @@ export async function replayWith<P, S>(
       ...(note ? { note } : {}),
     };
   }
-  const answer = recordedAnswers(events);
-  const policies = new Map(start.agents.map((a) => [a.id, a.policy]));
-  const agents = ({ id }: { id: string }): Agent => ({
-    policy: policies.get(id) ?? "replay",
-    decide: answer,
-  });
-  const branchOf = start.branch_of;
-  let branch: BranchPlay<P> | undefined;
-  if (branchOf !== undefined) {
-    if (!options.parentSetup) {
-      throw new TypeError(
-        "Cannot replay a branch without the parent's set-up (options.parentSetup)",
-      );
-    }
-    const parentSetup = options.parentSetup;
-    branch = {
-      atRound: branchOf.round,
-      segments: branchSegments(branchOf).map(({ from, condition }) => {
-        const s = parentSetup(condition);
-        return { from, params: env.parseParams(s.params), mechanism: s.condition.mechanism };
-      }),
-      of: branchOf,
-      change: start.change ?? {},
-    };
-  }
-  let replay: { events: readonly EngineEvent[]; hashes: string[] };
+  const agents = recordedAgents(start, events);
+  const branch = branchPlay(env, start, options);
+  let replay: Replayed;
   try {
     replay = await playEpisode(env, {
       ...(branch ? { branch } : {}),
@@ -293,14 +264,84 @@ export async function replayWith<P, S>(
     );
     replay = { events: err.events, hashes };
   }
-  const result = (mismatch?: ReplayMismatch): ReplayResult => ({
+  const mismatch = compareReplay(events, replay, hashing, start.branch_of);
+  return {
     ok: mismatch === undefined,
     rounds: replay.hashes.length,
     hashes: replay.hashes,
     ...(mismatch ? { mismatch } : {}),
     hashing,
     ...(note ? { note } : {}),
+  };
+}
+
+/** What a replay played: its events and state hashes (up to a crash). */
+interface Replayed {
+  events: readonly EngineEvent[];
+  hashes: string[];
+}
+
+/** The log's `episode_start`, checked to be of the environment. */
+function startOf<P, S>(env: Environment<P, S>, events: readonly EngineEvent[]): EpisodeStart {
+  const start = events.find((e) => e.type === "episode_start");
+  if (!start || start.type !== "episode_start") {
+    throw new TypeError("Cannot replay: the log has no episode_start event");
+  }
+  if (start.env !== env.id) {
+    throw new TypeError(`Cannot replay a "${start.env}" log with the "${env.id}" environment`);
+  }
+  return start;
+}
+
+/** Agents that give the recorded answers, under the recorded policies. */
+function recordedAgents(
+  start: EpisodeStart,
+  events: readonly EngineEvent[],
+): (who: { id: string }) => Agent {
+  const answer = recordedAnswers(events);
+  const policies = new Map(start.agents.map((a) => [a.id, a.policy]));
+  return ({ id }: { id: string }): Agent => ({
+    policy: policies.get(id) ?? "replay",
+    decide: answer,
   });
+}
+
+/** A branch's play: its parents' segments, set up by `parentSetup`; `undefined` for a log that is no branch. */
+function branchPlay<P, S>(
+  env: Environment<P, S>,
+  start: EpisodeStart,
+  options: ReplayOptions<P>,
+): BranchPlay<P> | undefined {
+  const branchOf = start.branch_of;
+  if (branchOf === undefined) return undefined;
+  if (!options.parentSetup) {
+    throw new TypeError(
+      "Cannot replay a branch without the parent's set-up (options.parentSetup)",
+    );
+  }
+  const parentSetup = options.parentSetup;
+  return {
+    atRound: branchOf.round,
+    segments: branchSegments(branchOf).map(({ from, condition }) => {
+      const s = parentSetup(condition);
+      return { from, params: env.parseParams(s.params), mechanism: s.condition.mechanism };
+    }),
+    of: branchOf,
+    change: start.change ?? {},
+  };
+}
+
+/**
+ * The first difference between a log and its replay: round by round (see
+ * {@linkcode compareRound}), then a branch's inherited hashes, then (a
+ * `"lines-v3"` log) the events after the last checkpoint, then the outcome.
+ */
+function compareReplay(
+  events: readonly EngineEvent[],
+  replay: Replayed,
+  hashing: HashingVersion,
+  branchOf: EpisodeStart["branch_of"],
+): ReplayMismatch | undefined {
   const all = hashing !== "lines-v2";
   const recorded = byRound(events, all);
   const replayed = byRound(replay.events, all);
@@ -308,71 +349,27 @@ export async function replayWith<P, S>(
     events.some((e) => e.type === "episode_end" && e.events_hash !== undefined);
   const rounds = Math.max(recorded.checkpoints.length, replayed.checkpoints.length);
   for (let i = 0; i < rounds; i++) {
-    const rc = recorded.checkpoints[i];
-    const pc = replayed.checkpoints[i];
-    const round = i + 1;
-    if (!rc || !pc) {
-      return result({
-        round,
-        kind: "rounds",
-        field: "checkpoint",
-        recorded: rc ? "present" : "absent",
-        replayed: pc ? "present" : "absent",
-      });
-    }
-    const rEvents = recorded.rounds[i];
-    const pEvents = replayed.rounds[i];
-    const rAt = recorded.starts[i];
-    const hashed = rc.state_hash !== undefined;
-    if (hashed && stateHash(rc.state) !== rc.state_hash) {
-      const d = firstDifference(rc.state, pc.state);
-      return result({
-        round,
-        kind: "hash",
-        field: d ? `state.${d.path}` : "state_hash",
-        recorded: d ? d.left : rc.state_hash,
-        replayed: d ? d.right : stateHash(rc.state),
-      });
-    }
-    if (hashed && rc.state_hash !== pc.state_hash) {
-      const d = firstDifference(rc.state, pc.state)!;
-      return result({ round, kind: "state", field: d.path, recorded: d.left, replayed: d.right });
-    }
-    if (all) {
-      const m = compareEvents(rEvents, pEvents, rAt, round, hashedLog);
-      if (m) return result(m);
-      continue;
-    }
-    const own = eventsHash(rEvents, { hashing });
-    if (own !== (hashed ? rc.events_hash : own) || own !== pc.events_hash) {
-      const game = (list: readonly EngineEvent[]) =>
-        list.flatMap((e, j) => AGENT_SIDE_EVENT_TYPES.has(e.type) ? [] : [j]);
-      const rGame = game(rEvents);
-      const d = firstDifference(
-        rGame.map((j) => withoutTime(rEvents[j])),
-        game(pEvents).map((j) => withoutTime(pEvents[j])),
-      ) ?? { path: "events_hash", left: rc.events_hash ?? own, right: pc.events_hash };
-      return result(eventsMismatch(d, round, (n) => rGame[n], rEvents, rAt));
-    }
+    const m = compareRound(recorded, replayed, i, hashing, hashedLog);
+    if (m) return m;
   }
   // A branch's rounds before its branch round are its parent's: their state
   // hashes are the ones its episode_start records.
   for (let i = 0; branchOf !== undefined && i < branchOf.hashes.length; i++) {
     if (replay.hashes[i] !== branchOf.hashes[i]) {
-      return result({
+      return {
         round: i + 1,
         kind: "hash",
         field: `branch_of.hashes[${i}]`,
         recorded: branchOf.hashes[i],
         replayed: replay.hashes[i],
-      });
+      };
     }
   }
   if (all) {
     const rTail = recorded.tail;
     const m = compareEvents(rTail, replayed.tail, recorded.tailAt, roundOf(rTail), hashedLog);
     const outcome = m?.event?.type === "episode_end" && /^events\[\d+\]\.outcome\b/.test(m.field);
-    if (m && !outcome) return result(m);
+    if (m && !outcome) return m;
   }
   const rEnd = events.find((e) => e.type === "episode_end");
   const pEnd = replay.events.find((e) => e.type === "episode_end");
@@ -381,15 +378,73 @@ export async function replayWith<P, S>(
     pEnd && "outcome" in pEnd ? pEnd.outcome : undefined,
   );
   if (d) {
-    return result({
+    return {
       round: replay.hashes.length,
       kind: "outcome",
       field: `outcome.${d.path}`,
       recorded: d.left,
       replayed: d.right,
-    });
+    };
   }
-  return result();
+  return undefined;
+}
+
+/**
+ * The first difference in round `i + 1`: a checkpoint missing on one side,
+ * a recorded state that does not match its own hash, a replayed state of
+ * another hash, then the round's events (one by one, or a `"lines-v2"`
+ * log's game events through its events hash).
+ */
+function compareRound(
+  recorded: Rounds,
+  replayed: Rounds,
+  i: number,
+  hashing: HashingVersion,
+  hashedLog: boolean,
+): ReplayMismatch | undefined {
+  const rc = recorded.checkpoints[i];
+  const pc = replayed.checkpoints[i];
+  const round = i + 1;
+  if (!rc || !pc) {
+    return {
+      round,
+      kind: "rounds",
+      field: "checkpoint",
+      recorded: rc ? "present" : "absent",
+      replayed: pc ? "present" : "absent",
+    };
+  }
+  const rEvents = recorded.rounds[i];
+  const pEvents = replayed.rounds[i];
+  const rAt = recorded.starts[i];
+  const hashed = rc.state_hash !== undefined;
+  if (hashed && stateHash(rc.state) !== rc.state_hash) {
+    const d = firstDifference(rc.state, pc.state);
+    return {
+      round,
+      kind: "hash",
+      field: d ? `state.${d.path}` : "state_hash",
+      recorded: d ? d.left : rc.state_hash,
+      replayed: d ? d.right : stateHash(rc.state),
+    };
+  }
+  if (hashed && rc.state_hash !== pc.state_hash) {
+    const d = firstDifference(rc.state, pc.state)!;
+    return { round, kind: "state", field: d.path, recorded: d.left, replayed: d.right };
+  }
+  if (hashing !== "lines-v2") return compareEvents(rEvents, pEvents, rAt, round, hashedLog);
+  const own = eventsHash(rEvents, { hashing });
+  if (own !== (hashed ? rc.events_hash : own) || own !== pc.events_hash) {
+    const game = (list: readonly EngineEvent[]) =>
+      list.flatMap((e, j) => AGENT_SIDE_EVENT_TYPES.has(e.type) ? [] : [j]);
+    const rGame = game(rEvents);
+    const d = firstDifference(
+      rGame.map((j) => withoutTime(rEvents[j])),
+      game(pEvents).map((j) => withoutTime(pEvents[j])),
+    ) ?? { path: "events_hash", left: rc.events_hash ?? own, right: pc.events_hash };
+    return eventsMismatch(d, round, (n) => rGame[n], rEvents, rAt);
+  }
+  return undefined;
 }
 
 /** The first field where the recorded start differs from the rebuilt condition. */
@@ -674,3 +729,6 @@ function byRound(events: readonly EngineEvent[], all: boolean) {
   const tailAt = checkpoints.length === 0 ? 0 : events.lastIndexOf(checkpoints.at(-1)!) + 1;
   return { checkpoints, rounds, starts, tail: events.slice(tailAt), tailAt };
 }
+
+/** A log's events by round (see {@linkcode byRound}). */
+type Rounds = ReturnType<typeof byRound>;

@@ -27,6 +27,16 @@ export const MECHANISM_INFO = [
 /** Mechanism ids: M0 none, M1 paid commitments, M2 centralized agreements, M3 coalitions. */
 export type MechanismId = typeof MECHANISM_INFO[number]["id"];
 
+/** What every FRAIL participant's view opens with: its role, its id and the episode's mechanism. */
+export interface ParticipantViewHead<R extends string> {
+  /** The role, the same for every view of its type (e.g. always `"depositor"`). */
+  role: R;
+  /** The participant's id. */
+  id: string;
+  /** The episode's mechanism. */
+  mechanism: MechanismId;
+}
+
 /**
  * All mechanism ids, in the paper's order.
  *

@@ -91,200 +91,27 @@
  *
  * @module
  */
-import {
-  addTotals,
-  type Budget,
-  budgetExhausted,
-  checkBudget,
-  emptyTotals,
-  type Spend,
-  spendExhausted,
-  spendLeft,
-  totalsSince,
-  type UsageTotals,
-} from "../agents/llm/accounting.ts";
-import type { LlmRuntime } from "../agents/llm/runtime.ts";
-import { SPEND_LEDGER_FILE, SpendLedger } from "../agents/llm/spend_ledger.ts";
-import { isEpisodeAbandoned } from "../core/abandon.ts";
-import type { Degradation } from "../core/events.ts";
 import { awaitHint, withJupyterDisplay } from "../core/jupyter.ts";
-import { join } from "node:path";
 import type { GridEpisode } from "./cells.ts";
+import { type EpisodeSummary, executeEpisode, writeFailedSummary } from "./execute.ts";
 import {
-  type EpisodeSummary,
-  executeEpisode,
-  failedSummary,
-  writeFailedSummary,
-} from "./execute.ts";
-import { checkLlmEpisodes, gridLlmAgents } from "./llm_agents.ts";
-import {
-  assertSameRun,
-  type GridManifest,
-  type GridSession,
-  MANIFEST_FILE,
-  MANIFEST_VERSION,
-  readManifest,
-  runtimeInfo,
-  writeManifest,
-} from "./manifest.ts";
+  type GridResult,
+  type RunGridOptions,
+  RunSession,
+  type SessionOptions,
+} from "./grid_session.ts";
+import { gridLlmAgents } from "./llm_agents.ts";
 import { gridSummary } from "./grid_summary.ts";
 import { type GridPlan, planGrid } from "./plan.ts";
-import { type GridProgress, type ProgressOption, progressSink } from "./progress.ts";
 import { lockFolder, type LockHolder } from "./lock.ts";
-import { retireLogs, scanRunFolder } from "./resume.ts";
-import { type GridAgentFactory, noLlmAgentsError } from "./runners.ts";
-import { type LogText, SegmentWriter, sessionTag } from "./segments.ts";
-import { episodesHash, type Shard, shardFolderName } from "./shard.ts";
+import { noLlmAgentsError } from "./runners.ts";
+import { poolSize } from "./scheduler.ts";
+import { type Shard, shardFolderName } from "./shard.ts";
 import { modelsOf } from "./spec.ts";
 import { WorkerPool } from "./worker_pool.ts";
-import { FolderWriteError, isOsError } from "./write_error.ts";
 import { holdsFunction } from "./_rule_spec.ts";
 
-/** Options of {@linkcode runGrid}. */
-export interface RunGridOptions {
-  /** Run folder. Default `runs/<spec name>`, or `runs/<spec name>/shard-<i>-of-<n>` for a shard. */
-  out?: string;
-  /** Shard to run, as `{ index, count }` or `"i/n"`. Default: the whole grid. */
-  shard?: Shard | string;
-  /** Refuse a grid of more episodes than this (the whole grid). Default 1,000,000 (`MAX_EPISODES`). */
-  maxEpisodes?: number;
-  /**
-   * Web Workers for episodes without an `agents` factory; 0 plays them
-   * in-process. A spec whose agents hold a function (a `BeliefRule` object
-   * of a TypeScript spec: a function cannot cross to a worker) plays
-   * in-process too, and its summary says `mode: "in-process"`; name a rule
-   * by id (with parameters) to play it in workers. Default: the
-   * allocation's CPUs ({@linkcode defaultWorkers}: `SLURM_CPUS_PER_TASK`,
-   * else the cores available to the process).
-   */
-  workers?: number;
-  /** Episodes in flight at once when playing in-process. Default 8. */
-  concurrency?: number;
-  /**
-   * The LLM runtime that the episodes naming models share: `runGrid` builds
-   * their agents and checks them before any episode starts. Such episodes run
-   * in-process. Default none.
-   */
-  runtime?: LlmRuntime;
-  /** Check keys, base URLs and models over the network before any episode starts. Default `true`. */
-  preflight?: boolean;
-  /**
-   * Limit of the whole run's billed spend (every session, read back from the
-   * folder's spend ledger): a request that may not fit is not sent. Default:
-   * no limit (spend is still recorded).
-   */
-  budget?: Budget;
-  /**
-   * Builds the agents of an episode (custom agents); return `undefined` for
-   * the episode's LLM agents (with `runtime`) or rule-based agents. Episodes
-   * then run in-process. Default none.
-   */
-  agents?: (episode: GridEpisode) => GridAgentFactory | undefined;
-  /** Progress display. Default `true` (notebook, terminal bar, or log lines, whichever fits). */
-  progress?: ProgressOption;
-  /**
-   * Stops starting episodes; those in flight finish. A string reason (e.g.
-   * `"Received SIGTERM"`) is recorded as why (`stopped`, `stoppedBy:
-   * "signal"`). Default none.
-   */
-  signal?: AbortSignal;
-  /** Stops waiting for episodes in flight (workers are terminated). Default none. */
-  abandon?: AbortSignal;
-  /** Play again the episodes whose log ends with status `"error"` or `"degraded"`. Default `false`. */
-  redoFailed?: boolean;
-  /** Module URLs every worker imports first (e.g. one that registers another game's runner). Default none. */
-  runnerModules?: readonly string[];
-  /** Called after each episode. Default none. */
-  onEpisode?: (summary: EpisodeSummary) => void;
-  /**
-   * Take over the folder's lock file when it names another host (whose
-   * process this host cannot check; see `lockFolder`), instead of refusing.
-   * Only once that process is known to have ended. Default `false`.
-   */
-  takeOverLock?: boolean;
-  /**
-   * Each writer starts a new segment file before a block would take its
-   * current one past this many bytes (see `SegmentWriter`). Default
-   * `SEGMENT_MAX_BYTES` (256 MiB).
-   */
-  segmentBytes?: number;
-}
-
-/**
- * What {@linkcode runGrid} returns: plain data, with a non-enumerable
- * `Symbol.for("Jupyter.display")` method, so a notebook cell that ends with
- * it shows its summary table (see `gridSummary`).
- */
-export interface GridResult {
-  /** Run folder. */
-  dir: string;
-  /** Run id. */
-  run: string;
-  /** Spec hash. */
-  hash: string;
-  /** Shard, or `null`. */
-  shard: Shard | null;
-  /** Episodes of the folder (its shard). */
-  total: number;
-  /** Episodes already finished at start. */
-  skipped: number;
-  /** Episodes played now (failures included). */
-  played: number;
-  /** Episodes played now that failed, with why. */
-  failed: { id: string; error: string }[];
-  /** Episodes played now that finished degraded (some decisions are neutral defaults), with the counts. */
-  degraded: { id: string; counts: Degradation }[];
-  /** Episodes without a finished log at the end. */
-  remaining: number;
-  /** Whether the run stopped early (signal, abandon, budget, or a failing provider). */
-  interrupted: boolean;
-  /**
-   * Why new episodes stopped starting (a budget, a failing provider, a
-   * signal's string reason, a folder that cannot be written), or `null`.
-   */
-  stopped: string | null;
-  /**
-   * What stopped them: `"budget"`, `"provider"` (a failing or refusing
-   * provider, also when found after the last episode started), `"cache"` (a
-   * response cache that cannot be written), `"ledger"` (a spend ledger that
-   * cannot be written), `"signal"` (`signal` or
-   * `abandon`), `"disk"` (a log or the manifest that cannot be written), or
-   * `null`.
-   */
-  stoppedBy: "budget" | "provider" | "cache" | "ledger" | "signal" | "disk" | null;
-  /** Temporary files of an earlier, killed run that were removed. */
-  removedTemporary: number;
-  /** Unfinished logs that were removed (torn segment blocks, partial per-episode logs) and played again. */
-  removedPartial: number;
-  /** The holder of a stale lock (a killed run) that was taken over, or `null`. */
-  staleLock: LockHolder | null;
-  /** `"workers"` or `"in-process"`. */
-  mode: "workers" | "in-process";
-  /** Wall time in ms. */
-  elapsedMs: number;
-  /** Model calls of this invocation: calls, cache hits, tokens, estimated cost. */
-  usage: UsageTotals;
-  /** The run's spend against its budget, or `null` without LLM episodes and a runtime. */
-  spend: GridSpend | null;
-}
-
-/** What a run spent (see {@linkcode GridResult.spend}). */
-export interface GridSpend {
-  /** The spend ledger's path. */
-  ledger: string;
-  /** The budget of this invocation (which bounds the whole run), or `null`. */
-  limit: Budget | null;
-  /** Billed spend of the whole run, every session (an upper bound: unknown billing counts at its reservation). */
-  spent: Spend;
-  /** Billed spend of this invocation. */
-  session: Spend;
-  /** What is left of the limit: tokens and cost, each `null` without that limit. */
-  remaining: { tokens: number | null; cost: number | null };
-  /** Requests of earlier sessions that never settled (killed in flight), counted at their reservation. */
-  unsettled: number;
-  /** The torn last line cut from the ledger when the run started (a kill mid-write), or `null`. */
-  cut: { bytes: number; sample: string } | null;
-}
+export type { GridResult, GridSpend, RunGridOptions } from "./grid_session.ts";
 
 /** The default number of workers and where it comes from (see {@linkcode defaultWorkers}). */
 export interface DefaultWorkers {
@@ -340,17 +167,6 @@ export function defaultWorkers(): DefaultWorkers {
  */
 export function defaultRunFolder(name: string, shard: Shard | null): string {
   return shard ? `runs/${name}/${shardFolderName(shard)}` : `runs/${name}`;
-}
-
-async function holdsLogs(dir: string): Promise<boolean> {
-  try {
-    for await (const e of Deno.readDir(dir)) {
-      if (e.isFile && e.name.endsWith(".ndjson")) return true;
-    }
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-  }
-  return false;
 }
 
 function intAtLeast(name: string, v: number, min: number): number {
@@ -448,265 +264,63 @@ async function runLocked(
   plan: GridPlan,
   dir: string,
   staleLock: LockHolder | null,
-  options: RunGridOptions & { workers: number; concurrency: number },
+  options: SessionOptions,
   t0: number,
 ): Promise<GridResult> {
-  const runtime = options.runtime;
-  const existing = await readManifest(dir);
-  const episodesHashOf = episodesHash(plan.episodes.map((e) => e.id));
-  if (existing) {
-    assertSameRun(existing, { ...plan, episodesHash: episodesHashOf }, dir);
-  } else if (await holdsLogs(dir)) {
-    throw new RangeError(
-      `Run folder "${dir}" holds episode logs but no manifest.json: ` +
-        `choose an empty or new output folder`,
-    );
-  }
-  const scan = await scanRunFolder(dir, new Set(plan.episodes.map((e) => e.id)), plan.spec.name);
-  const todo = plan.episodes.filter((e) => {
-    const s = scan.finished.get(e.id);
-    return s === undefined || (s.status !== "ok" && options.redoFailed);
-  });
-  if (options.budget) checkBudget(options.budget);
-  if (runtime) {
-    if (options.budget?.maxCost !== undefined) assertPriced(todo, runtime);
-  }
-  using spending = runtime && plan.llm ? attachSpend(dir, runtime, options.budget) : null;
-  if (runtime) {
-    // A run whose budget is spent sends nothing, not even preflight's requests.
-    const spentOut = spending !== null && options.budget !== undefined &&
-      spendExhausted(spending.ledger.reading.spend.total, options.budget) !== null;
-    await checkLlmEpisodes(todo, runtime, {
-      preflight: spentOut ? false : options.preflight,
-    }).catch((err) => {
-      // Preflight's request was refused (the budget, the ledger): the stop check says why.
-      if (!isEpisodeAbandoned(err) || runtime.status().halt === null) throw err;
-    });
-  }
-  await retireLogs(scan, todo.map((e) => e.id));
-  const info = await runtimeInfo();
-  const session: GridSession = {
-    ...info,
-    started: new Date().toISOString(),
-    ended: null,
-    skipped: plan.episodes.length - todo.length,
-    played: 0,
-    failed: 0,
-    degraded: 0,
-    interrupted: false,
-    stopped: null,
-    ...(spending ? { limit: options.budget ?? null, spent: spending.session().total } : {}),
-  };
-  const manifest: GridManifest = existing
-    ? {
-      ...existing,
-      episodes_hash: existing.episodes_hash ?? episodesHashOf,
-      status: "running",
-      sessions: [...existing.sessions, session],
-    }
-    : {
-      manifest: MANIFEST_VERSION,
-      run: plan.spec.name,
-      spec_hash: plan.hash,
-      spec: plan.spec,
-      shard: plan.shard,
-      episodes: plan.episodes.length,
-      episodes_hash: episodesHashOf,
-      total: plan.total,
-      ...info,
-      started: session.started,
-      ended: null,
-      status: "running",
-      sessions: [session],
-    };
-  if (spending) manifest.spend = spending.manifest(options.budget);
+  using session = await RunSession.open(plan, dir, staleLock, options, t0);
   try {
-    await writeManifest(dir, manifest);
-  } catch (err) {
-    throw isOsError(err)
-      ? new FolderWriteError(dir, err, { path: join(dir, MANIFEST_FILE), what: "the manifest" })
-      : err;
-  }
-  try {
-    return await playAll(plan, dir, staleLock, options, t0, {
-      scan,
-      todo,
-      session,
-      manifest,
-      spending,
-    });
+    session.begin();
+    const mode = await playEpisodes(session, options);
+    const result = await session.close(mode);
+    // A notebook cell ending with the result shows its summary table, not the object.
+    return withJupyterDisplay(result, () => gridSummary(result));
   } catch (err) {
     // Whatever went wrong, the manifest says the session ended early, where it can.
-    if (manifest.status === "running") {
-      session.ended = new Date().toISOString();
-      session.interrupted = true;
-      manifest.status = "interrupted";
-      await writeManifest(dir, manifest).catch(() => {});
-    }
+    await session.abort();
     throw err;
   }
 }
 
-/** The state {@linkcode playAll} starts from. */
-interface Prepared {
-  scan: Awaited<ReturnType<typeof scanRunFolder>>;
-  todo: GridEpisode[];
-  session: GridSession;
-  manifest: GridManifest;
-  /** The spend ledger attached to the runtime, or `null`. */
-  spending: Spending | null;
-}
-
-/** Plays the episodes to do and writes the closing manifest (the lock is held, the manifest says running). */
-async function playAll(
-  plan: GridPlan,
-  dir: string,
-  staleLock: LockHolder | null,
-  options: RunGridOptions & { workers: number; concurrency: number },
-  t0: number,
-  prepared: Prepared,
-): Promise<GridResult> {
-  const { workers, concurrency } = options;
+/**
+ * Plays the session's episodes: in a worker pool or in-process lanes (see
+ * `poolSize`), each lane starting the next episode until none is left, a
+ * signal came or the session must stop; `abandon` stops waiting for those in
+ * flight. Says where they were played.
+ */
+async function playEpisodes(
+  session: RunSession,
+  options: SessionOptions,
+): Promise<GridResult["mode"]> {
+  const { todo, dir } = session;
   const runtime = options.runtime;
-  const { scan, todo, session, manifest, spending } = prepared;
-  const sink = progressSink(options.progress ?? true);
-  const state = {
-    done: 0,
-    running: 0,
-    failed: [] as { id: string; error: string }[],
-    degraded: [] as { id: string; counts: Degradation }[],
-    usage: emptyTotals(),
-    logged: 0,
-    stopped: null as string | null,
-    stoppedBy: null as GridResult["stoppedBy"],
-    /** Episodes stopped mid-way because the run is stopping (not logged). */
-    abandoned: 0,
-    /** Set when every model call of a finished episode failed. */
-    allCallsFailed: null as string | null,
-  };
-  const ledgerStart = runtime?.ledger.run();
-  const usage = (): UsageTotals =>
-    runtime ? totalsSince(runtime.ledger.run(), ledgerStart!) : { ...state.usage };
-  const progress = (): GridProgress => ({
-    run: plan.spec.name,
-    total: plan.episodes.length,
-    skipped: session.skipped,
-    done: state.done,
-    failed: state.failed.length,
-    degraded: state.degraded.length,
-    running: state.running,
-    elapsedMs: performance.now() - t0,
-    usage: plan.llm ? usage() : null,
-    runtime: runtime && plan.llm ? runtime.status() : null,
-    stopped: state.stopped,
+  const size = poolSize({
+    // A rule object's function cannot be sent to a worker (structured clone).
+    agents: Boolean(options.agents) || session.plan.cells.some((c) => holdsFunction(c.agents)),
+    llmInProcess: runtime !== undefined && session.plan.llm,
+    workers: options.workers,
+    todo: todo.length,
   });
-  const redact = (text: string) => runtime?.redact(text) ?? text;
-  const record = (s: EpisodeSummary) => {
-    if (s.writeFailure) {
-      // The folder cannot be written: not logged (played again on resume), and the run stops.
-      const f = s.writeFailure;
-      if (state.stoppedBy !== "disk") {
-        state.stopped =
-          new FolderWriteError(dir, Object.assign(new Error(f.message), { code: f.code }), {
-            path: f.path,
-            what: "an episode log",
-          }).message;
-        state.stoppedBy = "disk";
-      }
-      sink?.update(progress());
-      return;
-    }
-    if (s.status === "abandoned") {
-      // The run is stopping (EpisodeAbandoned): not logged, played again on resume.
-      state.abandoned++;
-      if (state.stopped === null) {
-        state.stopped = redact(s.error ?? "the run stopped");
-        state.stoppedBy = runtime?.status().halt?.by ?? "provider";
-      }
-      sink?.update(progress());
-      return;
-    }
-    state.done++;
-    if (s.logged) state.logged++;
-    if (s.status === "error") {
-      state.failed.push({ id: s.id, error: redact(s.error ?? "failed") });
-    }
-    if (s.status === "degraded") state.degraded.push({ id: s.id, counts: s.degraded! });
-    if (s.usage.calls > 0 && s.usage.failedCalls === s.usage.calls && s.lastFailure) {
-      const f = s.lastFailure;
-      state.allCallsFailed ??= redact(
-        `Every model call of episode "${s.id}" failed (${s.usage.calls} calls); the last, to ` +
-          `provider "${f.provider}" (model "${f.model}"): ${f.error}`,
-      );
-    }
-    addTotals(state.usage, s.usage);
-    options.onEpisode?.(s);
-    sink?.update(progress());
-  };
-  /**
-   * Whether new episodes must not start: the budget is reached or a provider
-   * is failing. `atEnd` (once no episode is left to start) leaves the budget
-   * out: spending it with the last episode stops nothing.
-   */
-  const mustStop = (atEnd = false): boolean => {
-    if (state.stopped === null) {
-      const halt = runtime?.status().halt ?? null;
-      const whole = runtime?.budgetStatus()?.spent.total;
-      const spent = halt === null && options.budget && !atEnd
-        ? (whole ? spendExhausted(whole, options.budget) : null) ??
-          budgetExhausted(usage(), options.budget)
-        : null;
-      const provider = runtime?.status().fatal ?? state.allCallsFailed;
-      state.stopped = halt?.reason ?? spent ?? provider;
-      state.stoppedBy = halt?.by ?? (spent ? "budget" : provider ? "provider" : null);
-      if (state.stopped !== null) sink?.update(progress());
-    }
-    return state.stopped !== null;
-  };
-
-  const llmInProcess = runtime !== undefined && plan.llm;
-  // A rule object's function cannot be sent to a worker (structured clone).
-  const functions = plan.cells.some((c) => holdsFunction(c.agents));
-  const useWorkers = !options.agents && !llmInProcess && !functions && workers > 0 &&
-    todo.length > 0;
-  const tag = sessionTag();
-  const pool = useWorkers
+  const pool = size > 0
     ? new WorkerPool({
-      size: Math.min(workers, todo.length),
+      size,
       modules: options.runnerModules,
-      segmentTag: tag,
+      segmentTag: session.tag,
       segmentBytes: options.segmentBytes,
     })
     : null;
-  const parallel = pool ? pool.size * pool.depth : concurrency;
-  // In-process episodes share one segment, opened at the first log and closed
-  // before the lock is released (a late, abandoned episode is then not logged).
-  const main = { segment: null as SegmentWriter | null, closed: false };
-  const segment = () => {
-    if (main.closed) throw new Error("The run has returned: an abandoned episode is not logged");
-    return main.segment ??= SegmentWriter.create(dir, `${tag}-main`, {
-      maxBytes: options.segmentBytes,
-    });
-  };
-  const log = {
-    append: (events: Parameters<SegmentWriter["append"]>[0]) => segment().append(events),
-    appendText: (text: LogText) => segment().appendText(text),
-  };
+  const parallel = pool ? pool.size * pool.depth : options.concurrency;
   const execute = async (ep: GridEpisode): Promise<EpisodeSummary> => {
     if (pool) return await pool.run(ep, dir);
     const agents = options.agents?.(ep) ?? (runtime ? gridLlmAgents(ep, runtime) : undefined);
     try {
-      return await executeEpisode(ep, { log, agents });
+      return await executeEpisode(ep, { log: session.log, agents });
     } catch (err) {
-      const failed = writeFailedSummary(ep.id, err, main.segment?.path ?? dir);
+      const failed = writeFailedSummary(ep.id, err, session.segmentPath);
       if (failed === null) throw err;
       return failed;
     }
   };
-  const tick = sink ? setInterval(() => sink.update(progress()), 1000) : undefined;
-  const unwatch = runtime && sink && plan.llm
-    ? runtime.watch(() => sink.update(progress()))
-    : undefined;
+  session.watch();
   let next = 0;
   const interruptedBySignal = () => options.signal?.aborted || options.abandon?.aborted;
   // In-process mock episodes settle in microtasks only: without a turn of the
@@ -724,22 +338,14 @@ async function playAll(
     return turn;
   };
   const lane = async () => {
-    while (next < todo.length && !interruptedBySignal() && !mustStop()) {
+    while (next < todo.length && !interruptedBySignal() && !session.mustStop()) {
       const pending = yieldTurn();
       if (pending !== null) {
         await pending;
         continue;
       }
-      const ep = todo[next++];
-      state.running++;
-      let s: EpisodeSummary;
-      try {
-        s = await execute(ep);
-      } catch (err) {
-        s = failedSummary(ep.id, err);
-      }
-      state.running--;
-      if (!options.abandon?.aborted) record(s);
+      const s = await session.play(todo[next++], execute);
+      if (!options.abandon?.aborted) session.record(s);
     }
   };
   let abandoned: Promise<void> | undefined;
@@ -756,186 +362,13 @@ async function playAll(
     const lanes = Promise.all(Array.from({ length: Math.min(parallel, todo.length) }, lane));
     await (abandoned ? Promise.race([lanes, abandoned]) : lanes);
   } finally {
-    if (tick !== undefined) clearInterval(tick);
-    unwatch?.();
+    session.unwatch();
     if (onAbandon) options.abandon?.removeEventListener("abort", onAbandon);
     pool?.close();
-    main.closed = true;
-    main.segment?.close();
+    session.closeSegment();
   }
-
-  const interrupted = state.done < todo.length || state.abandoned > 0;
-  // A provider found failing once every episode had started is a stop too.
-  mustStop(true);
-  if (state.stopped === null && interrupted && interruptedBySignal()) {
-    const reason = options.signal?.aborted ? options.signal.reason : options.abandon?.reason;
-    state.stopped = typeof reason === "string" ? reason : null;
-    state.stoppedBy = "signal";
-  }
-  const finishedNow = state.logged;
-  const remaining = todo.length - finishedNow;
-  const ended = new Date().toISOString();
-  session.ended = ended;
-  session.played = state.logged;
-  session.failed = state.failed.length;
-  session.degraded = state.degraded.length;
-  session.interrupted = interrupted;
-  session.stopped = state.stopped;
-  if (spending) {
-    session.spent = spending.session().total;
-    manifest.spend = spending.manifest(options.budget);
-  }
-  manifest.status = interrupted ? "interrupted" : remaining === 0 ? "complete" : "incomplete";
-  if (manifest.status === "complete") manifest.ended = ended;
-  try {
-    await writeManifest(dir, manifest);
-  } catch (err) {
-    if (!isOsError(err)) throw err;
-    // The folder cannot take the closing manifest: it still says "running", which resumes alike.
-    manifest.status = "running";
-    const why = new FolderWriteError(dir, err, {
-      path: join(dir, MANIFEST_FILE),
-      what: "the manifest",
-    }).message;
-    state.stopped = state.stopped === null ? why : `${state.stopped}; then ${why}`;
-    state.stoppedBy = "disk";
-  }
-
-  const finished = plan.episodes.length - remaining;
-  const resume = `${finished} of ${plan.episodes.length} episodes finished in ${dir}; ` +
-    `run the same spec on the same folder to resume.`;
-  const message = state.stopped !== null && (interrupted || state.stoppedBy === "disk")
-    ? `Stopped: ${state.stopped}. ${resume}`
-    : state.stopped !== null && remaining === 0
-    ? `Done: ${plan.episodes.length} episodes in ${dir}` + doneNote(state) +
-      ` Stopped: ${state.stopped}.`
-    : interrupted
-    ? `Interrupted: ${resume}`
-    : remaining > 0
-    ? `${remaining} episodes could not start (see the failures); run again to retry them.`
-    : `Done: ${plan.episodes.length} episodes in ${dir}` + doneNote(state);
-  sink?.finish(progress(), message);
-  await sink?.flush?.();
-  const result: GridResult = {
-    dir,
-    run: plan.spec.name,
-    hash: plan.hash,
-    shard: plan.shard,
-    total: plan.episodes.length,
-    skipped: session.skipped,
-    played: state.done,
-    failed: state.failed,
-    degraded: state.degraded,
-    remaining,
-    interrupted,
-    stopped: state.stopped,
-    stoppedBy: state.stoppedBy,
-    removedTemporary: scan.removedTemporary.length,
-    removedPartial: scan.removedPartial.length,
-    staleLock,
-    mode: pool ? "workers" : "in-process",
-    elapsedMs: performance.now() - t0,
-    usage: usage(),
-    spend: spending?.result(options.budget) ?? null,
-  };
-  // A notebook cell ending with the result shows its summary table, not the object.
-  return withJupyterDisplay(result, () => gridSummary(result));
+  return pool ? "workers" : "in-process";
 }
 
 /** Longest run of in-process episodes between two turns of the event loop, in ms. */
 const YIELD_MS = 50;
-
-/** What the closing line adds about failed and degraded episodes. */
-function doneNote(state: { failed: unknown[]; degraded: unknown[] }): string {
-  const parts = [
-    state.degraded.length
-      ? `${state.degraded.length} degraded: some decisions are neutral defaults after failed calls`
-      : "",
-    state.failed.length ? `${state.failed.length} ended with an error` : "",
-  ].filter(Boolean);
-  return parts.length
-    ? ` (${parts.join("; ")}); run again with redoFailed (--redo-failed) to play them again.`
-    : ".";
-}
-
-/**
- * Opens the run folder's spend ledger and attaches it, with the budget, to
- * the runtime; disposing detaches it and closes the ledger.
- */
-function attachSpend(dir: string, runtime: LlmRuntime, budget: Budget | undefined) {
-  const ledger = SpendLedger.open(dir);
-  const fresh = ledger.reading.lines === 0 && ledger.reading.torn === null;
-  const detach = runtime.useBudget({
-    limit: budget,
-    spent: ledger.reading.spend,
-    record: (line) => ledger.append(line),
-  });
-  const status = () => runtime.budgetStatus()!;
-  return {
-    ledger,
-    session: () => status().session,
-    manifest: (limit: Budget | undefined): NonNullable<GridManifest["spend"]> => {
-      const spent = status().spent;
-      return {
-        ledger: SPEND_LEDGER_FILE,
-        limit: limit ?? null,
-        spent: spent.total,
-        remaining: spendLeft(spent.total, limit ?? {}),
-        by_model: spent.byModel,
-      };
-    },
-    result: (limit: Budget | undefined): GridSpend => {
-      const s = status();
-      return {
-        ledger: ledger.path,
-        limit: limit ?? null,
-        spent: s.spent,
-        session: s.session,
-        remaining: spendLeft(s.spent.total, limit ?? {}),
-        unsettled: ledger.reading.unsettled,
-        cut: ledger.reading.torn,
-      };
-    },
-    [Symbol.dispose]: () => {
-      const s = status();
-      // A run refused before it started (preflight failed) whose requests billed
-      // nothing leaves no ledger it made, so no folder; one that billed keeps it.
-      const nothing = fresh && s.reserved.requests === 0 && s.session.total.tokens === 0 &&
-        s.session.total.unknown === 0 && s.session.total.cost === 0;
-      detach();
-      ledger.close();
-      if (nothing && !existsSync(`${dir}/${MANIFEST_FILE}`)) {
-        try {
-          Deno.removeSync(ledger.path);
-        } catch (err) {
-          if (!(err instanceof Deno.errors.NotFound)) throw err;
-        }
-      }
-    },
-  };
-}
-
-/** The spend ledger of a run, attached to its runtime (see {@linkcode attachSpend}). */
-type Spending = ReturnType<typeof attachSpend>;
-
-function existsSync(path: string): boolean {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A cost budget can only be checked when every model has a price. */
-function assertPriced(episodes: readonly GridEpisode[], runtime: LlmRuntime): void {
-  const models = new Set(episodes.flatMap((e) => modelsOf(e.agents)));
-  for (const id of models) {
-    if (runtime.model(id).price === null) {
-      throw new RangeError(
-        `A cost budget needs a price for every model, and model "${id}" has none: ` +
-          `add "price" to its config, or use a token budget`,
-      );
-    }
-  }
-}

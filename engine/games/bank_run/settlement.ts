@@ -27,6 +27,7 @@ import { shuffled } from "../../core/rng.ts";
 import { roundCapacity } from "../../frail/capacity.ts";
 import { drawDecision } from "../../frail/financial_decision.ts";
 import { promisedTotal } from "../../frail/mechanisms/profile.ts";
+import { payFromCash } from "../../frail/early_sale.ts";
 import { type BankRunState, type Depositor, EPS } from "./state.ts";
 import type { BankRunParams } from "./params.ts";
 
@@ -145,10 +146,7 @@ function depositorOf(state: BankRunState, id: string): Depositor {
 /** Pays `amount` from cash, then by selling assets; returns units sold, or undefined if impossible. */
 function pay(state: BankRunState, amount: number): number | undefined {
   const h = state.params.earlySalePrice;
-  if (state.cash + EPS >= amount) {
-    state.cash = Math.max(0, state.cash - amount);
-    return 0;
-  }
+  if (payFromCash(state, amount)) return 0;
   const units = (amount - state.cash) / h;
   if (units > state.assets + EPS) return undefined;
   state.assets = Math.max(0, state.assets - units);

@@ -11,7 +11,6 @@
  * @module
  */
 import { EMPTY_LIST, SharedPart } from "../../core/view_parts.ts";
-import type { CapacityRule } from "../../frail/capacity.ts";
 import { isMember } from "../../frail/mechanisms/coalition.ts";
 import { isCommittedUnder, promisedTotal } from "../../frail/mechanisms/profile.ts";
 import {
@@ -22,28 +21,25 @@ import {
   mayJoin,
   openProposals,
 } from "../../frail/mechanisms/views.ts";
-import type { MechanismId, Message } from "../../frail/types.ts";
+import type { MechanismId, Message, ParticipantViewHead } from "../../frail/types.ts";
 import { committedAmount } from "./commitments.ts";
 import type { BankRunParams } from "./params.ts";
 import type { BankRunDisclosure, BankRunState } from "./state.ts";
 
-/** Game parameters a depositor is told (no horizon). */
-export interface DepositorParameters {
-  /** Number of depositors. */
-  depositors: number;
-  /** Total deposits. */
-  totalDeposits: number;
-  /** Promised yield per unit held to the end. */
-  depositYield: number;
-  /** Asset maturity return per unit. */
-  assetReturn: number;
-  /** Early-sale price per unit. */
-  earlySalePrice: number;
-  /** Withdrawals processed per round. */
-  capacity: number;
-  /** What happens to a request beyond the capacity (the prompt states the engine's rule). */
-  capacityRule: CapacityRule;
-}
+/**
+ * Game parameters a depositor is told: these fields of the bank run's
+ * parameters (no horizon, no balance sheet, no deposit split).
+ */
+export type DepositorParameters = Pick<
+  BankRunParams,
+  | "depositors"
+  | "totalDeposits"
+  | "depositYield"
+  | "assetReturn"
+  | "earlySalePrice"
+  | "capacity"
+  | "capacityRule"
+>;
 
 /** A depositor's commitment as shown to it. */
 export type CommitmentView =
@@ -52,13 +48,7 @@ export type CommitmentView =
   | { kind: "coalition_member"; onExitList: boolean };
 
 /** What a depositor sees. */
-export interface DepositorView {
-  /** Always `"depositor"`. */
-  role: "depositor";
-  /** The depositor's id. */
-  id: string;
-  /** Mechanism in force. */
-  mechanism: MechanismId;
+export interface DepositorView extends ParticipantViewHead<"depositor"> {
   /** Game parameters (no horizon). */
   parameters: DepositorParameters;
   /** Own deposit still at the bank. */

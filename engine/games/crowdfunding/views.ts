@@ -18,7 +18,6 @@
  *
  * @module
  */
-import type { CapacityRule } from "../../frail/capacity.ts";
 import { isMember } from "../../frail/mechanisms/coalition.ts";
 import { EXIT_CONFIRMATIONS } from "../../frail/mechanisms/in_round_exit.ts";
 import { isCommittedUnder, promisedTotal } from "../../frail/mechanisms/profile.ts";
@@ -29,7 +28,7 @@ import {
   mayJoin,
   openProposals,
 } from "../../frail/mechanisms/views.ts";
-import type { MechanismId, Message } from "../../frail/types.ts";
+import type { MechanismId, Message, ParticipantViewHead } from "../../frail/types.ts";
 import { committedAmount, lockedTotal } from "./commitments.ts";
 import { type CrowdfundingParams, lastDecisionRound } from "./params.ts";
 import {
@@ -41,26 +40,23 @@ import {
   pool,
 } from "./state.ts";
 
-/** Game parameters every crowdfunding agent is told (no regime label). */
-export interface CrowdfundingParameters {
-  /** Number of backers n. */
-  backers: number;
-  /** Unit pledge (and starting bank balance). */
-  unitPledge: number;
-  /** Funding goal G. */
-  goal: number;
-  /** Reward v per pledged unit, paid the round after launch. */
-  reward: number;
-  /** Founder margin m per pledged unit. */
-  margin: number;
-  /** Risk-free rate r_f per round on idle balances. */
-  riskFree: number;
-  /** Pledge face that can be withdrawn per round. */
-  withdrawalCapacity: number;
-  /** What happens to a withdrawal beyond the capacity (the prompt states the engine's rule). */
-  capacityRule: CapacityRule;
-  /** Rounds T (the last one is settlement only). */
-  horizon: number;
+/**
+ * Game parameters every crowdfunding agent is told (no regime label): the
+ * crowdfunding parameters and the last decision round they imply.
+ */
+export interface CrowdfundingParameters extends
+  Pick<
+    CrowdfundingParams,
+    | "backers"
+    | "unitPledge"
+    | "goal"
+    | "reward"
+    | "margin"
+    | "riskFree"
+    | "withdrawalCapacity"
+    | "capacityRule"
+    | "horizon"
+  > {
   /** Last decision round (T - 1). */
   lastDecisionRound: number;
 }
@@ -72,13 +68,7 @@ export type BackerCommitmentView =
   | { kind: "coalition_member"; exitRequested: boolean };
 
 /** What a backer sees. */
-export interface BackerView {
-  /** Always `"backer"`. */
-  role: "backer";
-  /** The backer's id. */
-  id: string;
-  /** Mechanism of the episode. */
-  mechanism: MechanismId;
+export interface BackerView extends ParticipantViewHead<"backer"> {
   /** Current round. */
   round: number;
   /** Last round (settlement only). */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { payFromCash } from "../../frail/early_sale.ts";
 
 /**
  * Amounts below this are treated as zero (float dust).
@@ -110,10 +111,7 @@ export function remainingFace(bs: BalanceSheet): number {
  * ```
  */
 export function payOut(bs: BalanceSheet, amount: number, price: number): Sale | undefined {
-  if (bs.cash + EPS >= amount) {
-    bs.cash = Math.max(0, bs.cash - amount);
-    return { face: 0, proceeds: 0 };
-  }
+  if (payFromCash(bs, amount)) return { face: 0, proceeds: 0 };
   let need = amount - bs.cash;
   if (price * remainingFace(bs) + EPS < need) return undefined;
   let face = 0;

@@ -19,36 +19,34 @@ import {
   mayJoin,
   openProposals,
 } from "../../frail/mechanisms/views.ts";
-import type { MechanismId, Message } from "../../frail/types.ts";
+import type { MechanismId, Message, ParticipantViewHead } from "../../frail/types.ts";
 import { committedClaims } from "./commitments.ts";
 import { claimAt, type DebtRolloverParams } from "./params.ts";
 import type { DebtRolloverDisclosure, DebtRolloverState, RolloverOutcome } from "./state.ts";
 import { isDue } from "./state.ts";
 
-/** Game parameters every player is told (all of Table 4; no regime label). */
-export interface RolloverParameters {
-  /** Number of creditors. */
-  creditors: number;
+/**
+ * Game parameters every player is told (all of Table 4; no regime label):
+ * the debt rollover parameters, the public wave assignment and what a claim
+ * held to the horizon pays.
+ */
+export interface RolloverParameters extends
+  Pick<
+    DebtRolloverParams,
+    | "creditors"
+    | "horizon"
+    | "faceValue"
+    | "claimRate"
+    | "initialCash"
+    | "cashRate"
+    | "assets"
+    | "earlySalePrice"
+    | "capacity"
+  > {
   /** Public wave assignment: creditors whose claims first mature at each wave round. */
   waves: { round: number; creditors: string[] }[];
-  /** Rounds T. */
-  horizon: number;
-  /** Face value F of each claim at the start. */
-  faceValue: number;
-  /** Claim accrual r_d per round, compounding. */
-  claimRate: number;
   /** What a claim held to the horizon pays: F (1 + r_d)^T. */
   claimAtHorizon: number;
-  /** Initial cash L0. */
-  initialCash: number;
-  /** Interest on cash per round. */
-  cashRate: number;
-  /** Asset tranches: face paid in cash at each maturity round. */
-  assets: { round: number; face: number }[];
-  /** Early-sale price h per unit of remaining face. */
-  earlySalePrice: number;
-  /** Redemptions processed per round; excess requests roll one round. */
-  capacity: number;
 }
 
 /** A creditor's commitment as shown to it. */
@@ -58,13 +56,7 @@ export type CreditorCommitmentView =
   | { kind: "committee_member"; onExitList: boolean };
 
 /** What a creditor sees. */
-export interface CreditorView {
-  /** Always `"creditor"`. */
-  role: "creditor";
-  /** The creditor's id. */
-  id: string;
-  /** Mechanism in force. */
-  mechanism: MechanismId;
+export interface CreditorView extends ParticipantViewHead<"creditor"> {
   /** Current round. */
   round: number;
   /** Last round. */

@@ -7,26 +7,36 @@
  */
 import type { EngineEvent } from "../../core/events.ts";
 import type { CorruptionMode, StagHuntParams } from "./params.ts";
-import type { StagHuntAction, StagHuntPayoffs } from "./payoffs.ts";
+import type { StagHuntAction } from "./payoffs.ts";
+import type { TurnEntry } from "./state.ts";
 
-/** One published turn. */
-export interface StagHuntTurn {
+/**
+ * One published turn: the state's turn entry (`TurnEntry`: both action
+ * layers), where it stands (run, episode, round), its executed action, and
+ * the episode's game parameters.
+ */
+export interface StagHuntTurn
+  extends TurnEntry, Pick<StagHuntParams, "N" | "M" | "T" | "F" | "corruption" | "payoffs"> {
   /** Run id. */
   run: string;
   /** Episode id. */
   episode: string;
-  /** Players N. */
-  N: number;
-  /** Threshold M. */
-  M: number;
-  /** Rounds T. */
-  T: number;
-  /** Corrupted players F. */
-  F: number;
-  /** Corruption mode. */
-  corruption: CorruptionMode;
-  /** Payoffs. */
-  payoffs: StagHuntPayoffs;
+  /** Round, from 1. */
+  round: number;
+  /** The executed (scored) action: the public one, the original one under `communication_only`. */
+  executedAction: StagHuntAction;
+}
+
+/**
+ * A turn as logged: the fields of its `turn` event, as the loader's `turns`
+ * frame holds them too. `executed_action` is absent (or not a string) in a
+ * log written before the field.
+ */
+export interface LoggedTurn {
+  /** Run id. */
+  run: string;
+  /** Episode id. */
+  episode: string;
   /** Round, from 1. */
   round: number;
   /** Speaking position, from 1. */
@@ -35,18 +45,57 @@ export interface StagHuntTurn {
   agent: string;
   /** Whether the speaker is a designated corrupted player. */
   corrupted: boolean;
-  /** Original (pre-flip) action r. */
-  originalAction: StagHuntAction;
-  /** Public (post-flip) action r-tilde. */
-  publicAction: StagHuntAction;
-  /** The executed (scored) action: the public one, the original one under `communication_only`. */
-  executedAction: StagHuntAction;
-  /** Reported confidence in [0, 1]. */
+  /** The agent's own action. */
+  original_action: string;
+  /** The public action. */
+  public_action: string;
+  /** The executed action. */
+  executed_action?: unknown;
+  /** Reported confidence. */
   confidence: number;
   /** The agent's own justification. */
-  originalJustification: string;
+  original_justification: string;
   /** The public justification. */
-  publicJustification: string;
+  public_justification: string;
+}
+
+/**
+ * The turn record of a logged turn of an episode played with `params`.
+ *
+ * @example
+ * ```ts
+ * import { parseStagHuntParams } from "./params.ts";
+ * import { turnRecord } from "./turns.ts";
+ * const t = turnRecord(parseStagHuntParams({ N: 3, M: 2 }), {
+ *   run: "r", episode: "e", round: 1, position: 2, agent: "p02", corrupted: true,
+ *   original_action: "Stag", public_action: "Hare", confidence: 0.8,
+ *   original_justification: "go", public_justification: "stay",
+ * });
+ * if (t.executedAction !== "Hare" || t.M !== 2 || t.originalAction !== "Stag") throw new Error();
+ * ```
+ * @throws {TypeError} When the turn has no executed action and its mode does not execute the public one.
+ */
+export function turnRecord(p: StagHuntParams, t: LoggedTurn): StagHuntTurn {
+  return {
+    run: t.run,
+    episode: t.episode,
+    N: p.N,
+    M: p.M,
+    T: p.T,
+    F: p.F,
+    corruption: p.corruption,
+    payoffs: { ...p.payoffs },
+    round: t.round,
+    position: t.position,
+    agent: t.agent,
+    corrupted: t.corrupted,
+    originalAction: t.original_action as StagHuntAction,
+    publicAction: t.public_action as StagHuntAction,
+    executedAction: executedOf(t, p.corruption),
+    confidence: t.confidence,
+    originalJustification: t.original_justification,
+    publicJustification: t.public_justification,
+  };
 }
 
 /** Which action layer a history or metric reads. */
@@ -97,43 +146,21 @@ export function turnsFromEvents(events: readonly EngineEvent[]): StagHuntTurn[] 
     if (e.type !== "turn") continue;
     const p = games.get(key);
     if (!p) continue;
-    out.push({
-      run: e.run,
-      episode: e.episode,
-      N: p.N,
-      M: p.M,
-      T: p.T,
-      F: p.F,
-      corruption: p.corruption,
-      payoffs: { ...p.payoffs },
-      round: e.round,
-      position: e.position,
-      agent: e.agent,
-      corrupted: e.corrupted,
-      originalAction: e.original_action as StagHuntAction,
-      publicAction: e.public_action as StagHuntAction,
-      executedAction: executedOf(e, p.corruption),
-      confidence: e.confidence,
-      originalJustification: e.original_justification,
-      publicJustification: e.public_justification,
-    });
+    out.push(turnRecord(p, e));
   }
   return out;
 }
 
 /**
- * A turn event's executed action: its `executed_action`, or, in a log written
+ * A turn's executed action: its `executed_action`, or, in a log written
  * before the field (whose modes, `base` and `b3`, executed the public action),
  * the public action.
  */
-function executedOf(
-  e: { executed_action?: string; public_action: string; episode: string; round: number },
-  mode: CorruptionMode,
-): StagHuntAction {
-  if (e.executed_action !== undefined) return e.executed_action as StagHuntAction;
-  if (mode === "base" || mode === "b3") return e.public_action as StagHuntAction;
+function executedOf(t: LoggedTurn, mode: CorruptionMode): StagHuntAction {
+  if (typeof t.executed_action === "string") return t.executed_action as StagHuntAction;
+  if (mode === "base" || mode === "b3") return t.public_action as StagHuntAction;
   throw new TypeError(
-    `The turn of episode "${e.episode}" round ${e.round} has no executed_action under ${mode}`,
+    `The turn of episode "${t.episode}" round ${t.round} has no executed_action under ${mode}`,
   );
 }
 

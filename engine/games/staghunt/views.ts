@@ -21,18 +21,13 @@
  */
 import { SharedPart } from "../../core/view_parts.ts";
 import type { StagHuntAction, StagHuntPayoffs } from "./payoffs.ts";
-import type { RoundRecord, StagHuntState } from "./state.ts";
+import type { StagHuntParams } from "./params.ts";
+import type { RoundRecord, StagHuntState, TurnEntry } from "./state.ts";
 
-/** One public report as shown in the transcript. */
-export interface PublicReport {
-  /** Speaker id. */
-  agent: string;
-  /** Speaking position, from 1. */
-  position: number;
+/** One public report as shown in the transcript: a turn's public layer. */
+export interface PublicReport extends Pick<TurnEntry, "agent" | "position" | "confidence"> {
   /** Public action. */
   action: StagHuntAction;
-  /** Reported confidence in [0, 1]. */
-  confidence: number;
   /** Public justification. */
   justification: string;
 }
@@ -47,20 +42,14 @@ export interface PublicRound {
   outcome: { stag: number; success: boolean } | null;
 }
 
-/** What a player sees at its turn. */
-export interface StagHuntView {
+/** What a player sees at its turn: N, M and the payoffs of the parameters (not T, not F). */
+export interface StagHuntView extends Pick<StagHuntParams, "N" | "M" | "payoffs"> {
   /** The player's id. */
   you: string;
   /** The player's speaking position, from 1. */
   position: number;
   /** Current round, from 1. */
   round: number;
-  /** Number of players N. */
-  N: number;
-  /** Threshold M. */
-  M: number;
-  /** Payoffs. */
-  payoffs: StagHuntPayoffs;
   /** Player ids in the fixed speaking order. */
   order: string[];
   /** The public transcript: rounds 1 to the current one. */

@@ -4,9 +4,8 @@
 import { assert, assertEquals } from "../../_assert.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
+import { COMPACT_CLI as CLI, ROOT } from "./_grid_fixture.ts";
 
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const CLI = new URL("../../../engine/cli/compact.ts", import.meta.url).pathname;
 const KILLS = 20;
 
 const SPEC = {

@@ -5,9 +5,7 @@ import type { EngineEvent } from "../../../engine/core/events.ts";
 import { compactRun } from "../../../analysis/load/compact.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readLogEpisodes, readRunEpisodes } from "../../../engine/grid/segments.ts";
-
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const CLI = new URL("../../../engine/cli/compact.ts", import.meta.url).pathname;
+import { COMPACT_CLI as CLI, quiet, ROOT } from "./_grid_fixture.ts";
 
 const SPEC = {
   name: "compacted",
@@ -18,7 +16,6 @@ const SPEC = {
     { game: "staghunt", N: [3], M: [2], T: [2], F: [1], corruption: ["base", "b3"] },
   ],
 };
-const quiet = { workers: 0, progress: false } as const;
 
 async function allEvents(dir: string): Promise<EngineEvent[]> {
   return [...(await readRunEpisodes(dir)).values()].flat();

@@ -8,9 +8,7 @@ import { JUPYTER_DISPLAY } from "../../../engine/core/jupyter.ts";
 import { estimateUsage } from "../../../engine/grid/estimate.ts";
 import { planGrid } from "../../../engine/grid/plan.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
-
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const CLI = new URL("../../../engine/cli/grid.ts", import.meta.url).pathname;
+import { GRID_CLI as CLI, ROOT } from "./_grid_fixture.ts";
 
 Deno.test("the paper grid's dry run with the example models fits in 40 lines and names every model unpriced", async () => {
   const out = await new Deno.Command(Deno.execPath(), {

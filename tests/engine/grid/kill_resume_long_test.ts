@@ -6,9 +6,7 @@ import { assert, assertEquals } from "../../_assert.ts";
 import { readManifest } from "../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { digestFolder, fileNames, segmentFiles } from "./_logs.ts";
-
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const CLI = new URL("../../../engine/cli/grid.ts", import.meta.url).pathname;
+import { gridCommand } from "./_grid_fixture.ts";
 
 const SPEC = {
   name: "killed",
@@ -22,12 +20,7 @@ const SPEC = {
 const TOTAL = (4 + 4) * 40;
 
 function grid(specPath: string, out: string) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "--spec", specPath, "--out", out, "--workers", "2", "--no-progress"],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  });
+  return gridCommand(specPath, out, { workers: 2 });
 }
 
 /** Episodes indexed in the segments of a folder so far. */

@@ -12,9 +12,8 @@ import {
 } from "../../../engine/grid/lock.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { digestFolder, fileNames } from "./_logs.ts";
+import { gridOutput } from "./_grid_fixture.ts";
 
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const CLI = new URL("../../../engine/cli/grid.ts", import.meta.url).pathname;
 const SPEC = {
   name: "locked",
   seed: 5,
@@ -60,14 +59,9 @@ Deno.test("two grids on one folder: the second is refused and no file of the fir
   const holder = JSON.parse(await Deno.readTextFile(`${out}/${LOCK_FILE}`));
   assertEquals(holder.pid, Deno.pid);
 
-  const second = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "--spec", specPath, "--out", out, "--workers", "1", "--no-progress"],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const second = await gridOutput(specPath, out, { workers: 1 });
   assertEquals(second.code, 2);
-  const stderr = new TextDecoder().decode(second.stderr);
+  const stderr = second.stderr;
   assert(
     stderr.startsWith(`Folder "${out}" is being written by process ${Deno.pid} on `),
     stderr,
@@ -160,27 +154,8 @@ Deno.test("runGrid() refused after taking the lock leaves no folder it made", as
 });
 
 /** The grid command on a spec and folder; its exit code and output. */
-async function gridCommand(specPath: string, out: string, extra: string[] = []) {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      CLI,
-      "--spec",
-      specPath,
-      "--out",
-      out,
-      "--workers",
-      "0",
-      "--no-progress",
-      ...extra,
-    ],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: r.code, stdout: text(r.stdout), stderr: text(r.stderr) };
+function gridCommand(specPath: string, out: string, extra: string[] = []) {
+  return gridOutput(specPath, out, { extra });
 }
 
 Deno.test("lockFolder() refuses a symbolic link at writer.lock and leaves its target untouched", async () => {

@@ -7,8 +7,7 @@ import { estimateUsage } from "../../../engine/grid/estimate.ts";
 import { pilotEpisodes, runPilot } from "../../../engine/grid/pilot.ts";
 import { planGrid } from "../../../engine/grid/plan.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
-
-const ROOT = new URL("../../../", import.meta.url).pathname;
+import { ROOT } from "./_grid_fixture.ts";
 
 const SPEC = {
   name: "pilot",

@@ -4,9 +4,7 @@ import { estimateUsage } from "../../../engine/grid/estimate.ts";
 import { formatPlan, planGrid, streamPlan } from "../../../engine/grid/plan.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { parseGridSpec } from "../../../engine/grid/spec.ts";
-
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const CLI = new URL("../../../engine/cli/grid.ts", import.meta.url).pathname;
+import { GRID_CLI as CLI, ROOT } from "./_grid_fixture.ts";
 
 Deno.test("planGrid() refuses a cell this build cannot run, naming the block, cell and field", () => {
   assertThrows(

@@ -13,17 +13,7 @@ import {
   SegmentWriter,
 } from "../../../engine/grid/segments.ts";
 import { digestFolder, segmentFiles } from "./_logs.ts";
-
-const SMALL = {
-  name: "small",
-  seed: 3,
-  episodes: 2,
-  blocks: [
-    { game: "frail", envs: ["bank_run"], mechanisms: ["M0", "M3"] },
-    { game: "staghunt", N: [3], M: [2], T: [2], F: [1] },
-  ],
-};
-const quiet = { workers: 0, progress: false } as const;
+import { quiet, SMALL } from "./_grid_fixture.ts";
 
 const blockText = (events: readonly EngineEvent[]) =>
   events.map((e) => JSON.stringify(e) + "\n").join("");

@@ -9,17 +9,7 @@ import type { GridProgress } from "../../../engine/grid/progress.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { digestFolder, episodeLog, fileNames, segmentFiles } from "./_logs.ts";
-
-const SMALL = {
-  name: "small",
-  seed: 3,
-  episodes: 2,
-  blocks: [
-    { game: "frail", envs: ["bank_run"], mechanisms: ["M0", "M3"] },
-    { game: "staghunt", N: [3], M: [2], T: [2], F: [1] },
-  ],
-};
-const quiet = { workers: 0, progress: false } as const;
+import { quiet, SMALL } from "./_grid_fixture.ts";
 
 Deno.test("runGrid() resumes by skipping finished logs, indexing complete blocks and redoing a torn one", async () => {
   const out = await Deno.makeTempDir();

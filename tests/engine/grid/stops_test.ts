@@ -10,11 +10,9 @@ import { fileNames, segmentFiles } from "./_logs.ts";
 import { injectWriteFaults } from "./_write_faults.ts";
 import { WorkerPool } from "../../../engine/grid/worker_pool.ts";
 import { DENO_COMMAND } from "../../../engine/cli/_permissions.ts";
+import { gridCommand, text } from "./_grid_fixture.ts";
 
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const CLI = new URL("../../../engine/cli/grid.ts", import.meta.url).pathname;
 const FAULTS = new URL("./_write_faults.ts", import.meta.url).pathname;
-const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** Mock bank-run episodes, a millisecond each in-process. */
 const spec = (name: string, episodes: number) => ({
@@ -30,26 +28,11 @@ function grid(
   out: string,
   options: { fault?: object; extra?: string[]; progress?: boolean } = {},
 ) {
-  const preload = options.fault ? ["--preload", FAULTS] : [];
-  return new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      ...preload,
-      CLI,
-      "--spec",
-      specPath,
-      "--out",
-      out,
-      "--workers",
-      "0",
-      ...(options.progress ? [] : ["--no-progress"]),
-      ...(options.extra ?? []),
-    ],
-    cwd: ROOT,
+  return gridCommand(specPath, out, {
+    preload: options.fault ? FAULTS : undefined,
     env: options.fault ? { COORDLAB_WRITE_FAULT: JSON.stringify(options.fault) } : {},
-    stdout: "piped",
-    stderr: "piped",
+    progress: options.progress,
+    extra: options.extra,
   });
 }
 

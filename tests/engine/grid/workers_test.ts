@@ -3,9 +3,7 @@
 // says which in its first line.
 import { assert, assertEquals, assertThrows } from "../../_assert.ts";
 import { defaultWorkers } from "../../../engine/grid/run_grid.ts";
-
-const CLI = new URL("../../../engine/cli/grid.ts", import.meta.url).pathname;
-const text = (b: Uint8Array) => new TextDecoder().decode(b);
+import { GRID_CLI as CLI, text } from "./_grid_fixture.ts";
 
 async function grid(env: Record<string, string>, allowEnv: boolean) {
   const dir = await Deno.makeTempDir({ prefix: "coordlab-workers-" });
