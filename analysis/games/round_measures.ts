@@ -127,8 +127,7 @@ const SERIES = ["Mean effort", "Minimum effort"] as const;
 /** The label of a row's condition: the keys that vary among the rows. */
 function conditionOf(rows: readonly Record<string, unknown>[]) {
   const keys = KEYS.filter((k) => new Set(rows.map((r) => r[k] ?? null)).size > 1);
-  const label = (row: Record<string, unknown>) =>
-    keys.map((k) => keyLabel(k, row[k])).join(" · ");
+  const label = (row: Record<string, unknown>) => keys.map((k) => keyLabel(k, row[k])).join(" · ");
   return { keys, label, order: [...new Set(rows.map(label))] };
 }
 

@@ -33,9 +33,7 @@ export const DEFAULT_EFFORT = 1;
 
 function readEffort(v: unknown): unknown {
   const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  return typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= MAX_EFFORTS
-    ? n
-    : INVALID;
+  return typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= MAX_EFFORTS ? n : INVALID;
 }
 
 /** An effort as a reply may write it: an integer 1..`MAX_EFFORTS`, or a string of one. */

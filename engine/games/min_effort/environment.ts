@@ -82,7 +82,9 @@ const settleStep: Step<MinEffortState> = {
   requests: () => [],
   apply(s) {
     const efforts = s.chosen;
-    if (efforts === null) throw new Error(`Round ${s.round} is settled before its efforts are chosen`);
+    if (efforts === null) {
+      throw new Error(`Round ${s.round} is settled before its efforts are chosen`);
+    }
     const minimum = Math.min(...efforts);
     const payoffs = efforts.map((e) => payoffOf(s.params, e, minimum));
     s.rounds.push({ round: s.round, efforts: [...efforts], minimum, payoffs: [...payoffs] });

@@ -146,7 +146,9 @@ export function roundMeasureRows(events: readonly EngineEvent[]): RoundMeasureRo
     throw new TypeError("Cannot measure rounds: the events hold no episode_start");
   }
   if (start.env !== "min_effort") {
-    throw new TypeError(`Cannot measure rounds of a "${start.env}" episode as minimum-effort rounds`);
+    throw new TypeError(
+      `Cannot measure rounds of a "${start.env}" episode as minimum-effort rounds`,
+    );
   }
   const highest = (start.params as { efforts: number }).efforts;
   const rows: RoundMeasureRow[] = [];

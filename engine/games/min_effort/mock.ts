@@ -36,7 +36,12 @@ import type { MinEffortView } from "./state.ts";
  * if (MIN_EFFORT_POLICIES.join() !== "best_response,always_max,always_min,uniform") throw new Error();
  * ```
  */
-export const MIN_EFFORT_POLICIES = ["best_response", "always_max", "always_min", "uniform"] as const;
+export const MIN_EFFORT_POLICIES = [
+  "best_response",
+  "always_max",
+  "always_min",
+  "uniform",
+] as const;
 
 /** A mock minimum-effort policy. */
 export type MinEffortPolicy = (typeof MIN_EFFORT_POLICIES)[number];
@@ -89,7 +94,9 @@ export function bestResponsePlayer(options: BestResponseOptions = {}): Agent {
   const epsilon = checkEpsilon(options.epsilon ?? 0.1);
   const prior = checkPrior(options.prior);
   const seed = options.seed ?? 0;
-  const name = `mock:best_response(epsilon=${epsilon}${prior === undefined ? "" : `,prior=${prior}`})`;
+  const name = `mock:best_response(epsilon=${epsilon}${
+    prior === undefined ? "" : `,prior=${prior}`
+  })`;
   return trustReplies({
     policy: name,
     decide(req) {
@@ -201,7 +208,9 @@ export function minEffortMockAgents(options: MinEffortMockOptions = {}): AgentFa
   const choose = options.players ?? MIN_EFFORT_POLICIES[0];
   return ({ id, role }) => {
     if (role !== "player") {
-      throw new RangeError(`No mock min_effort policy plays role "${role}": the game has only "player"`);
+      throw new RangeError(
+        `No mock min_effort policy plays role "${role}": the game has only "player"`,
+      );
     }
     const m = /(\d+)$/.exec(id);
     const index = m ? Number(m[1]) - 1 : -1;

@@ -92,7 +92,8 @@ export const MinEffortParamsSchema: z.ZodType<MinEffortParams, Partial<MinEffort
       ctx.addIssue({
         code: "custom",
         path: ["a"],
-        message: `must be greater than b = ${p.b}, so that the common efforts are Pareto-ranked equilibria`,
+        message:
+          `must be greater than b = ${p.b}, so that the common efforts are Pareto-ranked equilibria`,
       });
     }
   }) as unknown as z.ZodType<MinEffortParams, Partial<MinEffortParams>>;

@@ -132,7 +132,9 @@ export interface MinEffortView {
  */
 export function minEffortView(s: MinEffortState, agent: string): MinEffortView {
   const i = s.players.indexOf(agent);
-  if (i < 0) throw new RangeError(`Unknown player "${agent}": the players are p01..${s.players.at(-1)}`);
+  if (i < 0) {
+    throw new RangeError(`Unknown player "${agent}": the players are p01..${s.players.at(-1)}`);
+  }
   const { N, T, efforts, a, b, c } = s.params;
   return {
     you: agent,

@@ -7,10 +7,7 @@ import { minEffort } from "../../../engine/games/min_effort/environment.ts";
 import { roundMeasureRows } from "../../../engine/games/min_effort/measures.ts";
 import { minEffortMockAgents } from "../../../engine/games/min_effort/mock.ts";
 import { renderPng, renderSvg } from "../../../analysis/charts/render.ts";
-import {
-  roundMeasuresChart,
-  roundMeasuresTable,
-} from "../../../analysis/games/round_measures.ts";
+import { roundMeasuresChart, roundMeasuresTable } from "../../../analysis/games/round_measures.ts";
 import { decodePng, pngSize } from "../_png.ts";
 import { minEffortFrames } from "./_min_effort_frames.ts";
 
@@ -84,11 +81,29 @@ Deno.test("roundMeasuresTable() keeps conditions and models apart and counts onl
   const table = roundMeasuresTable(episodes, rounds);
   assert.deepEqual(
     table.toRecords().map((r) => `${r.N}/${r.round}/${r.episodes}`),
-    ["3/1/2", "3/2/2", "7/1/1", "7/2/1", "7/3/1", "7/4/1", "7/5/1", "7/6/1", "7/7/1", "7/8/1", "7/9/1", "7/10/1"],
+    [
+      "3/1/2",
+      "3/2/2",
+      "7/1/1",
+      "7/2/1",
+      "7/3/1",
+      "7/4/1",
+      "7/5/1",
+      "7/6/1",
+      "7/7/1",
+      "7/8/1",
+      "7/9/1",
+      "7/10/1",
+    ],
   );
   const degraded = roundMeasuresTable(episodes, rounds, { includeDegraded: true });
   const n3 = degraded.toRecords().filter((r) => r.N === 3);
-  assert.deepEqual(n3.map((r) => r.model), ["mock:best_response(epsilon=0.1)", "mock:best_response(epsilon=0.1)", "test:crash", "test:crash"]);
+  assert.deepEqual(n3.map((r) => r.model), [
+    "mock:best_response(epsilon=0.1)",
+    "mock:best_response(epsilon=0.1)",
+    "test:crash",
+    "test:crash",
+  ]);
 });
 
 Deno.test("roundMeasuresTable() names a missing column", () => {

@@ -55,7 +55,9 @@ Deno.test("minEffort pays a * min - b * own + c, checked by hand", async () => {
     fields: { N: 3, T: 2 },
     agents: scripted((round, i) => rounds[round - 1][i]),
   });
-  const outcomes = played.events.filter((e) => e.type === "transition" && e.kind === "round_outcome");
+  const outcomes = played.events.filter((e) =>
+    e.type === "transition" && e.kind === "round_outcome"
+  );
   // Round 1, minimum 2: 0.4 - 0.7 + 0.6, 0.4 - 0.4 + 0.6, 0.4 - 0.2 + 0.6.
   const r1 = outcomes[0] as unknown as { minimum: number; payoffs: Record<string, number> };
   assert.equal(r1.minimum, 2);

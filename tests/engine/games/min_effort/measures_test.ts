@@ -25,7 +25,9 @@ Deno.test("roundMeasures() gives the minimum, mean, mode, mean payoff and counts
 
 Deno.test("roundMeasures() refuses efforts it cannot count", () => {
   assert.throws(() => roundMeasures([], [], 7), { message: "A round needs at least one effort" });
-  assert.throws(() => roundMeasures([8], [0], 7), { message: "Effort 8 is not an integer in 1..7" });
+  assert.throws(() => roundMeasures([8], [0], 7), {
+    message: "Effort 8 is not an integer in 1..7",
+  });
   assert.throws(() => roundMeasures([1, 2], [0], 7), {
     message: "A round has 2 efforts but 1 payoffs: one each per player",
   });

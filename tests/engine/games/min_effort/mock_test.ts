@@ -81,7 +81,12 @@ Deno.test("always_max, always_min and uniform players play the whole game as nam
   const min = await play({ fields: { N: 3, T: 2 }, agents: { players: "always_min" } });
   assert.deepEqual(effortsByRound(min.played.events), [[1, 1, 1], [1, 1, 1]]);
   const uniform = await play({ seed: 3, fields: { N: 4, T: 3 }, agents: { players: "uniform" } });
-  assert.deepEqual(effortsByRound(uniform.played.events), [[6, 3, 5, 1], [5, 6, 2, 4], [6, 7, 6, 4]]);
+  assert.deepEqual(effortsByRound(uniform.played.events), [[6, 3, 5, 1], [5, 6, 2, 4], [
+    6,
+    7,
+    6,
+    4,
+  ]]);
   assert.deepEqual(
     (uniform.played.events[0] as { agents: { policy: string }[] }).agents.map((a) => a.policy),
     ["mock:uniform", "mock:uniform", "mock:uniform", "mock:uniform"],
@@ -90,7 +95,10 @@ Deno.test("always_max, always_min and uniform players play the whole game as nam
 
 Deno.test("minEffortMockAgents() lists its policies in the descriptor's order, the default first", () => {
   assert.deepEqual(MIN_EFFORT_POLICIES, ["best_response", "always_max", "always_min", "uniform"]);
-  assert.equal(minEffortMockAgents()({ id: "p01", role: "player" }).policy, "mock:best_response(epsilon=0.1)");
+  assert.equal(
+    minEffortMockAgents()({ id: "p01", role: "player" }).policy,
+    "mock:best_response(epsilon=0.1)",
+  );
 });
 
 Deno.test("minEffortMockAgents() refuses unknown options, policies and roles by name", () => {
@@ -104,10 +112,13 @@ Deno.test("minEffortMockAgents() refuses unknown options, policies and roles by 
   assert.throws(() => minEffortMockAgents({ prior: 0 }), {
     message: 'Mock min_effort option "prior" must be an integer in 1..20, got 0',
   });
-  assert.throws(() => minEffortMockAgents({ players: "always_stag" as never })({ id: "p01", role: "player" }), {
-    message: 'Unknown mock min_effort policy "always_stag": expected one of "best_response", ' +
-      '"always_max", "always_min", "uniform"',
-  });
+  assert.throws(
+    () => minEffortMockAgents({ players: "always_stag" as never })({ id: "p01", role: "player" }),
+    {
+      message: 'Unknown mock min_effort policy "always_stag": expected one of "best_response", ' +
+        '"always_max", "always_min", "uniform"',
+    },
+  );
   assert.throws(() => minEffortMockAgents()({ id: "bank", role: "bank" }), {
     message: 'No mock min_effort policy plays role "bank": the game has only "player"',
   });

@@ -55,7 +55,8 @@ Deno.test("minEffortPrompts prints game A's payoff table and the player's own hi
     c: 0.6,
     history: [{ round: 1, effort: 5, minimum: 3, payoff: 0.7000000000000001 }],
   } as never);
-  assert.ok(system.content.endsWith(`[PAYOFF TABLE]
+  assert.ok(
+    system.content.endsWith(`[PAYOFF TABLE]
 Your earnings in dollars for each choice and each minimum:
 Your     | Minimum chosen in the group
 choice   |    7     6     5     4     3     2     1
@@ -65,7 +66,9 @@ choice   |    7     6     5     4     3     2     1
        4 |                   1.00  0.80  0.60  0.40
        3 |                         0.90  0.70  0.50
        2 |                               0.80  0.60
-       1 |                                     0.70`), system.content);
+       1 |                                     0.70`),
+    system.content,
+  );
   assert.equal(
     user.content,
     `[HISTORY]
