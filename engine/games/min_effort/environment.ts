@@ -16,7 +16,9 @@
  *   measures of `measures.ts` (so the loader's `rounds` frame has them).
  *
  * The environment draws nothing: every choice is the players', so it opens
- * no stream. The game has no mechanism (the runner passes `"none"`) and no
+ * no stream. A branch (`rebase`) keeps the players and their history and
+ * plays on under the new payoffs, highest effort and T; it refuses another N
+ * and a T already reached. The game has no mechanism (the runner passes `"none"`) and no
  * central player; its condition is recorded by `minEffortSetup` in
  * `descriptor.ts`.
  *
@@ -176,4 +178,20 @@ export const minEffort: Environment<MinEffortParams, MinEffortState> = {
     };
   },
   bounds: minEffortBounds,
+  rebase(s, params) {
+    // A branch keeps the players and what they saw; the payoffs, the highest
+    // effort and T apply from the branch round (the state holds no draws).
+    if (params.N !== s.params.N) {
+      throw new RangeError(
+        `Cannot branch a minimum-effort episode into N ${params.N}: it has ${s.params.N} players`,
+      );
+    }
+    if (params.T <= s.round) {
+      throw new RangeError(
+        `Cannot branch into T ${params.T} at round ${s.round + 1}: no round would be left to play`,
+      );
+    }
+    s.params = params;
+    return s;
+  },
 };
