@@ -239,3 +239,16 @@ Deno.test("playAndLog() writes a minimum-effort log that reads back and replays"
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("minEffort events share no object with the state", async () => {
+  const { played } = await play({ seed: 6, fields: { N: 3, T: 3 } });
+  const before = JSON.stringify(played.events);
+  const s = played.state;
+  for (const r of s.rounds) {
+    r.efforts.fill(99);
+    r.payoffs.fill(99);
+    r.minimum = 99;
+  }
+  for (const p of s.players) s.payoffs[p] = 99;
+  assert.equal(JSON.stringify(played.events), before);
+});
