@@ -18,8 +18,36 @@ import {
 /** Columns that identify an episode, first on every frame. */
 const BASE_KEYS: readonly string[] = ["run", "episode", "game", "env"];
 
-/** Condition keys that are integers (the Stag Hunt's N, M, T, F); every other key is a string. */
+/** Condition keys that are integers (the Stag Hunt's N, M, T, F). */
 const INTEGER_KEYS: ReadonlySet<string> = new Set(["N", "M", "T", "F"]);
+
+/**
+ * The key column of a condition key: Int32 for the integer keys N, M, T, F
+ * (null where an episode's game has no such key, e.g. a FRAIL episode's N);
+ * else Float64 when every value is a number (the minimum-effort game's
+ * payoffs a, b, c), else text, numbers written as text. A value is never
+ * lost (a number in a text column would read as null) and never made up.
+ *
+ * @example
+ * ```ts
+ * import pl from "npm:nodejs-polars@0.25.2";
+ * import { conditionColumn } from "./_frames.ts";
+ * const a = conditionColumn("a", [0.2, null, 0.5]);
+ * if (a.dtype.toString() !== pl.Float64.toString() || a.toArray()[2] !== 0.5) throw new Error();
+ * if (conditionColumn("x", ["M1", 2]).toArray()[1] !== "2") throw new Error();
+ * ```
+ */
+export function conditionColumn(
+  key: string,
+  values: readonly (string | number | null)[],
+): pl.Series {
+  // Built as Float64 and cast: an Int32 series built from the values reads null as 0.
+  if (INTEGER_KEYS.has(key)) return pl.Series(key, values as number[], pl.Float64).cast(pl.Int32);
+  const numeric = values.some((v) => v !== null) &&
+    values.every((v) => v === null || typeof v === "number");
+  if (numeric) return pl.Series(key, values as number[], pl.Float64);
+  return pl.Series(key, values.map((v) => (v === null ? null : String(v))), pl.Utf8);
+}
 
 /**
  * Every condition key of every game, in registry order without repeats
@@ -165,11 +193,7 @@ function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
     [...games].some((env) => gameDescriptor(env!).conditionKeys.includes(key))
   );
   const conditionColumns = conditionKeys.map((key) =>
-    pl.Series(
-      key,
-      rows.map((row) => row.condition[key] ?? null),
-      INTEGER_KEYS.has(key) ? pl.Int32 : pl.Utf8,
-    )
+    conditionColumn(key, rows.map((row) => row.condition[key] ?? null))
   );
   return pl.DataFrame([
     column("run", pl.Utf8),

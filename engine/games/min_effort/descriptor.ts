@@ -1,0 +1,102 @@
+/**
+ * The minimum-effort game as a game: roles, mock policies, the fields of its
+ * condition, its derived quantities, and the factory pieces that build an
+ * episode (`minEffortSetup`, and `minEffortMockAgents` of `mock.ts`).
+ *
+ * The condition of an episode, as logged in `episode_start.condition`: `N`,
+ * `T`, `a`, `b`, `c` and `efforts` (all the parameters). Its
+ * `condition_id` is `min_effort_N<N>_T<T>`, with `_E<efforts>` when the
+ * highest effort is not 7 and `_pay<a>-<b>-<c>` when the payoffs are not
+ * game A's (0.2, 0.1, 0.6), e.g. `min_effort_N7_T10` or
+ * `min_effort_N16_T10_pay0.2-0-0.6` (treatment B).
+ *
+ * Derived quantities (logged in `episode_start.derived`): `bounds`,
+ * `efficient_payoff`, `secure_payoff`, `lowest_payoff`, `secure_welfare`
+ * (see `bounds.ts`).
+ *
+ * @module
+ */
+import type { EpisodeCondition, GameDescriptor } from "../../core/game.ts";
+import { minEffortDerived } from "./bounds.ts";
+import { minEffort, PLAYER_ROLE } from "./environment.ts";
+import { MIN_EFFORT_POLICIES } from "./mock.ts";
+import {
+  MIN_EFFORT_DEFAULTS,
+  MIN_EFFORT_ID,
+  type MinEffortParams,
+  parseMinEffortParams,
+} from "./params.ts";
+
+/**
+ * Fields of a minimum-effort condition that identify it, in display order.
+ *
+ * @example
+ * ```ts
+ * import { MIN_EFFORT_CONDITION_KEYS } from "./descriptor.ts";
+ * if (MIN_EFFORT_CONDITION_KEYS.join() !== "N,T,a,b,c,efforts") throw new Error();
+ * ```
+ */
+export const MIN_EFFORT_CONDITION_KEYS: readonly string[] = ["N", "T", "a", "b", "c", "efforts"];
+
+/**
+ * The minimum-effort descriptor.
+ *
+ * @example
+ * ```ts
+ * import { minEffortGame } from "./descriptor.ts";
+ * import { parseMinEffortParams } from "./params.ts";
+ * const d = minEffortGame.derive(parseMinEffortParams({}));
+ * if (Math.abs(d.bounds.best - 91) > 1e-9 || minEffortGame.roles.central !== null) throw new Error();
+ * ```
+ */
+export const minEffortGame: GameDescriptor<MinEffortParams> = {
+  id: MIN_EFFORT_ID,
+  game: MIN_EFFORT_ID,
+  label: "Minimum effort",
+  environment: minEffort,
+  roles: { central: null, participant: { id: PLAYER_ROLE, label: "Player" } },
+  mockPolicies: [{ role: PLAYER_ROLE, option: "players", policies: MIN_EFFORT_POLICIES }],
+  conditionKeys: MIN_EFFORT_CONDITION_KEYS,
+  derive: minEffortDerived,
+};
+
+/** Resolved parameters and the recorded condition of a minimum-effort episode. */
+export interface MinEffortSetup {
+  /** Validated parameters. */
+  params: MinEffortParams;
+  /** The condition to record. */
+  condition: EpisodeCondition;
+}
+
+/**
+ * Validates the condition's fields (the parameters, defaults filled) and
+ * builds the condition to record.
+ *
+ * @example
+ * ```ts
+ * import { minEffortSetup } from "./descriptor.ts";
+ * const { condition } = minEffortSetup({});
+ * if (condition.id !== "min_effort_N7_T10" || condition.fields.a !== 0.2) throw new Error();
+ * if (minEffortSetup({ N: 16, b: 0 }).condition.id !== "min_effort_N16_T10_pay0.2-0-0.6") throw new Error();
+ * ```
+ * @throws {RangeError} Naming a bad parameter.
+ */
+export function minEffortSetup(fields: unknown): MinEffortSetup {
+  const params = parseMinEffortParams(fields);
+  const { N, T, a, b, c, efforts } = params;
+  const d = MIN_EFFORT_DEFAULTS;
+  const pay = a === d.a && b === d.b && c === d.c ? "" : `_pay${a}-${b}-${c}`;
+  const highest = efforts === d.efforts ? "" : `_E${efforts}`;
+  return {
+    params,
+    condition: {
+      game: MIN_EFFORT_ID,
+      fields: { N, T, a, b, c, efforts },
+      id: `${MIN_EFFORT_ID}_N${N}_T${T}${highest}${pay}`,
+      derived: minEffortDerived(params),
+      mechanism: "none",
+      centralRole: null,
+      centralId: null,
+    },
+  };
+}
