@@ -19,7 +19,7 @@
  *
  * @module
  */
-import type { Agent, AgentFactory } from "../../agents/agent.ts";
+import type { Agent, AgentFactory } from "../../core/agent.ts";
 import { trustReplies } from "../../core/_trusted_replies.ts";
 import { openStream } from "../../core/rng.ts";
 import { assertKnownKeys } from "../../core/strict_input.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { AgentFactory } from "../../../engine/agents/agent.ts";
+import type { AgentFactory } from "../../../engine/core/agent.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
 import { playAndLog } from "../../../engine/core/episode_run.ts";
 import { minEffortSetup } from "../../../engine/games/min_effort/descriptor.ts";

@@ -1,5 +1,5 @@
 // Plays minimum-effort episodes through the core, as engine/run_episode.ts does.
-import type { AgentFactory } from "../../../../engine/agents/agent.ts";
+import type { AgentFactory } from "../../../../engine/core/agent.ts";
 import type { PlayedEpisode } from "../../../../engine/core/episode.ts";
 import { playAndLog } from "../../../../engine/core/episode_run.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
