@@ -13,6 +13,7 @@ import { GAMES } from "../../engine/games/registry.ts";
 import { relative } from "node:path";
 import { chartSvg } from "./_chart_svg.ts";
 import { episodeChart } from "./_chart.ts";
+import { gameView } from "./_game_view.ts";
 import { episodePage } from "./_episode_html.ts";
 import { episodeModel } from "./_episode_model.ts";
 import { isRecord } from "./_condition.ts";
@@ -50,8 +51,10 @@ export interface IndexEntry {
   welfare: number | null;
   /** W~. */
   realization: number | null;
-  /** Stag Hunt flips. */
+  /** Flips (public actions that differ from the player's own). */
   flips: number;
+  /** Whether the game's view always counts flips (the index then has a flips column). */
+  flipsShown: boolean;
   /** Corrections. */
   corrections: number;
   /** Overrides. */
@@ -213,6 +216,7 @@ export async function writeFilePages(
       welfare: o?.welfare ?? null,
       realization: o?.realization ?? null,
       flips: model.counts.flips,
+      flipsShown: gameView(h?.env ?? null, h?.game ?? null).flips,
       corrections: model.counts.corrections,
       overrides: model.counts.overrides,
       agentErrors: model.counts.agentErrors,

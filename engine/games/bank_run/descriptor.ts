@@ -17,8 +17,13 @@
  * @module
  */
 import { MECHANISMS } from "../../frail/types.ts";
-import { FRAIL_CONDITION_KEYS, type FrailGameDescriptor } from "../../frail/descriptor.ts";
+import {
+  FRAIL_CONDITION_KEYS,
+  type FrailGameDescriptor,
+  frailView,
+} from "../../frail/descriptor.ts";
 import { bankRun } from "./environment.ts";
+import { BANK_RUN_MEASURES } from "./measures.ts";
 import { BANK_RUN_REGIMES, bankRunBounds, type BankRunParams } from "./params.ts";
 import { insolvencyBoundary } from "./settlement.ts";
 import { BANK_ID } from "./state.ts";
@@ -77,6 +82,8 @@ export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
     exit: "cumulative_withdrawn",
     launch: null,
   },
+  view: frailView("cumulative_withdrawn"),
+  measures: BANK_RUN_MEASURES,
   referenceLine: { axis: "y", metric: "cumulative_withdrawn", label: "insolvency boundary" },
   derive(p) {
     const bounds = bankRunBounds(p);

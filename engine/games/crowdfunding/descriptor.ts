@@ -13,8 +13,13 @@
  * @module
  */
 import { MECHANISMS } from "../../frail/types.ts";
-import { FRAIL_CONDITION_KEYS, type FrailGameDescriptor } from "../../frail/descriptor.ts";
+import {
+  FRAIL_CONDITION_KEYS,
+  type FrailGameDescriptor,
+  frailView,
+} from "../../frail/descriptor.ts";
 import { crowdfunding } from "./environment.ts";
+import { CROWDFUNDING_MEASURES } from "./measures.ts";
 import { CROWDFUNDING_REGIMES, crowdfundingBounds, type CrowdfundingParams } from "./params.ts";
 import { FOUNDER_ID } from "./state.ts";
 
@@ -56,6 +61,8 @@ export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfun
     exit: null,
     launch: "launched",
   },
+  view: frailView("pool"),
+  measures: CROWDFUNDING_MEASURES,
   referenceLine: { axis: "y", metric: "pool", label: "goal" },
   derive(p) {
     const bounds = crowdfundingBounds(p);

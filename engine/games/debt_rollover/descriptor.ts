@@ -17,9 +17,11 @@ import {
   FRAIL_CONDITION_KEYS,
   type FrailDerived,
   type FrailGameDescriptor,
+  frailView,
 } from "../../frail/descriptor.ts";
 import { bestRepaymentSchedule, debtRolloverBounds } from "./bounds.ts";
 import { debtRollover } from "./environment.ts";
+import { DEBT_ROLLOVER_MEASURES } from "./measures.ts";
 import { DEBT_ROLLOVER_REGIMES, type DebtRolloverParams } from "./params.ts";
 import { BORROWER_ID } from "./state.ts";
 
@@ -61,6 +63,8 @@ export const debtRolloverGame: FrailGameDescriptor<DebtRolloverParams, "debt_rol
     exit: "cumulative_redeemed",
     launch: null,
   },
+  view: frailView("cumulative_redeemed"),
+  measures: DEBT_ROLLOVER_MEASURES,
   referenceLine: { axis: "x", metric: "cumulative_redeemed", label: "first asset tranche matures" },
   derive(p) {
     const key = JSON.stringify(p);
