@@ -18,16 +18,16 @@ import {
 /** Columns that identify an episode, first on every frame. */
 const BASE_KEYS: readonly string[] = ["run", "episode", "game", "env"];
 
-/** Condition keys that are integers (the Stag Hunt's N, M, T, F); every other key is a string. */
-const INTEGER_KEYS: ReadonlySet<string> = new Set(["N", "M", "T", "F"]);
-
 /**
  * Every condition key of every game, in registry order without repeats
- * (`env` is a base key).
+ * (`env` is a base key); read on each call, so a game registered after this
+ * module loaded counts.
  */
-const ALL_CONDITION_KEYS: readonly string[] = [
-  ...new Set(GAMES.flatMap((g) => g.conditionKeys).filter((k) => !BASE_KEYS.includes(k))),
-];
+function allConditionKeys(): string[] {
+  return [
+    ...new Set(GAMES.flatMap((g) => g.conditionKeys).filter((k) => !BASE_KEYS.includes(k))),
+  ];
+}
 
 /**
  * The key columns of a frame set: run, episode, game, env, the condition keys
@@ -37,7 +37,7 @@ export function keyColumns(episodes: pl.DataFrame): string[] {
   const present = new Set(episodes.columns);
   return [
     ...BASE_KEYS,
-    ...ALL_CONDITION_KEYS.filter((k) => present.has(k)),
+    ...allConditionKeys().filter((k) => present.has(k)),
     "model",
   ].filter((k) => present.has(k));
 }
@@ -161,16 +161,13 @@ function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
   const column = <K extends keyof EpisodeRow>(name: K, dtype: pl.DataType) =>
     pl.Series(name, rows.map((row) => row[name]), dtype);
   const games = new Set(rows.map((row) => row.env).filter((env) => env !== null));
-  const conditionKeys = ALL_CONDITION_KEYS.filter((key) =>
+  const conditionKeys = allConditionKeys().filter((key) =>
     [...games].some((env) => gameDescriptor(env!).conditionKeys.includes(key))
   );
-  const conditionColumns = conditionKeys.map((key) =>
-    pl.Series(
-      key,
-      rows.map((row) => row.condition[key] ?? null),
-      INTEGER_KEYS.has(key) ? pl.Int32 : pl.Utf8,
-    )
-  );
+  const conditionColumns = conditionKeys.map((key) => {
+    const values = rows.map((row) => row.condition[key] ?? null);
+    return pl.Series(key, values, keyType(values));
+  });
   return pl.DataFrame([
     column("run", pl.Utf8),
     column("episode", pl.Utf8),
@@ -266,11 +263,18 @@ interface AgentInfo {
   policy: string;
 }
 
-/** Derived quantities every log of a family must carry, by family. */
-const REQUIRED_DERIVED: Readonly<Record<string, readonly string[]>> = {
-  frail: ["bounds", "funding", "central_best", "reference"],
-  staghunt: ["bounds", "q_star"],
-};
+/**
+ * The type of a condition key column: integers (the Stag Hunt's N, M, T, F)
+ * are Int32, other numbers Float64, anything else (and a column of nulls)
+ * text.
+ */
+function keyType(values: readonly (string | number | null)[]): pl.DataType {
+  const present = values.filter((v) => v !== null);
+  if (present.length === 0 || !present.every((v) => typeof v === "number")) return pl.Utf8;
+  return present.every((v) => Number.isInteger(v) && Math.abs(v as number) < 2 ** 31)
+    ? pl.Int32
+    : pl.Float64;
+}
 
 /** A field the log must have: its absence is an error naming the log and the field. */
 function required(
@@ -311,7 +315,7 @@ function episodeRow(meta: EpisodeMeta): EpisodeRow {
       if (key !== "env") condition[key] = keyValue(required(meta, fields, key, "condition "));
     }
     derived = required(meta, start, "derived", "") as Record<string, unknown>;
-    for (const field of REQUIRED_DERIVED[String(start.game)] ?? ["bounds"]) {
+    for (const field of descriptor.derivedKeys ?? ["bounds"]) {
       required(meta, derived, field, "derived ");
     }
     required(meta, start, "model", "");

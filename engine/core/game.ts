@@ -205,6 +205,11 @@ export interface GameDescriptor<P = unknown> {
   readonly conditionKeys: readonly string[];
   /** Quantities that follow from resolved parameters. */
   derive(params: P): DerivedQuantities;
+  /**
+   * Fields every `episode_start.derived` of the game holds, which the loader
+   * requires of each log (default `["bounds"]`).
+   */
+  readonly derivedKeys?: readonly string[];
   /** How the viewer shows its episodes (default {@linkcode DEFAULT_GAME_VIEW}). */
   readonly view?: GameView;
   /** Its per-episode measures, for the analysis tables (default none). */

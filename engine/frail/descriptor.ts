@@ -41,6 +41,22 @@ export const FRAIL_CONDITION_KEYS: readonly string[] = [
   "overrides_id",
 ];
 
+/**
+ * Fields every FRAIL episode's `derived` holds (see {@linkcode FrailDerived}).
+ *
+ * @example
+ * ```ts
+ * import { FRAIL_DERIVED_KEYS } from "./descriptor.ts";
+ * if (FRAIL_DERIVED_KEYS.join() !== "bounds,funding,central_best,reference") throw new Error();
+ * ```
+ */
+export const FRAIL_DERIVED_KEYS: readonly string[] = [
+  "bounds",
+  "funding",
+  "central_best",
+  "reference",
+];
+
 /** A line the figures draw for an environment (Figure 4). */
 export interface ReferenceLine {
   /** `"y"`: a level of `metric`; `"x"`: a round. */

@@ -19,6 +19,7 @@
 import { MECHANISMS } from "../../frail/types.ts";
 import {
   FRAIL_CONDITION_KEYS,
+  FRAIL_DERIVED_KEYS,
   type FrailGameDescriptor,
   frailView,
 } from "../../frail/descriptor.ts";
@@ -75,6 +76,7 @@ export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
     { role: "bank", option: "bank", policies: BANK_POLICIES },
   ],
   conditionKeys: FRAIL_CONDITION_KEYS,
+  derivedKeys: FRAIL_DERIVED_KEYS,
   regimes: BANK_RUN_REGIMES,
   mechanisms: MECHANISMS,
   metrics: {

@@ -15,6 +15,7 @@
 import { MECHANISMS } from "../../frail/types.ts";
 import {
   FRAIL_CONDITION_KEYS,
+  FRAIL_DERIVED_KEYS,
   type FrailGameDescriptor,
   frailView,
 } from "../../frail/descriptor.ts";
@@ -54,6 +55,7 @@ export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfun
     { role: "founder", option: "founder", policies: FOUNDER_POLICIES },
   ],
   conditionKeys: FRAIL_CONDITION_KEYS,
+  derivedKeys: FRAIL_DERIVED_KEYS,
   regimes: CROWDFUNDING_REGIMES,
   mechanisms: MECHANISMS,
   metrics: {

@@ -15,6 +15,7 @@
 import { MECHANISMS } from "../../frail/types.ts";
 import {
   FRAIL_CONDITION_KEYS,
+  FRAIL_DERIVED_KEYS,
   type FrailDerived,
   type FrailGameDescriptor,
   frailView,
@@ -56,6 +57,7 @@ export const debtRolloverGame: FrailGameDescriptor<DebtRolloverParams, "debt_rol
     { role: "borrower", option: "borrower", policies: BORROWER_POLICIES },
   ],
   conditionKeys: FRAIL_CONDITION_KEYS,
+  derivedKeys: FRAIL_DERIVED_KEYS,
   regimes: DEBT_ROLLOVER_REGIMES,
   mechanisms: MECHANISMS,
   metrics: {

@@ -118,6 +118,7 @@ export const stagHuntGame: GameDescriptor<StagHuntParams> = {
   roles: { central: null, participant: { id: PLAYER_ROLE, label: "Player" } },
   mockPolicies: [{ role: PLAYER_ROLE, option: "players", policies: PLAYER_POLICIES }],
   conditionKeys: STAGHUNT_CONDITION_KEYS,
+  derivedKeys: ["bounds", "q_star"],
   view: STAGHUNT_VIEW,
   derive(p) {
     return { bounds: stagHuntBounds(p), q_star: qStar(p) };

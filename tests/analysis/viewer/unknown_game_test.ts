@@ -1,4 +1,5 @@
-// A game no viewer code knows gets an episode page and a run index: a small
+// A game no viewer or loader code knows gets an episode page, a run index
+// and its frames: a small
 // minimum-effort game of peers (efforts 1..7, the round's minimum announced,
 // no central player), defined here and played by the engine's generic
 // episode loop, is shown through its descriptor's view, or by the default
@@ -9,6 +10,8 @@
 // (`withGame`) and removes it after; once `registerGame` lands, withGame is
 // that call.
 import { z } from "npm:zod@4.6.7";
+import pl from "npm:nodejs-polars@0.25.2";
+import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { writeRunSite } from "../../../analysis/viewer/run_site.ts";
 import type { IndexData } from "../../../analysis/viewer/_index_html.ts";
 import type { AgentFactory } from "../../../engine/core/agent.ts";
@@ -115,7 +118,10 @@ const VIEW: GameView = {
   chart: {
     kind: "transition",
     transition: "round_outcome",
-    series: [{ field: "minimum", label: "minimum" }, { field: "mean_effort", label: "mean effort" }],
+    series: [{ field: "minimum", label: "minimum" }, {
+      field: "mean_effort",
+      label: "mean effort",
+    }],
     yTitle: "Effort",
     level: null,
     caption: "Minimum and mean effort by round.",
@@ -134,7 +140,7 @@ function descriptor(view: GameView | undefined): GameDescriptor<Params> {
     environment: tinyMinEffort,
     roles: { central: null, participant: { id: "player", label: "Player" } },
     mockPolicies: [],
-    conditionKeys: ["N", "T"],
+    conditionKeys: ["N", "T", "a"],
     derive: (p) => ({ bounds: bounds(p) }),
     ...(view === undefined ? {} : { view }),
   };
@@ -156,7 +162,7 @@ async function writeLogs(dir: string): Promise<string> {
   const params = { N: 3, T: 3 };
   const condition: EpisodeCondition = {
     game: ID,
-    fields: { N: 3, T: 3 },
+    fields: { N: 3, T: 3, a: 0.2 },
     id: `${ID}_N3_T3`,
     derived: { bounds: bounds(params) },
     mechanism: "none",
@@ -250,6 +256,44 @@ Deno.test("writeRunSite() shows a registered game without a view by the default 
     assertEquals(
       page.includes("<figcaption>Disclosure metrics by round: minimum, mean effort.</figcaption>"),
       true,
+    );
+  });
+});
+
+Deno.test("loadRuns() loads a registered game no loader code names: its condition keys, bounds and round metrics", async () => {
+  await inTempDir(async (dir) => {
+    const logs = await writeLogs(dir);
+    const { episodes, rounds } = await withGame(
+      descriptor(VIEW),
+      () => loadRuns(logs, { frames: ["rounds"] }),
+    );
+    assertEquals(
+      episodes.select("episode", "game", "env", "N", "T", "a", "model", "best", "welfare")
+        .toRecords(),
+      [1, 2].map((seed) => ({
+        episode: `e${seed}`,
+        game: ID,
+        env: ID,
+        N: 3,
+        T: 3,
+        a: 0.2,
+        model: "mock:best_response",
+        best: 1.3 * 3 * 3,
+        // Three rounds at minimum 5: 0.2 * 5 + 0.6 - 0.1 * (7 + 5 + 5), 6 ..., 5 ...
+        welfare: [7, 6, 5].reduce((w, first) => w + 3 * 1.6 - 0.1 * (first + 10), 0),
+      })),
+    );
+    // Condition keys are typed by their values: integers, other numbers, text.
+    assertEquals(episodes.getColumn("N").dtype.toString(), "DataType(Int32)");
+    assertEquals(episodes.getColumn("a").dtype.toString(), "DataType(Float64)");
+    assertEquals(
+      rounds!.filter(pl.col("episode").eq(pl.lit("e1"))).select("round", "minimum", "mean_effort")
+        .toRecords(),
+      [{ round: 1, minimum: 5, mean_effort: 6 }, { round: 2, minimum: 5, mean_effort: 5 }, {
+        round: 3,
+        minimum: 5,
+        mean_effort: 5,
+      }],
     );
   });
 });
