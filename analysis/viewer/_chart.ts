@@ -16,7 +16,7 @@
 //   boundary, the crowdfunding goal); a round line (debt rollover's first
 //   maturity) is left to the caption.
 
-import type { ChartView } from "../../engine/core/game.ts";
+import type { ChartView, GameView } from "../../engine/core/game.ts";
 import { stateTrajectoryChart, type TrajectoryRow } from "../charts/state_trajectory.ts";
 import type { VegaLiteSpec } from "../charts/spec.ts";
 import type { EpisodeModel } from "./_episode_model.ts";
@@ -33,9 +33,15 @@ export interface EpisodeChart {
 /** Width and height of the chart's plotting area, in CSS pixels. */
 export const CHART_SIZE = { width: 340, height: 120 } as const;
 
-/** The episode's trajectory chart, or `null` when the log has nothing to draw. */
-export function episodeChart(model: EpisodeModel): EpisodeChart | null {
-  const chart = gameView(model.header?.env ?? null, model.header?.game ?? null).chart;
+/**
+ * The episode's trajectory chart, or `null` when the log has nothing to draw;
+ * `view` is its game's (default: the registry's).
+ */
+export function episodeChart(
+  model: EpisodeModel,
+  view: GameView = gameView(model.header?.env ?? null, model.header?.game ?? null),
+): EpisodeChart | null {
+  const chart = view.chart;
   return chart.kind === "transition"
     ? transitionChart(model, chart)
     : disclosureChart(model, chart.metrics, chart.yTitle);

@@ -47,6 +47,8 @@ export interface EpisodeHtmlParts {
   notes?: readonly string[];
   /** Navigation links, in a run site. */
   nav?: SiteNav;
+  /** How the episode's game is shown (default: the registry's view of it). */
+  view?: GameView;
 }
 
 /** Report fields shown as text under the report rather than in its row. */
@@ -72,7 +74,7 @@ export function episodePage(model: EpisodeModel, parts: EpisodeHtmlParts = {}): 
 }
 
 function episodeBody(model: EpisodeModel, parts: EpisodeHtmlParts): string {
-  const view = gameView(model.header?.env ?? null, model.header?.game ?? null);
+  const view = parts.view ?? gameView(model.header?.env ?? null, model.header?.game ?? null);
   const rounds = model.rounds.map((round, i) => roundHtml(round, i === 0, view));
   const setup = sectionHtml(model.setup, "Before round 1", view);
   const final = sectionHtml(model.final, "After the last round", view);

@@ -30,7 +30,7 @@
 
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { humanKey } from "./_format.ts";
-import { familyLabel } from "./_game_view.ts";
+import { familyLabel, viewedGames } from "./_game_view.ts";
 import {
   type IndexColumn,
   type IndexData,
@@ -175,6 +175,7 @@ export async function writeRunSite(
     out,
     charts: options.charts ?? true,
     searchPrompts: options.searchPrompts ?? false,
+    games: viewedGames(),
   };
   const results = workers > 1 && files.length >= 16
     ? await inWorkers(files, ctx, workers, options.onProgress)

@@ -157,8 +157,8 @@ async function withGame<T>(game: GameDescriptor<Params>, fn: () => Promise<T>): 
   }
 }
 
-/** Two episodes (N 3, T 3) of the game, one log each, in `<dir>/logs`. */
-async function writeLogs(dir: string): Promise<string> {
+/** Episodes (N 3, T 3) of the game, seeds 1 to `count` (two by default), one log each, in `<dir>/logs`. */
+async function writeLogs(dir: string, count = 2): Promise<string> {
   const params = { N: 3, T: 3 };
   const condition: EpisodeCondition = {
     game: ID,
@@ -170,7 +170,7 @@ async function writeLogs(dir: string): Promise<string> {
     centralId: null,
   };
   await Deno.mkdir(`${dir}/logs`);
-  for (const seed of [1, 2]) {
+  for (let seed = 1; seed <= count; seed++) {
     const played = await playEpisode(tinyMinEffort, {
       params,
       condition,
@@ -295,5 +295,30 @@ Deno.test("loadRuns() loads a registered game no loader code names: its conditio
         mean_effort: 5,
       }],
     );
+  });
+});
+
+Deno.test("writeRunSite() shows a game registered at run time through its view in pages written by worker threads", async () => {
+  await inTempDir(async (dir) => {
+    // From 16 log files on, worker threads write the pages.
+    const logs = await writeLogs(dir, 16);
+    const site = await withGame(
+      descriptor(VIEW),
+      () => writeRunSite(logs, { out: `${dir}/view`, workers: 2 }),
+    );
+    assertEquals(site.episodes, 16);
+    for (let seed = 1; seed <= 16; seed++) {
+      const page = await Deno.readTextFile(`${dir}/view/episodes/tiny/e${seed}.html`);
+      assertEquals(page.includes(`run <b>tiny</b> · Minimum effort</div>`), true, `e${seed}`);
+      assertEquals(
+        roundSummaries(page)[0],
+        `<span class="pill">minimum 5</span><span class="sub">minimum 5</span>`,
+      );
+    }
+    const index = embedded(await Deno.readTextFile(`${dir}/view/index.html`));
+    assertEquals(index.constants.slice(0, 4), [["run", "tiny"], ["N", "3"], ["T", "3"], [
+      "a",
+      "0.2",
+    ]]);
   });
 });
