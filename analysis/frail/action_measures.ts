@@ -4,29 +4,37 @@
  * and the first-launch round (crowdfunding), as means across model means ±
  * SE.
  *
+ * The measures are the FRAIL environments' own (`measures` of each
+ * descriptor, in `engine/games/<id>/measures.ts`): pure functions of an
+ * episode's disclosure metrics (the `rounds` frame) and derived quantities
+ * (the `episodes` frame's columns of the same name, e.g. `funding`).
+ *
  * Choices: the withdrawal and redemption volumes are the engine's
  * cumulative paid exits in the last disclosed round (`cumulative_withdrawn`,
  * `cumulative_redeemed`), divided by the episode's initial funding (15
  * deposits, 8 face value); the first-launch round averages launched
  * episodes only. Only episodes with `status` `ok` (and `degraded` when
  * asked) count. Every condition (environment, regime, parameter overrides,
- * mechanism) has rows of its own.
+ * mechanism) has rows of its own. A measure whose disclosure metrics the
+ * `rounds` frame lacks is left out.
  *
  * @module
  */
 
 import pl from "npm:nodejs-polars@0.25.2";
+import type { GameMeasure } from "../../engine/core/game.ts";
+import { FRAIL_GAMES } from "../../engine/frail/registry.ts";
 import { countedEpisodes, type EpisodeStatusOptions } from "../conditions.ts";
 import { acrossModelMeans, requireColumns } from "../stats.ts";
-import { ENV_PROFILES } from "./env_profiles.ts";
-import { EPISODE_ID, finalMetric, launchRounds } from "./episode_measures.ts";
+import { EPISODE_ID } from "./episode_measures.ts";
 import { cellKeysOf, sortCells } from "./welfare_table.ts";
 
 /** Options for {@linkcode episodeActionMeasures} and {@linkcode actionMeasuresTable}. */
 export type ActionMeasuresOptions = EpisodeStatusOptions;
 
 /**
- * Measure names of Table 9, with the environment each applies to.
+ * Measure names of Table 9, with the environment each applies to (from the
+ * descriptors' `measures`, in the paper's order).
  *
  * @example
  * ```ts
@@ -36,11 +44,9 @@ export type ActionMeasuresOptions = EpisodeStatusOptions;
  * assert.equal(ACTION_MEASURES.redemption_rate, "debt_rollover");
  * ```
  */
-export const ACTION_MEASURES: Readonly<Record<string, string>> = {
-  withdrawal_rate: "bank_run",
-  redemption_rate: "debt_rollover",
-  first_launch_round: "crowdfunding",
-};
+export const ACTION_MEASURES: Readonly<Record<string, string>> = Object.fromEntries(
+  FRAIL_GAMES.flatMap((g) => (g.measures ?? []).map((m) => [m.id, g.id])),
+);
 
 /**
  * Per-episode action measures: one row per episode and applicable measure.
@@ -80,25 +86,20 @@ export function episodeActionMeasures(
   requireColumns(episodes, [...keys, "status", "funding"], "episodeActionMeasures()");
   const ok = countedEpisodes(episodes, { ...options, game: "frail" });
   const parts: pl.DataFrame[] = [];
-  for (const [measure, env] of Object.entries(ACTION_MEASURES)) {
-    const profile = ENV_PROFILES[env];
-    const inEnv = ok.filter(pl.col("env").eq(pl.lit(env)));
-    if (inEnv.height === 0) continue;
-    let values: pl.DataFrame;
-    if (profile.exitMetric !== null) {
-      if (!rounds.columns.includes(profile.exitMetric)) continue;
-      values = inEnv.join(finalMetric(rounds, profile.exitMetric), { on: [...EPISODE_ID] })
-        .withColumns(pl.col(profile.exitMetric).div(pl.col("funding")).alias("value"));
-    } else {
-      values = inEnv.join(launchRounds(rounds, profile.launchMetric ?? "launched"), {
-        on: [...EPISODE_ID],
-      }).withColumns(pl.col("launch_round").cast(pl.Float64).alias("value"));
+  for (const game of FRAIL_GAMES) {
+    for (const measure of game.measures ?? []) {
+      const inEnv = ok.filter(pl.col("env").eq(pl.lit(game.id)));
+      if (inEnv.height === 0) continue;
+      if (!measure.metrics.every((m) => rounds.columns.includes(m))) continue;
+      const values = measureValues(measure, inEnv, rounds);
+      parts.push(
+        inEnv.join(values, { on: [...EPISODE_ID] }).select(
+          ...keys.map((name) => pl.col(name)),
+          pl.lit(measure.id).alias("measure"),
+          pl.col("value").cast(pl.Float64),
+        ),
+      );
     }
-    parts.push(values.select(
-      ...keys.map((name) => pl.col(name)),
-      pl.lit(measure).alias("measure"),
-      pl.col("value").cast(pl.Float64),
-    ));
   }
   if (parts.length === 0) {
     return pl.DataFrame([
@@ -110,6 +111,56 @@ export function episodeActionMeasures(
   // In episode order: a join's rows come in an order that varies from call to call, and
   // actionMeasuresTable() sums each model's values in the order it sees them.
   return pl.concat(parts, { how: "vertical" }).sort([...EPISODE_ID]);
+}
+
+/**
+ * A measure's value in each episode of `episodes` that has one: columns
+ * `run`, `episode`, `value`. The measure reads its disclosure metrics from
+ * `rounds` (in round order) and its derived quantities from the episodes'
+ * columns of the same name.
+ */
+function measureValues(
+  measure: GameMeasure,
+  episodes: pl.DataFrame,
+  rounds: pl.DataFrame,
+): pl.DataFrame {
+  const where = "episodeActionMeasures()";
+  requireColumns(rounds, [...EPISODE_ID, "round"], where);
+  requireColumns(episodes, measure.derived, where);
+  const ids = episodes.select(...EPISODE_ID.map((name) => pl.col(name))).unique();
+  const byEpisode = new Map<string, Record<string, unknown>[]>();
+  const rows = rounds.select(...[...EPISODE_ID, "round", ...measure.metrics].map((c) => pl.col(c)))
+    .join(ids, { on: [...EPISODE_ID] })
+    .sort([...EPISODE_ID, "round"]).toRecords();
+  for (const row of rows) {
+    const key = `${row.run}\u0000${row.episode}`;
+    const list = byEpisode.get(key);
+    if (list === undefined) byEpisode.set(key, [row]);
+    else list.push(row);
+  }
+  const run: string[] = [], episode: string[] = [], value: number[] = [];
+  const seen = new Set<string>();
+  for (
+    const row of episodes.select(...[...EPISODE_ID, ...measure.derived].map((c) => pl.col(c)))
+      .toRecords()
+  ) {
+    const derived = Object.fromEntries(measure.derived.map((name) => [name, row[name]]));
+    const v = measure.value({
+      derived,
+      rounds: byEpisode.get(`${row.run}\u0000${row.episode}`) ?? [],
+    });
+    const key = `${row.run}\u0000${row.episode}`;
+    if (v === null || seen.has(key)) continue;
+    seen.add(key);
+    run.push(String(row.run));
+    episode.push(String(row.episode));
+    value.push(v);
+  }
+  return pl.DataFrame([
+    pl.Series("run", run, pl.Utf8),
+    pl.Series("episode", episode, pl.Utf8),
+    pl.Series("value", value, pl.Float64),
+  ]);
 }
 
 /**

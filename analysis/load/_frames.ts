@@ -18,15 +18,15 @@ import {
 /** Columns that identify an episode, first on every frame. */
 const BASE_KEYS: readonly string[] = ["run", "episode", "game", "env"];
 
-/** Condition keys that are integers (the Stag Hunt's N, M, T, F). */
-const INTEGER_KEYS: ReadonlySet<string> = new Set(["N", "M", "T", "F"]);
-
 /**
- * The key column of a condition key: Int32 for the integer keys N, M, T, F
- * (null where an episode's game has no such key, e.g. a FRAIL episode's N);
- * else Float64 when every value is a number (the minimum-effort game's
- * payoffs a, b, c), else text, numbers written as text. A value is never
- * lost (a number in a text column would read as null) and never made up.
+ * The key column of a condition key, typed by its values: Int32 when every
+ * value present is an integer (the Stag Hunt's N, M, T, F; null where an
+ * episode's game has no such key, e.g. a FRAIL episode's N), Float64 when
+ * every value present is a number (the minimum-effort game's payoffs a, b,
+ * c), else text, numbers written as text; a key no episode has is a text
+ * column of nulls. A value is never lost (a number in a text column would
+ * read as null) and never made up (an Int32 series built from values with
+ * nulls reads them as 0, so it is built as Float64 and cast).
  *
  * @example
  * ```ts
@@ -35,27 +35,32 @@ const INTEGER_KEYS: ReadonlySet<string> = new Set(["N", "M", "T", "F"]);
  * const a = conditionColumn("a", [0.2, null, 0.5]);
  * if (a.dtype.toString() !== pl.Float64.toString() || a.toArray()[2] !== 0.5) throw new Error();
  * if (conditionColumn("x", ["M1", 2]).toArray()[1] !== "2") throw new Error();
+ * if (conditionColumn("N", [5, null]).toArray()[1] !== null) throw new Error();
  * ```
  */
 export function conditionColumn(
   key: string,
   values: readonly (string | number | null)[],
 ): pl.Series {
-  // Built as Float64 and cast: an Int32 series built from the values reads null as 0.
-  if (INTEGER_KEYS.has(key)) return pl.Series(key, values as number[], pl.Float64).cast(pl.Int32);
-  const numeric = values.some((v) => v !== null) &&
-    values.every((v) => v === null || typeof v === "number");
-  if (numeric) return pl.Series(key, values as number[], pl.Float64);
+  const present = values.filter((v) => v !== null);
+  if (present.length > 0 && present.every((v) => typeof v === "number")) {
+    const floats = pl.Series(key, values as number[], pl.Float64);
+    const integers = present.every((v) => Number.isInteger(v) && Math.abs(v as number) < 2 ** 31);
+    return integers ? floats.cast(pl.Int32) : floats;
+  }
   return pl.Series(key, values.map((v) => (v === null ? null : String(v))), pl.Utf8);
 }
 
 /**
  * Every condition key of every game, in registry order without repeats
- * (`env` is a base key).
+ * (`env` is a base key); read on each call, so a game registered after this
+ * module loaded counts.
  */
-const ALL_CONDITION_KEYS: readonly string[] = [
-  ...new Set(GAMES.flatMap((g) => g.conditionKeys).filter((k) => !BASE_KEYS.includes(k))),
-];
+function allConditionKeys(): string[] {
+  return [
+    ...new Set(GAMES.flatMap((g) => g.conditionKeys).filter((k) => !BASE_KEYS.includes(k))),
+  ];
+}
 
 /**
  * The key columns of a frame set: run, episode, game, env, the condition keys
@@ -65,7 +70,7 @@ export function keyColumns(episodes: pl.DataFrame): string[] {
   const present = new Set(episodes.columns);
   return [
     ...BASE_KEYS,
-    ...ALL_CONDITION_KEYS.filter((k) => present.has(k)),
+    ...allConditionKeys().filter((k) => present.has(k)),
     "model",
   ].filter((k) => present.has(k));
 }
@@ -189,7 +194,7 @@ function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
   const column = <K extends keyof EpisodeRow>(name: K, dtype: pl.DataType) =>
     pl.Series(name, rows.map((row) => row[name]), dtype);
   const games = new Set(rows.map((row) => row.env).filter((env) => env !== null));
-  const conditionKeys = ALL_CONDITION_KEYS.filter((key) =>
+  const conditionKeys = allConditionKeys().filter((key) =>
     [...games].some((env) => gameDescriptor(env!).conditionKeys.includes(key))
   );
   const conditionColumns = conditionKeys.map((key) =>
@@ -290,12 +295,6 @@ interface AgentInfo {
   policy: string;
 }
 
-/** Derived quantities every log of a family must carry, by family. */
-const REQUIRED_DERIVED: Readonly<Record<string, readonly string[]>> = {
-  frail: ["bounds", "funding", "central_best", "reference"],
-  staghunt: ["bounds", "q_star"],
-};
-
 /** A field the log must have: its absence is an error naming the log and the field. */
 function required(
   meta: EpisodeMeta,
@@ -335,7 +334,7 @@ function episodeRow(meta: EpisodeMeta): EpisodeRow {
       if (key !== "env") condition[key] = keyValue(required(meta, fields, key, "condition "));
     }
     derived = required(meta, start, "derived", "") as Record<string, unknown>;
-    for (const field of REQUIRED_DERIVED[String(start.game)] ?? ["bounds"]) {
+    for (const field of descriptor.derivedKeys ?? ["bounds"]) {
       required(meta, derived, field, "derived ");
     }
     required(meta, start, "model", "");

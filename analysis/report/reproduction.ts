@@ -50,6 +50,31 @@ export interface ReportFrames {
   turns?: pl.DataFrame;
 }
 
+/** What reproducing one paper takes: its family of games, the frames it reads, its sections. */
+interface PaperReport {
+  /** The family of games its episodes belong to (`episode_start.game`). */
+  game: string;
+  /** The frames it needs besides `episodes`. */
+  frames: readonly ("rounds" | "decisions" | "turns")[];
+  /** Its sections, from frames holding those it needs. */
+  sections(frames: ReportFrames, agents: string): ReportSection[];
+}
+
+/** Each paper's report; the paper-specific code lives in `_frail.ts` and `_staghunt.ts`. */
+const PAPER_REPORTS: Readonly<Record<ReportPaper, PaperReport>> = {
+  frail: {
+    game: "frail",
+    frames: ["rounds", "decisions"],
+    sections: (f, agents) =>
+      frailSections({ episodes: f.episodes, rounds: f.rounds!, decisions: f.decisions! }, agents),
+  },
+  staghunt: {
+    game: "staghunt",
+    frames: ["turns"],
+    sections: (f, agents) => stagHuntSections({ episodes: f.episodes, turns: f.turns! }, agents),
+  },
+};
+
 /** Options for {@linkcode reproductionReport}. */
 export interface ReproductionReportOptions {
   /** The paper. */
@@ -117,7 +142,8 @@ export function reproductionReport(
       `Unknown paper "${paper}": expected one of ${REPORT_PAPERS.map((p) => `"${p}"`).join(", ")}`,
     );
   }
-  const game = paper === "frail" ? "frail" : "staghunt";
+  const report = PAPER_REPORTS[paper];
+  const game = report.game;
   const games = [...new Set(frames.episodes.getColumn("game").toArray().map(String))];
   const others = games.filter((g) => g !== game);
   if (others.length > 0) {
@@ -126,7 +152,7 @@ export function reproductionReport(
         `${others.join(", ")} episodes; load the ${game} run alone`,
     );
   }
-  const need = paper === "frail" ? ["rounds", "decisions"] as const : ["turns"] as const;
+  const need = report.frames;
   for (const name of need) {
     if (frames[name] === undefined) {
       throw new RangeError(
@@ -136,13 +162,7 @@ export function reproductionReport(
     }
   }
   const who = agentsOf(frames.episodes);
-  const sections = paper === "frail"
-    ? frailSections({
-      episodes: frames.episodes,
-      rounds: frames.rounds!,
-      decisions: frames.decisions!,
-    }, who.label)
-    : stagHuntSections({ episodes: frames.episodes, turns: frames.turns! }, who.label);
+  const sections = report.sections(frames, who.label);
   return {
     paper,
     title: PAPER_TITLES[paper],

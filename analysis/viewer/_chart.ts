@@ -1,23 +1,26 @@
 // The trajectory chart of one episode, built with the toolkit's state
-// trajectory chart builder.
+// trajectory chart builder, by the kind of chart the game's descriptor names
+// (`GameView.chart`): one renderer per kind, none per game.
 //
 // Choices:
-// - FRAIL: the disclosure metrics drawn in the paper's Figure 4 for the
-//   environment (its financial metric, e.g. cumulative withdrawals, and the
-//   committed amount), round by round. For an environment the analysis has
-//   no profile of, every disclosure metric is drawn.
-// - Stag Hunt: the number of Stag actions per round in the public transcript
-//   and before flips, with the threshold M of the condition as a dashed line.
+// - "disclosure": the disclosure metrics the view lists (every numeric one
+//   when it lists none), round by round, series named after the metric.
+//   FRAIL views list the metrics drawn in the paper's Figure 4 (the
+//   financial metric and the committed amount).
+// - "transition": numeric fields of each round's transition of one kind (the
+//   Stag Hunt's public and pre-flip Stag counts), with a level line from the
+//   condition (the threshold M) when the condition holds a number there.
 // - No reference line is taken from a paper constant: only values logged in
-//   the episode are drawn. A FRAIL episode's logged Figure 4 line
-//   (`derived.reference`) is drawn where it is a level (the bank's insolvency
+//   the episode are drawn. A disclosure chart draws the logged reference line
+//   (`derived.reference`) where it is a level (the bank's insolvency
 //   boundary, the crowdfunding goal); a round line (debt rollover's first
 //   maturity) is left to the caption.
 
-import { ENV_PROFILES } from "../frail/env_profiles.ts";
+import type { ChartView, GameView } from "../../engine/core/game.ts";
 import { stateTrajectoryChart, type TrajectoryRow } from "../charts/state_trajectory.ts";
 import type { VegaLiteSpec } from "../charts/spec.ts";
 import type { EpisodeModel } from "./_episode_model.ts";
+import { gameView } from "./_game_view.ts";
 
 /** A chart and its caption. */
 export interface EpisodeChart {
@@ -30,17 +33,25 @@ export interface EpisodeChart {
 /** Width and height of the chart's plotting area, in CSS pixels. */
 export const CHART_SIZE = { width: 340, height: 120 } as const;
 
-/** The episode's trajectory chart, or `null` when the log has nothing to draw. */
-export function episodeChart(model: EpisodeModel): EpisodeChart | null {
-  return model.header?.game === "staghunt" ? stagHuntChart(model) : frailChart(model);
+/**
+ * The episode's trajectory chart, or `null` when the log has nothing to draw;
+ * `view` is its game's (default: the registry's).
+ */
+export function episodeChart(
+  model: EpisodeModel,
+  view: GameView = gameView(model.header?.env ?? null, model.header?.game ?? null),
+): EpisodeChart | null {
+  const chart = view.chart;
+  return chart.kind === "transition"
+    ? transitionChart(model, chart)
+    : disclosureChart(model, chart.metrics, chart.yTitle);
 }
 
-function frailChart(model: EpisodeModel): EpisodeChart | null {
-  const condition = model.header?.condition ?? {};
-  const profile = ENV_PROFILES[String(condition.env)];
-  const wanted = profile === undefined
-    ? null
-    : [...new Set([profile.financialMetric, "committed"])];
+function disclosureChart(
+  model: EpisodeModel,
+  wanted: readonly string[] | null,
+  yTitle: string,
+): EpisodeChart | null {
   const rows: TrajectoryRow[] = [];
   for (const round of model.rounds) {
     const metrics = round.disclosure?.metrics;
@@ -60,7 +71,7 @@ function frailChart(model: EpisodeModel): EpisodeChart | null {
     ? [{ y: reference.value, label: `${reference.label} ${+reference.value.toFixed(2)}` }]
     : [];
   const spec = withLegendBelow(
-    stateTrajectoryChart(rows, { ...CHART_SIZE, yTitle: "Amount", referenceLines: level }),
+    stateTrajectoryChart(rows, { ...CHART_SIZE, yTitle, referenceLines: level }),
   );
   const names = [...new Set(rows.map((r) => r.series))].join(", ");
   const round = reference?.axis === "x" && typeof reference.value === "number"
@@ -69,26 +80,30 @@ function frailChart(model: EpisodeModel): EpisodeChart | null {
   return { spec, caption: `Disclosure metrics by round: ${names}.${round}` };
 }
 
-function stagHuntChart(model: EpisodeModel): EpisodeChart | null {
+function transitionChart(
+  model: EpisodeModel,
+  chart: Extract<ChartView, { kind: "transition" }>,
+): EpisodeChart | null {
   const rows: TrajectoryRow[] = [];
   for (const round of model.rounds) {
-    const outcome = round.transitions.find((t) => t.kind === "round_outcome");
+    const outcome = round.transitions.find((t) => t.kind === chart.transition);
     if (outcome === undefined) continue;
-    for (
-      const [series, field] of [["public Stag", "public_stag"], ["pre-flip Stag", "preflip_stag"]]
-    ) {
+    for (const { field, label } of chart.series) {
       const value = outcome[field];
-      if (typeof value === "number") rows.push({ round: round.round, series, value });
+      if (typeof value === "number") rows.push({ round: round.round, series: label, value });
     }
   }
   if (rows.length === 0) return null;
-  const M = model.header?.condition.M;
+  const level = chart.level;
+  const at = level === null ? undefined : model.header?.condition[level.condition];
   const spec = withLegendBelow(stateTrajectoryChart(rows, {
     ...CHART_SIZE,
-    yTitle: "Stag actions",
-    referenceLines: typeof M === "number" ? [{ y: M, label: `threshold M = ${M}` }] : [],
+    yTitle: chart.yTitle,
+    referenceLines: level !== null && typeof at === "number"
+      ? [{ y: at, label: `${level.label} = ${at}` }]
+      : [],
   }));
-  return { spec, caption: "Stag actions per round, in the public transcript and before flips." };
+  return { spec, caption: chart.caption };
 }
 
 function withLegendBelow(spec: VegaLiteSpec): VegaLiteSpec {

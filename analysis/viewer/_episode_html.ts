@@ -3,6 +3,7 @@
 // <details> per round. No JavaScript: the markup works in untrusted
 // notebooks and exported HTML. Every logged string is escaped.
 
+import type { GameView } from "../../engine/core/game.ts";
 import type { CallTranscript } from "../_transcript.ts";
 import { isRecord } from "./_condition.ts";
 import type { AgentCall, EpisodeModel, RoundEntry, TurnEntry } from "./_episode_model.ts";
@@ -23,6 +24,7 @@ import {
   valueHtml,
   valueText,
 } from "./_format.ts";
+import { gameView } from "./_game_view.ts";
 import type { LogEvent } from "./_log_source.ts";
 import { VIEWER_CSS } from "./_style.ts";
 import { dollars } from "./_usage.ts";
@@ -45,6 +47,8 @@ export interface EpisodeHtmlParts {
   notes?: readonly string[];
   /** Navigation links, in a run site. */
   nav?: SiteNav;
+  /** How the episode's game is shown (default: the registry's view of it). */
+  view?: GameView;
 }
 
 /** Report fields shown as text under the report rather than in its row. */
@@ -70,12 +74,12 @@ export function episodePage(model: EpisodeModel, parts: EpisodeHtmlParts = {}): 
 }
 
 function episodeBody(model: EpisodeModel, parts: EpisodeHtmlParts): string {
-  const stagHunt = model.header?.game === "staghunt";
-  const rounds = model.rounds.map((round, i) => roundHtml(round, i === 0, stagHunt));
-  const setup = sectionHtml(model.setup, "Before round 1", stagHunt);
-  const final = sectionHtml(model.final, "After the last round", stagHunt);
+  const view = parts.view ?? gameView(model.header?.env ?? null, model.header?.game ?? null);
+  const rounds = model.rounds.map((round, i) => roundHtml(round, i === 0, view));
+  const setup = sectionHtml(model.setup, "Before round 1", view);
+  const final = sectionHtml(model.final, "After the last round", view);
   return [
-    headerHtml(model, parts),
+    headerHtml(model, parts, view),
     `<h2>Rounds</h2>`,
     setup,
     ...rounds,
@@ -86,18 +90,11 @@ function episodeBody(model: EpisodeModel, parts: EpisodeHtmlParts): string {
 
 // ---------------------------------------------------------------- header
 
-function headerHtml(model: EpisodeModel, parts: EpisodeHtmlParts): string {
+function headerHtml(model: EpisodeModel, parts: EpisodeHtmlParts, view: GameView): string {
   const h = model.header;
   const out: string[] = [];
   if (parts.nav !== undefined) out.push(navHtml(parts.nav));
-  const game = h === null
-    ? "episode"
-    : h.game === "staghunt"
-    ? "Stag Hunt"
-    : h.game === "frail"
-    ? "FRAIL"
-    : h.game;
-  out.push(`<div class="meta">run <b>${esc(model.run)}</b> · ${esc(game)}</div>`);
+  out.push(`<div class="meta">run <b>${esc(model.run)}</b> · ${esc(view.familyLabel)}</div>`);
   out.push(`<h1>${esc(model.episode)} ${statusPills(model)}</h1>`);
   out.push(statusBanner(model));
   for (const note of parts.notes ?? []) out.push(`<div class="banner warn">${esc(note)}</div>`);
@@ -113,7 +110,7 @@ function headerHtml(model: EpisodeModel, parts: EpisodeHtmlParts): string {
   if (h !== null) {
     left.push(`<div class="cond">${conditionChips(h.condition, h.conditionId).join("")}</div>`);
   }
-  left.push(statsHtml(model));
+  left.push(statsHtml(model, view));
   if (h !== null) {
     const derived = derivedChips(h.derived, parts.chart !== undefined);
     if (derived.length > 0) left.push(`<div class="cond">${derived.join("")}</div>`);
@@ -221,7 +218,7 @@ function statusBanner(model: EpisodeModel): string {
   return `<div class="banner ${cls}">Status: ${esc(model.status)}${detail}</div>`;
 }
 
-function statsHtml(model: EpisodeModel): string {
+function statsHtml(model: EpisodeModel, view: GameView): string {
   const o = model.outcome;
   const bounds = o?.bounds ?? model.header?.bounds ?? null;
   const stat = (label: string, value: string) =>
@@ -236,7 +233,7 @@ function statsHtml(model: EpisodeModel): string {
     ),
     stat("rounds", o?.rounds == null ? String(model.rounds.length) : String(o.rounds)),
   ];
-  if (model.header?.game === "staghunt" || c.flips > 0) stats.push(stat("flips", String(c.flips)));
+  if (view.flips || c.flips > 0) stats.push(stat("flips", String(c.flips)));
   stats.push(stat("corrections", String(c.corrections)));
   if (c.overrides > 0) stats.push(stat("overrides", String(c.overrides)));
   if (c.agentErrors > 0) stats.push(stat("agent errors", String(c.agentErrors)));
@@ -274,42 +271,47 @@ function playersLine(agents: readonly { id: string; role: string; policy: string
 
 // ---------------------------------------------------------------- rounds
 
-function roundHtml(round: RoundEntry, first: boolean, stagHunt: boolean): string {
+function roundHtml(round: RoundEntry, first: boolean, view: GameView): string {
   const open = first || round.failures.length > 0 ||
     round.calls.some((c) => c.errors.length > 0) ||
     allCalls(round).some((c) => c.prompts.some(unverified));
   return `<details class="round" id="round-${round.round}"${
     open ? " open" : ""
   }><summary><strong>Round ${round.round}</strong>${
-    roundSummary(round, stagHunt)
-  }</summary><div class="body">${roundBody(round, stagHunt)}</div></details>`;
+    roundSummary(round, view)
+  }</summary><div class="body">${roundBody(round, view)}</div></details>`;
 }
 
 /** Setup or end-of-episode events, as a round-like section (nothing when empty). */
-function sectionHtml(entry: RoundEntry, title: string, stagHunt: boolean): string {
-  const body = roundBody(entry, stagHunt);
+function sectionHtml(entry: RoundEntry, title: string, view: GameView): string {
+  const body = roundBody(entry, view);
   if (body === "") return "";
   return `<details class="round" open><summary><strong>${
     esc(title)
   }</strong></summary><div class="body">${body}</div></details>`;
 }
 
-function roundSummary(round: RoundEntry, stagHunt: boolean): string {
+function roundSummary(round: RoundEntry, view: GameView): string {
   const pills: string[] = [];
-  const outcome = round.transitions.find((t) => t.kind === "round_outcome");
-  if (stagHunt && outcome !== undefined) {
-    const ok = outcome.public_success === true;
+  for (const pill of view.roundPills) {
+    const t = round.transitions.find((t) => t.kind === pill.transition);
+    if (t === undefined) continue;
+    const label = `${esc(pill.label)} ${valueHtml(t[pill.field])}`;
+    if (pill.success === null) {
+      pills.push(`<span class="pill">${label}</span>`);
+      continue;
+    }
+    const ok = t[pill.success] === true;
     pills.push(
-      `<span class="pill ${ok ? "ok" : "bad"}">public Stag ${valueHtml(outcome.public_stag)}${
-        ok ? " · success" : " · failure"
-      }</span>`,
+      `<span class="pill ${ok ? "ok" : "bad"}">${label}${ok ? " · success" : " · failure"}</span>`,
     );
-    pills.push(`<span class="pill">pre-flip Stag ${valueHtml(outcome.preflip_stag)}</span>`);
   }
   const flips = round.turns.filter((t) => t.flipped).length;
   if (flips > 0) pills.push(`<span class="pill flip">${plural(flips, "flip")}</span>`);
   const calls = round.calls.length + round.turns.reduce((n, t) => n + t.calls.length, 0);
-  if (calls > 0 && !stagHunt) pills.push(`<span class="pill">${plural(calls, "call")}</span>`);
+  if (calls > 0 && view.countsCalls) {
+    pills.push(`<span class="pill">${plural(calls, "call")}</span>`);
+  }
   const realized = new Map<string, number>();
   for (const call of round.calls) {
     if (call.decision?.realized === true) {
@@ -346,7 +348,7 @@ function allCalls(round: RoundEntry): AgentCall[] {
   return [...round.calls, ...round.turns.flatMap((t) => t.calls)];
 }
 
-function roundBody(round: RoundEntry, stagHunt: boolean): string {
+function roundBody(round: RoundEntry, view: GameView): string {
   const out: string[] = [];
   for (const f of round.failures) {
     out.push(
@@ -355,7 +357,7 @@ function roundBody(round: RoundEntry, stagHunt: boolean): string {
   }
   if (round.turns.length > 0) out.push(`<h3>Speaking order</h3>`, turnsTable(round.turns));
   if (round.calls.length > 0) {
-    out.push(`<h3>${stagHunt ? "Other calls" : "Agent calls"}</h3>`, callsTable(round.calls));
+    out.push(`<h3>${esc(view.callsHeading)}</h3>`, callsTable(round.calls));
   }
   if (round.mechanisms.length > 0) {
     out.push(

@@ -9,10 +9,10 @@
 // hash.
 
 import type { EngineEvent } from "../../engine/core/events.ts";
-import { GAMES } from "../../engine/games/registry.ts";
 import { relative } from "node:path";
 import { chartSvg } from "./_chart_svg.ts";
 import { episodeChart } from "./_chart.ts";
+import { gameView, type ViewedGame } from "./_game_view.ts";
 import { episodePage } from "./_episode_html.ts";
 import { episodeModel } from "./_episode_model.ts";
 import { isRecord } from "./_condition.ts";
@@ -50,8 +50,10 @@ export interface IndexEntry {
   welfare: number | null;
   /** W~. */
   realization: number | null;
-  /** Stag Hunt flips. */
+  /** Flips (public actions that differ from the player's own). */
   flips: number;
+  /** Whether the game's view always counts flips (the index then has a flips column). */
+  flipsShown: boolean;
   /** Corrections. */
   corrections: number;
   /** Overrides. */
@@ -84,6 +86,8 @@ export interface PageContext {
   charts: boolean;
   /** Put the messages sent (when logged) in the search shards, beside replies and reasoning. */
   searchPrompts: boolean;
+  /** The registered games, as the viewer reads them (a snapshot, sent to worker threads). */
+  games: readonly ViewedGame[];
 }
 
 /**
@@ -143,7 +147,8 @@ export async function writeFilePages(
       }
     }
     const model = episodeModel(block.events);
-    const chart = ctx.charts ? episodeChart(model) : null;
+    const view = gameView(model.header?.env ?? null, model.header?.game ?? null, ctx.games);
+    const chart = ctx.charts ? episodeChart(model, view) : null;
     const notes = block.blocks > 1
       ? [
         `This log holds ${block.blocks} blocks of this episode (it was played more than once); this is block ${block.block}.`,
@@ -154,6 +159,7 @@ export async function writeFilePages(
       chart: chart === null ? undefined : await chartSvg(chart.spec),
       chartCaption: chart?.caption,
       notes,
+      view,
       nav: {
         index: "../../index.html",
         ...(branchOf === null ? {} : {
@@ -181,7 +187,7 @@ export async function writeFilePages(
     const condition: IndexEntry["condition"] = {};
     // The index shows the keys that identify a condition (the game's
     // descriptor lists them); the episode page shows every condition field.
-    const known = GAMES.find((g) => g.id === h?.env);
+    const known = ctx.games.find((g) => g.id === h?.env);
     const keys = known?.conditionKeys ?? Object.keys(h?.condition ?? {});
     for (const [key, value] of Object.entries(h?.condition ?? {})) {
       if (!keys.includes(key)) continue;
@@ -216,6 +222,7 @@ export async function writeFilePages(
       welfare: o?.welfare ?? null,
       realization: o?.realization ?? null,
       flips: model.counts.flips,
+      flipsShown: view.flips,
       corrections: model.counts.corrections,
       overrides: model.counts.overrides,
       agentErrors: model.counts.agentErrors,

@@ -30,6 +30,7 @@
 
 import { basename, dirname, isAbsolute, join, relative } from "node:path";
 import { humanKey } from "./_format.ts";
+import { familyLabel, viewedGames } from "./_game_view.ts";
 import {
   type IndexColumn,
   type IndexData,
@@ -174,6 +175,7 @@ export async function writeRunSite(
     out,
     charts: options.charts ?? true,
     searchPrompts: options.searchPrompts ?? false,
+    games: viewedGames(),
   };
   const results = workers > 1 && files.length >= 16
     ? await inWorkers(files, ctx, workers, options.onProgress)
@@ -447,8 +449,6 @@ function runUsage(entries: readonly IndexEntry[]): RunUsage | null {
   return { total, models };
 }
 
-const GAME_NAMES: Record<string, string> = { frail: "FRAIL", staghunt: "Stag Hunt" };
-
 function indexData(dir: string, entries: readonly IndexEntry[]): Omit<IndexData, "search"> {
   const runs = [...new Set(entries.map((e) => e.run))];
   const columns: [IndexColumn, (e: IndexEntry) => string | number | boolean | null][] = [];
@@ -478,7 +478,7 @@ function indexData(dir: string, entries: readonly IndexEntry[]): Omit<IndexData,
       values.size === 2 && values.has("null") && games.size === 1 && game !== null &&
       set.length === entries.filter((e) => e.game === game).length
     ) {
-      constants.push([`${label} (${GAME_NAMES[game] ?? game})`, String(get(set[0]))]);
+      constants.push([`${label} (${familyLabel(game)})`, String(get(set[0]))]);
       return;
     }
     const present = entries.map(get).filter((v) => v !== null);
@@ -504,7 +504,7 @@ function indexData(dir: string, entries: readonly IndexEntry[]): Omit<IndexData,
   add(
     { key: "flips", label: "flips", kind: "num" },
     (e) => e.flips,
-    any((e) => e.game === "staghunt"),
+    any((e) => e.flipsShown),
   );
   // A count the same for every episode (no corrections anywhere) is listed once.
   const counted = (key: string, label: string, get: (e: IndexEntry) => number) => {

@@ -47,6 +47,144 @@ export interface DerivedQuantities {
 }
 
 /**
+ * An input of a game's {@linkcode GameMeasure}: one episode's data, as the
+ * loader reads it from the log.
+ */
+export interface MeasureInput {
+  /** The derived quantities the measure declares (`episode_start.derived`), by name. */
+  readonly derived: Readonly<Record<string, unknown>>;
+  /**
+   * The episode's rounds in round order, each with its `round` number and
+   * the disclosure metrics the measure declares (`null` where a round did
+   * not disclose one).
+   */
+  readonly rounds: readonly Readonly<Record<string, unknown>>[];
+}
+
+/**
+ * A per-episode measure of a game (e.g. the bank run's withdrawal rate): a
+ * pure function of one episode's disclosure metrics and derived quantities,
+ * which the analysis tables compute for every episode of the game.
+ */
+export interface GameMeasure {
+  /** Measure name, as in the tables (snake_case, e.g. `"withdrawal_rate"`). */
+  readonly id: string;
+  /** Disclosure metrics it reads; an analysis whose rounds lack one skips the measure. */
+  readonly metrics: readonly string[];
+  /** Derived quantities it reads. */
+  readonly derived: readonly string[];
+  /** Its value in one episode, or `null` when the episode has none (e.g. never launched). */
+  value(input: MeasureInput): number | null;
+}
+
+/**
+ * A line drawn across an episode's trajectory chart at a level: the value of
+ * a condition field (e.g. the Stag Hunt's threshold `M`), labelled
+ * `<label> = <value>`.
+ */
+export interface ConditionLevel {
+  /** Field of `episode_start.condition`. */
+  readonly condition: string;
+  /** Label before the value. */
+  readonly label: string;
+}
+
+/** A series of a transition chart: a numeric field of a transition event. */
+export interface TransitionSeries {
+  /** Field of the transition event. */
+  readonly field: string;
+  /** Series name in the legend. */
+  readonly label: string;
+}
+
+/**
+ * The trajectory chart on an episode's page, by kind (the viewer has one
+ * renderer per kind):
+ * - `"disclosure"`: disclosure metrics by round (`metrics`, or every numeric
+ *   one when `null`), with the logged `derived.reference` line (a level is
+ *   drawn, a round is named in the caption);
+ * - `"transition"`: numeric fields of each round's transition of `kind`,
+ *   with an optional level from the condition.
+ */
+export type ChartView =
+  | {
+    readonly kind: "disclosure";
+    /** Metrics drawn, in logged order; `null`: every numeric metric. */
+    readonly metrics: readonly string[] | null;
+    /** Title of the y axis. */
+    readonly yTitle: string;
+  }
+  | {
+    readonly kind: "transition";
+    /** The `transition` event's `kind` (e.g. `"round_outcome"`). */
+    readonly transition: string;
+    /** The series, in legend order. */
+    readonly series: readonly TransitionSeries[];
+    /** Title of the y axis. */
+    readonly yTitle: string;
+    /** A level line from the condition, or `null`. */
+    readonly level: ConditionLevel | null;
+    /** Caption under the chart. */
+    readonly caption: string;
+  };
+
+/**
+ * A pill in each round's summary on an episode page: a field of the round's
+ * transition of `transition` kind, `<label> <value>`, coloured by a boolean
+ * field when `success` names one (`· success` / `· failure`).
+ */
+export interface RoundPill {
+  /** The `transition` event's `kind`. */
+  readonly transition: string;
+  /** Field shown. */
+  readonly field: string;
+  /** Label before the value. */
+  readonly label: string;
+  /** Boolean field that colours the pill, or `null`. */
+  readonly success: string | null;
+}
+
+/**
+ * How the viewer shows a game's episodes: data its renderers read (one per
+ * kind of chart), so no viewer code names a game. A descriptor without one
+ * is shown by {@linkcode DEFAULT_GAME_VIEW}'s rules.
+ */
+export interface GameView {
+  /** Display name of the game's family in page headers and the run index (e.g. `"FRAIL"`). */
+  readonly familyLabel: string;
+  /** The trajectory chart. */
+  readonly chart: ChartView;
+  /** Whether players' public actions can differ from their own (flips): always count them. */
+  readonly flips: boolean;
+  /** Pills of each round's summary, before the generic ones. */
+  readonly roundPills: readonly RoundPill[];
+  /** Whether each round's summary counts the agent calls. */
+  readonly countsCalls: boolean;
+  /** Heading of a round's agent calls that are not part of a turn. */
+  readonly callsHeading: string;
+}
+
+/**
+ * How the viewer shows a game whose descriptor has no view (or a log of a
+ * game this build does not know), the family label aside (the family id):
+ * every numeric disclosure metric by round, no pills beyond the generic
+ * ones, flips counted only when there are some.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_GAME_VIEW } from "./game.ts";
+ * if (DEFAULT_GAME_VIEW.chart.kind !== "disclosure" || DEFAULT_GAME_VIEW.flips) throw new Error();
+ * ```
+ */
+export const DEFAULT_GAME_VIEW: Omit<GameView, "familyLabel"> = {
+  chart: { kind: "disclosure", metrics: null, yTitle: "Amount" },
+  flips: false,
+  roundPills: [],
+  countsCalls: true,
+  callsHeading: "Agent calls",
+};
+
+/**
  * What a game is, apart from its state machine. `P` is its parameter type.
  */
 export interface GameDescriptor<P = unknown> {
@@ -67,6 +205,15 @@ export interface GameDescriptor<P = unknown> {
   readonly conditionKeys: readonly string[];
   /** Quantities that follow from resolved parameters. */
   derive(params: P): DerivedQuantities;
+  /**
+   * Fields every `episode_start.derived` of the game holds, which the loader
+   * requires of each log (default `["bounds"]`).
+   */
+  readonly derivedKeys?: readonly string[];
+  /** How the viewer shows its episodes (default {@linkcode DEFAULT_GAME_VIEW}). */
+  readonly view?: GameView;
+  /** Its per-episode measures, for the analysis tables (default none). */
+  readonly measures?: readonly GameMeasure[];
 }
 
 /**

@@ -14,7 +14,12 @@
  *
  * @module
  */
-import type { DerivedQuantities, EpisodeCondition, GameDescriptor } from "../core/game.ts";
+import type {
+  DerivedQuantities,
+  EpisodeCondition,
+  GameDescriptor,
+  GameView,
+} from "../core/game.ts";
 import { copyData } from "../core/copy_data.ts";
 import { shortHash } from "../core/hash.ts";
 import { assertKnownKeys } from "../core/strict_input.ts";
@@ -37,6 +42,22 @@ export const FRAIL_CONDITION_KEYS: readonly string[] = [
   "mechanism",
   "regime",
   "overrides_id",
+];
+
+/**
+ * Fields every FRAIL episode's `derived` holds (see {@linkcode FrailDerived}).
+ *
+ * @example
+ * ```ts
+ * import { FRAIL_DERIVED_KEYS } from "./descriptor.ts";
+ * if (FRAIL_DERIVED_KEYS.join() !== "bounds,funding,central_best,reference") throw new Error();
+ * ```
+ */
+export const FRAIL_DERIVED_KEYS: readonly string[] = [
+  "bounds",
+  "funding",
+  "central_best",
+  "reference",
 ];
 
 /** A line the figures draw for an environment (Figure 4). */
@@ -85,6 +106,33 @@ export interface FrailGameDescriptor<P = unknown, Id extends string = string>
   readonly referenceLine: Omit<ReferenceLine, "value">;
   /** Quantities that follow from resolved parameters. */
   derive(params: P): FrailDerived;
+}
+
+/**
+ * How the viewer shows a FRAIL environment's episodes: the disclosure
+ * metrics of the paper's Figure 4 (the financial metric and the committed
+ * amount), with the logged reference line; agent calls counted per round.
+ *
+ * @example
+ * ```ts
+ * import { frailView } from "./descriptor.ts";
+ * const view = frailView("pool");
+ * if (view.chart.kind !== "disclosure" || view.chart.metrics?.join() !== "pool,committed") throw new Error();
+ * ```
+ */
+export function frailView(financialMetric: string): GameView {
+  return {
+    familyLabel: "FRAIL",
+    chart: {
+      kind: "disclosure",
+      metrics: [...new Set([financialMetric, "committed"])],
+      yTitle: "Amount",
+    },
+    flips: false,
+    roundPills: [],
+    countsCalls: true,
+    callsHeading: "Agent calls",
+  };
 }
 
 /** A FRAIL condition as a user writes it. */

@@ -17,8 +17,14 @@
  * @module
  */
 import { MECHANISMS } from "../../frail/types.ts";
-import { FRAIL_CONDITION_KEYS, type FrailGameDescriptor } from "../../frail/descriptor.ts";
+import {
+  FRAIL_CONDITION_KEYS,
+  FRAIL_DERIVED_KEYS,
+  type FrailGameDescriptor,
+  frailView,
+} from "../../frail/descriptor.ts";
 import { bankRun } from "./environment.ts";
+import { BANK_RUN_MEASURES } from "./measures.ts";
 import { BANK_RUN_REGIMES, bankRunBounds, type BankRunParams } from "./params.ts";
 import { insolvencyBoundary } from "./settlement.ts";
 import { BANK_ID } from "./state.ts";
@@ -70,6 +76,7 @@ export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
     { role: "bank", option: "bank", policies: BANK_POLICIES },
   ],
   conditionKeys: FRAIL_CONDITION_KEYS,
+  derivedKeys: FRAIL_DERIVED_KEYS,
   regimes: BANK_RUN_REGIMES,
   mechanisms: MECHANISMS,
   metrics: {
@@ -77,6 +84,8 @@ export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
     exit: "cumulative_withdrawn",
     launch: null,
   },
+  view: frailView("cumulative_withdrawn"),
+  measures: BANK_RUN_MEASURES,
   referenceLine: { axis: "y", metric: "cumulative_withdrawn", label: "insolvency boundary" },
   derive(p) {
     const bounds = bankRunBounds(p);

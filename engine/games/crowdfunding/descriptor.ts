@@ -13,8 +13,14 @@
  * @module
  */
 import { MECHANISMS } from "../../frail/types.ts";
-import { FRAIL_CONDITION_KEYS, type FrailGameDescriptor } from "../../frail/descriptor.ts";
+import {
+  FRAIL_CONDITION_KEYS,
+  FRAIL_DERIVED_KEYS,
+  type FrailGameDescriptor,
+  frailView,
+} from "../../frail/descriptor.ts";
 import { crowdfunding } from "./environment.ts";
+import { CROWDFUNDING_MEASURES } from "./measures.ts";
 import { CROWDFUNDING_REGIMES, crowdfundingBounds, type CrowdfundingParams } from "./params.ts";
 import { FOUNDER_ID } from "./state.ts";
 
@@ -49,6 +55,7 @@ export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfun
     { role: "founder", option: "founder", policies: FOUNDER_POLICIES },
   ],
   conditionKeys: FRAIL_CONDITION_KEYS,
+  derivedKeys: FRAIL_DERIVED_KEYS,
   regimes: CROWDFUNDING_REGIMES,
   mechanisms: MECHANISMS,
   metrics: {
@@ -56,6 +63,8 @@ export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfun
     exit: null,
     launch: "launched",
   },
+  view: frailView("pool"),
+  measures: CROWDFUNDING_MEASURES,
   referenceLine: { axis: "y", metric: "pool", label: "goal" },
   derive(p) {
     const bounds = crowdfundingBounds(p);

@@ -15,11 +15,14 @@
 import { MECHANISMS } from "../../frail/types.ts";
 import {
   FRAIL_CONDITION_KEYS,
+  FRAIL_DERIVED_KEYS,
   type FrailDerived,
   type FrailGameDescriptor,
+  frailView,
 } from "../../frail/descriptor.ts";
 import { bestRepaymentSchedule, debtRolloverBounds } from "./bounds.ts";
 import { debtRollover } from "./environment.ts";
+import { DEBT_ROLLOVER_MEASURES } from "./measures.ts";
 import { DEBT_ROLLOVER_REGIMES, type DebtRolloverParams } from "./params.ts";
 import { BORROWER_ID } from "./state.ts";
 
@@ -54,6 +57,7 @@ export const debtRolloverGame: FrailGameDescriptor<DebtRolloverParams, "debt_rol
     { role: "borrower", option: "borrower", policies: BORROWER_POLICIES },
   ],
   conditionKeys: FRAIL_CONDITION_KEYS,
+  derivedKeys: FRAIL_DERIVED_KEYS,
   regimes: DEBT_ROLLOVER_REGIMES,
   mechanisms: MECHANISMS,
   metrics: {
@@ -61,6 +65,8 @@ export const debtRolloverGame: FrailGameDescriptor<DebtRolloverParams, "debt_rol
     exit: "cumulative_redeemed",
     launch: null,
   },
+  view: frailView("cumulative_redeemed"),
+  measures: DEBT_ROLLOVER_MEASURES,
   referenceLine: { axis: "x", metric: "cumulative_redeemed", label: "first asset tranche matures" },
   derive(p) {
     const key = JSON.stringify(p);

@@ -16,7 +16,7 @@
  * @module
  */
 import { copyData } from "../../core/copy_data.ts";
-import type { EpisodeCondition, GameDescriptor } from "../../core/game.ts";
+import type { EpisodeCondition, GameDescriptor, GameView } from "../../core/game.ts";
 import { isPlainObject } from "../../core/strict_input.ts";
 import { PLAYER_ROLE, stagHunt } from "./environment.ts";
 import type { HeterogeneityId } from "./heterogeneity.ts";
@@ -60,6 +60,46 @@ export function payoffsLabel(p: StagHuntPayoffs): string {
 }
 
 /**
+ * How the viewer shows a Stag Hunt episode: the Stag actions per round in the
+ * public transcript and before flips (from each round's `round_outcome`
+ * transition) against the threshold M, the same counts in each round's
+ * summary, and flips counted on every page (players speak in turns; the
+ * turn table holds the calls of each turn).
+ *
+ * @example
+ * ```ts
+ * import { STAGHUNT_VIEW } from "./descriptor.ts";
+ * if (STAGHUNT_VIEW.chart.kind !== "transition" || !STAGHUNT_VIEW.flips) throw new Error();
+ * ```
+ */
+export const STAGHUNT_VIEW: GameView = {
+  familyLabel: "Stag Hunt",
+  chart: {
+    kind: "transition",
+    transition: "round_outcome",
+    series: [
+      { field: "public_stag", label: "public Stag" },
+      { field: "preflip_stag", label: "pre-flip Stag" },
+    ],
+    yTitle: "Stag actions",
+    level: { condition: "M", label: "threshold M" },
+    caption: "Stag actions per round, in the public transcript and before flips.",
+  },
+  flips: true,
+  roundPills: [
+    {
+      transition: "round_outcome",
+      field: "public_stag",
+      label: "public Stag",
+      success: "public_success",
+    },
+    { transition: "round_outcome", field: "preflip_stag", label: "pre-flip Stag", success: null },
+  ],
+  countsCalls: false,
+  callsHeading: "Other calls",
+};
+
+/**
  * The Stag Hunt descriptor.
  *
  * @example
@@ -78,6 +118,8 @@ export const stagHuntGame: GameDescriptor<StagHuntParams> = {
   roles: { central: null, participant: { id: PLAYER_ROLE, label: "Player" } },
   mockPolicies: [{ role: PLAYER_ROLE, option: "players", policies: PLAYER_POLICIES }],
   conditionKeys: STAGHUNT_CONDITION_KEYS,
+  derivedKeys: ["bounds", "q_star"],
+  view: STAGHUNT_VIEW,
   derive(p) {
     return { bounds: stagHuntBounds(p), q_star: qStar(p) };
   },
