@@ -11,9 +11,9 @@ import { mockPopulation } from "../agents/mock/population.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { environment, resolveParams } from "../frail/registry.ts";
 import { type EpisodeResult, runEpisode } from "../run_episode.ts";
-import type { FrailCondition, GridEpisode } from "./cells.ts";
+import type { FrailCondition, GridEpisode } from "./cell.ts";
 import { gridLogging } from "./logging.ts";
-import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
+import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./episode_runner.ts";
 import { playedText } from "./_played_text.ts";
 
 /**

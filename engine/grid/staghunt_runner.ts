@@ -18,9 +18,9 @@ import { paperRules } from "../games/staghunt/beliefs/paper_rules.ts";
 import type { ModelPolicy } from "../games/staghunt/heterogeneity.ts";
 import { parseStagHuntParams, type StagHuntParams } from "../games/staghunt/params.ts";
 import { runStagHuntEpisode, type StagHuntRunResult } from "../games/staghunt/run.ts";
-import type { GridEpisode, StagHuntCondition } from "./cells.ts";
+import type { GridEpisode, StagHuntCondition } from "./cell.ts";
 import { gridLogging } from "./logging.ts";
-import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
+import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./episode_runner.ts";
 import { playedText } from "./_played_text.ts";
 import type { StagHuntAgentsSpec, StagHuntMockSpec } from "./spec.ts";
 
