@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { renderSvg, stateTrajectoryChart } from "../../../analysis/mod.ts";
-import { type TrajectoryRow } from "../../../analysis/charts/state_trajectory.ts";
+import type { TrajectoryRow } from "../../../analysis/charts/state_trajectory.ts";
 import { VEGA_LITE_SCHEMA } from "../../../analysis/charts/spec.ts";
 
 const ROWS: TrajectoryRow[] = [

@@ -33,7 +33,7 @@ import {
   successByCorruption,
   successByCorruptionChart,
 } from "../../../analysis/mod.ts";
-import { type ModelTurn } from "../../../analysis/staghunt/turn_records.ts";
+import type { ModelTurn } from "../../../analysis/staghunt/turn_records.ts";
 import { ndjson } from "../_fixture.ts";
 
 type Turn = [agent: string, original: string, published: string, confidence: number];

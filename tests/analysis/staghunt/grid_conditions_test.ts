@@ -27,7 +27,7 @@ import {
   successByCorruptionChart,
   type VegaLiteSpec,
 } from "../../../analysis/mod.ts";
-import { type ModelTurn } from "../../../analysis/staghunt/turn_records.ts";
+import type { ModelTurn } from "../../../analysis/staghunt/turn_records.ts";
 import { loadGrid } from "../_grid.ts";
 
 const frames = await loadGrid("coordlab_staghunt_conditions_", {
