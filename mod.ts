@@ -34,38 +34,30 @@
 // Polars (nodejs-polars 0.25.2) as `pl`: the same instance the frames come from.
 export { default as pl } from "npm:nodejs-polars@0.25.2";
 
-// Run and replay.
+// Run and replay. The option and result types of these functions are in the
+// entry point of their part: engine/mod.ts, engine/games/staghunt/mod.ts,
+// engine/grid/mod.ts and analysis/mod.ts.
 export {
   type EpisodeConfig,
   type EpisodeResult,
   replayEpisode,
   runEpisode,
 } from "./engine/run_episode.ts";
-export {
-  runStagHuntEpisode,
-  type StagHuntRunConfig,
-  type StagHuntRunResult,
-} from "./engine/games/staghunt/run.ts";
-// Counterfactual branches and episode diffs (their option and result types, `showDiff` and
-// `branchEffects` are in engine/mod.ts, analysis/viewer/mod.ts and analysis/mod.ts).
+export { runStagHuntEpisode } from "./engine/games/staghunt/run.ts";
+// Counterfactual branches and episode diffs (their option and result types are in
+// engine/mod.ts, `branchEffects` in analysis/mod.ts).
 export { branchEpisode } from "./engine/branch_episode.ts";
 export { diffEpisodes } from "./engine/core/episode_diff.ts";
-export { type GridResult, runGrid, type RunGridOptions } from "./engine/grid/run_grid.ts";
-export { type GridSpecInput, parseGridSpec } from "./engine/grid/spec.ts";
+export { runGrid } from "./engine/grid/run_grid.ts";
+export { parseGridSpec } from "./engine/grid/spec.ts";
 export { readGridSpec } from "./engine/grid/spec_file.ts";
-export { estimateUsage, type UsageEstimate } from "./engine/grid/estimate.ts";
-export { FRAIL_ENV_IDS, resolveParams, welfareBounds } from "./engine/frail/registry.ts";
-export { MECHANISMS } from "./engine/frail/types.ts";
-export { REGIMES } from "./engine/frail/params.ts";
+export { estimateUsage } from "./engine/grid/estimate.ts";
+export { resolveParams, welfareBounds } from "./engine/frail/registry.ts";
 export { qStar } from "./engine/games/staghunt/q_star.ts";
 
 // Agents.
-export { mockPopulation, type MockPopulationOptions } from "./engine/agents/mock/population.ts";
-export {
-  type MockStagHuntOptions,
-  mockStagHuntPlayers,
-  thresholdPlayer,
-} from "./engine/games/staghunt/mock.ts";
+export { mockPopulation } from "./engine/agents/mock/population.ts";
+export { mockStagHuntPlayers, thresholdPlayer } from "./engine/games/staghunt/mock.ts";
 export { carryoverRule } from "./engine/games/staghunt/beliefs/carryover.ts";
 export { naiveRule } from "./engine/games/staghunt/beliefs/naive.ts";
 export { outcomeAlignmentRule } from "./engine/games/staghunt/beliefs/outcome_alignment.ts";
@@ -77,8 +69,6 @@ export {
   FRAME_NAMES,
   loadRuns,
   loadRunsLazy,
-  type LoadRunsOptions,
-  type RunFrames,
   writeRunsParquet,
 } from "./analysis/load/load_runs.ts";
 export { FRAIL_CONDITION_KEYS, STAGHUNT_CONDITION_KEYS } from "./analysis/conditions.ts";
@@ -108,12 +98,12 @@ export {
   welfareBarsChart,
 } from "./analysis/charts/frail_estimates.ts";
 export { trajectoriesChart } from "./analysis/charts/trajectories_chart.ts";
-export { type ChartAgents, chartAgents } from "./analysis/charts/agents.ts";
+export { chartAgents } from "./analysis/charts/agents.ts";
 export { welfareHeatmapChart } from "./analysis/charts/welfare_heatmap.ts";
 export { compareWithReference, loadReference } from "./analysis/reference.ts";
 // A paper's every table and figure beside the published values, with verdicts
 // (its renderers and the verdict rule: the "./analysis" entry point).
-export { type ReproductionReport, reproductionReport } from "./analysis/report/reproduction.ts";
+export { reproductionReport } from "./analysis/report/reproduction.ts";
 
 // Model calls: usage and cost.
 export { usageTable } from "./analysis/usage.ts";
@@ -144,10 +134,9 @@ export { meanCi, wilson } from "./analysis/stats.ts";
 
 // Charts, displays and the episode viewer.
 export { stateTrajectoryChart } from "./analysis/charts/state_trajectory.ts";
-export type { VegaLiteSpec } from "./analysis/charts/spec.ts";
 export { renderPng, renderSvg } from "./analysis/charts/render.ts";
 export { displayChart, displayTable, saveChart, settle } from "./analysis/display.ts";
 export { progressDisplay } from "./analysis/progress.ts";
 export { episodeEvents, showEpisode } from "./analysis/viewer/show_episode.ts";
-export { type CallTranscript, episodeTranscript } from "./analysis/transcript.ts";
+export { episodeTranscript } from "./analysis/transcript.ts";
 export { writeRunSite } from "./analysis/viewer/run_site.ts";

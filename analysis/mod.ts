@@ -54,53 +54,71 @@
  * @module
  */
 
-export * from "./charts/spec.ts";
-export * from "./charts/render.ts";
-export * from "./charts/state_trajectory.ts";
-export { type ChartAgents, chartAgents } from "./charts/agents.ts";
-export { type ChartRows, intervalChart, type IntervalChartOptions } from "./charts/interval.ts";
-export * from "./charts/frail_estimates.ts";
-export * from "./charts/welfare_heatmap.ts";
-export * from "./charts/trajectories_chart.ts";
-export * from "./display.ts";
-export * from "./progress.ts";
-export * from "./stats.ts";
-export * from "./reference.ts";
-export * from "./load/load_runs.ts";
-export * from "./load/compact.ts";
-export * from "./conditions.ts";
-export * from "./frail/env_profiles.ts";
-export * from "./frail/episode_measures.ts";
-export * from "./frail/welfare_table.ts";
-export * from "./frail/success_table.ts";
-export * from "./frail/action_measures.ts";
-export * from "./frail/regime_table.ts";
-export * from "./frail/scorecard.ts";
-export * from "./frail/trajectories.ts";
-export * from "./frail/early_commitment.ts";
-export * from "./staghunt/turn_records.ts";
-export * from "./transcript.ts";
-export * from "./staghunt/figures.ts";
-export * from "./charts/staghunt_charts.ts";
-export * from "./usage.ts";
-export * from "./charts/usage_chart.ts";
+// Everything of mod.ts that is analysis: loading logs, the papers' tables and figures, displays.
+export { FRAME_NAMES, loadRuns, loadRunsLazy, writeRunsParquet } from "./load/load_runs.ts";
+export { FRAIL_CONDITION_KEYS, STAGHUNT_CONDITION_KEYS } from "./conditions.ts";
+export { welfareAverage, welfareTable, welfareTableDisplay } from "./frail/welfare_table.ts";
+export { successTable } from "./frail/success_table.ts";
+export { actionMeasuresTable } from "./frail/action_measures.ts";
+export { regimeTable } from "./frail/regime_table.ts";
+export { scorecard } from "./frail/scorecard.ts";
 export {
-  PAPER_TITLES,
-  REPORT_PAPERS,
-  type ReportChart,
-  type ReportFrames,
-  type ReportPaper,
-  type ReportSection,
-  type ReportTable,
-  type ReproductionReport,
-  reproductionReport,
-  type ReproductionReportOptions,
-  type VerdictCounts,
-} from "./report/reproduction.ts";
-export { reportHtml, reportMarkdown, VERDICT_TEXT, writeReport } from "./report/render.ts";
+  earlyCommitment,
+  earlyCommitmentBins,
+  earlyCommitmentContrast,
+} from "./frail/early_commitment.ts";
+export { trajectories, trajectoryReferences } from "./frail/trajectories.ts";
 export {
-  PAPER_SOURCE,
-  paperVsRunChart,
-  type PaperVsRunChartOptions,
-} from "./report/paper_vs_run_chart.ts";
-export * from "./branch_effects.ts";
+  actionMeasuresChart,
+  earlyCommitmentChart,
+  regimeChart,
+  scorecardChart,
+  successChart,
+  welfareBarsChart,
+} from "./charts/frail_estimates.ts";
+export { trajectoriesChart } from "./charts/trajectories_chart.ts";
+export { chartAgents } from "./charts/agents.ts";
+export { welfareHeatmapChart } from "./charts/welfare_heatmap.ts";
+export { compareWithReference, loadReference } from "./reference.ts";
+export { reproductionReport } from "./report/reproduction.ts";
+export { usageTable } from "./usage.ts";
+export { usageChart } from "./charts/usage_chart.ts";
+export { stagHuntTurnRecords } from "./staghunt/turn_records.ts";
+export {
+  calibrationTable,
+  historyMatchRates,
+  honestStagRates,
+  matchRateTable,
+  payoffGap,
+  stagByMargin,
+  successByCorruption,
+} from "./staghunt/figures.ts";
+export {
+  calibrationChart,
+  historyMatchChart,
+  matchRateChart,
+  payoffGapChart,
+  stagByMarginChart,
+  successByCorruptionChart,
+} from "./charts/staghunt_charts.ts";
+export { meanCi, wilson } from "./stats.ts";
+export { stateTrajectoryChart } from "./charts/state_trajectory.ts";
+export { renderPng, renderSvg } from "./charts/render.ts";
+export { displayChart, displayTable, saveChart, settle } from "./display.ts";
+export { progressDisplay } from "./progress.ts";
+export { episodeEvents, showEpisode } from "./viewer/show_episode.ts";
+export { episodeTranscript } from "./transcript.ts";
+export { writeRunSite } from "./viewer/run_site.ts";
+
+// The option and result types the notebook API's analysis functions take and give.
+export type { LoadRunsOptions, RunFrames } from "./load/load_runs.ts";
+export type { ReproductionReport } from "./report/reproduction.ts";
+export type { CallTranscript } from "./transcript.ts";
+export type { ChartAgents } from "./charts/agents.ts";
+export type { VegaLiteSpec } from "./charts/spec.ts";
+
+// Beyond mod.ts: branch effects, the general interval chart, compaction, standard errors.
+export { branchEffects, type BranchEffectsOptions } from "./branch_effects.ts";
+export { intervalChart, type IntervalChartOptions } from "./charts/interval.ts";
+export { compactRun } from "./load/compact.ts";
+export { meanSe } from "./stats.ts";

@@ -21,11 +21,12 @@
  *
  * @module
  */
-export { type FaultKind, type FaultRates } from "./agents/llm/server/faults.ts";
+
+// The local OpenAI-compatible server.
 export {
   type LocalServer,
   type LocalServerOptions,
   serveLocalModel,
-  type ServerStats,
 } from "./agents/llm/server/local_server.ts";
-export { LOCAL_MODELS, type ServedPolicy } from "./agents/llm/server/policies.ts";
+export { LOCAL_MODELS } from "./agents/llm/server/policies.ts";
+export type { FaultRates } from "./agents/llm/server/faults.ts";

@@ -12,7 +12,7 @@ import { CONDITION_KEYS, sortKeyValues } from "../conditions.ts";
 import { ENV_LABELS, REGIME_LABELS } from "../frail/env_profiles.ts";
 import { finishChart } from "./_finish.ts";
 import type { ChartAgents } from "./agents.ts";
-import type { IntervalChartOptions } from "./interval.ts";
+import type { IntervalChartOptions } from "./_interval_options.ts";
 import { VEGA_LITE_SCHEMA, type VegaLiteSpec } from "./spec.ts";
 
 /**

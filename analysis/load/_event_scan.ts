@@ -9,6 +9,17 @@ import { createHash } from "node:crypto";
 import { canonicalJson } from "../../engine/core/canonical_json.ts";
 import { LogChunkReader, readLogTexts } from "../../engine/grid/segments.ts";
 import { EVENT_SCHEMA_VERSION } from "../../engine/core/events.ts";
+import {
+  type DecisionLine,
+  eventsHashAt,
+  LINE_PREFIX,
+  LineReader,
+  readDecision,
+  readRunEpisode,
+  RUN_EPISODE_PATTERN,
+  TYPE_KEY,
+  typeKeyAt,
+} from "../../engine/core/event_layout.ts";
 import { unsupportedSchemaMessage } from "../../engine/core/log_file.ts";
 
 /** Names of the frames a load can produce. */
@@ -215,8 +226,6 @@ export interface ScanResult {
 }
 
 const SUPPORTED_SCHEMA = EVENT_SCHEMA_VERSION;
-const FAST_PREFIX = `{"schema":${SUPPORTED_SCHEMA},`;
-const TYPE_KEY = `"type":"`;
 const NULL = 2;
 
 class Float64Builder {
@@ -397,6 +406,8 @@ export class EventScanner {
   /** Agent calls of the file being read whose report is still to come (`calls` only). */
   private readonly pending = new Map<string, PendingCall>();
   private lastPrefix = "";
+  // The last decision read on the fast path (its strings are reused when they repeat).
+  private readonly decisionLine = {} as DecisionLine;
   private readonly decisionColumns?: {
     episode: Float64Builder;
     round: Float64Builder;
@@ -488,15 +499,9 @@ export class EventScanner {
   }
 
   private addLine(text: string, start: number, stop: number, file: string, line: number): void {
-    if (!text.startsWith(FAST_PREFIX, start) || text.charCodeAt(stop - 1) !== 125 /* } */) {
-      this.addSlowLine(text.slice(start, stop), file, line);
-      return;
-    }
-    // The key "type" holds the first "y" of an engine-written line unless the
-    // run or episode name has one; searching for a rare character is faster.
-    let at = text.indexOf("y", start + FAST_PREFIX.length) - 2;
-    if (at < start || !text.startsWith(TYPE_KEY, at)) at = text.indexOf(TYPE_KEY, start);
-    if (at === -1 || at >= stop) {
+    // The line's layout is the writer's (engine/core/event_layout.ts).
+    const at = typeKeyAt(text, start, stop);
+    if (at === -1) {
       this.addSlowLine(text.slice(start, stop), file, line);
       return;
     }
@@ -523,10 +528,11 @@ export class EventScanner {
     this.addEvent(event, String(event.type), file, line);
   }
 
-  // The engine writes decisions with JSON.stringify in a fixed key order; this
-  // reads such a line without building an object. Anything unexpected (other
-  // key order, escapes, non-finite numbers) returns false and the line is
-  // parsed with JSON.parse instead, so the result never depends on the path.
+  // The engine writes decisions with JSON.stringify in a fixed key order;
+  // readDecision (engine/core/event_layout.ts) reads such a line without
+  // building an object. Anything unexpected (other key order, escapes,
+  // non-finite numbers) returns false and the line is parsed with JSON.parse
+  // instead, so the result never depends on the path.
   private fastDecision(
     text: string,
     start: number,
@@ -534,60 +540,36 @@ export class EventScanner {
     stop: number,
     file: string,
   ): boolean {
-    const r = new LineReader(text, start + FAST_PREFIX.length, stop);
+    const r = new LineReader(text, start + LINE_PREFIX.length, stop);
     let index: number;
     if (this.lastPrefix !== "" && text.startsWith(this.lastPrefix, start)) {
       index = this.lastIndex;
       r.pos = start + this.lastPrefix.length;
     } else {
-      const run = r.key('"run":"') ? r.string() : undefined;
-      const episode = run !== undefined && r.key(',"episode":"') ? r.string() : undefined;
-      if (episode === undefined || !r.key(",")) return false;
-      index = this.episodeOf(run!, episode, file);
+      const head = readRunEpisode(r);
+      if (head === undefined) return false;
+      index = this.episodeOf(head.run, head.episode, file);
       this.lastPrefix = text.slice(start, r.pos);
     }
-    const round = r.key('"round":') ? r.number() : NaN;
+    const v = this.decisionLine;
+    if (!readDecision(r, at, v)) return false;
     const d = this.decisionColumns!;
-    const step = r.key(',"step":"') ? r.stringLike(d.step.lastValue) : undefined;
-    const seq = r.key(',"seq":') ? r.number() : NaN;
-    if (!r.key(',"time":"') || r.string() === undefined || r.pos !== at - 1) return false;
-    r.pos = at + TYPE_KEY.length + 'decision"'.length;
-    const agent = r.key(',"agent":"') ? r.string() : undefined;
-    const call = r.key(',"call":"') ? r.stringLike(d.call.lastValue) : undefined;
-    const action = r.key(',"action":"') ? r.stringLike(d.action.lastValue) : undefined;
-    const alternative = r.key(',"alternative":"')
-      ? r.stringLike(d.alternative.lastValue)
-      : undefined;
-    const reported = r.key(',"reported":') ? r.number() : NaN;
-    const probability = r.key(',"probability":') ? r.number() : NaN;
-    const draw = r.key(',"draw":') ? r.number() : NaN;
-    const realized = r.key(',"realized":') ? r.boolean() : undefined;
-    const committed = r.key(',"committed":') ? r.boolean() : undefined;
-    const amount = r.key(',"amount":') ? r.number() : NaN;
-    if (
-      r.pos !== stop - 1 || Number.isNaN(round) || Number.isNaN(seq) || Number.isNaN(reported) ||
-      Number.isNaN(probability) || Number.isNaN(draw) || Number.isNaN(amount) ||
-      step === undefined || agent === undefined || call === undefined || action === undefined ||
-      alternative === undefined || realized === undefined || committed === undefined
-    ) {
-      return false;
-    }
     const meta = this.episodes[index];
-    if (round > meta.lastRound) meta.lastRound = round;
+    if (v.round > meta.lastRound) meta.lastRound = v.round;
     d.episode.push(index);
-    d.round.push(round);
-    d.step.push(step);
-    d.seq.push(seq);
-    d.agent.push(agent);
-    d.call.push(call);
-    d.action.push(action);
-    d.alternative.push(alternative);
-    d.reported.push(reported);
-    d.probability.push(probability);
-    d.draw.push(draw);
-    d.realized.push(realized);
-    d.committed.push(committed);
-    d.amount.push(amount);
+    d.round.push(v.round);
+    d.step.push(v.step);
+    d.seq.push(v.seq);
+    d.agent.push(v.agent);
+    d.call.push(v.call);
+    d.action.push(v.action);
+    d.alternative.push(v.alternative);
+    d.reported.push(v.reported);
+    d.probability.push(v.probability);
+    d.draw.push(v.draw);
+    d.realized.push(v.realized);
+    d.committed.push(v.committed);
+    d.amount.push(v.amount);
     return true;
   }
 
@@ -628,15 +610,12 @@ export class EventScanner {
    * hash without parsing its state unless the line is unusual.
    */
   private checkpointLine(text: string, start: number, stop: number, file: string, line: number) {
-    const r = new LineReader(text, start + FAST_PREFIX.length, stop);
-    const run = r.key('"run":"') ? r.string() : undefined;
-    const episode = run !== undefined && r.key(',"episode":"') ? r.string() : undefined;
-    const key = '"events_hash":"';
-    const at = text.lastIndexOf(key, stop);
-    const end = at < start ? -1 : text.indexOf('"', at + key.length);
-    if (episode !== undefined && end !== -1 && end < stop) {
-      const meta = this.episodes[this.episodeOf(run!, episode, file)];
-      meta.hash = detached(text.slice(at + key.length, end));
+    const r = new LineReader(text, start + LINE_PREFIX.length, stop);
+    const head = readRunEpisode(r);
+    const hash = eventsHashAt(text, start, stop);
+    if (head !== undefined && hash !== undefined) {
+      const meta = this.episodes[this.episodeOf(head.run, head.episode, file)];
+      meta.hash = detached(text.slice(hash[0], hash[1]));
       return;
     }
     let event: unknown;
@@ -1045,76 +1024,6 @@ function textOrNull(value: unknown): string | null {
   return typeof value === "string" ? value : null;
 }
 
-/** A cursor over one line of JSON written by JSON.stringify. */
-class LineReader {
-  constructor(readonly text: string, public pos: number, readonly stop: number) {}
-
-  /** Consumes `literal` if the line continues with it. */
-  key(literal: string): boolean {
-    if (!this.text.startsWith(literal, this.pos)) return false;
-    this.pos += literal.length;
-    return true;
-  }
-
-  /** Reads the rest of a string whose opening quote is consumed; undefined on an escape. */
-  string(): string | undefined {
-    const end = this.text.indexOf('"', this.pos);
-    if (end === -1 || end >= this.stop) return undefined;
-    for (let i = this.pos; i < end; i++) {
-      if (this.text.charCodeAt(i) === 92 /* \\ */) return undefined;
-    }
-    const value = this.text.slice(this.pos, end);
-    this.pos = end + 1;
-    return value;
-  }
-
-  /**
-   * Like {@linkcode string}, but returns `last` itself when the string
-   * equals it, without slicing (decisions repeat their step, call, action).
-   */
-  stringLike(last: unknown): string | undefined {
-    if (typeof last === "string" && this.text.startsWith(last, this.pos)) {
-      const end = this.pos + last.length;
-      if (this.text.charCodeAt(end) === 34 /* " */) {
-        this.pos = end + 1;
-        return last;
-      }
-    }
-    return this.string();
-  }
-
-  /** Reads a number up to the next `,` or `}`; NaN if it is not one. */
-  number(): number {
-    let end = this.pos;
-    const text = this.text;
-    let integer = 0;
-    let digits = true;
-    while (end < this.stop) {
-      const c = text.charCodeAt(end);
-      if (c === 44 /* , */ || c === 125 /* } */) break;
-      if (c >= 48 && c <= 57) integer = integer * 10 + (c - 48);
-      else digits = false;
-      end++;
-    }
-    // Short unsigned integers are exact; anything else goes through Number().
-    if (digits && end > this.pos && end - this.pos < 16) {
-      this.pos = end;
-      return integer;
-    }
-    if (end === this.pos) return NaN;
-    const value = Number(text.slice(this.pos, end));
-    this.pos = end;
-    return Number.isFinite(value) ? value : NaN;
-  }
-
-  /** Reads `true` or `false`. */
-  boolean(): boolean | undefined {
-    if (this.key("true")) return true;
-    if (this.key("false")) return false;
-    return undefined;
-  }
-}
-
 /**
  * Merges scan results in order: entries of the same file's copy of an
  * episode are one entry (copies in other files stay apart, for
@@ -1226,8 +1135,6 @@ function summaryOf(meta: EpisodeMeta): string {
   return canonicalJson({ start, end, hash: meta.hash ?? null });
 }
 
-const LINE_KEY = /^\{"schema":\d+,"run":"([^"\\]*)","episode":"([^"\\]*)"/;
-
 /**
  * SHA-256 of every event of each wanted episode copy in a file (keys
  * `run\0episode`), in log order, each event without its `time`: what two
@@ -1248,7 +1155,7 @@ function copyDigestsOf(
   hashes: Map<string, ReturnType<typeof createHash>>,
 ): void {
   for (const line of text.split("\n")) {
-    const m = LINE_KEY.exec(line);
+    const m = RUN_EPISODE_PATTERN.exec(line);
     if (m !== null && !keys.has(`${m[1]}\u0000${m[2]}`)) continue;
     let event: Record<string, unknown>;
     try {

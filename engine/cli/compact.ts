@@ -24,7 +24,7 @@
  * @module
  */
 import { parseArgs } from "node:util";
-import { formatTable } from "./format_table.ts";
+import { formatTable } from "../grid/format_table.ts";
 import { compactRun } from "../../analysis/load/compact.ts";
 import { FolderLockedError, LockPathError } from "../grid/lock.ts";
 import { FolderWriteError, isOsError } from "../grid/write_error.ts";

@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { FRAIL_GAMES } from "../frail/registry.ts";
 import { MECHANISMS } from "../frail/types.ts";
 import { runEpisode } from "../run_episode.ts";
-import { formatTable } from "./format_table.ts";
+import { formatTable } from "../grid/format_table.ts";
 
 const { values } = parseArgs({
   args: Deno.args,

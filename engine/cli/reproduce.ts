@@ -70,7 +70,8 @@ import { LlmPreflightError } from "../agents/llm/preflight.ts";
 import { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
 import { FolderLockedError, LOCK_FILE, LockPathError } from "../grid/lock.ts";
-import { formatPlan, streamPlan } from "../grid/plan.ts";
+import { streamPlan } from "../grid/plan.ts";
+import { formatPlan } from "../grid/plan_text.ts";
 import { runGrid } from "../grid/run_grid.ts";
 import { parseGridSpec } from "../grid/spec.ts";
 import { FolderWriteError } from "../grid/write_error.ts";
@@ -83,7 +84,7 @@ import {
   withEpisodes,
 } from "./_reproduce_args.ts";
 import { readTar, type TarEntry, writeTar } from "./_tar.ts";
-import { wrap } from "./format_table.ts";
+import { wrap } from "../grid/format_table.ts";
 import { loadRuns } from "../../analysis/load/load_runs.ts";
 import {
   REPORT_PAPERS,

@@ -16,7 +16,8 @@
  *   events never share objects with its state: see `Step.apply`.)
  * - Lines are written once, as UTF-8, into one buffer per episode
  *   (`bytes`; `text` decodes it when read): `JSON.stringify` of the event's
- *   body behind a base head cached per episode and step. The events hash
+ *   body behind a base head cached per episode and step (the layout, which
+ *   the loader's fast path reads back, is `event_layout.ts`). The events hash
  *   (`"lines-v3"`, see `events_hash.ts`) is a running SHA-256 fed from the
  *   same bytes, around each line's `time` member, so a logged episode
  *   serialises, encodes and hashes each byte once and is written from that
@@ -39,6 +40,7 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { canonicalJson } from "./canonical_json.ts";
+import { EVENTS_HASH_KEY, lineHead, stepHead, TYPE_KEY } from "./event_layout.ts";
 import type { EngineEvent, EventBody } from "./events.ts";
 import { EVENT_BASE_FIELDS, EVENT_SCHEMA_VERSION } from "./events.ts";
 import {
@@ -178,8 +180,7 @@ export class EventRecorder {
     this.counted = this.hashed || options.onEvent !== undefined;
     this.all = checkHashing(options.hashing ?? HASHING_VERSION) !== "lines-v2";
     this.timed = this.keep || this.lines || options.onEvent !== undefined;
-    this.prefix = `{"schema":${EVENT_SCHEMA_VERSION},"run":${JSON.stringify(options.run)},` +
-      `"episode":${JSON.stringify(options.episode)},"round":`;
+    this.prefix = lineHead(options.run, options.episode);
     if (this.hashed) {
       this.buf = this.lines ? takeBuffer() : new Uint8Array(1 << 14);
       this.segment = createHash("sha256");
@@ -346,8 +347,8 @@ export class EventRecorder {
     this.restartSegment();
     if (this.lines) {
       // Encoded with the next segment's lines, and left out of its hash.
-      const line = `${this.head(seq)}${this.timePart}"type":"checkpoint","state":${stateText},` +
-        `"state_hash":"${stateHash}","events_hash":"${roundHash}"}\n`;
+      const line = `${this.head(seq)}${this.timePart}${TYPE_KEY}checkpoint","state":${stateText},` +
+        `"state_hash":"${stateHash}",${EVENTS_HASH_KEY}${roundHash}"}\n`;
       this.addLine(line, 0, line.length);
     }
     this.hashes.push(stateHash);
@@ -387,7 +388,7 @@ export class EventRecorder {
   }
 
   private head(seq: number): string {
-    this.headBase ??= `${this.prefix}${this.roundNo},"step":${JSON.stringify(this.stepId)},"seq":`;
+    this.headBase ??= stepHead(this.prefix, this.roundNo, this.stepId);
     return this.headBase + seq + ",";
   }
 
@@ -506,7 +507,7 @@ export class EventRecorder {
     this.flush(true);
     const own = this.segment!.digest("hex");
     this.pos -= 2; // its "}\n", which the member replaces
-    this.putString(`,"events_hash":"${own}"}\n`);
+    this.putString(`,${EVENTS_HASH_KEY}${own}"}\n`);
     this.restartSegment();
     return own;
   }

@@ -12,6 +12,7 @@ import { crowdfundingGame } from "../games/crowdfunding/descriptor.ts";
 import { debtRolloverGame } from "../games/debt_rollover/descriptor.ts";
 import { type FrailGameDescriptor, frailSetup } from "./descriptor.ts";
 import type { RegimeId } from "./params.ts";
+import type { EnvId } from "./types.ts";
 
 /**
  * The FRAIL environments' descriptors, in the paper's order.
@@ -24,8 +25,12 @@ import type { RegimeId } from "./params.ts";
  */
 export const FRAIL_GAMES = [bankRunGame, debtRolloverGame, crowdfundingGame] as const;
 
-/** FRAIL environment ids. */
-export type EnvId = (typeof FRAIL_GAMES)[number]["id"];
+export type { EnvId };
+
+// The ids in `types.ts` (which the games import, below this registry) and the
+// descriptors' ids are one set: this fails to compile if either side gains one.
+type SameSet<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _idsMatch: SameSet<EnvId, (typeof FRAIL_GAMES)[number]["id"]> = true;
 
 /**
  * FRAIL environment ids, in the paper's order.

@@ -4,7 +4,12 @@
  * @module
  */
 
-export type { EnvId } from "./registry.ts";
+/**
+ * FRAIL environment ids. The registry (`registry.ts`, above the games) checks
+ * at compile time that its descriptors carry exactly these ids; the games
+ * import the type from here, below them.
+ */
+export type EnvId = "bank_run" | "debt_rollover" | "crowdfunding";
 
 /**
  * The FRAIL mechanisms (§3.2), in the paper's order, with the names its

@@ -25,26 +25,14 @@ import { branchEpisode, branchLabel } from "../branch_episode.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { parseEpisodeLog } from "../core/log_file.ts";
 import { agentsLabel } from "./labels.ts";
-import type { BranchCondition, GridCell } from "./cells.ts";
-import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
+import type { BranchCondition, BranchParent, GridCell } from "./cell.ts";
+import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./episode_runner.ts";
 import { playedText } from "./_played_text.ts";
 import { readCommittedBytes } from "./segments.ts";
 import type { BranchBlock, StagHuntMockSpec } from "./spec.ts";
 import { stagHuntMockOptions } from "./staghunt_runner.ts";
 
-/** One parent episode of a branch block. */
-export interface BranchParent {
-  /** Episode id. */
-  episode: string;
-  /** Its seed. */
-  seed: number;
-  /** Its game family (`"frail"` or `"staghunt"`). */
-  game: "frail" | "staghunt";
-  /** Its game (`env`). */
-  env: string;
-  /** Its condition id. */
-  conditionId: string;
-}
+export type { BranchParent };
 
 /**
  * The parent episodes of a branch block, in episode-id order.

@@ -45,7 +45,7 @@
 import { callCost } from "../agents/llm/accounting.ts";
 import { cacheKeyOf, promptHash, ResponseCache } from "../agents/llm/cache.ts";
 import { samplingParams } from "../agents/llm/runtime.ts";
-import { formatTable, wrap } from "../cli/format_table.ts";
+import { formatTable, wrap } from "./format_table.ts";
 import {
   type DisplayMethod,
   escapeHtml,

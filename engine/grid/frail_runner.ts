@@ -12,9 +12,9 @@ import type { EngineEvent } from "../core/events.ts";
 import { isOverridesName } from "../frail/descriptor.ts";
 import { environment, resolveParams } from "../frail/registry.ts";
 import { type EpisodeResult, runEpisode } from "../run_episode.ts";
-import type { FrailCondition, GridEpisode } from "./cells.ts";
+import type { FrailCondition, GridEpisode } from "./cell.ts";
 import { gridLogging } from "./logging.ts";
-import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
+import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./episode_runner.ts";
 import { playedText } from "./_played_text.ts";
 
 /**

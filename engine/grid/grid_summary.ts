@@ -9,7 +9,7 @@
  */
 import { fixedText, summaryBundle, type TextHtmlBundle } from "../core/jupyter.ts";
 import type { SpendTotals as GridSpendTotals } from "../agents/llm/accounting.ts";
-import type { GridResult, GridSpend } from "./grid_session.ts";
+import type { GridResult, GridSpend } from "./grid_result.ts";
 
 /** Most failed episodes a summary names; the rest are counted. */
 const LISTED_FAILURES = 5;

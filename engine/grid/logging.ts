@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { GridEpisode } from "./cells.ts";
+import type { GridEpisode } from "./cell.ts";
 
 /**
  * The options a runner passes to play an episode of a grid with complete

@@ -1,32 +1,25 @@
 /**
- * The grid runner, for rule-based and LLM agents alike: experiment specs,
- * deterministic cells and seeds, shards, resumable runs with a manifest and
- * append-only segment logs, one writer per folder, Web Workers, LLM runs
- * with budgets and preflight, progress, dry-run estimates (`estimateUsage`,
- * measured by a pilot run: `runPilot`),
- * and Parquet compaction.
+ * The grid runner, for rule-based and LLM agents alike: running a grid
+ * (resumable, sharded, on Web Workers, with budgets), its spec and plan,
+ * dry-run estimates (`estimateUsage`), a game's episode runner, and reading
+ * the logs of a run folder. Its parts (cells, seeds, shards, the manifest,
+ * segment logs, locks, workers, the pilot run) are imported by path from
+ * their modules (`engine/grid/`); compaction is `compactRun` in
+ * `analysis/mod.ts`.
  *
  * @module
  */
-export * from "./cells.ts";
-export * from "./estimate.ts";
-export * from "./execute.ts";
-export * from "./frail_runner.ts";
-export * from "./labels.ts";
-export * from "./lock.ts";
-export * from "./llm_agents.ts";
-export * from "./manifest.ts";
-export * from "./pilot.ts";
-export * from "./plan.ts";
-export * from "./progress.ts";
-export * from "./resume.ts";
-export * from "./run_grid.ts";
-export * from "./runners.ts";
-export * from "./segments.ts";
-export * from "./seeds.ts";
-export * from "./shard.ts";
-export * from "./spec.ts";
-export * from "./spec_file.ts";
-export * from "./staghunt_runner.ts";
-export * from "./worker_pool.ts";
-export * from "./write_error.ts";
+
+// Running a grid (also in mod.ts), and its options and result.
+export { runGrid, type RunGridOptions } from "./run_grid.ts";
+export type { GridResult } from "./grid_result.ts";
+export { readGridSpec } from "./spec_file.ts";
+export { type GridSpecInput, parseGridSpec } from "./spec.ts";
+export { estimateUsage, type UsageEstimate } from "./estimate.ts";
+
+// Specs, plans, a game's episode runner, and the logs of a run folder.
+export type { GridBlock, GridSpec } from "./spec.ts";
+export { type GridPlan, planGrid } from "./plan.ts";
+export type { EpisodeRunner } from "./episode_runner.ts";
+export { registerEpisodeRunner } from "./runners.ts";
+export { readLogEpisodes, readRunEpisodes } from "./segments.ts";

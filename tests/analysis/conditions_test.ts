@@ -2,15 +2,14 @@
 // count, the one error for mixed conditions, and the papers' value orders.
 import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
+import { stagHuntTurnRecords, welfareTable } from "../../analysis/mod.ts";
 import {
   assertSingleCondition,
   conditionKeysOf,
   conditionValues,
   countedEpisodes,
   sortByConditions,
-  stagHuntTurnRecords,
-  welfareTable,
-} from "../../analysis/mod.ts";
+} from "../../analysis/conditions.ts";
 import { loadGrid } from "./_grid.ts";
 
 const statuses = pl.DataFrame({

@@ -19,11 +19,11 @@ import {
   stagHuntTurnRecords,
   successByCorruption,
   successTable,
-  tableBundle,
   trajectories,
   welfareAverage,
   welfareTable,
 } from "../../analysis/mod.ts";
+import { tableBundle } from "../../analysis/display.ts";
 import { loadGrid } from "./_grid.ts";
 
 /** Columns that hold counts, wherever a table has them. */

@@ -2,17 +2,15 @@ import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import pl from "npm:nodejs-polars@0.25.2";
 import {
-  type ChartBundle,
-  chartBundle,
   displayChart,
   displayTable,
   saveChart,
   settle,
   stateTrajectoryChart,
-  tableBundle,
-  VEGA_LITE_SCHEMA,
   type VegaLiteSpec,
 } from "../../analysis/mod.ts";
+import { type ChartBundle, chartBundle, tableBundle } from "../../analysis/display.ts";
+import { VEGA_LITE_SCHEMA } from "../../analysis/charts/spec.ts";
 import { countDarkPixels, decodePng, hasPngSignature, pngSize } from "./_png.ts";
 import { tempDirRunner } from "./_temp_dir.ts";
 

@@ -4,7 +4,8 @@
 // or a chart's data changes when a notebook is executed again.
 import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
-import { acrossModelMeans, scorecard } from "../../analysis/mod.ts";
+import { scorecard } from "../../analysis/mod.ts";
+import { acrossModelMeans } from "../../analysis/stats.ts";
 
 const MODELS = ["a", "b", "c", "d", "e", "f", "g"];
 const MEANS = [0.1, 0.2, 0.3, 0.7, 0.11, 0.13, 0.17];

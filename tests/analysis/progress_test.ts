@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type ProgressBundle, progressDisplay } from "../../analysis/mod.ts";
+import { progressDisplay } from "../../analysis/mod.ts";
+import type { ProgressBundle } from "../../engine/core/progress.ts";
 
 Deno.test("progressDisplay() sends one bundle per percent step and always the last", async () => {
   const sent: { text: string; update?: boolean; id: string }[] = [];

@@ -1,16 +1,9 @@
 import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
-import {
-  acrossModelMeans,
-  compareWithReference,
-  loadReference,
-  type ReferenceName,
-  referenceVerdict,
-  welfareAverage,
-  wilson,
-  withMarks,
-  withSeInterval,
-} from "../../analysis/mod.ts";
+import { compareWithReference, loadReference, welfareAverage, wilson } from "../../analysis/mod.ts";
+import { acrossModelMeans } from "../../analysis/stats.ts";
+import { type ReferenceName, referenceVerdict, withSeInterval } from "../../analysis/reference.ts";
+import { withMarks } from "../../analysis/frail/welfare_table.ts";
 
 function fixed(value: unknown, digits = 3): string {
   return (value as number).toFixed(digits);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import pl from "npm:nodejs-polars@0.25.2";
-import { acrossModelMeans, ciAggregations, meanCi, meanSe, wilson } from "../../analysis/mod.ts";
+import { meanCi, meanSe, wilson } from "../../analysis/mod.ts";
+import { acrossModelMeans, ciAggregations } from "../../analysis/stats.ts";
 
 Deno.test("wilson() gives the FRAIL Table 8 brackets for k of five episodes", () => {
   const brackets = [0, 1, 2, 3, 4, 5].map((k) => {

@@ -1,31 +1,24 @@
 /**
- * The iterated N-player Stag Hunt under corrupted public reports: game,
- * corruption modes, heterogeneity, belief rules, q*, turn records, metrics,
- * grid and runner.
+ * The iterated N-player Stag Hunt under corrupted public reports: running
+ * an episode, its players and belief rules, q*, the game's parameters and
+ * its turns. The metrics, the paper's grid and the game's state and views
+ * are imported by path from their modules (`engine/games/staghunt/`).
  *
  * @module
  */
-export * from "./payoffs.ts";
-export * from "./params.ts";
-export * from "./players.ts";
-export * from "./corruption.ts";
-export * from "./heterogeneity.ts";
-export * from "./q_star.ts";
-export * from "./state.ts";
-export * from "./views.ts";
-export * from "./contracts.ts";
-export * from "./environment.ts";
-export * from "./turns.ts";
-export * from "./history.ts";
-export * from "./beliefs/mod.ts";
-export * from "./metrics/rounds.ts";
-export * from "./metrics/choices.ts";
-export * from "./metrics/calibration.ts";
-export * from "./metrics/transcript.ts";
-export * from "./metrics/benchmarks.ts";
-export * from "./metrics/ols.ts";
-export * from "./metrics/regression.ts";
-export * from "./grid.ts";
-export * from "./run.ts";
-export * from "./mock.ts";
-export * from "./descriptor.ts";
+
+// Running an episode, its players and belief rules (also in mod.ts).
+export { runStagHuntEpisode, type StagHuntRunConfig, type StagHuntRunResult } from "./run.ts";
+export { type MockStagHuntOptions, mockStagHuntPlayers, thresholdPlayer } from "./mock.ts";
+export type { BeliefRule } from "./beliefs/rule.ts";
+export { naiveRule } from "./beliefs/naive.ts";
+export { carryoverRule } from "./beliefs/carryover.ts";
+export { outcomeAlignmentRule } from "./beliefs/outcome_alignment.ts";
+export { paperRules } from "./beliefs/paper_rules.ts";
+export { qStar } from "./q_star.ts";
+
+// The game's parameters and turns.
+export type { CorruptionMode, StagHuntParams } from "./params.ts";
+export { DEFAULT_PAYOFFS, type StagHuntPayoffs } from "./payoffs.ts";
+export type { HeterogeneityId } from "./heterogeneity.ts";
+export { type StagHuntTurn, turnsFromEvents } from "./turns.ts";

@@ -4,7 +4,6 @@ import assert from "node:assert/strict";
 import {
   actionMeasuresChart,
   actionMeasuresTable,
-  chartBundle,
   earlyCommitment,
   earlyCommitmentBins,
   earlyCommitmentChart,
@@ -24,6 +23,7 @@ import {
   welfareHeatmapChart,
   welfareTable,
 } from "../../../analysis/mod.ts";
+import { chartBundle } from "../../../analysis/display.ts";
 import { loadFixture } from "../_fixture.ts";
 import { countDarkPixels, decodePng } from "../_png.ts";
 

@@ -19,11 +19,11 @@ import {
   successByCorruptionChart,
   successChart,
   trajectoriesChart,
-  VEGA_LITE_MIME,
   type VegaLiteSpec,
   welfareBarsChart,
   welfareHeatmapChart,
 } from "../../../analysis/mod.ts";
+import { VEGA_LITE_MIME } from "../../../analysis/display.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");
 

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import {
-  CHART_FONT_FAMILY,
   renderPng,
   renderSvg,
   stateTrajectoryChart,
-  type TrajectoryRow,
   type VegaLiteSpec,
 } from "../../../analysis/mod.ts";
+import { CHART_FONT_FAMILY } from "../../../analysis/charts/_font.ts";
+import type { TrajectoryRow } from "../../../analysis/charts/state_trajectory.ts";
 import { countDarkPixels, decodePng, hasPngSignature, pngSize } from "../_png.ts";
 
 function trajectoryRows(series: string[], rounds: number): TrajectoryRow[] {

@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  renderSvg,
-  stateTrajectoryChart,
-  type TrajectoryRow,
-  VEGA_LITE_SCHEMA,
-} from "../../../analysis/mod.ts";
+import { renderSvg, stateTrajectoryChart } from "../../../analysis/mod.ts";
+import type { TrajectoryRow } from "../../../analysis/charts/state_trajectory.ts";
+import { VEGA_LITE_SCHEMA } from "../../../analysis/charts/spec.ts";
 
 const ROWS: TrajectoryRow[] = [
   { round: 0, series: "cash", value: 10 },

@@ -13,7 +13,6 @@ import {
   earlyCommitmentBins,
   earlyCommitmentChart,
   earlyCommitmentContrast,
-  episodeActionMeasures,
   FRAIL_CONDITION_KEYS,
   regimeChart,
   regimeTable,
@@ -32,6 +31,7 @@ import {
   welfareTable,
   welfareTableDisplay,
 } from "../../../analysis/mod.ts";
+import { episodeActionMeasures } from "../../../analysis/frail/action_measures.ts";
 import { loadGrid } from "../_grid.ts";
 
 const REGIMES = ["expansion", "stable", "contraction"];

@@ -7,7 +7,6 @@ import {
   earlyCommitment,
   earlyCommitmentBins,
   earlyCommitmentContrast,
-  episodeActionMeasures,
   regimeTable,
   type RunFrames,
   scorecard,
@@ -18,6 +17,7 @@ import {
   welfareTable,
   welfareTableDisplay,
 } from "../../../analysis/mod.ts";
+import { episodeActionMeasures } from "../../../analysis/frail/action_measures.ts";
 import { loadFixture } from "../_fixture.ts";
 
 const frames: RunFrames = await loadFixture("coordlab_tables_");

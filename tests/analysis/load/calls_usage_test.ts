@@ -10,7 +10,8 @@ import {
 } from "../../../engine/agents/llm/server/local_server.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { type GridResult, runGrid } from "../../../engine/grid/run_grid.ts";
-import { type LoadedFrames, loadRuns } from "../../../analysis/mod.ts";
+import { loadRuns } from "../../../analysis/mod.ts";
+import type { LoadedFrames } from "../../../analysis/load/load_runs.ts";
 import { episodeEvents, EPISODES, ndjson } from "../_fixture.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 

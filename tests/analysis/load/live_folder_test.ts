@@ -2,7 +2,8 @@
 // what was looked for, and a folder a live writer holds is refused with the
 // writer and the counts so far, unless allowLive marks the frames incomplete.
 import assert from "node:assert/strict";
-import { LiveRunError, loadRuns, loadRunsLazy } from "../../../analysis/mod.ts";
+import { loadRuns, loadRunsLazy } from "../../../analysis/mod.ts";
+import { LiveRunError } from "../../../analysis/load/load_runs.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { lockFolder } from "../../../engine/grid/lock.ts";

@@ -24,7 +24,6 @@ import {
   loadRuns,
   matchRateChart,
   matchRateTable,
-  type ModelTurn,
   payoffGap,
   payoffGapChart,
   renderSvg,
@@ -34,6 +33,7 @@ import {
   successByCorruption,
   successByCorruptionChart,
 } from "../../../analysis/mod.ts";
+import type { ModelTurn } from "../../../analysis/staghunt/turn_records.ts";
 import { ndjson } from "../_fixture.ts";
 
 type Turn = [agent: string, original: string, published: string, confidence: number];

@@ -16,7 +16,6 @@ import {
   honestStagRates,
   matchRateChart,
   matchRateTable,
-  type ModelTurn,
   payoffGap,
   payoffGapChart,
   renderSvg,
@@ -28,6 +27,7 @@ import {
   successByCorruptionChart,
   type VegaLiteSpec,
 } from "../../../analysis/mod.ts";
+import type { ModelTurn } from "../../../analysis/staghunt/turn_records.ts";
 import { loadGrid } from "../_grid.ts";
 
 const frames = await loadGrid("coordlab_staghunt_conditions_", {

@@ -1,7 +1,8 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "../../_assert.ts";
 import { countGridEpisodes, expandGrid } from "../../../engine/grid/cells.ts";
 import { estimateUsage } from "../../../engine/grid/estimate.ts";
-import { formatPlan, planGrid, streamPlan } from "../../../engine/grid/plan.ts";
+import { planGrid, streamPlan } from "../../../engine/grid/plan.ts";
+import { formatPlan } from "../../../engine/grid/plan_text.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { parseGridSpec } from "../../../engine/grid/spec.ts";
 import { GRID_CLI as CLI, ROOT } from "./_grid_fixture.ts";

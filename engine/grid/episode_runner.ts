@@ -1,0 +1,62 @@
+/**
+ * What a grid's episode runner is (`EpisodeRunner`), the agent factory it is
+ * given (`GridAgentFactory`) and the text it plays (`PlayedText`): the types
+ * alone, below the registry (`runners.ts`) and the runners it lists.
+ *
+ * @module
+ */
+import type { Agent } from "../core/agent.ts";
+import type { EpisodeTally } from "../core/event_recorder.ts";
+import type { EngineEvent } from "../core/events.ts";
+import type { GridCell, GridEpisode } from "./cell.ts";
+
+/** What an agent factory of a grid is told about a player (`index` and `model` for the Stag Hunt). */
+export interface GridPlayer {
+  /** Player id. */
+  id: string;
+  /** Role. */
+  role: string;
+  /** Speaking index from 0 (Stag Hunt). */
+  index?: number;
+  /** The model the heterogeneity policy assigned (Stag Hunt). */
+  model?: string;
+}
+
+/** Builds the agent of a player; works for both games. */
+export type GridAgentFactory = (player: GridPlayer) => Agent;
+
+/** Plays one game's episodes for a grid. */
+export interface EpisodeRunner {
+  /** Throws a `RangeError` when the cell cannot run in this build (unknown environment, bad parameters). */
+  check(cell: Pick<GridCell, "condition" | "agents">): void;
+  /**
+   * The rule-based agents of an episode, seeded with its seed: those of its
+   * `mock` entry, or the game's defaults for an entry that names models (the
+   * stand-ins of a dry run).
+   */
+  mockAgents(episode: GridEpisode): GridAgentFactory;
+  /**
+   * Plays one episode with these agents and returns its log; throws an
+   * `EpisodeError` (carrying the log) when the episode crashed, any other
+   * error for a config it could not start.
+   */
+  play(episode: GridEpisode, agents: GridAgentFactory): Promise<EngineEvent[]>;
+  /**
+   * Plays one episode with these agents and returns its log as the engine
+   * built its text, with the tally that summarises it, without building its
+   * events (what the grid writes). Optional: without it the grid writes
+   * what `play` returns. Throws as `play` does; a crash's `EpisodeError`
+   * carries the text (`ndjson`) and the tally.
+   */
+  playText?(episode: GridEpisode, agents: GridAgentFactory): Promise<PlayedText>;
+}
+
+/** An episode's log as text, and its tally (see `EpisodeTally`). */
+export interface PlayedText {
+  /** The NDJSON lines, from `episode_start` to `episode_end`. */
+  readonly text: string;
+  /** The same lines as UTF-8, as the engine encoded them (what the grid writes), when it has them. */
+  readonly bytes?: Uint8Array;
+  /** The log at a glance. */
+  readonly tally: EpisodeTally;
+}
