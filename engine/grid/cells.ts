@@ -24,12 +24,11 @@ import { agentsLabel } from "./labels.ts";
 import { branchCells, branchParents } from "./branch_block.ts";
 import { branchLabel } from "../branch_episode.ts";
 import { episodeSeed } from "./seeds.ts";
-import type { AgentsSpec, GridSpec } from "./spec.ts";
+import type { GridSpec } from "./spec.ts";
 import * as frailBlock from "./_frail_block.ts";
 import * as stagHuntBlock from "./_staghunt_block.ts";
 import type {
   BranchCondition,
-  BranchParent,
   CellCondition,
   FrailCondition,
   GridCell,

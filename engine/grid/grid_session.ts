@@ -16,7 +16,6 @@ import {
   type Budget,
   checkBudget,
   emptyTotals,
-  type Spend,
   spendExhausted,
   spendLeft,
   totalsSince,
