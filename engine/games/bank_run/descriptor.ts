@@ -17,17 +17,21 @@
  * @module
  */
 import { MECHANISMS } from "../../frail/types.ts";
-import { FRAIL_CONDITION_KEYS, type FrailGameDescriptor } from "../../frail/descriptor.ts";
+import {
+  BANK_POLICIES,
+  BANK_RUN_MOCK_PRESETS,
+  bankRunMockPopulation,
+  DEPOSITOR_POLICIES,
+} from "./mock.ts";
+import {
+  FRAIL_CONDITION_KEYS,
+  type FrailGameDescriptor,
+  frailMockAgents,
+} from "../../frail/descriptor.ts";
 import { bankRun } from "./environment.ts";
 import { BANK_RUN_REGIMES, bankRunBounds, type BankRunParams } from "./params.ts";
 import { insolvencyBoundary } from "./settlement.ts";
 import { BANK_ID } from "./state.ts";
-
-/** Rule-based depositor policies, the default first. */
-export const DEPOSITOR_POLICIES = ["defensive", "always_stay", "always_run"] as const;
-
-/** Rule-based bank policies, the default first. */
-export const BANK_POLICIES = ["active", "passive"] as const;
 
 /**
  * Cumulative withdrawals at which the bank turns insolvent, where that point
@@ -69,6 +73,8 @@ export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
     { role: "depositor", option: "depositors", policies: DEPOSITOR_POLICIES },
     { role: "bank", option: "bank", policies: BANK_POLICIES },
   ],
+  mockAgents: (options) => frailMockAgents(bankRunGame, bankRunMockPopulation, options),
+  mockPresets: BANK_RUN_MOCK_PRESETS,
   conditionKeys: FRAIL_CONDITION_KEYS,
   regimes: BANK_RUN_REGIMES,
   mechanisms: MECHANISMS,

@@ -46,7 +46,13 @@ Deno.test("runGrid() with 8 episodes and 8 requests in flight never bills past a
   const double = billingDouble(PRICE, 30);
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: double.url, model: "coordlab-stay", maxTokens: 100 }],
+      models: [{
+        id: "local",
+        baseURL: double.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxTokens: 100,
+      }],
     });
     const limit = 5 * 3000; // about five requests of this game
     const r = await runGrid(spec(8), {
@@ -78,6 +84,7 @@ Deno.test("runGrid() with 8 requests in flight never bills past a cost budget of
         id: "local",
         baseURL: double.url,
         model: "coordlab-stay",
+        testDouble: true,
         maxTokens: 100,
         price: PRICE,
       }],
@@ -382,7 +389,13 @@ Deno.test("runGrid() halts with the ledger when its spend ledger stops being wri
   const double = billingDouble(PRICE);
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: double.url, model: "coordlab-stay", maxTokens: 100 }],
+      models: [{
+        id: "local",
+        baseURL: double.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxTokens: 100,
+      }],
     });
     const out = await Deno.makeTempDir();
     const path = `${out}/${SPEND_LEDGER_FILE}`;

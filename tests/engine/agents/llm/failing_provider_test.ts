@@ -41,7 +41,13 @@ async function endsOf(dir: string): Promise<string[]> {
 Deno.test("LlmRuntime opens a provider's circuit breaker after maxConsecutiveFailures failed calls; calls then fail with no request", async () => {
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "m", baseURL: server.url, model: "coordlab-stay", maxRetries: 1 }],
+      models: [{
+        id: "m",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 1,
+      }],
       maxConsecutiveFailures: 3,
       sleep: () => Promise.resolve(),
     });
@@ -92,7 +98,13 @@ Deno.test("LlmRuntime's breaker counts failures in a row only: a success in betw
 Deno.test("LlmRuntime stops calling a provider at once after a refused key, naming the key variable but not the key", async () => {
   await withServer({ apiKey: "sk-right-4444" }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "m", baseURL: server.url, model: "coordlab-stay", apiKeyEnv: "MY_KEY" }],
+      models: [{
+        id: "m",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        apiKeyEnv: "MY_KEY",
+      }],
       readEnv: () => "sk-wrong-5555",
     });
     const first = await runtime.complete("m", messages);
@@ -117,7 +129,7 @@ Deno.test("LlmRuntime stops calling a provider at once after a 404 from a base U
   await withServer({}, async (server) => {
     const base = server.url.replace(/\/v1$/, "");
     const runtime = new LlmRuntime({
-      models: [{ id: "m", baseURL: base, model: "coordlab-stay" }],
+      models: [{ id: "m", baseURL: base, model: "coordlab-stay", testDouble: true }],
     });
     await runtime.complete("m", messages);
     await runtime.complete("m", messages);
@@ -137,9 +149,20 @@ Deno.test("preflight() sends each model one tiny chat request and names a wrong 
     await withServer({ faults: { serverError: 1 } }, async (failing) => {
       const runtime = new LlmRuntime({
         models: [
-          { id: "ok", baseURL: good.url, model: "coordlab-stay" },
-          { id: "nov1", baseURL: good.url.replace(/\/v1$/, ""), model: "coordlab-stay" },
-          { id: "down", baseURL: failing.url, model: "coordlab-stay", maxRetries: 1 },
+          { id: "ok", baseURL: good.url, model: "coordlab-stay", testDouble: true },
+          {
+            id: "nov1",
+            baseURL: good.url.replace(/\/v1$/, ""),
+            model: "coordlab-stay",
+            testDouble: true,
+          },
+          {
+            id: "down",
+            baseURL: failing.url,
+            model: "coordlab-stay",
+            testDouble: true,
+            maxRetries: 1,
+          },
         ],
         sleep: () => Promise.resolve(),
       });
@@ -178,7 +201,13 @@ Deno.test("preflight() sends each model one tiny chat request and names a wrong 
 Deno.test("runGrid() against a provider that fails every call writes degraded episodes, never ok, stops and names the provider", async () => {
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", maxRetries: 1 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 1,
+      }],
       maxConsecutiveFailures: 3,
       sleep: () => Promise.resolve(),
     });
@@ -214,7 +243,13 @@ Deno.test("runGrid() plays degraded episodes again with redoFailed, and only the
   const spec = smallSpec(2, 2);
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", maxRetries: 0 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 0,
+      }],
     });
     const r = await runGrid(spec, {
       out,
@@ -227,7 +262,7 @@ Deno.test("runGrid() plays degraded episodes again with redoFailed, and only the
   });
   await withServer({}, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }],
+      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }],
     });
     const resumed = await runGrid(spec, { out, runtime, progress: false });
     assertEquals([resumed.skipped, resumed.played, await endsOf(out)], [2, 0, [
@@ -247,7 +282,14 @@ async function gridCommand(url: string, out: string, extra: string[]) {
   await Deno.writeTextFile(
     `${dir}/models.json`,
     JSON.stringify({
-      models: [{ id: "local", baseURL: url, model: "coordlab-stay", maxRetries: 1, backoffMs: 1 }],
+      models: [{
+        id: "local",
+        baseURL: url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 1,
+        backoffMs: 1,
+      }],
     }),
   );
   const r = await new Deno.Command(Deno.execPath(), {
@@ -315,6 +357,7 @@ Deno.test("the grid command records a refused key and exits 3 when every episode
           id: "local",
           baseURL: server.url,
           model: "coordlab-stay",
+          testDouble: true,
           apiKeyEnv: "MY_KEY",
           maxRetries: 0,
         }],
@@ -357,7 +400,13 @@ Deno.test("the grid command records a refused key and exits 3 when every episode
 Deno.test("runGrid() reports a provider found failing after the last episode started (stoppedBy provider)", async () => {
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", maxRetries: 0 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 0,
+      }],
       maxConsecutiveFailures: 2,
     });
     const out = await Deno.makeTempDir();

@@ -22,7 +22,14 @@ const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
 function runtimeOn(url: string, model: Record<string, unknown> = {}, extra = {}) {
   const waits: number[] = [];
   const runtime = new LlmRuntime({
-    models: [{ id: "m", baseURL: url, model: "coordlab-stay", backoffMs: 1, ...model }],
+    models: [{
+      id: "m",
+      baseURL: url,
+      model: "coordlab-stay",
+      testDouble: true,
+      backoffMs: 1,
+      ...model,
+    }],
     sleep: (ms) => (waits.push(ms), Promise.resolve()),
     random: () => 0,
     ...extra,
@@ -130,6 +137,7 @@ Deno.test("runGrid() stops at its cost budget when a provider reports negative t
         id: "local",
         baseURL: server.url,
         model: "coordlab-stay",
+        testDouble: true,
         maxTokens: 16,
         price: { inputPerMillion: 1, outputPerMillion: 1 },
       }],
@@ -255,7 +263,7 @@ for (
 
 Deno.test("a 5 MB reply is cut to 256 Ki characters in a complete log, with a correction, and its report read in full", async () => {
   await withServer({ faults: { hugeReply: 1 }, seed: 4 }, async (server) => {
-    const { runtime } = runtimeOn(server.url, { model: "coordlab-run" });
+    const { runtime } = runtimeOn(server.url, { model: "coordlab-run", testDouble: true });
     const played = await playSmall(runtime, 4);
     const path = `${await Deno.makeTempDir()}/ep.ndjson`;
     await writeEpisodeLog(path, played.events);

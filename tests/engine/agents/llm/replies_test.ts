@@ -22,7 +22,14 @@ const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
 
 function runtimeOn(url: string, model: Record<string, unknown> = {}, extra = {}) {
   return new LlmRuntime({
-    models: [{ id: "m", baseURL: url, model: "coordlab-stay", backoffMs: 1, ...model }],
+    models: [{
+      id: "m",
+      baseURL: url,
+      model: "coordlab-stay",
+      testDouble: true,
+      backoffMs: 1,
+      ...model,
+    }],
     sleep: () => Promise.resolve(),
     random: () => 0,
     ...extra,
@@ -70,7 +77,7 @@ Deno.test("LlmRuntime() refuses a cache path that is a regular file before any c
 
 Deno.test("runGrid() stops with stoppedBy cache when an entry cannot be written, using and counting the paid replies", async () => {
   await withServer({}, async (server) => {
-    const models = [{ id: "local", baseURL: server.url, model: "coordlab-stay" }];
+    const models = [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }];
     // A first run fills a cache; a second cache gets a folder at every entry's path.
     const filled = await Deno.makeTempDir();
     const first = await runGrid(childSpec(1), {
@@ -400,7 +407,9 @@ Deno.test("deno task grid with --cache naming a file exits 2 before any call, na
     await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(childSpec(1)));
     await Deno.writeTextFile(
       `${dir}/models.json`,
-      JSON.stringify({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }] }),
+      JSON.stringify({
+        models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }],
+      }),
     );
     await Deno.writeTextFile(`${dir}/cache`, "a file");
     const cli = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
