@@ -145,6 +145,9 @@ export class ServedGames {
  * A mock agent's answer to a call: its reply as JSON and a one-line
  * reasoning naming its policy and id.
  *
+ * @throws {DoubleRequestError} When the agent throws on the call (a view
+ * that is not its call's, say): 400.
+ *
  * @example
  * ```ts
  * import { answerCall } from "./answer.ts";
@@ -157,7 +160,16 @@ export class ServedGames {
  */
 export async function answerCall(agent: Agent, call: TestDoubleCall): Promise<PolicyAnswer> {
   const { game: _, ...request } = call;
-  const reply = await agent.decide(request);
+  let reply: unknown;
+  try {
+    reply = await agent.decide(request);
+  } catch (err) {
+    throw new DoubleRequestError(
+      400,
+      `The ${agent.policy} agent of game "${call.game}" could not answer "${TEST_DOUBLE_FIELD}" ` +
+        `(is its view the view of a "${call.call}" call?): ${(err as Error).message}`,
+    );
+  }
   return {
     content: JSON.stringify(reply),
     // The words of the prompt-reading server, so that the token counts pinned by the tests hold.

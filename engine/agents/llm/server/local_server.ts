@@ -24,7 +24,6 @@
  */
 import { canonicalJson } from "../../../core/canonical_json.ts";
 import { sha256Hex } from "../../../core/hash.ts";
-import type { Agent } from "../../../core/agent.ts";
 import type { GameDescriptor } from "../../../core/game.ts";
 import { GAMES } from "../../../games/registry.ts";
 import {
@@ -143,20 +142,15 @@ function modelList(models: readonly string[]): Response {
   });
 }
 
-/** A chat request read from the HTTP request, or the error response it gets. */
-async function chatRequest(req: Request, served: ServedGames): Promise<ChatRequest | Response> {
+/** A chat request read from the HTTP request. */
+async function chatRequest(req: Request, served: ServedGames): Promise<ChatRequest> {
   let parsed: unknown;
   try {
     parsed = await req.json();
   } catch {
-    return apiError(400, "The request body is not JSON", "invalid_request_error");
+    throw new DoubleRequestError(400, "The request body is not JSON");
   }
-  try {
-    return readChatRequest(parsed, served.models);
-  } catch (err) {
-    if (!(err instanceof DoubleRequestError)) throw err;
-    return apiError(err.status, err.message, "invalid_request_error", err.code);
-  }
+  return readChatRequest(parsed, served.models);
 }
 
 /**
@@ -205,18 +199,11 @@ export function serveLocalModel(options: LocalServerOptions = {}): LocalServer {
     return fault;
   };
 
-  const chat = async (req: Request): Promise<Response> => {
-    stats.chat++;
-    const request = await chatRequest(req, served);
-    if (request instanceof Response) return reply(request);
+  /** Answers a chat request the double can read, after its fault if any. */
+  const answer = async (req: Request, request: ChatRequest): Promise<Response> => {
     const { call } = request;
-    let agent: Agent | null = null;
-    try {
-      if (!("probe" in call)) agent = served.agentFor(call, request.model);
-    } catch (err) {
-      if (!(err instanceof DoubleRequestError)) throw err;
-      return reply(apiError(err.status, err.message, "invalid_request_error", err.code));
-    }
+    // Resolved before the fault draw, so that a call the double cannot answer draws none.
+    const agent = "probe" in call ? null : served.agentFor(call, request.model);
     const fault = faultOf(request.body);
     await wait(latency, [closing.signal]);
     const failed = faultResponse(fault, retry);
@@ -236,6 +223,16 @@ export function serveLocalModel(options: LocalServerOptions = {}): LocalServer {
       hugeChars,
       n: ++answered,
     })));
+  };
+
+  const chat = async (req: Request): Promise<Response> => {
+    stats.chat++;
+    try {
+      return await answer(req, await chatRequest(req, served));
+    } catch (err) {
+      if (!(err instanceof DoubleRequestError)) throw err;
+      return reply(apiError(err.status, err.message, "invalid_request_error", err.code));
+    }
   };
 
   const handler = (req: Request): Promise<Response> | Response => {

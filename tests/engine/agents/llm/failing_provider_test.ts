@@ -8,7 +8,7 @@ import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { scriptedServer, withServer } from "./_helpers.ts";
+import { DEPOSITOR_CALL, scriptedServer, withServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const CLI = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
@@ -52,7 +52,10 @@ Deno.test("LlmRuntime opens a provider's circuit breaker after maxConsecutiveFai
       sleep: () => Promise.resolve(),
     });
     for (let i = 0; i < 3; i++) {
-      assertEquals((await runtime.complete("m", messages)).status, "error");
+      assertEquals(
+        (await runtime.complete("m", messages, { call: DEPOSITOR_CALL })).status,
+        "error",
+      );
       assertEquals(runtime.status().fatal === null, i < 2);
     }
     assertEquals(server.stats().chat, 6);
@@ -61,7 +64,7 @@ Deno.test("LlmRuntime opens a provider's circuit breaker after maxConsecutiveFai
       `sent to it (circuit breaker); the last, of model "m": server_error after 2 attempts: ` +
       ERROR_500;
     assertEquals([runtime.status().fatal, runtime.breaker(provider)], [why, why]);
-    const after = await runtime.complete("m", messages);
+    const after = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     assertEquals([after.status, after.attempts, after.error, server.stats().chat], [
       "error",
       0,
@@ -87,7 +90,9 @@ Deno.test("LlmRuntime's breaker counts failures in a row only: a success in betw
       maxConsecutiveFailures: 2,
     });
     const statuses: string[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await runtime.complete("m", messages)).status);
+    for (let i = 0; i < 7; i++) {
+      statuses.push((await runtime.complete("m", messages, { call: DEPOSITOR_CALL })).status);
+    }
     assertEquals(statuses, ["error", "ok", "error", "ok", "error", "error", "error"]);
     assertEquals(server.requests(), 6); // the 7th call sent nothing
   } finally {
@@ -107,8 +112,8 @@ Deno.test("LlmRuntime stops calling a provider at once after a refused key, nami
       }],
       readEnv: () => "sk-wrong-5555",
     });
-    const first = await runtime.complete("m", messages);
-    const second = await runtime.complete("m", messages);
+    const first = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
+    const second = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     // The server refuses before it counts a chat request: one 401, and nothing after it.
     assertEquals([first.status, second.status, server.stats().byStatus], ["error", "error", {
       401: 1,
@@ -131,8 +136,8 @@ Deno.test("LlmRuntime stops calling a provider at once after a 404 from a base U
     const runtime = new LlmRuntime({
       models: [{ id: "m", baseURL: base, model: "coordlab-stay", testDouble: true }],
     });
-    await runtime.complete("m", messages);
-    await runtime.complete("m", messages);
+    await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
+    await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     assertEquals(server.stats().chat, 0); // "/chat/completions" is not the chat route
     assertEquals(server.stats().byStatus, { 404: 1 });
     assert(

@@ -13,7 +13,7 @@ import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { readEpisodeLog, writeEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { filesUnder, scriptedServer, withServer } from "./_helpers.ts";
+import { DEPOSITOR_CALL, filesUnder, scriptedServer, withServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
@@ -60,7 +60,7 @@ for (
     await withServer({ faults }, async (server) => {
       const cacheDir = await Deno.makeTempDir();
       const { runtime } = runtimeOn(server.url, { maxRetries: 2 }, { cacheDir });
-      const r = await runtime.complete("m", messages);
+      const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals([r.status, r.attempts, r.content, server.stats().chat], ["error", 3, null, 3]);
       assertEquals(r.failures.map((f) => [f.kind, f.status]), [
         ["invalid_response", 200],
@@ -84,7 +84,7 @@ Deno.test("LlmRuntime.complete() retries a reply whose text has the wrong type, 
   ]);
   try {
     const { runtime } = runtimeOn(server.url);
-    const r = await runtime.complete("m", messages);
+    const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     assertEquals([r.status, r.attempts, r.content], ["ok", 2, good]);
     assert(
       r.failures[0].message.startsWith(
@@ -103,7 +103,7 @@ for (const [name, faults] of [["negative", { negativeUsage: 1 }], ["string", { s
       const { runtime } = runtimeOn(server.url, {
         price: { inputPerMillion: 1, outputPerMillion: 2 },
       });
-      const r = await runtime.complete("m", messages);
+      const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals(
         [r.status, r.tokens_in, r.tokens_out, r.tokens_reasoning, r.cost],
         ["ok", 0, 0, 0, null],
@@ -230,7 +230,7 @@ Deno.test("credentials inside a base URL never appear in preflight or call error
     ),
     err.message,
   );
-  const r = await runtime.complete("m", messages);
+  const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
   const shown = err.message + JSON.stringify(r) + (runtime.status().fatal ?? "");
   for (const secret of ["pw-hunter2-secret", "sk-in-url-7777", "alice:"]) {
     assert(!shown.includes(secret), `${secret} in ${shown}`);
@@ -247,7 +247,7 @@ for (
   Deno.test(`LlmRuntime.complete() caps a Retry-After of ${name} at maxRetryAfterMs and records both`, async () => {
     await withServer({ faults: { rateLimit: 1 }, retryAfter: header }, async (server) => {
       const { runtime, waits } = runtimeOn(server.url, { maxRetries: 1 });
-      const r = await runtime.complete("m", messages);
+      const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals([r.status, server.stats().chat, waits], ["error", 2, [120_000]]);
       const f = r.failures[0];
       assertEquals([f.kind, f.wait_ms], ["rate_limit", 120_000]);
@@ -255,7 +255,7 @@ for (
       assert(/; waited 120 s, the cap maxRetryAfterMs\)$/.test(f.message), f.message);
       // The cap is configurable per model.
       const short = runtimeOn(server.url, { maxRetries: 1, maxRetryAfterMs: 5000 });
-      await short.runtime.complete("m", messages);
+      await short.runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals(short.waits, [5000]);
     });
   });
