@@ -86,7 +86,7 @@ export interface EpisodeTranscriptOptions {
  * const dir = await Deno.makeTempDir();
  * try {
  *   const runtime = new LlmRuntime({
- *     models: [{ id: "local", baseURL: server.url, model: "coordlab-defensive" }],
+ *     models: [{ id: "local", baseURL: server.url, model: "coordlab-defensive", testDouble: true }],
  *   });
  *   const agents = llmPopulation({ runtime, env: "bank_run", models: "local" });
  *   await runEpisode({ env: "bank_run", mechanism: "M0", seed: 1, agents, outDir: dir });

@@ -69,7 +69,13 @@ async function startServer(): Promise<{ url: string; stop: () => Promise<void> }
 
 const server = await startServer();
 const runtime = new LlmRuntime({
-  models: [{ id: "local", baseURL: server.url, model: "coordlab-defensive", concurrency: 512 }],
+  models: [{
+    id: "local",
+    baseURL: server.url,
+    model: "coordlab-defensive",
+    testDouble: true,
+    concurrency: 512,
+  }],
 });
 
 /** Median latency of single isolated calls, in ms. */

@@ -1,8 +1,9 @@
 /**
- * Test doubles: a local OpenAI-compatible server that answers every prompt
- * of the four games as the rule-based agents would (reading the prompt back
- * into the view it was rendered from), with seeded fault injection (429s,
- * 500s, timeouts, malformed and hostile replies). Tests, benches and the LLM
+ * Test doubles: a local OpenAI-compatible server that answers every call of
+ * every registered game as the game's rule-based agents would (from the
+ * structured call a model configured with `testDouble: true` sends beside
+ * the prompt), with seeded fault injection (429s, 500s, timeouts, malformed
+ * and hostile replies). Tests, benches and the LLM
  * notebook use it in place of a real provider; nothing here is needed to run
  * experiments.
  *
@@ -28,5 +29,5 @@ export {
   type LocalServerOptions,
   serveLocalModel,
 } from "./agents/llm/server/local_server.ts";
-export { LOCAL_MODELS } from "./agents/llm/server/policies.ts";
+export { servedModels } from "./agents/llm/server/answer.ts";
 export type { FaultRates } from "./agents/llm/server/faults.ts";

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import type { AgentFactory } from "./agent.ts";
 import type { Environment } from "./environment.ts";
 
 /** A role of a game. */
@@ -201,6 +202,21 @@ export interface GameDescriptor<P = unknown> {
   readonly roles: { readonly central: RoleInfo | null; readonly participant: RoleInfo };
   /** Rule-based policies by role. */
   readonly mockPolicies: readonly MockPolicyInfo[];
+  /**
+   * The game's mock agents: an agent factory for every role, from the mock
+   * options of its package (the option keys of {@linkcode mockPolicies}, and
+   * `seed`; e.g. `{ depositors: "always_run", seed: 1 }`). Throws a
+   * `RangeError` naming an unknown option or policy.
+   */
+  mockAgents(options: Readonly<Record<string, unknown>>): AgentFactory;
+  /**
+   * Named mock options, as the game's package declares them (e.g.
+   * `"coordlab-stay"`: the always-stay depositors and an active bank). The
+   * local test double serves one model per name and answers a call of this
+   * game with `mockAgents` of that name's options. Optional: a game without
+   * presets is not served by the double.
+   */
+  readonly mockPresets?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Fields of `episode_start.condition` that identify a condition, in display order. */
   readonly conditionKeys: readonly string[];
   /** Quantities that follow from resolved parameters. */

@@ -14,6 +14,7 @@
  *
  * @module
  */
+import type { AgentFactory } from "../core/agent.ts";
 import type {
   DerivedQuantities,
   EpisodeCondition,
@@ -322,4 +323,34 @@ export function checkMockOptions(
       );
     }
   }
+}
+
+/**
+ * A FRAIL game's mock agents: its mock options checked against the policies
+ * its descriptor lists (and `seed`), then handed to its package's population.
+ * The descriptors' `mockAgents` delegate here.
+ *
+ * @example
+ * ```ts
+ * import { frailMockAgents } from "./descriptor.ts";
+ * import { bankRunGame } from "../games/bank_run/descriptor.ts";
+ * import { bankRunMockPopulation } from "../games/bank_run/mock.ts";
+ * const make = frailMockAgents(bankRunGame, bankRunMockPopulation, { depositors: "always_run" });
+ * if (make({ id: "dep_01", role: "depositor" }).policy !== "mock:always_run") throw new Error();
+ * try {
+ *   frailMockAgents(bankRunGame, bankRunMockPopulation, { creditors: "always_roll" });
+ *   throw new Error("accepted");
+ * } catch (e) {
+ *   if (!(e as Error).message.includes('"creditors"')) throw e;
+ * }
+ * ```
+ * @throws {RangeError} For an option the game does not take, or an unknown policy.
+ */
+export function frailMockAgents<O>(
+  game: GameDescriptor,
+  population: (options: O) => AgentFactory,
+  options: Readonly<Record<string, unknown>>,
+): AgentFactory {
+  checkMockOptions(options, [game], ["seed"]);
+  return population(options as O);
 }

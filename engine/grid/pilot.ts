@@ -117,7 +117,7 @@ const encoder = new TextEncoder();
  * import { planGrid } from "./plan.ts";
  * import { runPilot } from "./pilot.ts";
  * const server = serveLocalModel();
- * const runtime = new LlmRuntime({ models: [{ id: "m", baseURL: server.url, model: "coordlab-stay",
+ * const runtime = new LlmRuntime({ models: [{ id: "m", baseURL: server.url, model: "coordlab-stay", testDouble: true,
  *   price: { inputPerMillion: 1, outputPerMillion: 1 } }] });
  * const plan = planGrid({ episodes: 2, blocks: [
  *   { game: "staghunt", N: [3], M: [2], T: [1], F: [1], agents: [{ model: "m" }] }] });

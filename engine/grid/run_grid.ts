@@ -200,7 +200,7 @@ function intAtLeast(name: string, v: number, min: number): number {
  * import { runGrid } from "./run_grid.ts";
  * const server = serveLocalModel();
  * try {
- *   const runtime = new LlmRuntime({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }] });
+ *   const runtime = new LlmRuntime({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }] });
  *   const r = await runGrid({ episodes: 1, blocks: [
  *     { game: "frail", envs: ["bank_run"], mechanisms: ["M0"], agents: [{ model: "local" }] },
  *   ] }, { out: await Deno.makeTempDir(), runtime, progress: false });

@@ -64,6 +64,7 @@ export async function llmEpisode(
         id: "local",
         baseURL: `http://127.0.0.1:${proxy.addr.port}/v1`,
         model: "coordlab-defensive",
+        testDouble: true,
         concurrency: 8,
       }],
     });

@@ -17,9 +17,10 @@ const runtime = new LlmRuntime({
       id: "priced",
       baseURL: server.url,
       model: "coordlab-stay",
+      testDouble: true,
       price: { inputPerMillion: 1_000, outputPerMillion: 2_000 },
     },
-    { id: "free", baseURL: server.url, model: "coordlab-stay" },
+    { id: "free", baseURL: server.url, model: "coordlab-stay", testDouble: true },
   ],
 });
 let frames: Awaited<ReturnType<typeof loadRuns<"calls">>> | undefined;

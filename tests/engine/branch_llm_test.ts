@@ -39,6 +39,7 @@ Deno.test({
           id: "local",
           baseURL: `http://127.0.0.1:${proxy.addr.port}/v1`,
           model: "coordlab-defensive",
+          testDouble: true,
           concurrency: 4,
         }],
       });

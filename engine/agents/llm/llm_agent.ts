@@ -19,6 +19,11 @@
  * The record carries the messages as sent (`messages`, keys redacted); the
  * runner logs each distinct system prompt once per episode (`message_log.ts`).
  *
+ * To a model configured with `testDouble: true` (the local test double), the
+ * request also carries the call itself (game `env`, agent, role, call, round,
+ * step and view; see `test_double.ts`), which the double answers with the
+ * game's mock agents.
+ *
  * @module
  */
 import type { CallRequest } from "../../core/environment.ts";
@@ -29,6 +34,7 @@ import { promptSet } from "./prompts/registry.ts";
 import { boundReplyForLog } from "./reply_bounds.ts";
 import { type ChatMessage, findTemplate, type PromptSet } from "./prompts/template.ts";
 import type { LlmRuntime } from "./runtime.ts";
+import { testDoubleCall } from "./test_double.ts";
 
 /** Options of {@linkcode renderCall}. */
 export interface RenderCallOptions {
@@ -115,6 +121,8 @@ export function llmAgent(options: LlmAgentOptions): Agent {
       const full = await runtime.complete(model, messages, {
         sample: n === 0 ? sample : `${sample}#${n}`,
         episode: options.episode,
+        // Read only by the local test double (a model configured with `testDouble`).
+        call: testDoubleCall(env, request),
       });
       const { record, raw, notes } = boundReplyForLog(full, runtime.maxLoggedReplyChars, {
         unredacted: runtime.unredacted(full),

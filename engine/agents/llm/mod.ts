@@ -14,7 +14,7 @@
  * import { runEpisode } from "../../run_episode.ts";
  * const server = serveLocalModel();
  * try {
- *   const runtime = new LlmRuntime({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }] });
+ *   const runtime = new LlmRuntime({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }] });
  *   const r = await runEpisode({ env: "bank_run", mechanism: "M3", seed: 1,
  *     agents: llmPopulation({ runtime, env: "bank_run", models: "local", sample: 1 }) });
  *   if (!r.outcome.success || runtime.ledger.run().calls !== server.stats().chat) throw new Error();

@@ -69,6 +69,14 @@ export interface ModelConfig {
    * read), or why there is none; shown by the dry run. Default `null`.
    */
   priceSource: string | null;
+  /**
+   * Whether the model is coordlab's local test double (`serveLocalModel`):
+   * each request then also carries the structured call its prompt was
+   * rendered from, in the `coordlab_call` field only the double reads (see
+   * `test_double.ts`). Never set it for a real provider, which refuses
+   * unknown request fields. Default `false`.
+   */
+  testDouble: boolean;
 }
 
 /** What a caller writes: every field with a default may be left out. */
@@ -221,6 +229,7 @@ export const ModelConfigSchema: z.ZodType<ModelConfig, ModelConfigInput> = z.obj
     outputPerMillion: z.number().nonnegative().max(MAX_PRICE_PER_MILLION),
   }).strict().nullable().default(null),
   priceSource: z.string().min(1).nullable().default(null),
+  testDouble: z.boolean().default(false),
 }).strict().transform((c) => ({ ...c, provider: c.provider ?? new URL(c.baseURL).host }));
 
 /**

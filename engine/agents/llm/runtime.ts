@@ -76,6 +76,7 @@ import { type ModelConfig, type ModelConfigInput, parseModelConfigs } from "./mo
 import type { ChatMessage } from "./prompts/template.ts";
 import { redactSecrets, safeUrl, urlSecrets } from "./redact.ts";
 import { classifyFailure, type FailureInfo, retryDelay } from "./retry.ts";
+import { TEST_DOUBLE_FIELD, type TestDoubleCall, type TestDoubleProbe } from "./test_double.ts";
 
 /** Options of {@linkcode LlmRuntime}. */
 export interface LlmRuntimeOptions {
@@ -232,6 +233,12 @@ export interface CompleteOptions {
   sample?: string | number;
   /** Episode id for the ledger. Default `"ep"`. */
   episode?: string;
+  /**
+   * The structured call the messages were rendered from, sent (in the
+   * `coordlab_call` field) only to a model configured with `testDouble: true`;
+   * not part of the prompt, the cache key or any count. Default none.
+   */
+  call?: TestDoubleCall;
 }
 
 /**
@@ -520,7 +527,8 @@ export class LlmRuntime {
   ): Promise<LlmCallRecord> {
     const m = this.model(modelId);
     if (this.#halt !== null) throw new EpisodeAbandoned(this.#halt.reason);
-    const record = await this.#call(m, messages, samplingParams(m), options.sample ?? 0, true)
+    const call = options.call ?? null;
+    const record = await this.#call(m, messages, samplingParams(m), options.sample ?? 0, call)
       .catch((err) => {
         // Attempts already paid before a retry was refused still count.
         if (err instanceof CallAbandoned) this.ledger.add(err.record, options.episode ?? "ep");
@@ -543,7 +551,7 @@ export class LlmRuntime {
       ...samplingParams(m),
       [m.tokenLimitParam]: Math.min(m.maxTokens, PROBE_MAX_TOKENS),
     };
-    const record = await this.#call(m, PROBE_MESSAGES, sampling, "probe", false).catch((err) => {
+    const record = await this.#call(m, PROBE_MESSAGES, sampling, "probe", PROBE).catch((err) => {
       if (err instanceof CallAbandoned) this.ledger.add(err.record, PROBE_EPISODE);
       throw err;
     });
@@ -556,7 +564,7 @@ export class LlmRuntime {
     messages: readonly ChatMessage[],
     sampling: Record<string, unknown>,
     sample: string | number,
-    useCache: boolean,
+    call: TestDoubleCall | TestDoubleProbe | null,
   ): Promise<LlmCallRecord> {
     const hash = promptHash(messages);
     const base: CallBase = {
@@ -566,7 +574,8 @@ export class LlmRuntime {
       prompt_hash: hash,
       cache_key: cacheKeyOf(hash, { provider: m.provider, model: m.model, sampling, sample }),
     };
-    const cache = useCache ? this.cache : null;
+    // A probe never uses the cache.
+    const cache = call !== null && "probe" in call ? null : this.cache;
     const started = performance.now();
     this.#inFlight++;
     this.#changed();
@@ -606,7 +615,13 @@ export class LlmRuntime {
       const bill: AttemptBill[] = [];
       let record: LlmCallRecord;
       try {
-        record = await this.#network(m, client, messages, sampling, base, started, cache, bill);
+        const request = {
+          model: m.model,
+          messages: [...messages],
+          ...sampling,
+          ...(m.testDouble && call !== null ? { [TEST_DOUBLE_FIELD]: call } : {}),
+        };
+        record = await this.#network(m, client, request, base, started, cache, bill);
       } catch (err) {
         if (!isEpisodeAbandoned(err) || bill.length === 0) throw err;
         // A retry was refused (a budget, a halt): the attempts sent before it count.
@@ -632,8 +647,7 @@ export class LlmRuntime {
   async #network(
     m: ModelConfig,
     client: OpenAI,
-    messages: readonly ChatMessage[],
-    sampling: Record<string, unknown>,
+    request: { messages: ChatMessage[] } & Record<string, unknown>,
     base: CallBase,
     started: number,
     cache: ResponseCache | null,
@@ -658,7 +672,7 @@ export class LlmRuntime {
       const release = await limiter.acquire();
       let hold: Hold | null;
       try {
-        hold = this.#reserve(m, messages, sampling);
+        hold = this.#reserve(m, request.messages, request[m.tokenLimitParam] as number);
       } catch (err) {
         release();
         throw err;
@@ -668,10 +682,10 @@ export class LlmRuntime {
       let error: unknown;
       let answered = false;
       try {
-        body = await client.chat.completions.create(
-          { model: m.model, messages: [...messages], ...sampling } as never,
-          { timeout: m.timeoutMs, maxRetries: 0 },
-        );
+        body = await client.chat.completions.create(request as never, {
+          timeout: m.timeoutMs,
+          maxRetries: 0,
+        });
         answered = true;
       } catch (err) {
         error = err;
@@ -766,11 +780,7 @@ export class LlmRuntime {
    * its reservation does not fit the attached budget (the runtime halts) or
    * cannot be written to the ledger (the runtime halts); else holds it.
    */
-  #reserve(
-    m: ModelConfig,
-    messages: readonly ChatMessage[],
-    sampling: Record<string, unknown>,
-  ): Hold | null {
+  #reserve(m: ModelConfig, messages: readonly ChatMessage[], cap: number): Hold | null {
     if (this.#halt !== null) throw new EpisodeAbandoned(this.#halt.reason);
     const b = this.#budget;
     if (b === null) return null;
@@ -780,7 +790,6 @@ export class LlmRuntime {
           "until its requests in flight have settled",
       );
     }
-    const cap = sampling[m.tokenLimitParam] as number;
     const r = reservationOf(promptBytes(messages), cap, m.price);
     if (b.limit !== null) {
       const tally = { spent: this.budgetStatus()!.spent.total, reserved: b.reserved };
@@ -1091,6 +1100,9 @@ export const PROBE_MESSAGES: readonly ChatMessage[] = [
 ];
 
 const PROBE_MAX_TOKENS = 16;
+
+/** What a probe tells the local test double (it plays no game). */
+const PROBE: TestDoubleProbe = { probe: true };
 
 /** Longest error message kept in a failure record (a provider may send a huge error body). */
 const MAX_MESSAGE_CHARS = 2000;

@@ -9,12 +9,7 @@ import { checkMockOptions } from "../../frail/descriptor.ts";
 import { FRAIL_GAMES } from "../../frail/registry.ts";
 import type { AgentFactory } from "../../core/agent.ts";
 import { agentsByRole, type RoleAgentMaker } from "./_roles.ts";
-import {
-  type BankPolicy,
-  type DepositorPolicy,
-  mockBank,
-  mockDepositor,
-} from "../../games/bank_run/mock.ts";
+import { type BankRunMockOptions, bankRunMockPopulation } from "../../games/bank_run/mock.ts";
 import {
   type CrowdfundingMockOptions,
   crowdfundingMockPopulation,
@@ -26,11 +21,10 @@ import {
 
 /** Options of {@linkcode mockPopulation}. */
 export interface MockPopulationOptions
-  extends Omit<DebtRolloverMockOptions, "seed">, Omit<CrowdfundingMockOptions, "seed"> {
-  /** Depositor policy, or a function of id and index (from 0, read off the id). Default `"defensive"`. */
-  depositors?: DepositorPolicy | ((id: string, index: number) => DepositorPolicy);
-  /** Bank policy. Default `"active"`. */
-  bank?: BankPolicy;
+  extends
+    Omit<BankRunMockOptions, "seed">,
+    Omit<DebtRolloverMockOptions, "seed">,
+    Omit<CrowdfundingMockOptions, "seed"> {
   /** Seed for the agents' traits. Default 0. */
   seed?: number;
 }
@@ -52,22 +46,20 @@ export interface MockPopulationOptions
 export function mockPopulation(options: MockPopulationOptions = {}): AgentFactory {
   checkMockOptions(options as Record<string, unknown>, FRAIL_GAMES, ["seed"]);
   const seed = options.seed ?? 0;
-  const policy = options.depositors ?? "defensive";
-  // The other environments' populations are built when one of their roles is
-  // first asked for (a bank-run episode never asks).
+  // Each environment's population is built when one of its roles is first
+  // asked for (a bank-run episode never asks for a creditor).
+  let bank: AgentFactory | undefined;
   let debt: AgentFactory | undefined;
   let crowd: AgentFactory | undefined;
+  const bankAgent: RoleAgentMaker = (p) =>
+    (bank ??= bankRunMockPopulation({ ...options, seed }))(p);
   const debtAgent: RoleAgentMaker = (p) =>
     (debt ??= debtRolloverMockPopulation({ ...options, seed }))(p);
   const crowdAgent: RoleAgentMaker = (p) =>
     (crowd ??= crowdfundingMockPopulation({ ...options, seed }))(p);
   return agentsByRole("mock policy", {
-    depositor: ({ id }) => {
-      if (typeof policy !== "function") return mockDepositor(policy, { seed, id });
-      const index = Number(id.replace(/^\D+/, "")) - 1;
-      return mockDepositor(policy(id, index), { seed, id });
-    },
-    bank: () => mockBank(options.bank ?? "active"),
+    depositor: bankAgent,
+    bank: bankAgent,
     creditor: debtAgent,
     borrower: debtAgent,
     backer: crowdAgent,

@@ -18,9 +18,16 @@
  */
 import { MECHANISMS } from "../../frail/types.ts";
 import {
+  BANK_POLICIES,
+  BANK_RUN_MOCK_PRESETS,
+  bankRunMockPopulation,
+  DEPOSITOR_POLICIES,
+} from "./mock.ts";
+import {
   FRAIL_CONDITION_KEYS,
   FRAIL_DERIVED_KEYS,
   type FrailGameDescriptor,
+  frailMockAgents,
   frailView,
 } from "../../frail/descriptor.ts";
 import { bankRun } from "./environment.ts";
@@ -28,12 +35,6 @@ import { BANK_RUN_MEASURES } from "./measures.ts";
 import { BANK_RUN_REGIMES, bankRunBounds, type BankRunParams } from "./params.ts";
 import { insolvencyBoundary } from "./settlement.ts";
 import { BANK_ID } from "./state.ts";
-
-/** Rule-based depositor policies, the default first. */
-export const DEPOSITOR_POLICIES = ["defensive", "always_stay", "always_run"] as const;
-
-/** Rule-based bank policies, the default first. */
-export const BANK_POLICIES = ["active", "passive"] as const;
 
 /**
  * Cumulative withdrawals at which the bank turns insolvent, where that point
@@ -75,6 +76,8 @@ export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
     { role: "depositor", option: "depositors", policies: DEPOSITOR_POLICIES },
     { role: "bank", option: "bank", policies: BANK_POLICIES },
   ],
+  mockAgents: (options) => frailMockAgents(bankRunGame, bankRunMockPopulation, options),
+  mockPresets: BANK_RUN_MOCK_PRESETS,
   conditionKeys: FRAIL_CONDITION_KEYS,
   derivedKeys: FRAIL_DERIVED_KEYS,
   regimes: BANK_RUN_REGIMES,

@@ -17,13 +17,19 @@
  * @module
  */
 import { trustReplies } from "../../core/_trusted_replies.ts";
-import type { BANK_POLICIES, DEPOSITOR_POLICIES } from "./descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BankView, DepositorView } from "./views.ts";
-import type { Agent } from "../../core/agent.ts";
+import type { Agent, AgentFactory } from "../../core/agent.ts";
 import { largestCertifiedTotal } from "../../agents/mock/_certified_total.ts";
 import { centralPlayer, mechanismActions } from "../../agents/mock/_mechanism_replies.ts";
+import { agentsByRole } from "../../agents/mock/_roles.ts";
 import { trait } from "../../agents/mock/traits.ts";
+
+/** Rule-based depositor policies, the default first. */
+export const DEPOSITOR_POLICIES = ["defensive", "always_stay", "always_run"] as const;
+
+/** Rule-based bank policies, the default first. */
+export const BANK_POLICIES = ["active", "passive"] as const;
 
 // The paid offer among a depositor's proposals (M1); the other kind is the M2 agreement.
 const OFFER = "retention_offer";
@@ -33,6 +39,57 @@ export type DepositorPolicy = (typeof DEPOSITOR_POLICIES)[number];
 
 /** Bank policy names. */
 export type BankPolicy = (typeof BANK_POLICIES)[number];
+
+/** Options of {@linkcode bankRunMockPopulation}. */
+export interface BankRunMockOptions {
+  /** Seed for the depositors' traits. Default 0. */
+  seed?: number;
+  /** Depositor policy, or a function of id and index (from 0, read off the id). Default `"defensive"`. */
+  depositors?: DepositorPolicy | ((id: string, index: number) => DepositorPolicy);
+  /** Bank policy. Default `"active"`. */
+  bank?: BankPolicy;
+}
+
+/**
+ * The bank run's named mock options: the models the local test double
+ * serves (`"coordlab-defensive"`, `"coordlab-stay"`, `"coordlab-run"`).
+ *
+ * @example
+ * ```ts
+ * import { BANK_RUN_MOCK_PRESETS } from "./mock.ts";
+ * if (BANK_RUN_MOCK_PRESETS["coordlab-run"].bank !== "passive") throw new Error();
+ * ```
+ */
+export const BANK_RUN_MOCK_PRESETS: Readonly<Record<string, Readonly<BankRunMockOptions>>> = {
+  "coordlab-defensive": { depositors: "defensive", bank: "active" },
+  "coordlab-stay": { depositors: "always_stay", bank: "active" },
+  "coordlab-run": { depositors: "always_run", bank: "passive" },
+};
+
+/**
+ * An agent factory of rule-based bank-run agents (roles `"depositor"` and `"bank"`).
+ *
+ * @example
+ * ```ts
+ * import { bankRunMockPopulation } from "./mock.ts";
+ * const make = bankRunMockPopulation({ depositors: (_id, i) => (i === 0 ? "always_run" : "always_stay") });
+ * if (make({ id: "dep_01", role: "depositor" }).policy !== "mock:always_run") throw new Error();
+ * if (make({ id: "bank", role: "bank" }).policy !== "mock:active_bank") throw new Error();
+ * ```
+ * @throws {RangeError} For a role other than depositor or bank (when the factory is called).
+ */
+export function bankRunMockPopulation(options: BankRunMockOptions = {}): AgentFactory {
+  const seed = options.seed ?? 0;
+  const policy = options.depositors ?? "defensive";
+  return agentsByRole("bank-run mock policy", {
+    depositor: ({ id }) => {
+      if (typeof policy !== "function") return mockDepositor(policy, { seed, id });
+      const index = Number(id.replace(/^\D+/, "")) - 1;
+      return mockDepositor(policy(id, index), { seed, id });
+    },
+    bank: () => mockBank(options.bank ?? "active"),
+  });
+}
 
 /**
  * The committed share a depositor can see: its coalition's total, or the

@@ -14,21 +14,22 @@
  */
 import { MECHANISMS } from "../../frail/types.ts";
 import {
+  BACKER_POLICIES,
+  CROWDFUNDING_MOCK_PRESETS,
+  crowdfundingMockPopulation,
+  FOUNDER_POLICIES,
+} from "./mock.ts";
+import {
   FRAIL_CONDITION_KEYS,
   FRAIL_DERIVED_KEYS,
   type FrailGameDescriptor,
+  frailMockAgents,
   frailView,
 } from "../../frail/descriptor.ts";
 import { crowdfunding } from "./environment.ts";
 import { CROWDFUNDING_MEASURES } from "./measures.ts";
 import { CROWDFUNDING_REGIMES, crowdfundingBounds, type CrowdfundingParams } from "./params.ts";
 import { FOUNDER_ID } from "./state.ts";
-
-/** Rule-based backer policies, the default first. */
-export const BACKER_POLICIES = ["hesitant", "always_pledge", "never_pledge"] as const;
-
-/** Rule-based founder policies, the default first. */
-export const FOUNDER_POLICIES = ["active", "passive"] as const;
 
 /**
  * The crowdfunding descriptor.
@@ -54,6 +55,8 @@ export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfun
     { role: "backer", option: "backers", policies: BACKER_POLICIES },
     { role: "founder", option: "founder", policies: FOUNDER_POLICIES },
   ],
+  mockAgents: (options) => frailMockAgents(crowdfundingGame, crowdfundingMockPopulation, options),
+  mockPresets: CROWDFUNDING_MOCK_PRESETS,
   conditionKeys: FRAIL_CONDITION_KEYS,
   derivedKeys: FRAIL_DERIVED_KEYS,
   regimes: CROWDFUNDING_REGIMES,

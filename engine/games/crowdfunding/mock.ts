@@ -30,7 +30,6 @@
  * @module
  */
 import { trustReplies } from "../../core/_trusted_replies.ts";
-import type { BACKER_POLICIES, FOUNDER_POLICIES } from "./descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BackerView, FounderView } from "./views.ts";
 import type { Agent, AgentFactory } from "../../core/agent.ts";
@@ -41,6 +40,12 @@ import { trait } from "../../agents/mock/traits.ts";
 
 // The paid offer among a backer's proposals (M1); the other kind is the M2 letter of intent.
 const OFFER = "paid_pledge";
+
+/** Rule-based backer policies, the default first. */
+export const BACKER_POLICIES = ["hesitant", "always_pledge", "never_pledge"] as const;
+
+/** Rule-based founder policies, the default first. */
+export const FOUNDER_POLICIES = ["active", "passive"] as const;
 
 /** Backer policy names. */
 export type BackerPolicy = (typeof BACKER_POLICIES)[number];
@@ -57,6 +62,24 @@ export interface CrowdfundingMockOptions {
   /** Founder policy. Default `"active"`. */
   founder?: FounderPolicy;
 }
+
+/**
+ * Crowdfunding's named mock options: the models the local test double
+ * serves (`"coordlab-defensive"`, `"coordlab-stay"`, `"coordlab-run"`).
+ *
+ * @example
+ * ```ts
+ * import { CROWDFUNDING_MOCK_PRESETS } from "./mock.ts";
+ * if (CROWDFUNDING_MOCK_PRESETS["coordlab-defensive"].backers !== "hesitant") throw new Error();
+ * ```
+ */
+export const CROWDFUNDING_MOCK_PRESETS: Readonly<
+  Record<string, Readonly<CrowdfundingMockOptions>>
+> = {
+  "coordlab-defensive": { backers: "hesitant", founder: "active" },
+  "coordlab-stay": { backers: "always_pledge", founder: "active" },
+  "coordlab-run": { backers: "never_pledge", founder: "passive" },
+};
 
 /**
  * The share of the goal a backer can see raised: the disclosed pool, or a

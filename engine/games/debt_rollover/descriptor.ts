@@ -14,10 +14,17 @@
  */
 import { MECHANISMS } from "../../frail/types.ts";
 import {
+  BORROWER_POLICIES,
+  CREDITOR_POLICIES,
+  DEBT_ROLLOVER_MOCK_PRESETS,
+  debtRolloverMockPopulation,
+} from "./mock.ts";
+import {
   FRAIL_CONDITION_KEYS,
   FRAIL_DERIVED_KEYS,
   type FrailDerived,
   type FrailGameDescriptor,
+  frailMockAgents,
   frailView,
 } from "../../frail/descriptor.ts";
 import { bestRepaymentSchedule, debtRolloverBounds } from "./bounds.ts";
@@ -25,12 +32,6 @@ import { debtRollover } from "./environment.ts";
 import { DEBT_ROLLOVER_MEASURES } from "./measures.ts";
 import { DEBT_ROLLOVER_REGIMES, type DebtRolloverParams } from "./params.ts";
 import { BORROWER_ID } from "./state.ts";
-
-/** Rule-based creditor policies, the default first. */
-export const CREDITOR_POLICIES = ["defensive", "always_roll", "always_redeem"] as const;
-
-/** Rule-based borrower policies, the default first. */
-export const BORROWER_POLICIES = ["active", "passive"] as const;
 
 /**
  * The debt-rollover descriptor.
@@ -56,6 +57,8 @@ export const debtRolloverGame: FrailGameDescriptor<DebtRolloverParams, "debt_rol
     { role: "creditor", option: "creditors", policies: CREDITOR_POLICIES },
     { role: "borrower", option: "borrower", policies: BORROWER_POLICIES },
   ],
+  mockAgents: (options) => frailMockAgents(debtRolloverGame, debtRolloverMockPopulation, options),
+  mockPresets: DEBT_ROLLOVER_MOCK_PRESETS,
   conditionKeys: FRAIL_CONDITION_KEYS,
   derivedKeys: FRAIL_DERIVED_KEYS,
   regimes: DEBT_ROLLOVER_REGIMES,

@@ -28,7 +28,6 @@
  * @module
  */
 import { trustReplies } from "../../core/_trusted_replies.ts";
-import type { BORROWER_POLICIES, CREDITOR_POLICIES } from "./descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BorrowerView, CreditorView } from "./views.ts";
 import type { Agent, AgentFactory } from "../../core/agent.ts";
@@ -39,6 +38,12 @@ import { trait } from "../../agents/mock/traits.ts";
 
 // The paid offer among a creditor's proposals (M1); the other kind is the M2 agreement.
 const OFFER = "rollover_offer";
+
+/** Rule-based creditor policies, the default first. */
+export const CREDITOR_POLICIES = ["defensive", "always_roll", "always_redeem"] as const;
+
+/** Rule-based borrower policies, the default first. */
+export const BORROWER_POLICIES = ["active", "passive"] as const;
 
 /** Creditor policy names. */
 export type CreditorPolicy = (typeof CREDITOR_POLICIES)[number];
@@ -55,6 +60,24 @@ export interface DebtRolloverMockOptions {
   /** Borrower policy. Default `"active"`. */
   borrower?: BorrowerPolicy;
 }
+
+/**
+ * Debt rollover's named mock options: the models the local test double
+ * serves (`"coordlab-defensive"`, `"coordlab-stay"`, `"coordlab-run"`).
+ *
+ * @example
+ * ```ts
+ * import { DEBT_ROLLOVER_MOCK_PRESETS } from "./mock.ts";
+ * if (DEBT_ROLLOVER_MOCK_PRESETS["coordlab-stay"].creditors !== "always_roll") throw new Error();
+ * ```
+ */
+export const DEBT_ROLLOVER_MOCK_PRESETS: Readonly<
+  Record<string, Readonly<DebtRolloverMockOptions>>
+> = {
+  "coordlab-defensive": { creditors: "defensive", borrower: "active" },
+  "coordlab-stay": { creditors: "always_roll", borrower: "active" },
+  "coordlab-run": { creditors: "always_redeem", borrower: "passive" },
+};
 
 /**
  * An agent factory of rule-based debt-rollover agents (roles `"creditor"` and `"borrower"`).

@@ -23,9 +23,12 @@ import type { HeterogeneityId } from "./heterogeneity.ts";
 import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
 import { DEFAULT_PAYOFFS, type StagHuntPayoffs } from "./payoffs.ts";
 import { qStar } from "./q_star.ts";
-
-/** Rule-based player policies, the default first. */
-export const PLAYER_POLICIES = ["threshold", "always_stag", "always_hare"] as const;
+import {
+  type MockStagHuntOptions,
+  mockStagHuntPlayers,
+  PLAYER_POLICIES,
+  STAGHUNT_MOCK_PRESETS,
+} from "./mock.ts";
 
 /**
  * Fields of a Stag Hunt condition that identify it, in display order.
@@ -117,6 +120,8 @@ export const stagHuntGame: GameDescriptor<StagHuntParams> = {
   environment: stagHunt,
   roles: { central: null, participant: { id: PLAYER_ROLE, label: "Player" } },
   mockPolicies: [{ role: PLAYER_ROLE, option: "players", policies: PLAYER_POLICIES }],
+  mockAgents: (options) => mockStagHuntPlayers(options as MockStagHuntOptions),
+  mockPresets: STAGHUNT_MOCK_PRESETS,
   conditionKeys: STAGHUNT_CONDITION_KEYS,
   derivedKeys: ["bounds", "q_star"],
   view: STAGHUNT_VIEW,

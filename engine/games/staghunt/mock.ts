@@ -18,7 +18,6 @@
  * @module
  */
 import { trustReplies } from "../../core/_trusted_replies.ts";
-import { PLAYER_POLICIES } from "./descriptor.ts";
 import { assertKnownKeys } from "../../core/strict_input.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import { openStream } from "../../core/rng.ts";
@@ -31,6 +30,9 @@ import { playerIndex } from "./players.ts";
 import { qStar, type QStarOptions } from "./q_star.ts";
 import type { RejustifyView, StagHuntView } from "./views.ts";
 import type { Agent } from "../../core/agent.ts";
+
+/** Rule-based player policies, the default first. */
+export const PLAYER_POLICIES = ["threshold", "always_stag", "always_hare"] as const;
 
 /** Mock Stag Hunt policies. */
 export type StagHuntMockPolicy = (typeof PLAYER_POLICIES)[number];
@@ -214,6 +216,23 @@ export interface MockStagHuntOptions {
   /** Seed of the threshold players' noise. Default 0. */
   seed?: number;
 }
+
+/**
+ * The Stag Hunt's named mock options: the models the local test double
+ * serves (`"coordlab-defensive"`: threshold players on the naive rule,
+ * without noise; `"coordlab-stay"`: always Stag; `"coordlab-run"`: always Hare).
+ *
+ * @example
+ * ```ts
+ * import { STAGHUNT_MOCK_PRESETS } from "./mock.ts";
+ * if (STAGHUNT_MOCK_PRESETS["coordlab-stay"].players !== "always_stag") throw new Error();
+ * ```
+ */
+export const STAGHUNT_MOCK_PRESETS: Readonly<Record<string, Readonly<MockStagHuntOptions>>> = {
+  "coordlab-defensive": { players: "threshold" },
+  "coordlab-stay": { players: "always_stag" },
+  "coordlab-run": { players: "always_hare" },
+};
 
 /** A factory of mock players: a Stag Hunt agent factory that also works as a core one. */
 export type MockStagHuntFactory = (

@@ -23,7 +23,7 @@ export async function templateBlock(dir: string): Promise<TemplateBlock> {
   const server = serveLocalModel();
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "m", baseURL: server.url, model: "coordlab-stay" }],
+      models: [{ id: "m", baseURL: server.url, model: "coordlab-stay", testDouble: true }],
       cacheDir: null,
     });
     await runGrid({

@@ -46,9 +46,10 @@ async function playGrid(
           id: "priced",
           baseURL: server.url,
           model: "coordlab-stay",
+          testDouble: true,
           price: { inputPerMillion: 1_000, outputPerMillion: 2_000 },
         },
-        { id: "free", baseURL: server.url, model: "coordlab-stay" },
+        { id: "free", baseURL: server.url, model: "coordlab-stay", testDouble: true },
       ],
       cacheDir: options.cacheDir ?? null,
     });

@@ -27,7 +27,7 @@ Deno.test("scanFiles() gives the same result in chunks of any size as in one chu
     const server = serveLocalModel();
     try {
       const runtime = new LlmRuntime({
-        models: [{ id: "m", baseURL: server.url, model: "coordlab-stay" }],
+        models: [{ id: "m", baseURL: server.url, model: "coordlab-stay", testDouble: true }],
         cacheDir: null,
       });
       await runGrid({

@@ -100,7 +100,7 @@ Deno.test("loadRuns() refuses a grid folder while runGrid is still playing it", 
     const server = serveLocalModel({ latencyMs: 15 });
     try {
       const runtime = new LlmRuntime({
-        models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }],
+        models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }],
       });
       const grid = runGrid({
         episodes: 4,

@@ -173,9 +173,10 @@ export async function llmGridRun(out: string): Promise<LlmGridRun> {
           id: "priced",
           baseURL: server.url,
           model: "coordlab-defensive",
+          testDouble: true,
           price: { inputPerMillion: 2, outputPerMillion: 8 },
         },
-        { id: "free", baseURL: server.url, model: "coordlab-stay" },
+        { id: "free", baseURL: server.url, model: "coordlab-stay", testDouble: true },
       ],
     });
     await runGrid({

@@ -57,7 +57,13 @@ async function llmGrid(baseURL: string, keyVariable: string, turns = 1) {
   await Deno.writeTextFile(
     `${dir}/models.json`,
     JSON.stringify({
-      models: [{ id: "local", baseURL, model: "coordlab-defensive", apiKeyEnv: keyVariable }],
+      models: [{
+        id: "local",
+        baseURL,
+        model: "coordlab-defensive",
+        testDouble: true,
+        apiKeyEnv: keyVariable,
+      }],
     }),
   );
   await Deno.writeTextFile(

@@ -88,6 +88,7 @@ async function llmInputs(
         id: "local",
         baseURL,
         model: "coordlab-defensive",
+        testDouble: true,
         apiKeyEnv: keyVariable,
         provider: "local",
       }],

@@ -343,7 +343,13 @@ Deno.test("a model-backed episode through the local server round-trips its lines
   const server = serveLocalModel({ seed: 3 });
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-defensive", concurrency: 32 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-defensive",
+        testDouble: true,
+        concurrency: 32,
+      }],
     });
     const r = await playEpisode(bankRun, {
       ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),

@@ -70,6 +70,7 @@ Deno.test("estimateUsage() counts the calls a cache holds at no cost and measure
       id: "local",
       baseURL: server.url,
       model: "coordlab-defensive",
+      testDouble: true,
       maxTokens: 1000,
       price: { inputPerMillion: 2, outputPerMillion: 8 },
     }];

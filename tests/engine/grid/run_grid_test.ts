@@ -297,7 +297,13 @@ Deno.test({
   const server = serveLocalModel({ seed: 1 });
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-defensive", concurrency: 8 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-defensive",
+        testDouble: true,
+        concurrency: 8,
+      }],
     });
     const out = await Deno.makeTempDir();
     let last: GridProgress | undefined;

@@ -1,8 +1,14 @@
 /**
  * A local OpenAI-compatible server (`Deno.serve` on 127.0.0.1, OS-assigned
- * port) with `/v1/chat/completions` and `/v1/models`. It answers with the
- * rule-based policies of `policies.ts`, read from the prompt, and injects
- * latency, 429 (with `retry-after-ms` and `Retry-After`, or a given
+ * port) with `/v1/chat/completions` and `/v1/models`: the test double of a
+ * provider. It knows no game: each request carries, besides the prompt, the
+ * structured call the prompt was rendered from (the `coordlab_call` field,
+ * which the runtime sends to models configured with `testDouble: true`), and
+ * the double answers it with the mock agents of the call's game, built from
+ * the preset the served model names (`answer.ts`). A request without that
+ * field gets a 400 naming it.
+ *
+ * It injects latency, 429 (with `retry-after-ms` and `Retry-After`, or a given
  * `Retry-After`), 500, timeouts and malformed or truncated JSON at configured
  * rates, and the hostile replies a provider or relay may send: a 200 without
  * `choices`, an HTML page, negative or string token counts, the caller's key
@@ -11,26 +17,35 @@
  * the ground truth for "how many calls reached the network".
  *
  * Usage reported per reply: prompt tokens are the prompt's characters / 4
- * (rounded up), completion tokens the reply's and the reasoning's.
+ * (rounded up), completion tokens the reply's and the reasoning's (the
+ * structured call counts in none).
  *
  * @module
  */
 import { canonicalJson } from "../../../core/canonical_json.ts";
 import { sha256Hex } from "../../../core/hash.ts";
+import type { GameDescriptor } from "../../../core/game.ts";
+import { GAMES } from "../../../games/registry.ts";
 import {
-  breakReply,
   checkFaultRates,
   drawFault,
   FAULT_KINDS,
   type FaultKind,
   type FaultRates,
 } from "./faults.ts";
-import { answerPrompt, LOCAL_MODELS, type ServedPolicy } from "./policies.ts";
+import { answerCall, DoubleRequestError, PROBE_ANSWER, ServedGames } from "./answer.ts";
+import { type ChatRequest, readChatRequest } from "./_request.ts";
+import { apiError, completionBody, faultResponse, json } from "./_responses.ts";
+import type { TestDoubleCall } from "../test_double.ts";
 
 /** Options of {@linkcode serveLocalModel}. */
 export interface LocalServerOptions {
-  /** Served model names and their policies. Default {@linkcode LOCAL_MODELS}. */
-  models?: Readonly<Record<string, ServedPolicy>>;
+  /**
+   * The games served: a call names one by id, and each preset name they
+   * declare (`mockPresets`) is a served model. Default: the registry's games
+   * (models `"coordlab-defensive"`, `"coordlab-stay"`, `"coordlab-run"`).
+   */
+  games?: readonly GameDescriptor[];
   /** Latency added to every chat completion, in ms. Default 0. */
   latencyMs?: number;
   /** Fault rates per chat completion. Default none. */
@@ -92,17 +107,6 @@ function emptyStats(): ServerStats {
   };
 }
 
-function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
-}
-
-function apiError(status: number, message: string, type: string, code: string | null = null) {
-  return json({ error: { message, type, param: null, code } }, status);
-}
-
 function wait(ms: number, signals: AbortSignal[]): Promise<void> {
   return new Promise((resolve) => {
     if (ms <= 0 || signals.some((s) => s.aborted)) return resolve();
@@ -116,7 +120,38 @@ function wait(ms: number, signals: AbortSignal[]): Promise<void> {
   });
 }
 
-const tokens = (text: string) => Math.ceil(text.length / 4);
+/** A 401 for a request not signed with the server's key, echoing what was sent. */
+function unauthorized(req: Request, key: string | null): Response | null {
+  if (key === null) return null;
+  const auth = req.headers.get("authorization") ?? "";
+  if (auth === `Bearer ${key}`) return null;
+  // Like some real providers, echo what was sent: callers must redact.
+  return apiError(
+    401,
+    `Incorrect API key provided: ${auth.replace(/^Bearer /, "")}`,
+    "invalid_request_error",
+    "invalid_api_key",
+  );
+}
+
+/** The `/v1/models` list. */
+function modelList(models: readonly string[]): Response {
+  return json({
+    object: "list",
+    data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "coordlab" })),
+  });
+}
+
+/** A chat request read from the HTTP request. */
+async function chatRequest(req: Request, served: ServedGames): Promise<ChatRequest> {
+  let parsed: unknown;
+  try {
+    parsed = await req.json();
+  } catch {
+    throw new DoubleRequestError(400, "The request body is not JSON");
+  }
+  return readChatRequest(parsed, served.models);
+}
 
 /**
  * Starts a local server.
@@ -137,171 +172,82 @@ const tokens = (text: string) => Math.ceil(text.length / 4);
  * ```
  */
 export function serveLocalModel(options: LocalServerOptions = {}): LocalServer {
-  const models = options.models ?? LOCAL_MODELS;
   const faults = options.faults ?? {};
   checkFaultRates(faults);
   const latency = options.latencyMs ?? 0;
-  const retryAfterMs = options.retryAfterMs ?? 50;
+  const retry = { retryAfterMs: options.retryAfterMs ?? 50, retryAfter: options.retryAfter };
   const hugeChars = options.hugeReplyChars ?? 5 * 1024 * 1024;
   const hold = options.timeoutHoldMs ?? 10_000;
   const seed = options.seed ?? 0;
   const key = options.apiKey ?? null;
+  const served = new ServedGames(options.games ?? GAMES, seed);
   let stats = emptyStats();
   const attempts = new Map<string, number>();
   const closing = new AbortController();
-  let served = 0;
-  const count = (status: number | string) => {
-    stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
-  };
+  let answered = 0;
   const reply = (res: Response) => {
-    count(res.status);
+    stats.byStatus[res.status] = (stats.byStatus[res.status] ?? 0) + 1;
     return res;
   };
-
-  const handler = async (req: Request): Promise<Response> => {
-    stats.requests++;
-    const path = new URL(req.url).pathname.replace(/\/+$/, "");
-    if (key !== null) {
-      const auth = req.headers.get("authorization") ?? "";
-      if (auth !== `Bearer ${key}`) {
-        // Like some real providers, echo what was sent: callers must redact.
-        return reply(
-          apiError(
-            401,
-            `Incorrect API key provided: ${auth.replace(/^Bearer /, "")}`,
-            "invalid_request_error",
-            "invalid_api_key",
-          ),
-        );
-      }
-    }
-    if (req.method === "GET" && path === "/v1/models") {
-      stats.models++;
-      return reply(json({
-        object: "list",
-        data: Object.keys(models).map((id) => ({
-          id,
-          object: "model",
-          created: 0,
-          owned_by: "coordlab",
-        })),
-      }));
-    }
-    if (req.method !== "POST" || path !== "/v1/chat/completions") {
-      return reply(apiError(404, `No route ${req.method} ${path}`, "invalid_request_error"));
-    }
-    stats.chat++;
-    let body: { model?: string; messages?: { role: string; content: string }[] };
-    try {
-      body = await req.json();
-    } catch {
-      return reply(apiError(400, "The request body is not JSON", "invalid_request_error"));
-    }
-    const policy = body.model === undefined ? undefined : models[body.model];
-    if (!policy) {
-      return reply(
-        apiError(
-          404,
-          `The model \`${body.model}\` does not exist`,
-          "invalid_request_error",
-          "model_not_found",
-        ),
-      );
-    }
-    if (!Array.isArray(body.messages)) {
-      return reply(apiError(400, "messages must be an array", "invalid_request_error"));
-    }
+  /** The fault of a request: one seeded draw per (body, attempt of that body). */
+  const faultOf = (body: Record<string, unknown>): FaultKind | null => {
     const bodyKey = sha256Hex(canonicalJson(body));
     const attempt = (attempts.get(bodyKey) ?? 0) + 1;
     attempts.set(bodyKey, attempt);
     const fault = drawFault(faults, { seed, body: bodyKey, attempt });
     if (fault) stats.faults[fault]++;
+    return fault;
+  };
+
+  /** Answers a chat request the double can read, after its fault if any. */
+  const answer = async (req: Request, request: ChatRequest): Promise<Response> => {
+    const { call } = request;
+    // Resolved before the fault draw, so that a call the double cannot answer draws none.
+    const agent = "probe" in call ? null : served.agentFor(call, request.model);
+    const fault = faultOf(request.body);
     await wait(latency, [closing.signal]);
-    if (fault === "rate_limit") {
-      return reply(json(
-        {
-          error: {
-            message: "Rate limit reached; slow down",
-            type: "rate_limit_error",
-            param: null,
-            code: null,
-          },
-        },
-        429,
-        options.retryAfter !== undefined ? { "retry-after": options.retryAfter } : {
-          "retry-after-ms": String(retryAfterMs),
-          "retry-after": String(Math.ceil(retryAfterMs / 1000)),
-        },
-      ));
-    }
-    if (fault === "server_error") {
-      return reply(
-        apiError(500, "The server had an error while processing your request", "server_error"),
-      );
-    }
+    const failed = faultResponse(fault, retry);
+    if (failed) return reply(failed);
     if (fault === "timeout") {
       await wait(hold, [closing.signal]);
-      count("timeout");
+      stats.byStatus.timeout = (stats.byStatus.timeout ?? 0) + 1;
       return apiError(504, "Timed out", "server_error");
     }
-    if (fault === "html_body") {
-      return reply(
-        new Response(
-          "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>" +
-            "<body><h1>Bad Gateway</h1></body></html>",
-          { status: 200, headers: { "content-type": "text/html" } },
-        ),
-      );
-    }
-    if (fault === "no_choices") {
-      return reply(json({ object: "error", message: "upstream unavailable", code: 503 }));
-    }
-    const answer = await answerPrompt(policy, body.messages, seed);
-    const bearer = (req.headers.get("authorization") ?? "").replace(/^Bearer /, "");
-    const content = fault === "malformed" || fault === "truncated"
-      ? breakReply(answer.content, fault)
-      : fault === "echo_key"
-      ? `${answer.content} (request signed with ${bearer})`
-      : fault === "huge_reply"
-      ? `${
-        "I am thinking. ".repeat(Math.ceil(hugeChars / 15)).slice(0, hugeChars)
-      }${answer.content}`
-      : answer.content;
-    const reasoning = fault === "echo_key"
-      ? `${answer.reasoning} My key is ${bearer}.`
-      : answer.reasoning;
-    const promptTokens = tokens(body.messages.map((m) => m.content ?? "").join(""));
-    const reasoningTokens = tokens(reasoning);
-    const completionTokens = tokens(content) + reasoningTokens;
-    const usage = fault === "negative_usage"
-      ? { prompt_tokens: -350, completion_tokens: -1, total_tokens: -351 }
-      : fault === "string_usage"
-      ? {
-        prompt_tokens: String(promptTokens),
-        completion_tokens: String(completionTokens),
-        total_tokens: String(promptTokens + completionTokens),
-      }
-      : {
-        prompt_tokens: promptTokens,
-        completion_tokens: completionTokens,
-        total_tokens: promptTokens + completionTokens,
-        completion_tokens_details: { reasoning_tokens: reasoningTokens },
-      };
+    const answer = agent === null ? PROBE_ANSWER : await answerCall(agent, call as TestDoubleCall);
     stats.ok++;
-    served++;
-    return reply(json({
-      id: `chatcmpl-local-${served}`,
-      object: "chat.completion",
-      created: 0,
-      model: body.model,
-      choices: [{
-        index: 0,
-        message: { role: "assistant", content, reasoning_content: reasoning },
-        finish_reason: fault === "truncated" ? "length" : "stop",
-        logprobs: null,
-      }],
-      usage,
-    }));
+    return reply(json(completionBody(answer, {
+      fault,
+      messages: request.messages,
+      model: request.model,
+      bearer: (req.headers.get("authorization") ?? "").replace(/^Bearer /, ""),
+      hugeChars,
+      n: ++answered,
+    })));
+  };
+
+  const chat = async (req: Request): Promise<Response> => {
+    stats.chat++;
+    try {
+      return await answer(req, await chatRequest(req, served));
+    } catch (err) {
+      if (!(err instanceof DoubleRequestError)) throw err;
+      return reply(apiError(err.status, err.message, "invalid_request_error", err.code));
+    }
+  };
+
+  const handler = (req: Request): Promise<Response> | Response => {
+    stats.requests++;
+    const path = new URL(req.url).pathname.replace(/\/+$/, "");
+    const refused = unauthorized(req, key);
+    if (refused) return reply(refused);
+    if (req.method === "GET" && path === "/v1/models") {
+      stats.models++;
+      return reply(modelList(served.models));
+    }
+    if (req.method !== "POST" || path !== "/v1/chat/completions") {
+      return reply(apiError(404, `No route ${req.method} ${path}`, "invalid_request_error"));
+    }
+    return chat(req);
   };
 
   const server = Deno.serve(

@@ -15,6 +15,7 @@ const runtime = new LlmRuntime({
     id: "local",
     baseURL,
     model: "coordlab-defensive",
+    testDouble: true,
     apiKeyEnv: keyVar,
     concurrency: 4,
   }],

@@ -8,6 +8,22 @@ import {
   type LocalServerOptions,
   serveLocalModel,
 } from "../../../../engine/agents/llm/server/local_server.ts";
+import type { TestDoubleCall } from "../../../../engine/agents/llm/test_double.ts";
+
+/**
+ * A bank-run depositor's withdrawal call, for requests sent with
+ * `LlmRuntime.complete` directly: the local test double answers it (model
+ * `"coordlab-stay"`: `{"withdraw_probability":0,"reasoning":"I always stay."}`).
+ */
+export const DEPOSITOR_CALL: TestDoubleCall = {
+  game: "bank_run",
+  agent: "dep_01",
+  role: "depositor",
+  call: "withdrawal",
+  round: 1,
+  step: "withdrawal",
+  view: {},
+};
 
 /** Runs `fn` with a local model server, closed however `fn` ends. */
 export async function withServer(

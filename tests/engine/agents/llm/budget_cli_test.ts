@@ -30,7 +30,14 @@ async function setup(url: string, price: unknown = PRICE) {
   await Deno.writeTextFile(
     `${tmp}/models.json`,
     JSON.stringify({
-      models: [{ id: "local", baseURL: url, model: "coordlab-stay", maxTokens: 100, price }],
+      models: [{
+        id: "local",
+        baseURL: url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxTokens: 100,
+        price,
+      }],
     }),
   );
   return tmp;
@@ -177,7 +184,7 @@ Deno.test("grid CLI refuses a models file with a price of 1e308, naming the fiel
     // Written as text: 1e308 survives JSON, and times any token count it overflows to a NaN cost.
     await Deno.writeTextFile(
       `${tmp}/models.json`,
-      `{"models":[{"id":"local","baseURL":"${double.url}","model":"coordlab-stay",` +
+      `{"models":[{"id":"local","baseURL":"${double.url}","model":"coordlab-stay","testDouble":true,` +
         `"price":{"inputPerMillion":1e308,"outputPerMillion":1}}]}`,
     );
     const r = await grid(tmp, "--max-cost", "0.01").output();

@@ -20,7 +20,7 @@ import { gridSummary } from "../../../../engine/grid/grid_summary.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { billingDouble } from "./_billing_double.ts";
-import { scriptedServer } from "./_helpers.ts";
+import { DEPOSITOR_CALL, scriptedServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 /** UTF-8 bytes of `messages` as JSON: the prompt part of each reservation. */
@@ -46,7 +46,13 @@ Deno.test("runGrid() with 8 episodes and 8 requests in flight never bills past a
   const double = billingDouble(PRICE, 30);
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: double.url, model: "coordlab-stay", maxTokens: 100 }],
+      models: [{
+        id: "local",
+        baseURL: double.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxTokens: 100,
+      }],
     });
     const limit = 5 * 3000; // about five requests of this game
     const r = await runGrid(spec(8), {
@@ -78,6 +84,7 @@ Deno.test("runGrid() with 8 requests in flight never bills past a cost budget of
         id: "local",
         baseURL: double.url,
         model: "coordlab-stay",
+        testDouble: true,
         maxTokens: 100,
         price: PRICE,
       }],
@@ -137,7 +144,7 @@ Deno.test("LlmRuntime counts the usage of a 200 it rejected, in the record, the 
     });
     const lines: SpendLine[] = [];
     runtime.useBudget({ record: (l) => lines.push(l) });
-    const r = await runtime.complete("m", messages);
+    const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     // Two attempts, both billed 40 + 10 tokens; before, the record said 0.
     assertEquals([r.status, r.attempts, r.tokens_in, r.tokens_out, r.cost], [
       "error",
@@ -173,7 +180,9 @@ Deno.test("LlmRuntime counts the paid attempts of a call whose retry the budget 
     });
     // The first attempt (56 reserved) fits; it bills 50, and a retry (56 more) does not.
     runtime.useBudget({ limit: { maxTokens: 100 } });
-    const err = await assertRejects(() => runtime.complete("m", messages, { episode: "ep1" }));
+    const err = await assertRejects(() =>
+      runtime.complete("m", messages, { episode: "ep1", call: DEPOSITOR_CALL })
+    );
     assert(isEpisodeAbandoned(err));
     assertEquals(server.requests(), 1);
     const ep = runtime.ledger.episode("ep1");
@@ -193,9 +202,11 @@ Deno.test("LlmRuntime sends no request whose reservation does not fit, and halts
     // Each request reserves 36 + 20 tokens and bills 11 + 7 (the scripted usage):
     // after two, 36 are billed and a third reservation needs one more than is left.
     runtime.useBudget({ limit: { maxTokens: 2 * 18 + BYTES + 20 - 1 } });
-    await runtime.complete("m", messages);
-    await runtime.complete("m", messages);
-    const err = await assertRejects(() => runtime.complete("m", messages));
+    await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
+    await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
+    const err = await assertRejects(() =>
+      runtime.complete("m", messages, { call: DEPOSITOR_CALL })
+    );
     assert(isEpisodeAbandoned(err));
     assertEquals(
       (err as Error).message,
@@ -220,11 +231,15 @@ Deno.test("LlmRuntime answers cache hits with no reservation, while a new reques
     const lines: SpendLine[] = [];
     // Room for one reservation (36 + 20), which settles to 18.
     runtime.useBudget({ limit: { maxTokens: 66 }, record: (l) => lines.push(l) });
-    await runtime.complete("m", messages);
-    const hit = await runtime.complete("m", messages);
+    await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
+    const hit = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     assertEquals([hit.cache, hit.content, lines.length, server.requests()], ["hit", "{}", 2, 1]);
     const other: ChatMessage[] = [{ role: "user", content: "decide!" }];
-    assert(isEpisodeAbandoned(await assertRejects(() => runtime.complete("m", other))));
+    assert(
+      isEpisodeAbandoned(
+        await assertRejects(() => runtime.complete("m", other, { call: DEPOSITOR_CALL })),
+      ),
+    );
     assertEquals([lines.length, server.requests()], [2, 1]);
   } finally {
     await server.close();
@@ -244,7 +259,7 @@ Deno.test("LlmRuntime halts with the ledger when a line cannot be written: nothi
         }
       },
     });
-    const r = await runtime.complete("m", messages);
+    const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     assertEquals([r.status, r.content, r.tokens_in], ["ok", "{}", 11]);
     assertEquals(runtime.budgetStatus()!.spent.total.tokens, 18);
     assertEquals(runtime.status().halt, {
@@ -252,7 +267,7 @@ Deno.test("LlmRuntime halts with the ledger when a line cannot be written: nothi
       reason: "The spend ledger /x/spend.jsonl cannot be written: No space left on device " +
         "(os error 28), so no further request is sent",
     });
-    await assertRejects(() => runtime.complete("m", messages));
+    await assertRejects(() => runtime.complete("m", messages, { call: DEPOSITOR_CALL }));
     assertEquals(server.requests(), 1);
   } finally {
     await server.close();
@@ -268,7 +283,9 @@ Deno.test("LlmRuntime sends nothing when its reserve line cannot be written", as
         throw new Error("The spend ledger /x/spend.jsonl cannot be written: Is a directory");
       },
     });
-    const err = await assertRejects(() => runtime.complete("m", messages));
+    const err = await assertRejects(() =>
+      runtime.complete("m", messages, { call: DEPOSITOR_CALL })
+    );
     assert(isEpisodeAbandoned(err));
     assertEquals([runtime.status().halt?.by, server.requests()], ["ledger", 0]);
   } finally {
@@ -284,7 +301,7 @@ Deno.test("LlmRuntime counts a timed-out attempt at its reservation: the provide
     });
     const lines: SpendLine[] = [];
     runtime.useBudget({ record: (l) => lines.push(l) });
-    const r = await runtime.complete("m", messages);
+    const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     assertEquals(r.status, "error");
     assertEquals(lines[1], {
       type: "settle",
@@ -382,7 +399,13 @@ Deno.test("runGrid() halts with the ledger when its spend ledger stops being wri
   const double = billingDouble(PRICE);
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: double.url, model: "coordlab-stay", maxTokens: 100 }],
+      models: [{
+        id: "local",
+        baseURL: double.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxTokens: 100,
+      }],
     });
     const out = await Deno.makeTempDir();
     const path = `${out}/${SPEND_LEDGER_FILE}`;

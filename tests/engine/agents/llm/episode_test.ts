@@ -16,7 +16,13 @@ Deno.test("bank-run episodes under M0-M3 through the openai SDK reproduce the mo
   const server = serveLocalModel({ seed });
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-defensive", concurrency: 32 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-defensive",
+        testDouble: true,
+        concurrency: 32,
+      }],
     });
     for (const mechanism of MECHANISMS) {
       const options = {
@@ -60,6 +66,7 @@ Deno.test("debt-rollover and crowdfunding episodes under M0-M3 and a Stag Hunt e
             id: "local",
             baseURL: server.url,
             model: "coordlab-defensive",
+            testDouble: true,
             concurrency: 32,
           }],
         });
@@ -90,8 +97,8 @@ Deno.test("llmPopulation() plays a heterogeneous episode with one model per role
   try {
     const runtime = new LlmRuntime({
       models: [
-        { id: "stay", baseURL: server.url, model: "coordlab-stay" },
-        { id: "defensive", baseURL: server.url, model: "coordlab-defensive" },
+        { id: "stay", baseURL: server.url, model: "coordlab-stay", testDouble: true },
+        { id: "defensive", baseURL: server.url, model: "coordlab-defensive", testDouble: true },
       ],
     });
     const played = await playEpisode(bankRun, {

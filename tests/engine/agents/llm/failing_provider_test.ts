@@ -8,7 +8,7 @@ import type { ChatMessage } from "../../../../engine/agents/llm/prompts/template
 import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { scriptedServer, withServer } from "./_helpers.ts";
+import { DEPOSITOR_CALL, scriptedServer, withServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const CLI = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
@@ -41,12 +41,21 @@ async function endsOf(dir: string): Promise<string[]> {
 Deno.test("LlmRuntime opens a provider's circuit breaker after maxConsecutiveFailures failed calls; calls then fail with no request", async () => {
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "m", baseURL: server.url, model: "coordlab-stay", maxRetries: 1 }],
+      models: [{
+        id: "m",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 1,
+      }],
       maxConsecutiveFailures: 3,
       sleep: () => Promise.resolve(),
     });
     for (let i = 0; i < 3; i++) {
-      assertEquals((await runtime.complete("m", messages)).status, "error");
+      assertEquals(
+        (await runtime.complete("m", messages, { call: DEPOSITOR_CALL })).status,
+        "error",
+      );
       assertEquals(runtime.status().fatal === null, i < 2);
     }
     assertEquals(server.stats().chat, 6);
@@ -55,7 +64,7 @@ Deno.test("LlmRuntime opens a provider's circuit breaker after maxConsecutiveFai
       `sent to it (circuit breaker); the last, of model "m": server_error after 2 attempts: ` +
       ERROR_500;
     assertEquals([runtime.status().fatal, runtime.breaker(provider)], [why, why]);
-    const after = await runtime.complete("m", messages);
+    const after = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     assertEquals([after.status, after.attempts, after.error, server.stats().chat], [
       "error",
       0,
@@ -81,7 +90,9 @@ Deno.test("LlmRuntime's breaker counts failures in a row only: a success in betw
       maxConsecutiveFailures: 2,
     });
     const statuses: string[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await runtime.complete("m", messages)).status);
+    for (let i = 0; i < 7; i++) {
+      statuses.push((await runtime.complete("m", messages, { call: DEPOSITOR_CALL })).status);
+    }
     assertEquals(statuses, ["error", "ok", "error", "ok", "error", "error", "error"]);
     assertEquals(server.requests(), 6); // the 7th call sent nothing
   } finally {
@@ -92,11 +103,17 @@ Deno.test("LlmRuntime's breaker counts failures in a row only: a success in betw
 Deno.test("LlmRuntime stops calling a provider at once after a refused key, naming the key variable but not the key", async () => {
   await withServer({ apiKey: "sk-right-4444" }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "m", baseURL: server.url, model: "coordlab-stay", apiKeyEnv: "MY_KEY" }],
+      models: [{
+        id: "m",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        apiKeyEnv: "MY_KEY",
+      }],
       readEnv: () => "sk-wrong-5555",
     });
-    const first = await runtime.complete("m", messages);
-    const second = await runtime.complete("m", messages);
+    const first = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
+    const second = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     // The server refuses before it counts a chat request: one 401, and nothing after it.
     assertEquals([first.status, second.status, server.stats().byStatus], ["error", "error", {
       401: 1,
@@ -117,10 +134,10 @@ Deno.test("LlmRuntime stops calling a provider at once after a 404 from a base U
   await withServer({}, async (server) => {
     const base = server.url.replace(/\/v1$/, "");
     const runtime = new LlmRuntime({
-      models: [{ id: "m", baseURL: base, model: "coordlab-stay" }],
+      models: [{ id: "m", baseURL: base, model: "coordlab-stay", testDouble: true }],
     });
-    await runtime.complete("m", messages);
-    await runtime.complete("m", messages);
+    await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
+    await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     assertEquals(server.stats().chat, 0); // "/chat/completions" is not the chat route
     assertEquals(server.stats().byStatus, { 404: 1 });
     assert(
@@ -137,9 +154,20 @@ Deno.test("preflight() sends each model one tiny chat request and names a wrong 
     await withServer({ faults: { serverError: 1 } }, async (failing) => {
       const runtime = new LlmRuntime({
         models: [
-          { id: "ok", baseURL: good.url, model: "coordlab-stay" },
-          { id: "nov1", baseURL: good.url.replace(/\/v1$/, ""), model: "coordlab-stay" },
-          { id: "down", baseURL: failing.url, model: "coordlab-stay", maxRetries: 1 },
+          { id: "ok", baseURL: good.url, model: "coordlab-stay", testDouble: true },
+          {
+            id: "nov1",
+            baseURL: good.url.replace(/\/v1$/, ""),
+            model: "coordlab-stay",
+            testDouble: true,
+          },
+          {
+            id: "down",
+            baseURL: failing.url,
+            model: "coordlab-stay",
+            testDouble: true,
+            maxRetries: 1,
+          },
         ],
         sleep: () => Promise.resolve(),
       });
@@ -178,7 +206,13 @@ Deno.test("preflight() sends each model one tiny chat request and names a wrong 
 Deno.test("runGrid() against a provider that fails every call writes degraded episodes, never ok, stops and names the provider", async () => {
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", maxRetries: 1 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 1,
+      }],
       maxConsecutiveFailures: 3,
       sleep: () => Promise.resolve(),
     });
@@ -214,7 +248,13 @@ Deno.test("runGrid() plays degraded episodes again with redoFailed, and only the
   const spec = smallSpec(2, 2);
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", maxRetries: 0 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 0,
+      }],
     });
     const r = await runGrid(spec, {
       out,
@@ -227,7 +267,7 @@ Deno.test("runGrid() plays degraded episodes again with redoFailed, and only the
   });
   await withServer({}, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }],
+      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }],
     });
     const resumed = await runGrid(spec, { out, runtime, progress: false });
     assertEquals([resumed.skipped, resumed.played, await endsOf(out)], [2, 0, [
@@ -247,7 +287,14 @@ async function gridCommand(url: string, out: string, extra: string[]) {
   await Deno.writeTextFile(
     `${dir}/models.json`,
     JSON.stringify({
-      models: [{ id: "local", baseURL: url, model: "coordlab-stay", maxRetries: 1, backoffMs: 1 }],
+      models: [{
+        id: "local",
+        baseURL: url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 1,
+        backoffMs: 1,
+      }],
     }),
   );
   const r = await new Deno.Command(Deno.execPath(), {
@@ -315,6 +362,7 @@ Deno.test("the grid command records a refused key and exits 3 when every episode
           id: "local",
           baseURL: server.url,
           model: "coordlab-stay",
+          testDouble: true,
           apiKeyEnv: "MY_KEY",
           maxRetries: 0,
         }],
@@ -357,7 +405,13 @@ Deno.test("the grid command records a refused key and exits 3 when every episode
 Deno.test("runGrid() reports a provider found failing after the last episode started (stoppedBy provider)", async () => {
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", maxRetries: 0 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxRetries: 0,
+      }],
       maxConsecutiveFailures: 2,
     });
     const out = await Deno.makeTempDir();

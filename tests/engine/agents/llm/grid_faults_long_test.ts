@@ -38,6 +38,7 @@ Deno.test("runGrid() completes a 20-episode LLM grid under 20% injected faults w
         id: "local",
         baseURL: server.url,
         model: "coordlab-defensive",
+        testDouble: true,
         concurrency: 256,
         timeoutMs: 600_000,
         backoffMs: 1,

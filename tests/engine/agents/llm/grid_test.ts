@@ -14,7 +14,13 @@ Deno.test("runGrid() sends no request past its token budget, abandons the episod
   const server = serveLocalModel();
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", maxTokens: 50 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxTokens: 50,
+      }],
     });
     const out = await Deno.makeTempDir();
     const lines: string[] = [];
@@ -69,7 +75,13 @@ Deno.test("runGrid() progress says when LLM calls wait on a rate limit or for a 
   const server = serveLocalModel({ faults: { rateLimit: 0.3 }, retryAfterMs: 1 });
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", requestsPerMinute: 20 }],
+      models: [{
+        id: "local",
+        baseURL: server.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        requestsPerMinute: 20,
+      }],
       // A minute-long rate-limit wait passes in 2 ms here.
       sleep: (ms) => new Promise((r) => setTimeout(r, Math.min(ms, 2))),
     });
@@ -108,6 +120,7 @@ Deno.test("estimateUsage() counts the same calls and prompt tokens a real run se
       id: "local",
       baseURL: server.url,
       model: "coordlab-defensive",
+      testDouble: true,
       maxTokens: 1000,
       price: { inputPerMillion: 2, outputPerMillion: 8 },
     }];

@@ -13,7 +13,7 @@ import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { readEpisodeLog, writeEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { filesUnder, scriptedServer, withServer } from "./_helpers.ts";
+import { DEPOSITOR_CALL, filesUnder, scriptedServer, withServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
@@ -22,7 +22,14 @@ const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
 function runtimeOn(url: string, model: Record<string, unknown> = {}, extra = {}) {
   const waits: number[] = [];
   const runtime = new LlmRuntime({
-    models: [{ id: "m", baseURL: url, model: "coordlab-stay", backoffMs: 1, ...model }],
+    models: [{
+      id: "m",
+      baseURL: url,
+      model: "coordlab-stay",
+      testDouble: true,
+      backoffMs: 1,
+      ...model,
+    }],
     sleep: (ms) => (waits.push(ms), Promise.resolve()),
     random: () => 0,
     ...extra,
@@ -53,7 +60,7 @@ for (
     await withServer({ faults }, async (server) => {
       const cacheDir = await Deno.makeTempDir();
       const { runtime } = runtimeOn(server.url, { maxRetries: 2 }, { cacheDir });
-      const r = await runtime.complete("m", messages);
+      const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals([r.status, r.attempts, r.content, server.stats().chat], ["error", 3, null, 3]);
       assertEquals(r.failures.map((f) => [f.kind, f.status]), [
         ["invalid_response", 200],
@@ -77,7 +84,7 @@ Deno.test("LlmRuntime.complete() retries a reply whose text has the wrong type, 
   ]);
   try {
     const { runtime } = runtimeOn(server.url);
-    const r = await runtime.complete("m", messages);
+    const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     assertEquals([r.status, r.attempts, r.content], ["ok", 2, good]);
     assert(
       r.failures[0].message.startsWith(
@@ -96,7 +103,7 @@ for (const [name, faults] of [["negative", { negativeUsage: 1 }], ["string", { s
       const { runtime } = runtimeOn(server.url, {
         price: { inputPerMillion: 1, outputPerMillion: 2 },
       });
-      const r = await runtime.complete("m", messages);
+      const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals(
         [r.status, r.tokens_in, r.tokens_out, r.tokens_reasoning, r.cost],
         ["ok", 0, 0, 0, null],
@@ -130,6 +137,7 @@ Deno.test("runGrid() stops at its cost budget when a provider reports negative t
         id: "local",
         baseURL: server.url,
         model: "coordlab-stay",
+        testDouble: true,
         maxTokens: 16,
         price: { inputPerMillion: 1, outputPerMillion: 1 },
       }],
@@ -222,7 +230,7 @@ Deno.test("credentials inside a base URL never appear in preflight or call error
     ),
     err.message,
   );
-  const r = await runtime.complete("m", messages);
+  const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
   const shown = err.message + JSON.stringify(r) + (runtime.status().fatal ?? "");
   for (const secret of ["pw-hunter2-secret", "sk-in-url-7777", "alice:"]) {
     assert(!shown.includes(secret), `${secret} in ${shown}`);
@@ -239,7 +247,7 @@ for (
   Deno.test(`LlmRuntime.complete() caps a Retry-After of ${name} at maxRetryAfterMs and records both`, async () => {
     await withServer({ faults: { rateLimit: 1 }, retryAfter: header }, async (server) => {
       const { runtime, waits } = runtimeOn(server.url, { maxRetries: 1 });
-      const r = await runtime.complete("m", messages);
+      const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals([r.status, server.stats().chat, waits], ["error", 2, [120_000]]);
       const f = r.failures[0];
       assertEquals([f.kind, f.wait_ms], ["rate_limit", 120_000]);
@@ -247,7 +255,7 @@ for (
       assert(/; waited 120 s, the cap maxRetryAfterMs\)$/.test(f.message), f.message);
       // The cap is configurable per model.
       const short = runtimeOn(server.url, { maxRetries: 1, maxRetryAfterMs: 5000 });
-      await short.runtime.complete("m", messages);
+      await short.runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals(short.waits, [5000]);
     });
   });
@@ -255,7 +263,7 @@ for (
 
 Deno.test("a 5 MB reply is cut to 256 Ki characters in a complete log, with a correction, and its report read in full", async () => {
   await withServer({ faults: { hugeReply: 1 }, seed: 4 }, async (server) => {
-    const { runtime } = runtimeOn(server.url, { model: "coordlab-run" });
+    const { runtime } = runtimeOn(server.url, { model: "coordlab-run", testDouble: true });
     const played = await playSmall(runtime, 4);
     const path = `${await Deno.makeTempDir()}/ep.ndjson`;
     await writeEpisodeLog(path, played.events);

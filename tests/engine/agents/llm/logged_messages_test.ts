@@ -17,7 +17,13 @@ Deno.test("llmAgent() logs each call's messages as rendered, with a key pasted i
   const server = serveLocalModel({ apiKey: KEY, seed: 1 });
   try {
     const runtime = new LlmRuntime({
-      models: [{ id: "m", baseURL: server.url, model: "coordlab-defensive", apiKeyEnv: "K" }],
+      models: [{
+        id: "m",
+        baseURL: server.url,
+        model: "coordlab-defensive",
+        testDouble: true,
+        apiKeyEnv: "K",
+      }],
       readEnv: (name) => name === "K" ? KEY : undefined,
     });
     // The system prompt of every call carries the key (a careless template).

@@ -22,11 +22,29 @@ Deno.test("preflight() names a missing key, an unreachable base URL, an unknown 
     const env: Record<string, string> = { GOOD: "sk-good-1111", BAD: "sk-bad-2222" };
     const runtime = new LlmRuntime({
       models: [
-        { id: "ok", baseURL: server.url, model: "coordlab-stay", apiKeyEnv: "GOOD" },
-        { id: "nokey", baseURL: server.url, model: "coordlab-stay", apiKeyEnv: "MISSING" },
+        {
+          id: "ok",
+          baseURL: server.url,
+          model: "coordlab-stay",
+          testDouble: true,
+          apiKeyEnv: "GOOD",
+        },
+        {
+          id: "nokey",
+          baseURL: server.url,
+          model: "coordlab-stay",
+          testDouble: true,
+          apiKeyEnv: "MISSING",
+        },
         { id: "down", baseURL: `http://127.0.0.1:${port}/v1`, model: "x" },
         { id: "typo", baseURL: server.url, model: "coordlab-stya", apiKeyEnv: "GOOD" },
-        { id: "badkey", baseURL: server.url, model: "coordlab-stay", apiKeyEnv: "BAD" },
+        {
+          id: "badkey",
+          baseURL: server.url,
+          model: "coordlab-stay",
+          testDouble: true,
+          apiKeyEnv: "BAD",
+        },
       ],
       readEnv: (name) => env[name],
     });

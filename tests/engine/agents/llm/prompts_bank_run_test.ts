@@ -16,7 +16,7 @@ import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { CallRequest } from "../../../../engine/core/environment.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
 import { type MechanismId, MECHANISMS } from "../../../../engine/frail/types.ts";
-import { readDepositorView } from "../../../../engine/agents/llm/server/bank_run_reader.ts";
+import { readDepositorView } from "./_prompt_readers/bank_run_reader.ts";
 import { here } from "./_helpers.ts";
 
 function state(mechanism: MechanismId, params: object = {}): BankRunState {

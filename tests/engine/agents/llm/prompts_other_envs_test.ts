@@ -27,7 +27,7 @@ import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { playerView } from "../../../../engine/games/staghunt/views.ts";
 import { initialStagHuntState } from "../../../../engine/games/staghunt/state.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
-import { readBackerView } from "../../../../engine/agents/llm/server/crowdfunding_reader.ts";
+import { readBackerView } from "./_prompt_readers/crowdfunding_reader.ts";
 import { here } from "./_helpers.ts";
 
 const print = (messages: { content: string }[]) =>

@@ -17,9 +17,9 @@ import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
 import { playerView } from "../../../../engine/games/staghunt/views.ts";
 import { initialStagHuntState } from "../../../../engine/games/staghunt/state.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
-import { readMessage } from "../../../../engine/agents/llm/server/_prompt_text.ts";
-import { readStagHuntView } from "../../../../engine/agents/llm/server/staghunt_reader.ts";
-import { readBankView } from "../../../../engine/agents/llm/server/bank_run_reader.ts";
+import { readMessage } from "./_prompt_readers/_prompt_text.ts";
+import { readStagHuntView } from "./_prompt_readers/staghunt_reader.ts";
+import { readBankView } from "./_prompt_readers/bank_run_reader.ts";
 
 Deno.test("announcementLine() prints certified aggregates without the signers' or members' count", () => {
   assertEquals(

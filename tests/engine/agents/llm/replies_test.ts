@@ -15,14 +15,21 @@ import { writeEpisodeLog } from "../../../../engine/core/log_file.ts";
 import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { childSpec, filesUnder, scriptedServer, withServer } from "./_helpers.ts";
+import { childSpec, DEPOSITOR_CALL, filesUnder, scriptedServer, withServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
 
 function runtimeOn(url: string, model: Record<string, unknown> = {}, extra = {}) {
   return new LlmRuntime({
-    models: [{ id: "m", baseURL: url, model: "coordlab-stay", backoffMs: 1, ...model }],
+    models: [{
+      id: "m",
+      baseURL: url,
+      model: "coordlab-stay",
+      testDouble: true,
+      backoffMs: 1,
+      ...model,
+    }],
     sleep: () => Promise.resolve(),
     random: () => 0,
     ...extra,
@@ -70,7 +77,7 @@ Deno.test("LlmRuntime() refuses a cache path that is a regular file before any c
 
 Deno.test("runGrid() stops with stoppedBy cache when an entry cannot be written, using and counting the paid replies", async () => {
   await withServer({}, async (server) => {
-    const models = [{ id: "local", baseURL: server.url, model: "coordlab-stay" }];
+    const models = [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }];
     // A first run fills a cache; a second cache gets a folder at every entry's path.
     const filled = await Deno.makeTempDir();
     const first = await runGrid(childSpec(1), {
@@ -141,7 +148,7 @@ for (
     try {
       const cacheDir = await Deno.makeTempDir();
       const runtime = runtimeOn(server.url, { maxRetries: 2 }, { cacheDir });
-      const r = await runtime.complete("m", messages);
+      const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals([r.status, r.attempts, r.content, server.requests()], ["ok", 2, good, 2]);
       assertEquals(r.failures.map((f) => [f.kind, f.status, f.message]), [
         ["invalid_response", 200, `The reply has no text (${problem})`],
@@ -195,15 +202,18 @@ Deno.test("swapped cache entry files are not served: each is a miss, asked again
     const a: ChatMessage[] = [{ role: "user", content: "agent a" }];
     const b: ChatMessage[] = [{ role: "user", content: "agent b" }];
     const one = runtimeOn(server.url, {}, { cacheDir });
-    const ra = await one.complete("m", a);
-    const rb = await one.complete("m", b);
+    const ra = await one.complete("m", a, { call: DEPOSITOR_CALL });
+    const rb = await one.complete("m", b, { call: DEPOSITOR_CALL });
     const pa = one.cache!.pathOf(ra.cache_key);
     const pb = one.cache!.pathOf(rb.cache_key);
     const [ta, tb] = [await Deno.readTextFile(pa), await Deno.readTextFile(pb)];
     await Deno.writeTextFile(pa, tb);
     await Deno.writeTextFile(pb, ta);
     const two = runtimeOn(server.url, {}, { cacheDir });
-    const [sa, sb] = [await two.complete("m", a), await two.complete("m", b)];
+    const [sa, sb] = [
+      await two.complete("m", a, { call: DEPOSITOR_CALL }),
+      await two.complete("m", b, { call: DEPOSITOR_CALL }),
+    ];
     assertEquals([sa.cache, sa.content, sb.cache, sb.content], [
       "miss",
       '{"withdraw_probability": 11, "reasoning": "a again"}',
@@ -213,7 +223,10 @@ Deno.test("swapped cache entry files are not served: each is a miss, asked again
     assertEquals(two.cache!.stats(), { hits: 0, misses: 2, writes: 2, mismatched: 2 });
     assertEquals(server.requests(), 4);
     const three = runtimeOn(server.url, {}, { cacheDir });
-    const [ha, hb] = [await three.complete("m", a), await three.complete("m", b)];
+    const [ha, hb] = [
+      await three.complete("m", a, { call: DEPOSITOR_CALL }),
+      await three.complete("m", b, { call: DEPOSITOR_CALL }),
+    ];
     assertEquals([ha.cache, ha.content, hb.cache, hb.content], [
       "hit",
       sa.content,
@@ -354,7 +367,7 @@ Deno.test("a token in a base URL's path never appears in a call's error or the f
   probeUrl = `http://127.0.0.1:${probe.addr.port}/${token}/v1`;
   try {
     const runtime = runtimeOn(probeUrl, { maxRetries: 0 });
-    const r = await runtime.complete("m", messages);
+    const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
     const shown = JSON.stringify(r) + (runtime.status().fatal ?? "");
     assert(r.status === "error" && shown.includes("[redacted]"), shown);
     assert(!shown.includes(token), shown);
@@ -372,12 +385,13 @@ Deno.test("a call waiting for a provider slot when the cache halts the runtime i
     const other: ChatMessage[] = [{ role: "user", content: "another" }];
     // Both entries are blocked: whichever call gets the one slot first halts the runtime.
     for (const m of [messages, other]) {
-      const key = (await runtimeOn(server.url).complete("m", m)).cache_key;
+      const key =
+        (await runtimeOn(server.url).complete("m", m, { call: DEPOSITOR_CALL })).cache_key;
       await Deno.mkdir(runtime.cache!.pathOf(key), { recursive: true });
     }
     const settled = await Promise.allSettled([
-      runtime.complete("m", messages),
-      runtime.complete("m", other),
+      runtime.complete("m", messages, { call: DEPOSITOR_CALL }),
+      runtime.complete("m", other, { call: DEPOSITOR_CALL }),
     ]);
     const sent = settled.filter((s) => s.status === "fulfilled");
     const abandoned = settled.filter((s) => s.status === "rejected");
@@ -400,7 +414,9 @@ Deno.test("deno task grid with --cache naming a file exits 2 before any call, na
     await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(childSpec(1)));
     await Deno.writeTextFile(
       `${dir}/models.json`,
-      JSON.stringify({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay" }] }),
+      JSON.stringify({
+        models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }],
+      }),
     );
     await Deno.writeTextFile(`${dir}/cache`, "a file");
     const cli = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;

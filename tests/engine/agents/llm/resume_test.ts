@@ -76,6 +76,7 @@ Deno.test("a run killed mid-way and started again makes no new call for its cach
         id: "local",
         baseURL: server.url,
         model: "coordlab-defensive",
+        testDouble: true,
         apiKeyEnv: KEY_VAR,
         concurrency: 4,
       }],

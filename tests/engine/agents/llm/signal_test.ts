@@ -30,7 +30,7 @@ Deno.test("the grid command on SIGTERM halts an LLM grid after --stop-grace, cac
     const dir = await Deno.makeTempDir();
     const out = `${dir}/run`;
     const cache = `${dir}/cache`;
-    const models = [{ id: "local", baseURL: server.url, model: "coordlab-stay" }];
+    const models = [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }];
     await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(SPEC));
     await Deno.writeTextFile(`${dir}/models.json`, JSON.stringify({ models }));
     const child = new Deno.Command(Deno.execPath(), {

@@ -1,8 +1,11 @@
+// A test oracle: reads a rendered prompt back into the view it was rendered from, so the prompt
+// tests can check that the text carries every field of the view. It was the local server's reader
+// before the server became a game-agnostic double (the engine no longer parses prompts).
 // Shared pieces of the prompt readers: numbers, id lists and `[HEADER]`
 // blocks read off rendered text, and the mechanism messages the three FRAIL
 // environments render alike (outstanding payments, accepted terms, the
 // agreement's committed total, the coalition's total), each in its own words.
-import type { Message } from "../../../frail/types.ts";
+import type { Message } from "../../../../../engine/frail/types.ts";
 
 /** A number pattern with one capture group. */
 export const NUM = "(-?\\d+(?:\\.\\d+)?)";

@@ -1,3 +1,6 @@
+// A test oracle: reads a rendered prompt back into the view it was rendered from, so the prompt
+// tests can check that the text carries every field of the view. It was the local server's reader
+// before the server became a game-agnostic double (the engine no longer parses prompts).
 /**
  * Reads a rendered bank-run prompt back into the view the mock agents'
  * rules need, the way a model reads it: from the text alone. This is the
@@ -7,8 +10,12 @@
  *
  * @module
  */
-import type { BankView, CommitmentView, DepositorView } from "../../../games/bank_run/views.ts";
-import type { MechanismId, Message } from "../../../frail/types.ts";
+import type {
+  BankView,
+  CommitmentView,
+  DepositorView,
+} from "../../../../../engine/games/bank_run/views.ts";
+import type { MechanismId, Message } from "../../../../../engine/frail/types.ts";
 import { ids, type MessageWords, num, readMessage } from "./_prompt_text.ts";
 
 /** Which bank-run call a prompt is, or `null` for a prompt of another game. */

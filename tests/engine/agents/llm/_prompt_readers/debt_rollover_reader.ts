@@ -1,3 +1,6 @@
+// A test oracle: reads a rendered prompt back into the view it was rendered from, so the prompt
+// tests can check that the text carries every field of the view. It was the local server's reader
+// before the server became a game-agnostic double (the engine no longer parses prompts).
 /**
  * Reads a rendered debt-rollover prompt back into the view the mock agents'
  * rules need, from the text alone: the inverse of the debt-rollover templates
@@ -10,8 +13,8 @@ import type {
   BorrowerView,
   CreditorCommitmentView,
   CreditorView,
-} from "../../../games/debt_rollover/views.ts";
-import type { MechanismId, Message } from "../../../frail/types.ts";
+} from "../../../../../engine/games/debt_rollover/views.ts";
+import type { MechanismId, Message } from "../../../../../engine/frail/types.ts";
 import { block, ids, type MessageWords, NUM, num, readMessage } from "./_prompt_text.ts";
 
 /** Which debt-rollover call a prompt is, or `null` for a prompt of another game. */

@@ -1,3 +1,6 @@
+// A test oracle: reads a rendered prompt back into the view it was rendered from, so the prompt
+// tests can check that the text carries every field of the view. It was the local server's reader
+// before the server became a game-agnostic double (the engine no longer parses prompts).
 /**
  * Reads a rendered Stag Hunt prompt back into the view the mock players'
  * rules need, from the text alone: the inverse of the Stag Hunt templates
@@ -5,8 +8,12 @@
  *
  * @module
  */
-import type { StagHuntAction } from "../../../games/staghunt/payoffs.ts";
-import type { PublicRound, RejustifyView, StagHuntView } from "../../../games/staghunt/views.ts";
+import type { StagHuntAction } from "../../../../../engine/games/staghunt/payoffs.ts";
+import type {
+  PublicRound,
+  RejustifyView,
+  StagHuntView,
+} from "../../../../../engine/games/staghunt/views.ts";
 
 /** Which Stag Hunt call a prompt is, or `null` for a prompt of another game. */
 export type StagHuntCall = { role: "player"; call: "stag_hunt_turn" | "rejustify" };
