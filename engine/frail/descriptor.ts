@@ -12,7 +12,12 @@
  *
  * @module
  */
-import type { DerivedQuantities, EpisodeCondition, GameDescriptor } from "../core/game.ts";
+import type {
+  DerivedQuantities,
+  EpisodeCondition,
+  GameDescriptor,
+  MockPolicyInfo,
+} from "../core/game.ts";
 import { copyData } from "../core/copy_data.ts";
 import { shortHash } from "../core/hash.ts";
 import { assertKnownKeys } from "../core/strict_input.ts";
@@ -194,9 +199,15 @@ function resolved<P>(
 
 // The options of each list of games, built once per list (the lists are constants).
 const policiesByOption = new WeakMap<
-  readonly GameDescriptor[],
-  Map<string, GameDescriptor["mockPolicies"][number]>
+  readonly MockPolicySource[],
+  Map<string, MockPolicyInfo>
 >();
+
+/** What {@linkcode checkMockOptions} reads of a game: its mock options (a descriptor will do). */
+export interface MockPolicySource {
+  /** Rule-based policies by role. */
+  readonly mockPolicies: readonly MockPolicyInfo[];
+}
 
 /**
  * Checks FRAIL mock options against the policies the descriptors list:
@@ -218,7 +229,7 @@ const policiesByOption = new WeakMap<
  */
 export function checkMockOptions(
   options: Readonly<Record<string, unknown>>,
-  games: readonly GameDescriptor[],
+  games: readonly MockPolicySource[],
   extraKeys: readonly string[] = [],
 ): void {
   let byOption = policiesByOption.get(games);

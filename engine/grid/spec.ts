@@ -39,7 +39,7 @@ import { assignedModels, type ModelAssignment } from "../agents/llm/model_assign
 import type { BankPolicy, DepositorPolicy } from "../games/bank_run/mock.ts";
 import type { BackerPolicy, FounderPolicy } from "../games/crowdfunding/mock.ts";
 import type { BorrowerPolicy, CreditorPolicy } from "../games/debt_rollover/mock.ts";
-import type { StagHuntMockPolicy } from "../games/staghunt/mock.ts";
+import type { StagHuntMockSpec } from "../games/staghunt/mock_options.ts";
 import type { GameDescriptor } from "../core/game.ts";
 import { strictObject } from "../core/strict_input.ts";
 import { type RegimeId, REGIMES } from "../frail/params.ts";
@@ -82,21 +82,7 @@ export interface FrailMockSpec {
   founder?: FounderPolicy;
 }
 
-/** Options of the rule-based Stag Hunt players. */
-export interface StagHuntMockSpec {
-  /** Policy of every player. Default `"threshold"`. */
-  players?: StagHuntMockPolicy;
-  /** Belief rule of threshold players, by id (one of the paper's rules). Default `"naive"`. */
-  rule?: string;
-  /** Probability a threshold player plays the other action. Default 0. */
-  noise?: number;
-  /** q-hat where the rule is undefined. Default 0.5. */
-  firstSpeakerPrior?: number;
-  /** Hare payoff q* compares with. Default `"HF"`. */
-  hare?: "HF" | "HS" | "expected";
-  /** Confidence reported by always players. Default 1. */
-  confidence?: number;
-}
+export type { StagHuntMockSpec };
 
 /** An agents entry of a FRAIL block. */
 export type FrailAgentsSpec =

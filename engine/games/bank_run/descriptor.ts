@@ -16,18 +16,13 @@
  *
  * @module
  */
-import { MECHANISMS } from "../../frail/types.ts";
-import { FRAIL_CONDITION_KEYS, type FrailGameDescriptor } from "../../frail/descriptor.ts";
+import { type FrailGame, frailGameDescriptor } from "../../frail/game.ts";
 import { bankRun } from "./environment.ts";
+import { DEPOSITOR_POLICIES, BANK_POLICIES, BANK_RUN_MOCK_POLICIES } from "./mock.ts";
+import { bankRunPrompts } from "./prompts/mod.ts";
 import { BANK_RUN_REGIMES, bankRunBounds, type BankRunParams } from "./params.ts";
 import { insolvencyBoundary } from "./settlement.ts";
 import { BANK_ID } from "./state.ts";
-
-/** Rule-based depositor policies, the default first. */
-export const DEPOSITOR_POLICIES = ["defensive", "always_stay", "always_run"] as const;
-
-/** Rule-based bank policies, the default first. */
-export const BANK_POLICIES = ["active", "passive"] as const;
 
 /**
  * Cumulative withdrawals at which the bank turns insolvent, where that point
@@ -45,6 +40,8 @@ export function bankRunInsolvencyBoundary(p: BankRunParams): number | null {
   return Number.isFinite(w) && w > p.initialCash && w <= p.totalDeposits ? w : null;
 }
 
+export { DEPOSITOR_POLICIES, BANK_POLICIES };
+
 /**
  * The bank-run descriptor.
  *
@@ -56,28 +53,23 @@ export function bankRunInsolvencyBoundary(p: BankRunParams): number | null {
  * if (d.reference.value?.toFixed(2) !== "3.65" || d.funding !== 15) throw new Error();
  * ```
  */
-export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
+export const bankRunGame: FrailGame<BankRunParams, "bank_run"> = frailGameDescriptor({
   id: "bank_run",
-  game: "frail",
   label: "Bank run",
   environment: bankRun,
   roles: {
     central: { id: "bank", label: "Bank", player: BANK_ID },
     participant: { id: "depositor", label: "Depositor" },
   },
-  mockPolicies: [
-    { role: "depositor", option: "depositors", policies: DEPOSITOR_POLICIES },
-    { role: "bank", option: "bank", policies: BANK_POLICIES },
-  ],
-  conditionKeys: FRAIL_CONDITION_KEYS,
+  mockPolicies: BANK_RUN_MOCK_POLICIES,
   regimes: BANK_RUN_REGIMES,
-  mechanisms: MECHANISMS,
   metrics: {
     financial: { id: "cumulative_withdrawn", label: "Cumulative withdrawals" },
     exit: "cumulative_withdrawn",
     launch: null,
   },
   referenceLine: { axis: "y", metric: "cumulative_withdrawn", label: "insolvency boundary" },
+  prompts: bankRunPrompts,
   derive(p) {
     const bounds = bankRunBounds(p);
     const boundary = bankRunInsolvencyBoundary(p);
@@ -89,4 +81,4 @@ export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
       reference: { ...bankRunGame.referenceLine, value: boundary },
     };
   },
-};
+});

@@ -12,17 +12,14 @@
  *
  * @module
  */
-import { MECHANISMS } from "../../frail/types.ts";
-import { FRAIL_CONDITION_KEYS, type FrailGameDescriptor } from "../../frail/descriptor.ts";
+import { type FrailGame, frailGameDescriptor } from "../../frail/game.ts";
 import { crowdfunding } from "./environment.ts";
+import { BACKER_POLICIES, FOUNDER_POLICIES, CROWDFUNDING_MOCK_POLICIES } from "./mock.ts";
+import { crowdfundingPrompts } from "./prompts/mod.ts";
 import { CROWDFUNDING_REGIMES, crowdfundingBounds, type CrowdfundingParams } from "./params.ts";
 import { FOUNDER_ID } from "./state.ts";
 
-/** Rule-based backer policies, the default first. */
-export const BACKER_POLICIES = ["hesitant", "always_pledge", "never_pledge"] as const;
-
-/** Rule-based founder policies, the default first. */
-export const FOUNDER_POLICIES = ["active", "passive"] as const;
+export { BACKER_POLICIES, FOUNDER_POLICIES };
 
 /**
  * The crowdfunding descriptor.
@@ -35,28 +32,23 @@ export const FOUNDER_POLICIES = ["active", "passive"] as const;
  * if (d.goal !== 12 || d.reference.value !== 12 || d.funding !== 15) throw new Error();
  * ```
  */
-export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfunding"> = {
+export const crowdfundingGame: FrailGame<CrowdfundingParams, "crowdfunding"> = frailGameDescriptor({
   id: "crowdfunding",
-  game: "frail",
   label: "Reward crowdfunding",
   environment: crowdfunding,
   roles: {
     central: { id: "founder", label: "Founder", player: FOUNDER_ID },
     participant: { id: "backer", label: "Backer" },
   },
-  mockPolicies: [
-    { role: "backer", option: "backers", policies: BACKER_POLICIES },
-    { role: "founder", option: "founder", policies: FOUNDER_POLICIES },
-  ],
-  conditionKeys: FRAIL_CONDITION_KEYS,
+  mockPolicies: CROWDFUNDING_MOCK_POLICIES,
   regimes: CROWDFUNDING_REGIMES,
-  mechanisms: MECHANISMS,
   metrics: {
     financial: { id: "pool", label: "Pledged pool" },
     exit: null,
     launch: "launched",
   },
   referenceLine: { axis: "y", metric: "pool", label: "goal" },
+  prompts: crowdfundingPrompts,
   derive(p) {
     const bounds = crowdfundingBounds(p);
     return {
@@ -67,4 +59,4 @@ export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfun
       reference: { ...crowdfundingGame.referenceLine, value: p.goal },
     };
   },
-};
+});

@@ -30,9 +30,9 @@
  * @module
  */
 import { trustReplies } from "../../core/_trusted_replies.ts";
-import type { BACKER_POLICIES, FOUNDER_POLICIES } from "./descriptor.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BackerView, FounderView } from "./views.ts";
+import type { MockPolicyInfo } from "../../core/game.ts";
 import type { Agent, AgentFactory } from "../../core/agent.ts";
 import { largestCertifiedTotal } from "../../agents/mock/_certified_total.ts";
 import { mechanismActions, solicitationReply } from "../../agents/mock/_mechanism_replies.ts";
@@ -41,6 +41,26 @@ import { trait } from "../../agents/mock/traits.ts";
 
 // The paid offer among a backer's proposals (M1); the other kind is the M2 letter of intent.
 const OFFER = "paid_pledge";
+
+/** Rule-based backer policies, the default first. */
+export const BACKER_POLICIES = ["hesitant", "always_pledge", "never_pledge"] as const;
+
+/** Rule-based founder policies, the default first. */
+export const FOUNDER_POLICIES = ["active", "passive"] as const;
+
+/**
+ * The crowdfunding mock options: which option key sets each role's policy.
+ *
+ * @example
+ * ```ts
+ * import { CROWDFUNDING_MOCK_POLICIES } from "./mock.ts";
+ * if (CROWDFUNDING_MOCK_POLICIES[0].option !== "backers") throw new Error();
+ * ```
+ */
+export const CROWDFUNDING_MOCK_POLICIES: readonly MockPolicyInfo[] = [
+  { role: "backer", option: "backers", policies: BACKER_POLICIES },
+  { role: "founder", option: "founder", policies: FOUNDER_POLICIES },
+];
 
 /** Backer policy names. */
 export type BackerPolicy = (typeof BACKER_POLICIES)[number];

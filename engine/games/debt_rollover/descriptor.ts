@@ -12,22 +12,16 @@
  *
  * @module
  */
-import { MECHANISMS } from "../../frail/types.ts";
-import {
-  FRAIL_CONDITION_KEYS,
-  type FrailDerived,
-  type FrailGameDescriptor,
-} from "../../frail/descriptor.ts";
+import type { FrailDerived } from "../../frail/descriptor.ts";
+import { type FrailGame, frailGameDescriptor } from "../../frail/game.ts";
 import { bestRepaymentSchedule, debtRolloverBounds } from "./bounds.ts";
 import { debtRollover } from "./environment.ts";
+import { CREDITOR_POLICIES, BORROWER_POLICIES, DEBT_ROLLOVER_MOCK_POLICIES } from "./mock.ts";
+import { debtRolloverPrompts } from "./prompts/mod.ts";
 import { DEBT_ROLLOVER_REGIMES, type DebtRolloverParams } from "./params.ts";
 import { BORROWER_ID } from "./state.ts";
 
-/** Rule-based creditor policies, the default first. */
-export const CREDITOR_POLICIES = ["defensive", "always_roll", "always_redeem"] as const;
-
-/** Rule-based borrower policies, the default first. */
-export const BORROWER_POLICIES = ["active", "passive"] as const;
+export { CREDITOR_POLICIES, BORROWER_POLICIES };
 
 /**
  * The debt-rollover descriptor.
@@ -40,28 +34,23 @@ export const BORROWER_POLICIES = ["active", "passive"] as const;
  * if (d.central_best.toFixed(3) !== "0.710" || d.reference.value !== 4 || d.funding !== 8) throw new Error();
  * ```
  */
-export const debtRolloverGame: FrailGameDescriptor<DebtRolloverParams, "debt_rollover"> = {
+export const debtRolloverGame: FrailGame<DebtRolloverParams, "debt_rollover"> = frailGameDescriptor({
   id: "debt_rollover",
-  game: "frail",
   label: "Debt rollover",
   environment: debtRollover,
   roles: {
     central: { id: "borrower", label: "Borrower", player: BORROWER_ID },
     participant: { id: "creditor", label: "Creditor" },
   },
-  mockPolicies: [
-    { role: "creditor", option: "creditors", policies: CREDITOR_POLICIES },
-    { role: "borrower", option: "borrower", policies: BORROWER_POLICIES },
-  ],
-  conditionKeys: FRAIL_CONDITION_KEYS,
+  mockPolicies: DEBT_ROLLOVER_MOCK_POLICIES,
   regimes: DEBT_ROLLOVER_REGIMES,
-  mechanisms: MECHANISMS,
   metrics: {
     financial: { id: "cumulative_redeemed", label: "Cumulative redemptions" },
     exit: "cumulative_redeemed",
     launch: null,
   },
   referenceLine: { axis: "x", metric: "cumulative_redeemed", label: "first asset tranche matures" },
+  prompts: debtRolloverPrompts,
   derive(p) {
     const key = JSON.stringify(p);
     const cached = derivedCache.get(key);
@@ -78,7 +67,7 @@ export const debtRolloverGame: FrailGameDescriptor<DebtRolloverParams, "debt_rol
     derivedCache.set(key, derived);
     return structuredClone(derived);
   },
-};
+});
 
 // pi* comes from an exhaustive enumeration; the episodes of one cell share their parameters.
 const derivedCache = new Map<string, FrailDerived>();

@@ -18,7 +18,6 @@
  * @module
  */
 import { trustReplies } from "../../core/_trusted_replies.ts";
-import { PLAYER_POLICIES } from "./descriptor.ts";
 import { assertKnownKeys } from "../../core/strict_input.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import { openStream } from "../../core/rng.ts";
@@ -31,6 +30,9 @@ import { playerIndex } from "./players.ts";
 import { qStar, type QStarOptions } from "./q_star.ts";
 import type { RejustifyView, StagHuntView } from "./views.ts";
 import type { Agent } from "../../core/agent.ts";
+
+/** Rule-based player policies, the default first. */
+export const PLAYER_POLICIES = ["threshold", "always_stag", "always_hare"] as const;
 
 /** Mock Stag Hunt policies. */
 export type StagHuntMockPolicy = (typeof PLAYER_POLICIES)[number];

@@ -17,17 +17,17 @@
  */
 import { type MockStagHuntOptions, mockStagHuntPlayers } from "./mock.ts";
 import type { PlayedEpisode } from "../../core/episode.ts";
-import { EpisodeRun, type EpisodeRunOptions, playAndLog } from "../../core/episode_run.ts";
+import { EpisodeRun, type EpisodeRunOptions } from "../../core/episode_run.ts";
 import type { EpisodeTally } from "../../core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "../../core/events.ts";
-import { corruptedPlayers } from "./corruption.ts";
-import { stagHunt } from "./environment.ts";
-import { assignModel, type ModelPolicy } from "./heterogeneity.ts";
+import type { PlayerAgentFactory } from "../../core/game.ts";
+import { playGame } from "../../run_episode.ts";
+import type { ModelPolicy } from "./heterogeneity.ts";
 import type { CorruptionMode } from "./params.ts";
-import { stagHuntSetup } from "./descriptor.ts";
+import { stagHuntGame } from "./descriptor.ts";
 import { parseStagHuntRunConfig } from "./_run_config.ts";
 import type { PayoffsInput } from "./payoffs.ts";
-import { playerIndex, type StagHuntAgentFactory } from "./players.ts";
+import type { StagHuntAgentFactory } from "./players.ts";
 import { type StagHuntTurn, turnsFromEvents } from "./turns.ts";
 
 /** Configuration of one Stag Hunt episode. */
@@ -111,39 +111,24 @@ export interface StagHuntRunResult {
  */
 export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<StagHuntRunResult> {
   const c = parseStagHuntRunConfig(config);
-  const regime = config.models?.kind ?? "h1";
-  const { params, condition } = stagHuntSetup(
-    Object.fromEntries(
-      (["N", "M", "T", "F", "payoffs", "corruption"] as const)
-        .filter((k) => config[k] !== undefined)
-        .map((k) => [k, config[k]]),
-    ),
-    regime,
-  );
-  const corrupted = new Set(corruptedPlayers(params, c.seed));
-  const factory: StagHuntAgentFactory = typeof config.agents === "function"
-    ? config.agents
+  const fields: Record<string, unknown> = {};
+  for (const k of ["N", "M", "T", "F", "payoffs", "corruption"] as const) {
+    if (config[k] !== undefined) fields[k] = config[k];
+  }
+  const agents = typeof config.agents === "function"
+    ? config.agents as PlayerAgentFactory
     : mockStagHuntPlayers({ seed: c.seed, ...(config.agents ?? {}) });
-  const models: Record<string, string> = {};
-  const episode = c.episode ??
-    `staghunt_N${params.N}_M${params.M}_T${params.T}_F${params.F}_${params.corruption}_${regime}_s${c.seed}`;
-  const { played, logPath } = await playAndLog(stagHunt, {
-    params,
-    condition,
-    seed: c.seed,
-    agents: ({ id, role }) => {
-      const index = playerIndex(id);
-      const model = config.models
-        ? (models[id] = assignModel({ index, corrupted: corrupted.has(id) }, config.models))
-        : undefined;
-      return factory(model === undefined ? { id, role, index } : { id, role, index, model });
-    },
-  }, { ...c, episode, clock: config.clock });
+  const { played, logPath, setup, episode, models } = await playGame(stagHuntGame, fields, {
+    ...c,
+    agents,
+    models: config.models,
+    clock: config.clock,
+  });
   return new StagHuntRun(played, {
     ndjson: c.ndjson,
     models: config.models ? models : undefined,
     logPath,
-    ids: { condition: condition.id, episode },
+    ids: { condition: setup.condition.id, episode },
   });
 }
 

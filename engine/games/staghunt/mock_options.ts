@@ -1,0 +1,56 @@
+/**
+ * The Stag Hunt's mock options as plain data (a grid spec's `mock` entry):
+ * the policy of every player, the threshold players' belief rule by id, noise,
+ * prior and q* comparison, and the always players' confidence; and the
+ * `mockStagHuntPlayers` options they stand for.
+ *
+ * @module
+ */
+import { paperRules } from "./beliefs/paper_rules.ts";
+import type { MockStagHuntOptions, StagHuntMockPolicy, ThresholdPlayerOptions } from "./mock.ts";
+
+/** Options of the rule-based Stag Hunt players, as plain data. */
+export interface StagHuntMockSpec {
+  /** Policy of every player. Default `"threshold"`. */
+  players?: StagHuntMockPolicy;
+  /** Belief rule of threshold players, by id (one of the paper's rules). Default `"naive"`. */
+  rule?: string;
+  /** Probability a threshold player plays the other action. Default 0. */
+  noise?: number;
+  /** q-hat where the rule is undefined. Default 0.5. */
+  firstSpeakerPrior?: number;
+  /** Hare payoff q* compares with. Default `"HF"`. */
+  hare?: "HF" | "HS" | "expected";
+  /** Confidence reported by always players. Default 1. */
+  confidence?: number;
+}
+
+/**
+ * The options of the rule-based players of a `mock` entry (fields left out
+ * keep the players' defaults).
+ *
+ * @example
+ * ```ts
+ * import { stagHuntMockOptions } from "./mock_options.ts";
+ * const o = stagHuntMockOptions({ players: "threshold", rule: "carryover", noise: 0.1 });
+ * if (o.threshold?.rule?.id !== "carryover" || o.threshold.noise !== 0.1 || "always" in o) throw new Error();
+ * ```
+ * @throws {RangeError} For a belief rule that is not one of the paper's.
+ */
+export function stagHuntMockOptions(mock: StagHuntMockSpec): MockStagHuntOptions {
+  const out: MockStagHuntOptions = {};
+  if (mock.players) out.players = mock.players;
+  const threshold: ThresholdPlayerOptions = {};
+  if (mock.rule) {
+    // The spec allows the ids of the paper's rules (see grid/spec.ts).
+    const rule = paperRules().find((r) => r.id === mock.rule);
+    if (!rule) throw new RangeError(`Unknown belief rule "${mock.rule}"`);
+    threshold.rule = rule;
+  }
+  if (mock.noise !== undefined) threshold.noise = mock.noise;
+  if (mock.firstSpeakerPrior !== undefined) threshold.firstSpeakerPrior = mock.firstSpeakerPrior;
+  if (mock.hare) threshold.qStar = { hare: mock.hare };
+  if (Object.keys(threshold).length) out.threshold = threshold;
+  if (mock.confidence !== undefined) out.always = { confidence: mock.confidence };
+  return out;
+}
