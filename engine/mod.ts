@@ -22,6 +22,7 @@
 export {
   type EpisodeConfig,
   type EpisodeResult,
+  type GameEpisodeConfig,
   replayEpisode,
   runEpisode,
 } from "./run_episode.ts";
@@ -54,12 +55,24 @@ export {
 export { bankRunGame } from "./games/bank_run/descriptor.ts";
 export { debtRolloverGame } from "./games/debt_rollover/descriptor.ts";
 export { crowdfundingGame } from "./games/crowdfunding/descriptor.ts";
-export { gameDescriptor, GAMES } from "./games/registry.ts";
+export { type FrailGame, frailGameDescriptor, type FrailGameSpec } from "./frail/game.ts";
+export {
+  gameDescriptor,
+  GAMES,
+  registerGame,
+  type RegisterGameOptions,
+} from "./games/registry.ts";
+export type { Game } from "./games/game.ts";
 export type {
   DerivedQuantities,
   EpisodeCondition,
+  EpisodePlayers,
   GameDescriptor,
+  GameSetup,
   MockPolicyInfo,
+  PlayerAgentFactory,
+  PlayerHook,
+  PlayerInfo,
   RoleInfo,
 } from "./core/game.ts";
 export {

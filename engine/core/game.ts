@@ -99,6 +99,19 @@ export interface GameDescriptor<P = unknown> {
   episodeId(setup: GameSetup<P>, seed: number): string;
   /** What the agent factory is told about each player beyond id and role. Default: nothing more. */
   readonly players?: PlayerHook<P>;
+  /** What a branch may change from its round on (`branchEpisode`). Default: no change (`{}` only). */
+  readonly branch?: BranchHook;
+}
+
+/** What a branch of a game's episode may change, and how a change applies to its condition. */
+export interface BranchHook {
+  /** The keys a change may set (e.g. `["mechanism", "regime", "params"]`). */
+  readonly keys: readonly string[];
+  /** The condition fields of the changed condition: the recorded fields with the change applied. */
+  apply(
+    condition: Readonly<Record<string, unknown>>,
+    change: Readonly<Record<string, unknown>>,
+  ): Record<string, unknown>;
 }
 
 /** Validated parameters and the condition to record: what {@linkcode GameDescriptor.setup} returns. */

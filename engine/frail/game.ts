@@ -16,7 +16,7 @@
  */
 import type { AgentFactory } from "../core/agent.ts";
 import type { Environment } from "../core/environment.ts";
-import type { MockPolicyInfo, RoleInfo } from "../core/game.ts";
+import type { BranchHook, MockPolicyInfo, RoleInfo } from "../core/game.ts";
 import type { PromptSet } from "../agents/llm/prompts/template.ts";
 import { mockPopulation, type MockPopulationOptions } from "../agents/mock/population.ts";
 import {
@@ -66,6 +66,22 @@ export interface FrailGameSpec<P, Id extends string> {
 /** The condition fields a FRAIL set-up reads. */
 const SETUP_KEYS: readonly string[] = ["mechanism", "regime", "params", "overrides"];
 
+/** A FRAIL branch: the mechanism, the regime, or overrides merged over the parent's. */
+const FRAIL_BRANCH: BranchHook = {
+  keys: ["mechanism", "regime", "params"],
+  apply(c, change) {
+    return {
+      ...c,
+      ...(change.mechanism !== undefined ? { mechanism: change.mechanism } : {}),
+      ...(change.regime !== undefined ? { regime: change.regime } : {}),
+      overrides: {
+        ...(c.overrides as Record<string, unknown> ?? {}),
+        ...(change.params as Record<string, unknown> ?? {}),
+      },
+    };
+  },
+};
+
 /**
  * A FRAIL environment's descriptor, from what is its own.
  *
@@ -110,6 +126,7 @@ export function frailGameDescriptor<P, Id extends string>(
     episodeId({ condition: { fields } }, seed) {
       return `${spec.id}_${fields.mechanism}_${fields.regime}_s${seed}`;
     },
+    branch: FRAIL_BRANCH,
   };
   return game;
 }

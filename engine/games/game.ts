@@ -13,4 +13,10 @@ import type { PromptSet } from "../agents/llm/prompts/template.ts";
 export interface Game<P = unknown> extends GameDescriptor<P> {
   /** The LLM prompt templates of its calls (`[]` for a game played by rule-based agents only). */
   readonly prompts: PromptSet;
+  /**
+   * The mock options that stand in for its LLM agents in a mock run of a
+   * paper's design (`deno task reproduce --mock`). Default `{}` (its default
+   * rule-based agents).
+   */
+  readonly paperMock?: Readonly<Record<string, unknown>>;
 }

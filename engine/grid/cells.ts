@@ -65,8 +65,8 @@ export interface BranchCondition {
   game: "branch";
   /** The parent run folder, resolved. */
   from: string;
-  /** The parents' game family. */
-  parentGame: "frail" | "staghunt";
+  /** The parents' game family (`episode_start.game`). */
+  parentGame: string;
   /** The parents' game (`"mixed"` when they differ). */
   env: string;
   /** The branch round. */
@@ -79,6 +79,24 @@ export interface BranchCondition {
 
 /** A cell's condition. */
 export type CellCondition = FrailCondition | StagHuntCondition | BranchCondition;
+
+/**
+ * The id of the game a cell's condition plays (its descriptor's, see
+ * `gameDescriptor`): its `env` in a family of several games (FRAIL), else
+ * its `game`. The condition itself holds the fields the game's `setup` takes.
+ *
+ * @example
+ * ```ts
+ * import { cellGameId } from "./cells.ts";
+ * if (cellGameId({ game: "frail", env: "crowdfunding", mechanism: "M0", regime: "stable", params: {} }) !== "crowdfunding") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function cellGameId(condition: CellCondition): string {
+  const { env, game } = condition as { env?: unknown; game: string };
+  return typeof env === "string" ? env : game;
+}
 
 /** One cell: a condition and an agents entry, played `episodes` times. */
 export interface GridCell {

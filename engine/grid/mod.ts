@@ -11,7 +11,6 @@
 export * from "./cells.ts";
 export * from "./estimate.ts";
 export * from "./execute.ts";
-export * from "./frail_runner.ts";
 export * from "./labels.ts";
 export * from "./lock.ts";
 export * from "./llm_agents.ts";
@@ -27,6 +26,5 @@ export * from "./seeds.ts";
 export * from "./shard.ts";
 export * from "./spec.ts";
 export * from "./spec_file.ts";
-export * from "./staghunt_runner.ts";
 export * from "./worker_pool.ts";
 export * from "./write_error.ts";

@@ -132,7 +132,7 @@ function checkCells(cells: readonly GridCell[]): void {
     if (checked.has(key)) continue;
     checked.add(key);
     try {
-      episodeRunner(cell.condition.game).check(cell);
+      episodeRunner(cell.condition).check(cell);
     } catch (err) {
       throw new RangeError(
         `Invalid grid spec "blocks.${cell.block}": cell "${cell.id}" cannot run: ${

@@ -1,10 +1,13 @@
 /**
- * The episode-runner registry: how a grid plays one episode of each game.
- * FRAIL (`runEpisode`) and the Stag Hunt (`runStagHuntEpisode`) are
- * registered when this module loads; a runner registered at run time is seen
- * by in-process runs, and by worker runs when the module that registers it is
- * listed in `RunGridOptions.runnerModules`. {@linkcode playGridEpisode} is
- * the one place that picks an episode's agents and turns a crash into its log.
+ * How a grid plays one episode: the one runner of every game, through the
+ * game's descriptor (`gameDescriptor(cellGameId(condition))`: its `setup` of
+ * the cell's condition, its `mockAgents` of the agents entry's `mock`
+ * options, its `players` hook for the entry's model policy; see `playGame`),
+ * and the runner of a branch block's episodes. A game registered at run time
+ * (`registerGame`) is played by in-process runs, and by worker runs when the
+ * module that registers it is listed in `RunGridOptions.gameModules`.
+ * {@linkcode playGridEpisode} is the one place that picks an episode's
+ * agents and turns a crash into its log.
  *
  * @module
  */
@@ -12,31 +15,24 @@ import type { Agent } from "../core/agent.ts";
 import { EpisodeError } from "../core/episode.ts";
 import { type EpisodeTally, tallyEvents } from "../core/event_recorder.ts";
 import type { EngineEvent } from "../core/events.ts";
-import type { GridCell, GridEpisode } from "./cells.ts";
+import type { GameDescriptor, PlayerInfo } from "../core/game.ts";
+import { gameDescriptor } from "../games/registry.ts";
+import { playGame } from "../run_episode.ts";
+import { type CellCondition, cellGameId, type GridCell, type GridEpisode } from "./cells.ts";
 import { branchRunner } from "./branch_block.ts";
-import { frailRunner } from "./frail_runner.ts";
-import { type GameId, modelsOf } from "./spec.ts";
-import { stagHuntRunner } from "./staghunt_runner.ts";
+import { modelsOf } from "./spec.ts";
+import { playedText } from "./_played_text.ts";
 
 /** What an agent factory of a grid is told about a player (`index` and `model` for the Stag Hunt). */
-export interface GridPlayer {
-  /** Player id. */
-  id: string;
-  /** Role. */
-  role: string;
-  /** Speaking index from 0 (Stag Hunt). */
-  index?: number;
-  /** The model the heterogeneity policy assigned (Stag Hunt). */
-  model?: string;
-}
+export type GridPlayer = PlayerInfo;
 
-/** Builds the agent of a player; works for both games. */
+/** Builds the agent of a player; works for every game. */
 export type GridAgentFactory = (player: GridPlayer) => Agent;
 
 /** Plays one game's episodes for a grid. */
 export interface EpisodeRunner {
   /** Throws a `RangeError` when the cell cannot run in this build (unknown environment, bad parameters). */
-  check(cell: Pick<GridCell, "condition" | "agents">): void;
+  check(cell: Pick<GridCell, "condition" | "agents" | "parents">): void;
   /**
    * The rule-based agents of an episode, seeded with its seed: those of its
    * `mock` entry, or the game's defaults for an entry that names models (the
@@ -127,7 +123,7 @@ export async function playGridLog(
   episode: GridEpisode,
   options: PlayGridLogOptions = {},
 ): Promise<GridLog> {
-  const runner = episodeRunner(episode.condition.game);
+  const runner = episodeRunner(episode.condition);
   const agents = agentsOf(runner, episode, options.agents);
   try {
     if (options.text && runner.playText) return await runner.playText(episode, agents);
@@ -179,7 +175,7 @@ export async function playGridEpisode(
   episode: GridEpisode,
   options: PlayGridEpisodeOptions = {},
 ): Promise<EngineEvent[]> {
-  const runner = episodeRunner(episode.condition.game);
+  const runner = episodeRunner(episode.condition);
   const agents = agentsOf(runner, episode, options.agents);
   try {
     return await runner.play(episode, agents);
@@ -189,48 +185,85 @@ export async function playGridEpisode(
   }
 }
 
-const RUNNERS = new Map<string, EpisodeRunner>([
-  ["frail", frailRunner],
-  ["staghunt", stagHuntRunner],
-  ["branch", branchRunner],
-]);
+/** The game a (non-branch) cell plays. */
+function cellGame(condition: CellCondition): GameDescriptor {
+  return gameDescriptor(cellGameId(condition));
+}
 
-/**
- * Registers (or replaces) the runner of a game.
- *
- * @example
- * ```ts
- * import { episodeRunner, registerEpisodeRunner } from "./runners.ts";
- * const frail = episodeRunner("frail");
- * registerEpisodeRunner("frail", frail);
- * ```
- */
-export function registerEpisodeRunner(game: GameId, runner: EpisodeRunner): void {
-  RUNNERS.set(game, runner);
+/** The `mock` options of an agents entry (`{}` for an entry without them). */
+function mockOptionsOf(agents: GridEpisode["agents"]): Readonly<Record<string, unknown>> {
+  return ("mock" in agents && agents.mock ? agents.mock : {}) as Readonly<Record<string, unknown>>;
 }
 
 /**
- * The runner of a game.
+ * Plays one episode of a game with complete logging (hashes and checkpoint
+ * states): its log text only (`text`) or its events.
+ */
+function playCell(ep: GridEpisode, agents: GridAgentFactory, text: boolean) {
+  const game = cellGame(ep.condition);
+  return playGame(game, ep.condition as unknown as Record<string, unknown>, {
+    seed: ep.seed,
+    agents,
+    models: game.players?.policy(ep.agents),
+    run: ep.run,
+    episode: ep.id,
+    hashes: true,
+    ndjson: text,
+    events: !text,
+  });
+}
+
+/**
+ * The runner of every game's cells, through its descriptor.
  *
  * @example
  * ```ts
- * import { episodeRunner } from "./runners.ts";
- * episodeRunner("staghunt").check({
- *   condition: { game: "staghunt", N: 5, M: 3, T: 4, F: 2, corruption: "base", heterogeneity: "h1",
+ * import { gameRunner } from "./runners.ts";
+ * const episode = {
+ *   id: "ep", index: 0, run: "demo", cell: "c", replicate: 0, seed: 3,
+ *   condition: { game: "staghunt", N: 3, M: 2, T: 2, F: 1, corruption: "base", heterogeneity: "h1",
  *     payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 } },
- *   agents: { kind: "mock", mock: {} },
- * });
+ *   agents: { kind: "mock", mock: { players: "always_stag" } },
+ * } as const;
+ * const events = await gameRunner.play(episode, gameRunner.mockAgents(episode));
+ * if (events.filter((e) => e.type === "turn").length !== 6) throw new Error();
+ * // The same log as the text the grid writes.
+ * const { text, tally } = await gameRunner.playText!(episode, gameRunner.mockAgents(episode));
+ * if (text.split("\n").length !== events.length + 1 || tally.reports !== 6) throw new Error();
  * ```
- * @throws {RangeError} For a game without a runner, listing those with one.
  */
-export function episodeRunner(game: string): EpisodeRunner {
-  const r = RUNNERS.get(game);
-  if (!r) {
-    throw new RangeError(
-      `No episode runner for game "${game}": registered ${
-        [...RUNNERS.keys()].map((g) => `"${g}"`).join(", ")
-      } (add one with registerEpisodeRunner)`,
-    );
-  }
-  return r;
+export const gameRunner: EpisodeRunner = {
+  check({ condition }) {
+    cellGame(condition).setup(condition as unknown as Record<string, unknown>);
+  },
+  mockAgents(ep) {
+    return cellGame(ep.condition).mockAgents({ seed: ep.seed, ...mockOptionsOf(ep.agents) });
+  },
+  async play(ep, agents): Promise<EngineEvent[]> {
+    return (await playCell(ep, agents, false)).played.events;
+  },
+  async playText(ep, agents): Promise<PlayedText> {
+    return playedText((await playCell(ep, agents, true)).played);
+  },
+};
+
+/**
+ * The runner of a cell's condition: the branch runner for a branch block's
+ * cells, else {@linkcode gameRunner}.
+ *
+ * @example
+ * ```ts
+ * import { episodeRunner, gameRunner } from "./runners.ts";
+ * const condition = { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} } as const;
+ * if (episodeRunner(condition) !== gameRunner) throw new Error();
+ * try {
+ *   episodeRunner({ ...condition, env: "chess" as "bank_run" }).check({ condition: { ...condition, env: "chess" as "bank_run" }, agents: { kind: "mock", mock: {} } });
+ *   throw new Error("should fail");
+ * } catch (e) {
+ *   if (!(e as Error).message.startsWith('Unknown game "chess"')) throw e;
+ * }
+ * ```
+ */
+export function episodeRunner(condition: CellCondition): EpisodeRunner {
+  return condition.game === "branch" ? branchRunner : gameRunner;
 }

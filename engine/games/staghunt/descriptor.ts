@@ -17,13 +17,13 @@
  */
 import { copyData } from "../../core/copy_data.ts";
 import type { EpisodeCondition, EpisodePlayers, PlayerHook } from "../../core/game.ts";
-import { isPlainObject } from "../../core/strict_input.ts";
+import { assertKnownKeys, isPlainObject } from "../../core/strict_input.ts";
 import type { Game } from "../game.ts";
 import { corruptedPlayers } from "./corruption.ts";
 import { PLAYER_ROLE, stagHunt } from "./environment.ts";
 import { assignModel, type HeterogeneityId, type ModelPolicy } from "./heterogeneity.ts";
-import { mockStagHuntPlayers, PLAYER_POLICIES } from "./mock.ts";
-import { stagHuntMockOptions, type StagHuntMockSpec } from "./mock_options.ts";
+import { type MockStagHuntOptions, mockStagHuntPlayers, PLAYER_POLICIES } from "./mock.ts";
+import { MOCK_SPEC_KEYS, stagHuntMockOptions, type StagHuntMockSpec } from "./mock_options.ts";
 import { playerIndex } from "./players.ts";
 import { stagHuntPrompts } from "./prompts/mod.ts";
 import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
@@ -103,7 +103,8 @@ const stagHuntPlayers: PlayerHook<StagHuntParams> = {
  * The Stag Hunt descriptor. Its `setup` takes `N`, `M`, `T`, `F`,
  * `payoffs`, `corruption` (see `parseStagHuntParams`) and `heterogeneity`
  * (default `"h1"`); its `mockAgents` the plain options of a grid's `mock`
- * entry (`StagHuntMockSpec`) and `seed`.
+ * entry (`StagHuntMockSpec`) and `seed`, or `mockStagHuntPlayers`' own
+ * `threshold` and `always` options (not both for one kind of player).
  *
  * @example
  * ```ts
@@ -137,17 +138,35 @@ export const stagHuntGame: Game<StagHuntParams> = {
     return stagHuntSetup(input, heterogeneity as HeterogeneityId);
   },
   mockAgents(options) {
-    const { seed, ...mock } = options;
+    assertKnownKeys(options, [...MOCK_SPEC_KEYS, "threshold", "always", "seed"], "mock Stag Hunt options");
+    const { seed, threshold, always, ...mock } = options;
+    const spec = stagHuntMockOptions(mock as StagHuntMockSpec);
+    for (const [key, given] of [["threshold", threshold], ["always", always]] as const) {
+      if (given !== undefined && spec[key] !== undefined) {
+        throw new RangeError(
+          `Invalid mock Stag Hunt options "${key}": give it or the plain options it stands for ` +
+            `(${Object.keys(mock).map((k) => `"${k}"`).join(", ")}), not both`,
+        );
+      }
+    }
     return mockStagHuntPlayers({
-      seed: seed as number | undefined,
-      ...stagHuntMockOptions(mock as StagHuntMockSpec),
+      ...(seed !== undefined ? { seed: seed as number } : {}),
+      ...spec,
+      ...(threshold !== undefined ? { threshold: threshold as MockStagHuntOptions["threshold"] } : {}),
+      ...(always !== undefined ? { always: always as MockStagHuntOptions["always"] } : {}),
     });
   },
   episodeId({ params: p, condition }, seed) {
     return `staghunt_N${p.N}_M${p.M}_T${p.T}_F${p.F}_${p.corruption}_${condition.fields.heterogeneity}_s${seed}`;
   },
   players: stagHuntPlayers,
+  branch: {
+    keys: ["M", "T", "F", "corruption", "payoffs", "heterogeneity"],
+    apply: (c, change) => ({ ...c, ...change }),
+  },
   prompts: stagHuntPrompts,
+  // Notebook 04's mock players: carryover threshold players, 10% noise.
+  paperMock: { players: "threshold", rule: "carryover", noise: 0.1 },
 };
 
 /** Resolved parameters and the recorded condition of a Stag Hunt episode. */

@@ -25,6 +25,16 @@ export interface StagHuntMockSpec {
   confidence?: number;
 }
 
+/** The keys of {@linkcode StagHuntMockSpec}. */
+export const MOCK_SPEC_KEYS: readonly string[] = [
+  "players",
+  "rule",
+  "noise",
+  "firstSpeakerPrior",
+  "hare",
+  "confidence",
+];
+
 /**
  * The options of the rule-based players of a `mock` entry (fields left out
  * keep the players' defaults).
