@@ -29,6 +29,7 @@ import { branchCells, type BranchParent, branchParents } from "./branch_block.ts
 import { branchLabel } from "../branch_episode.ts";
 import { overridesId } from "../frail/descriptor.ts";
 import { episodeSeed } from "./seeds.ts";
+import { gameBlockCells, type GameCondition, isGameBlock } from "./_game_block.ts";
 import type {
   AgentsSpec,
   FrailBlock,
@@ -78,7 +79,7 @@ export interface BranchCondition {
 }
 
 /** A cell's condition. */
-export type CellCondition = FrailCondition | StagHuntCondition | BranchCondition;
+export type CellCondition = FrailCondition | StagHuntCondition | BranchCondition | GameCondition;
 
 /**
  * The id of the game a cell's condition plays (its descriptor's, see
@@ -178,6 +179,13 @@ export function expandGrid(spec: GridSpec): ExpandedGrid {
 export function expandCells(spec: GridSpec): GridCell[] {
   const cells: GridCell[] = [];
   spec.blocks.forEach((block, b) => {
+    if (isGameBlock(block)) {
+      const episodes = block.episodes ?? spec.episodes;
+      for (const c of gameBlockCells(block, b, (a) => agentsLabel(a))) {
+        cells.push({ ...c, block: b, episodes });
+      }
+      return;
+    }
     if (block.game === "branch") {
       for (const c of branchCells(block, b)) {
         cells.push({ ...c, block: b, episodes: c.parents.length });
@@ -277,6 +285,10 @@ export function* gridEpisodes(
 export function countGridEpisodes(spec: GridSpec): number {
   let total = 0;
   spec.blocks.forEach((block, b) => {
+    if (isGameBlock(block)) {
+      total += (block.episodes ?? spec.episodes) * block.conditions.length * block.agents.length;
+      return;
+    }
     if (block.game === "branch") {
       total += branchParents(block, b).length * block.rounds.length * block.changes.length *
         block.agents.length;

@@ -233,8 +233,11 @@ function playCell(ep: GridEpisode, agents: GridAgentFactory, text: boolean) {
  * ```
  */
 export const gameRunner: EpisodeRunner = {
-  check({ condition }) {
-    cellGame(condition).setup(condition as unknown as Record<string, unknown>);
+  check({ condition, agents }) {
+    const game = cellGame(condition);
+    game.setup(condition as unknown as Record<string, unknown>);
+    // Mock options the game refuses are refused before any episode starts.
+    if (agents.kind === "mock") game.mockAgents({ seed: 0, ...mockOptionsOf(agents) });
   },
   mockAgents(ep) {
     return cellGame(ep.condition).mockAgents({ seed: ep.seed, ...mockOptionsOf(ep.agents) });

@@ -62,6 +62,8 @@ import {
 } from "../games/staghunt/payoffs.ts";
 import { NAME_HINT, NAME_PATTERN } from "../names.ts";
 import { describeIssue } from "./_issue.ts";
+import { type GameAgentsSpec, type GameBlock, gameBlockSchema } from "./_game_block.ts";
+import { GAMES } from "../games/registry.ts";
 
 /** Games a grid can run (`"branch"`: branches of another run's episodes). */
 export type GameId = "frail" | "staghunt" | "branch";
@@ -96,7 +98,7 @@ export type StagHuntAgentsSpec =
   | { kind: "models"; models: ModelPolicy; mock?: StagHuntMockSpec; label?: string };
 
 /** Any agents entry. */
-export type AgentsSpec = FrailAgentsSpec | StagHuntAgentsSpec;
+export type AgentsSpec = FrailAgentsSpec | StagHuntAgentsSpec | GameAgentsSpec;
 
 /** A FRAIL block: envs x mechanisms x regimes x params x agents. */
 export interface FrailBlock {
@@ -179,8 +181,10 @@ export interface BranchBlock {
   agents: AgentsSpec[];
 }
 
-/** A block of a spec. */
-export type GridBlock = FrailBlock | StagHuntBlock | BranchBlock;
+/** A block of a spec (`GameBlock`: a registered game without a block of its own). */
+export type GridBlock = FrailBlock | StagHuntBlock | BranchBlock | GameBlock;
+
+export type { GameAgentsSpec, GameBlock };
 
 /** A validated spec, defaults filled. */
 export interface GridSpec {
@@ -354,6 +358,69 @@ const BranchBlockSchema = strictObject({
   ]),
 });
 
+const GameAgentsSchema: z.ZodType<GameAgentsSpec> = z.preprocess(
+  withKind,
+  z.discriminatedUnion("kind", [
+    strictObject({
+      kind: z.literal("mock"),
+      mock: z.record(z.string(), z.unknown()),
+      label: label().optional(),
+    }),
+    strictObject({
+      kind: z.literal("model"),
+      model: ModelAssignmentSchema,
+      label: label().optional(),
+    }),
+  ]),
+);
+
+// The families whose games have a block of their own; every other registered
+// game is given the generic block (`_game_block.ts`).
+const FAMILY_BLOCKS: ReadonlySet<string> = new Set(["frail", "staghunt"]);
+
+function specSchema(blocks: z.ZodType[]): z.ZodType<GridSpec> {
+  return strictObject({
+    name: z.string().regex(NAME_PATTERN, NAME_HINT).max(80).default("grid"),
+    seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+    episodes: episodes().default(5),
+    pairSeeds: z.boolean().default(true),
+    blocks: z.array(
+      // deno-lint-ignore no-explicit-any
+      z.discriminatedUnion("game", blocks as any),
+    ).min(1),
+  }) as unknown as z.ZodType<GridSpec>;
+}
+
+// The spec schema with the blocks of the games registered so far, by their ids.
+let withGames: { key: string; schema: z.ZodType<GridSpec> } | undefined;
+
+/**
+ * The schema of a spec with a block for every registered game (see
+ * `_game_block.ts`), as {@linkcode parseGridSpec} validates it.
+ *
+ * @example
+ * ```ts
+ * import { gridSpecSchema } from "./spec.ts";
+ * if (!gridSpecSchema().safeParse({ blocks: [{ game: "staghunt" }] }).success) throw new Error();
+ * ```
+ */
+export function gridSpecSchema(): z.ZodType<GridSpec> {
+  const ids = GAMES.filter((g) => !FAMILY_BLOCKS.has(g.game)).map((g) => g.id);
+  if (ids.length === 0) return GridSpecSchema;
+  const key = ids.join();
+  if (withGames?.key !== key) {
+    const games = gameBlockSchema(ids as [string, ...string[]], {
+      agents: GameAgentsSchema,
+      episodes: episodes(),
+    });
+    withGames = {
+      key,
+      schema: specSchema([FrailBlockSchema, StagHuntBlockSchema, BranchBlockSchema, games]),
+    };
+  }
+  return withGames.schema;
+}
+
 /**
  * Zod schema of {@linkcode GridSpec} (prefer {@linkcode parseGridSpec}, whose
  * errors are one sentence).
@@ -364,15 +431,11 @@ const BranchBlockSchema = strictObject({
  * if (!GridSpecSchema.safeParse({ blocks: [{ game: "staghunt" }] }).success) throw new Error();
  * ```
  */
-export const GridSpecSchema: z.ZodType<GridSpec> = strictObject({
-  name: z.string().regex(NAME_PATTERN, NAME_HINT).max(80).default("grid"),
-  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  episodes: episodes().default(5),
-  pairSeeds: z.boolean().default(true),
-  blocks: z.array(
-    z.discriminatedUnion("game", [FrailBlockSchema, StagHuntBlockSchema, BranchBlockSchema]),
-  ).min(1),
-}) as unknown as z.ZodType<GridSpec>;
+export const GridSpecSchema: z.ZodType<GridSpec> = specSchema([
+  FrailBlockSchema,
+  StagHuntBlockSchema,
+  BranchBlockSchema,
+]);
 
 /**
  * Validates a spec, filling defaults.
@@ -393,7 +456,7 @@ export const GridSpecSchema: z.ZodType<GridSpec> = strictObject({
  * @throws {RangeError} Naming the field, and the allowed values where there is a list of them.
  */
 export function parseGridSpec(input: unknown): GridSpec {
-  const r = GridSpecSchema.safeParse(input);
+  const r = gridSpecSchema().safeParse(input);
   if (r.success) return r.data;
   throw new RangeError(describeIssue(r.error.issues[0], input));
 }
