@@ -56,12 +56,7 @@ export { bankRunGame } from "./games/bank_run/descriptor.ts";
 export { debtRolloverGame } from "./games/debt_rollover/descriptor.ts";
 export { crowdfundingGame } from "./games/crowdfunding/descriptor.ts";
 export { type FrailGame, frailGameDescriptor, type FrailGameSpec } from "./frail/game.ts";
-export {
-  gameDescriptor,
-  GAMES,
-  registerGame,
-  type RegisterGameOptions,
-} from "./games/registry.ts";
+export { gameDescriptor, GAMES, registerGame, type RegisterGameOptions } from "./games/registry.ts";
 export type { Game } from "./games/game.ts";
 export type {
   DerivedQuantities,

@@ -146,11 +146,17 @@ export function runEpisode(config: EpisodeConfig | GameEpisodeConfig): Promise<E
   return awaitHint(playEpisodeConfig(config), "runEpisode(...)", ["outcome", "events", "hashes"]);
 }
 
-async function playEpisodeConfig(config: EpisodeConfig | GameEpisodeConfig): Promise<EpisodeResult> {
+async function playEpisodeConfig(
+  config: EpisodeConfig | GameEpisodeConfig,
+): Promise<EpisodeResult> {
   if (typeof (config as { game?: unknown })?.game === "string") {
     const game = gameDescriptor((config as GameEpisodeConfig).game);
     const { run, fields } = parseGameEpisodeConfig(config, game.setupKeys);
-    const played = await playGame(game, fields, { ...run, agents: config.agents, clock: config.clock });
+    const played = await playGame(game, fields, {
+      ...run,
+      agents: config.agents,
+      clock: config.clock,
+    });
     return gameRun(played, run.ndjson);
   }
   const c = parseEpisodeConfig(config);
@@ -167,7 +173,11 @@ export interface PlayGameOptions {
   /** Episode seed. */
   seed: number;
   /** Agents: a factory, or the game's mock options. Default: its rule-based agents. */
-  agents?: AgentFactory | PlayerAgentFactory | Readonly<Record<string, unknown>> | MockPopulationOptions;
+  agents?:
+    | AgentFactory
+    | PlayerAgentFactory
+    | Readonly<Record<string, unknown>>
+    | MockPopulationOptions;
   /** Model policy (`PlayerHook`). Default none. */
   models?: unknown;
   /** Run id. */

@@ -39,7 +39,11 @@ Deno.test("runGrid() plays a game registered outside the repository in workers, 
     assertEquals(first.played + first.remaining, 400);
     assertEquals(first.remaining > 0, true);
     const second = await runGrid(spec, { out, workers: 2, progress: false, gameModules });
-    assertEquals([second.skipped, second.played, second.remaining], [first.played, 400 - first.played, 0]);
+    assertEquals([second.skipped, second.played, second.remaining], [
+      first.played,
+      400 - first.played,
+      0,
+    ]);
     assertEquals(second.failed, []);
 
     const { episodes } = await loadRuns(second.dir);

@@ -155,7 +155,9 @@ export interface PlayerHook<P = unknown> {
    * The model policy of a grid agents entry (`{ model }` or `{ models }`), or
    * `undefined` when it names none the game assigns.
    */
-  policy(entry: { readonly kind: string; readonly model?: unknown; readonly models?: unknown }): unknown;
+  policy(
+    entry: { readonly kind: string; readonly model?: unknown; readonly models?: unknown },
+  ): unknown;
   /** The condition fields a model policy implies (`undefined`: none given), merged into the set-up's. */
   fields(policy: unknown): Record<string, unknown>;
   /** The players of an episode of this set-up and seed under a model policy (`undefined`: none). */

@@ -27,7 +27,7 @@ import {
   type ReferenceLine,
 } from "./descriptor.ts";
 import type { RegimeId } from "./params.ts";
-import { MECHANISMS, type MechanismId } from "./types.ts";
+import { type MechanismId, MECHANISMS } from "./types.ts";
 
 /** A FRAIL game: its descriptor and its prompt set. */
 export interface FrailGame<P = unknown, Id extends string = string>

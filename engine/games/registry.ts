@@ -65,7 +65,9 @@ export interface RegisterGameOptions {
 export function registerGame(game: Game, options: RegisterGameOptions = {}): void {
   for (const key of ["setup", "mockAgents", "episodeId", "derive"] as const) {
     if (typeof game?.[key] !== "function") {
-      throw new TypeError(`Cannot register game "${game?.id}": its descriptor has no "${key}" function`);
+      throw new TypeError(
+        `Cannot register game "${game?.id}": its descriptor has no "${key}" function`,
+      );
     }
   }
   if (!Array.isArray(game.prompts)) {

@@ -108,10 +108,16 @@ export function gameBlockCells(
     try {
       id = game.setup(fields).condition.id;
     } catch (err) {
-      throw new RangeError(`Invalid grid spec "blocks.${b}.conditions.${i}": ${(err as Error).message}`);
+      throw new RangeError(
+        `Invalid grid spec "blocks.${b}.conditions.${i}": ${(err as Error).message}`,
+      );
     }
     for (const agents of block.agents) {
-      out.push({ id: `${id}_${label(agents)}`, condition: { ...fields, game: block.game }, agents });
+      out.push({
+        id: `${id}_${label(agents)}`,
+        condition: { ...fields, game: block.game },
+        agents,
+      });
     }
   });
   return out;

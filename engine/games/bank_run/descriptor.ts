@@ -18,7 +18,7 @@
  */
 import { type FrailGame, frailGameDescriptor } from "../../frail/game.ts";
 import { bankRun } from "./environment.ts";
-import { DEPOSITOR_POLICIES, BANK_POLICIES, BANK_RUN_MOCK_POLICIES } from "./mock.ts";
+import { BANK_POLICIES, BANK_RUN_MOCK_POLICIES, DEPOSITOR_POLICIES } from "./mock.ts";
 import { bankRunPrompts } from "./prompts/mod.ts";
 import { BANK_RUN_REGIMES, bankRunBounds, type BankRunParams } from "./params.ts";
 import { insolvencyBoundary } from "./settlement.ts";
@@ -40,7 +40,7 @@ export function bankRunInsolvencyBoundary(p: BankRunParams): number | null {
   return Number.isFinite(w) && w > p.initialCash && w <= p.totalDeposits ? w : null;
 }
 
-export { DEPOSITOR_POLICIES, BANK_POLICIES };
+export { BANK_POLICIES, DEPOSITOR_POLICIES };
 
 /**
  * The bank-run descriptor.

@@ -14,7 +14,7 @@
  */
 import { type FrailGame, frailGameDescriptor } from "../../frail/game.ts";
 import { crowdfunding } from "./environment.ts";
-import { BACKER_POLICIES, FOUNDER_POLICIES, CROWDFUNDING_MOCK_POLICIES } from "./mock.ts";
+import { BACKER_POLICIES, CROWDFUNDING_MOCK_POLICIES, FOUNDER_POLICIES } from "./mock.ts";
 import { crowdfundingPrompts } from "./prompts/mod.ts";
 import { CROWDFUNDING_REGIMES, crowdfundingBounds, type CrowdfundingParams } from "./params.ts";
 import { FOUNDER_ID } from "./state.ts";

@@ -138,7 +138,11 @@ export const stagHuntGame: Game<StagHuntParams> = {
     return stagHuntSetup(input, heterogeneity as HeterogeneityId);
   },
   mockAgents(options) {
-    assertKnownKeys(options, [...MOCK_SPEC_KEYS, "threshold", "always", "seed"], "mock Stag Hunt options");
+    assertKnownKeys(
+      options,
+      [...MOCK_SPEC_KEYS, "threshold", "always", "seed"],
+      "mock Stag Hunt options",
+    );
     const { seed, threshold, always, ...mock } = options;
     const spec = stagHuntMockOptions(mock as StagHuntMockSpec);
     for (const [key, given] of [["threshold", threshold], ["always", always]] as const) {
@@ -152,7 +156,9 @@ export const stagHuntGame: Game<StagHuntParams> = {
     return mockStagHuntPlayers({
       ...(seed !== undefined ? { seed: seed as number } : {}),
       ...spec,
-      ...(threshold !== undefined ? { threshold: threshold as MockStagHuntOptions["threshold"] } : {}),
+      ...(threshold !== undefined
+        ? { threshold: threshold as MockStagHuntOptions["threshold"] }
+        : {}),
       ...(always !== undefined ? { always: always as MockStagHuntOptions["always"] } : {}),
     });
   },

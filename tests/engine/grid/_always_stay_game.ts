@@ -6,5 +6,6 @@ import { gameDescriptor, registerGame } from "../../../engine/games/registry.ts"
 const bankRun = gameDescriptor("bank_run");
 registerGame({
   ...bankRun,
-  mockAgents: (options) => mockPopulation({ seed: options.seed as number, depositors: "always_stay" }),
+  mockAgents: (options) =>
+    mockPopulation({ seed: options.seed as number, depositors: "always_stay" }),
 }, { replace: true });
