@@ -16,7 +16,7 @@
  */
 import type { AgentFactory } from "../core/agent.ts";
 import type { Environment } from "../core/environment.ts";
-import type { BranchHook, MockPolicyInfo, RoleInfo } from "../core/game.ts";
+import type { BranchHook, MockPolicyInfo } from "../core/game.ts";
 import type { PromptSet } from "../agents/llm/prompts/template.ts";
 import { mockPopulation, type MockPopulationOptions } from "../agents/mock/population.ts";
 import {
@@ -46,7 +46,7 @@ export interface FrailGameSpec<P, Id extends string> {
   // deno-lint-ignore no-explicit-any
   environment: Environment<P, any>;
   /** The central player's role and the participants' role. */
-  roles: { readonly central: RoleInfo; readonly participant: RoleInfo };
+  roles: FrailGameDescriptor<P, Id>["roles"];
   /** Rule-based policies by role. */
   mockPolicies: readonly MockPolicyInfo[];
   /** Table 5 presets, by regime. */

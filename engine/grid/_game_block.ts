@@ -59,8 +59,9 @@ export interface GameCondition {
  *
  * @example
  * ```ts
+ * import { z } from "npm:zod@4.6.7";
  * import { gameBlockSchema } from "./_game_block.ts";
- * const s = gameBlockSchema(["staghunt"], { agents: {}, episodes: {} } as never);
+ * const s = gameBlockSchema(["staghunt"], { agents: z.unknown(), episodes: z.number() });
  * if (s.safeParse({ game: "staghunt" }).success !== true) throw new Error();
  * ```
  */

@@ -442,9 +442,9 @@ export const GridSpecSchema: z.ZodType<GridSpec> = specSchema([
  *
  * @example
  * ```ts
- * import { parseGridSpec } from "./spec.ts";
+ * import { type FrailBlock, parseGridSpec } from "./spec.ts";
  * const spec = parseGridSpec({ name: "demo", blocks: [{ game: "frail", envs: ["bank_run"] }] });
- * const block = spec.blocks[0];
+ * const block = spec.blocks[0] as FrailBlock;
  * if (block.game !== "frail" || block.mechanisms.length !== 4 || spec.episodes !== 5) throw new Error();
  * try {
  *   parseGridSpec({ blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M5"] }] });
