@@ -5,7 +5,7 @@
  * @module
  */
 import type { EpisodeTally } from "../core/event_recorder.ts";
-import type { PlayedText } from "./runners.ts";
+import type { PlayedText } from "./episode_runner.ts";
 
 /**
  * The {@linkcode PlayedText} of an episode run with `ndjson: true`: its bytes

@@ -25,7 +25,7 @@ import type { EngineEvent } from "../core/events.ts";
 import { parseEpisodeLog } from "../core/log_file.ts";
 import { agentsLabel } from "./labels.ts";
 import type { BranchCondition, GridCell } from "./cells.ts";
-import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./runners.ts";
+import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./episode_runner.ts";
 import { playedText } from "./_played_text.ts";
 import { readCommittedBytes } from "./segments.ts";
 import type { BranchBlock } from "./spec.ts";

@@ -11,11 +11,10 @@
  *
  * @module
  */
-import type { Agent } from "../core/agent.ts";
 import { EpisodeError } from "../core/episode.ts";
 import { type EpisodeTally, tallyEvents } from "../core/event_recorder.ts";
 import type { EngineEvent } from "../core/events.ts";
-import type { GameDescriptor, PlayerInfo } from "../core/game.ts";
+import type { GameDescriptor } from "../core/game.ts";
 import { gameDescriptor } from "../games/registry.ts";
 import { playGame } from "../run_episode.ts";
 import { type CellCondition, cellGameId, type GridCell, type GridEpisode } from "./cells.ts";
@@ -23,47 +22,8 @@ import { branchRunner } from "./branch_block.ts";
 import { modelsOf } from "./spec.ts";
 import { playedText } from "./_played_text.ts";
 
-/** What an agent factory of a grid is told about a player (`index` and `model` for the Stag Hunt). */
-export type GridPlayer = PlayerInfo;
-
-/** Builds the agent of a player; works for every game. */
-export type GridAgentFactory = (player: GridPlayer) => Agent;
-
-/** Plays one game's episodes for a grid. */
-export interface EpisodeRunner {
-  /** Throws a `RangeError` when the cell cannot run in this build (unknown environment, bad parameters). */
-  check(cell: Pick<GridCell, "condition" | "agents" | "parents">): void;
-  /**
-   * The rule-based agents of an episode, seeded with its seed: those of its
-   * `mock` entry, or the game's defaults for an entry that names models (the
-   * stand-ins of a dry run).
-   */
-  mockAgents(episode: GridEpisode): GridAgentFactory;
-  /**
-   * Plays one episode with these agents and returns its log; throws an
-   * `EpisodeError` (carrying the log) when the episode crashed, any other
-   * error for a config it could not start.
-   */
-  play(episode: GridEpisode, agents: GridAgentFactory): Promise<EngineEvent[]>;
-  /**
-   * Plays one episode with these agents and returns its log as the engine
-   * built its text, with the tally that summarises it, without building its
-   * events (what the grid writes). Optional: without it the grid writes
-   * what `play` returns. Throws as `play` does; a crash's `EpisodeError`
-   * carries the text (`ndjson`) and the tally.
-   */
-  playText?(episode: GridEpisode, agents: GridAgentFactory): Promise<PlayedText>;
-}
-
-/** An episode's log as text, and its tally (see `EpisodeTally`). */
-export interface PlayedText {
-  /** The NDJSON lines, from `episode_start` to `episode_end`. */
-  readonly text: string;
-  /** The same lines as UTF-8, as the engine encoded them (what the grid writes), when it has them. */
-  readonly bytes?: Uint8Array;
-  /** The log at a glance. */
-  readonly tally: EpisodeTally;
-}
+export type { EpisodeRunner, GridAgentFactory, GridPlayer, PlayedText } from "./episode_runner.ts";
+import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./episode_runner.ts";
 
 /**
  * The error for an episode that names LLM agents when nothing can build them.
