@@ -17,7 +17,7 @@ import type { EngineEvent } from "../core/events.ts";
 import type { GameDescriptor } from "../core/game.ts";
 import { gameDescriptor } from "../games/registry.ts";
 import { playGame } from "../run_episode.ts";
-import { type CellCondition, cellGameId, type GridCell, type GridEpisode } from "./cells.ts";
+import { type CellCondition, cellGameId, type GridEpisode } from "./cells.ts";
 import { branchRunner } from "./branch_block.ts";
 import { modelsOf } from "./spec.ts";
 import { playedText } from "./_played_text.ts";
