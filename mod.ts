@@ -43,7 +43,7 @@ export {
   replayEpisode,
   runEpisode,
 } from "./engine/run_episode.ts";
-export { runStagHuntEpisode } from "./engine/games/staghunt/run.ts";
+export { runStagHuntEpisode } from "./engine/run_staghunt_episode.ts";
 // Counterfactual branches and episode diffs (their option and result types are in
 // engine/mod.ts, `branchEffects` in analysis/mod.ts).
 export { branchEpisode } from "./engine/branch_episode.ts";

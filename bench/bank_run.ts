@@ -27,7 +27,7 @@
  */
 import { parseArgs } from "node:util";
 import { runEpisode } from "../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../engine/run_staghunt_episode.ts";
 import { runGrid } from "../engine/grid/run_grid.ts";
 import { MECHANISMS } from "../engine/frail/types.ts";
 import {

@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { runStagHuntEpisode } from "../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../engine/run_staghunt_episode.ts";
 import { loggingRates, machine, markdownTable } from "./_measure.ts";
 
 const seconds = Number(Deno.args[0] ?? 3);

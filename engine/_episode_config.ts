@@ -9,7 +9,12 @@
  * @module
  */
 import { z } from "npm:zod@4.6.7";
-import { isPlainObject, parseQuickly, strictObject } from "./core/strict_input.ts";
+import {
+  describeInputIssue,
+  isPlainObject,
+  parseQuickly,
+  strictObject,
+} from "./core/strict_input.ts";
 import { REGIMES } from "./frail/params.ts";
 import { isOverridesName } from "./frail/descriptor.ts";
 import { FRAIL_ENV_IDS } from "./frail/registry.ts";
@@ -132,4 +137,90 @@ export function parseEpisodeConfig(config: unknown): ParsedEpisodeConfig {
     config,
     "episode config",
   );
+}
+
+/** What {@linkcode parseGameEpisodeConfig} returns: the run's options and the condition's fields. */
+export interface ParsedGameEpisodeConfig {
+  /** The run's options (`agents` and `clock` are read from the config as given). */
+  run: {
+    seed: number;
+    models?: unknown;
+    run: string;
+    episode?: string;
+    outDir?: string;
+    events: boolean;
+    hashes: boolean;
+    ndjson: boolean;
+  };
+  /** The condition's fields given (those of the game's `setupKeys`). */
+  fields: Record<string, unknown>;
+}
+
+const RUN_SHAPE = (({ seed, agents, run, episode, outDir, clock, events, hashes, ndjson }) => ({
+  seed,
+  agents,
+  run,
+  episode,
+  outDir,
+  clock,
+  events,
+  hashes,
+  ndjson,
+}))(EpisodeConfigSchema.shape);
+
+// The schema of each game's configs, by its list of condition keys (a constant of its descriptor).
+const gameSchemas = new WeakMap<readonly string[], z.ZodType>();
+
+function gameSchema(setupKeys: readonly string[]): z.ZodType {
+  let schema = gameSchemas.get(setupKeys);
+  if (schema === undefined) {
+    const fields = Object.fromEntries(setupKeys.map((k) => [k, z.unknown().optional()]));
+    schema = strictObject({
+      game: z.string(),
+      ...fields,
+      ...RUN_SHAPE,
+      models: z.unknown().optional(),
+    });
+    gameSchemas.set(setupKeys, schema);
+  }
+  return schema;
+}
+
+/**
+ * Parses a `runEpisode` config of a game by id (`game`): the run's options,
+ * and the condition's fields, which must be among the game's `setupKeys`
+ * (the game's `setup` validates their values).
+ *
+ * @example
+ * ```ts
+ * import { parseGameEpisodeConfig } from "./_episode_config.ts";
+ * const { run, fields } = parseGameEpisodeConfig({ game: "staghunt", N: 3, seed: 2 }, ["N", "M"]);
+ * if (run.run !== "adhoc" || run.events !== true || fields.N !== 3 || "M" in fields) throw new Error();
+ * try {
+ *   parseGameEpisodeConfig({ game: "staghunt", n: 3, seed: 2 }, ["N", "M"]);
+ *   throw new Error("should fail");
+ * } catch (e) {
+ *   if (!(e as Error).message.includes('did you mean "N"?')) throw e;
+ * }
+ * ```
+ * @throws {RangeError} Naming the field, for a bad config.
+ */
+export function parseGameEpisodeConfig(
+  config: unknown,
+  setupKeys: readonly string[],
+): ParsedGameEpisodeConfig {
+  const parsed = gameSchema(setupKeys).safeParse(config);
+  if (!parsed.success) {
+    throw new RangeError(describeInputIssue(parsed.error.issues[0], config, "episode config"));
+  }
+  const c = parsed.data as Record<string, unknown>;
+  const fields: Record<string, unknown> = {};
+  for (const k of setupKeys) if (c[k] !== undefined) fields[k] = c[k];
+  const { seed, models, run, episode, outDir, events, hashes, ndjson } = c;
+  return {
+    run: { seed, models, run, episode, outDir, events, hashes, ndjson } as ParsedGameEpisodeConfig[
+      "run"
+    ],
+    fields,
+  };
 }

@@ -29,8 +29,8 @@
  * @module
  */
 import type { AgentFactory } from "./core/agent.ts";
-import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
-import { type MockStagHuntOptions, mockStagHuntPlayers } from "./games/staghunt/mock.ts";
+import type { MockPopulationOptions } from "./agents/mock/population.ts";
+import type { MockStagHuntOptions } from "./games/staghunt/mock.ts";
 import { canonicalJson } from "./core/canonical_json.ts";
 import type { Environment } from "./core/environment.ts";
 import { type BranchPlay, branchSegments, checkBranch } from "./core/episode.ts";
@@ -39,10 +39,10 @@ import type { BranchOf, EngineEvent } from "./core/events.ts";
 import { sha256Hex } from "./core/hash.ts";
 import { describeMismatch, type EpisodeStart, recordedAnswers } from "./core/replay.ts";
 import { roundStreams } from "./core/rng.ts";
-import { frailGame } from "./frail/registry.ts";
+import type { GameDescriptor, GameSetup, PlayerAgentFactory } from "./core/game.ts";
 import { conditionSetup, type EpisodeResult, replayEpisode } from "./run_episode.ts";
-import { stagHuntGame } from "./games/staghunt/descriptor.ts";
-import { playerIndex, type StagHuntAgentFactory } from "./games/staghunt/players.ts";
+import { gameDescriptor } from "./games/registry.ts";
+import type { StagHuntAgentFactory } from "./games/staghunt/players.ts";
 import { NAME_HINT, NAME_PATTERN } from "./names.ts";
 
 /**
@@ -100,9 +100,6 @@ export interface BranchEpisodeOptions {
   ndjson?: boolean;
 }
 
-const FRAIL_KEYS = ["mechanism", "regime", "params"];
-const STAGHUNT_KEYS = ["M", "T", "F", "corruption", "payoffs", "heterogeneity"];
-
 /**
  * Forks an episode at round `atRound` under a change, with the parent's
  * randomness (see the module doc).
@@ -146,14 +143,14 @@ export async function branchEpisode(
     );
   }
   const game = start.game;
+  const descriptor = gameDescriptor(start.env);
   const played = checked.hashes.length;
   // A parent that ended before its horizon (a failure) can be branched at any
   // later round up to the horizon: the change never applies, and the branch
   // is the parent's episode (the counterfactual of switching at a round the
   // episode never reached).
   const parentSetup = conditionSetup(game, start.env, start.condition);
-  const parentEnv = (game === "frail" ? frailGame(start.env) : stagHuntGame)
-    .environment as Environment<unknown, unknown>;
+  const parentEnv = descriptor.environment as Environment<unknown, unknown>;
   const horizon = parentEnv.horizon(
     parentEnv.init(parentEnv.parseParams(parentSetup.params), {
       mechanism: parentSetup.condition.mechanism,
@@ -169,7 +166,7 @@ export async function branchEpisode(
         `got ${atRound}`,
     );
   }
-  const keys = game === "frail" ? FRAIL_KEYS : STAGHUNT_KEYS;
+  const keys = descriptor.branch?.keys ?? [];
   for (const k of Object.keys(change ?? {})) {
     if (!keys.includes(k)) {
       throw new RangeError(
@@ -180,19 +177,13 @@ export async function branchEpisode(
     }
   }
   const c = start.condition;
-  const changed: Record<string, unknown> = game === "frail"
-    ? {
-      ...c,
-      ...(change.mechanism !== undefined ? { mechanism: change.mechanism } : {}),
-      ...(change.regime !== undefined ? { regime: change.regime } : {}),
-      overrides: { ...(c.overrides as Record<string, unknown> ?? {}), ...(change.params ?? {}) },
-    }
-    : { ...c, ...change };
+  const changed: Record<string, unknown> = descriptor.branch
+    ? descriptor.branch.apply(c, change as Record<string, unknown>)
+    : { ...c };
   const setup = conditionSetup(game, start.env, changed);
-  const env = (game === "frail" ? frailGame(start.env) : stagHuntGame)
-    .environment as Environment<unknown, unknown>;
+  const env = descriptor.environment as Environment<unknown, unknown>;
   const seed = start.seed;
-  const agents = branchAgents(game, seed, options.agents);
+  const agents = branchAgents(descriptor, setup, seed, options.agents);
   // Who plays from atRound on: the roster the changed condition sets up.
   const roster = env.roster(
     env.init(env.parseParams(setup.params), {
@@ -296,9 +287,14 @@ export function branchLabel(change: BranchChange): string {
   return parts.length === 0 ? "same" : parts.join("-");
 }
 
-/** The agents of a branch from its round on, as a FRAIL factory. */
+/**
+ * The agents of a branch from its round on: the given factory, or the game's
+ * mock agents of the given options, told about each player as the game's
+ * `players` hook tells them (the Stag Hunt's speaking index).
+ */
 function branchAgents(
-  game: string,
+  game: GameDescriptor,
+  setup: GameSetup<unknown>,
   seed: number,
   agents: BranchEpisodeOptions["agents"],
 ): AgentFactory {
@@ -308,13 +304,9 @@ function branchAgents(
         "(a log records the parent's policies, not how to rebuild them)",
     );
   }
-  if (game === "frail") {
-    return typeof agents === "function"
-      ? agents as AgentFactory
-      : mockPopulation({ seed, ...(agents as MockPopulationOptions) });
-  }
-  const factory: StagHuntAgentFactory = typeof agents === "function"
-    ? agents as StagHuntAgentFactory
-    : mockStagHuntPlayers({ seed, ...(agents as MockStagHuntOptions) });
-  return ({ id, role }) => factory({ id, role, index: playerIndex(id) });
+  const factory: PlayerAgentFactory = typeof agents === "function"
+    ? agents as PlayerAgentFactory
+    : game.mockAgents({ seed, ...(agents as Record<string, unknown>) });
+  const players = game.players?.players(setup, seed, undefined);
+  return players ? (p) => factory(players.player(p)) : factory;
 }

@@ -24,9 +24,18 @@
 // The contract of a game: its environment, agents, descriptor and events.
 export type { Environment, Step, StepContext, Transition } from "./core/environment.ts";
 export type { Agent, AgentFactory } from "./core/agent.ts";
-export type { DerivedQuantities, EpisodeCondition, GameDescriptor, RoleInfo } from "./core/game.ts";
+export type {
+  DerivedQuantities,
+  EpisodeCondition,
+  GameDescriptor,
+  GameSetup,
+  GameView,
+  RoleInfo,
+} from "./core/game.ts";
 export type { EngineEvent } from "./core/events.ts";
-export { gameDescriptor, GAMES } from "./games/registry.ts";
+export { defineContract } from "./core/contract.ts";
+export type { Game } from "./games/game.ts";
+export { gameDescriptor, GAMES, registerGame, type RegisterGameOptions } from "./games/registry.ts";
 
 // The round loop, replay and logs.
 export { EpisodeError, type PlayedEpisode, playEpisode } from "./core/episode.ts";
@@ -39,7 +48,7 @@ export { canonicalJson } from "./core/canonical_json.ts";
 export { type EnvId, type MechanismId, MECHANISMS } from "./frail/types.ts";
 export { type RegimeId, REGIMES } from "./frail/params.ts";
 export { FRAIL_ENV_IDS } from "./frail/registry.ts";
-export type { EpisodeConfig, EpisodeResult } from "./run_episode.ts";
+export type { EpisodeConfig, EpisodeResult, GameEpisodeConfig } from "./run_episode.ts";
 export { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
 export type { BranchEpisodeOptions } from "./branch_episode.ts";
 export type { EpisodeDiff } from "./core/episode_diff.ts";

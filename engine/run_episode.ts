@@ -10,22 +10,21 @@
  * @module
  */
 import type { AgentFactory } from "./core/agent.ts";
-import { mockPopulation, type MockPopulationOptions } from "./agents/mock/population.ts";
+import type { MockPopulationOptions } from "./agents/mock/population.ts";
 import { EpisodeRun, playAndLog } from "./core/episode_run.ts";
 import { awaitHint } from "./core/jupyter.ts";
 import type { EpisodeTally } from "./core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
 import type { Environment } from "./core/environment.ts";
+import type { GameDescriptor, GameSetup, PlayerAgentFactory } from "./core/game.ts";
+import type { PlayedEpisode } from "./core/episode.ts";
 import { type ReplayResult, type ReplaySetup, replayWith } from "./core/replay.ts";
-import { frailSetup } from "./frail/descriptor.ts";
-import { frailGame } from "./frail/registry.ts";
 import type { RegimeId } from "./frail/params.ts";
 import type { EnvId, MechanismId } from "./frail/types.ts";
-import { stagHuntGame, stagHuntSetup } from "./games/staghunt/descriptor.ts";
-import type { HeterogeneityId } from "./games/staghunt/heterogeneity.ts";
-import { parseEpisodeConfig } from "./_episode_config.ts";
+import { gameDescriptor } from "./games/registry.ts";
+import { parseEpisodeConfig, parseGameEpisodeConfig } from "./_episode_config.ts";
 
-/** Configuration of one episode. */
+/** Configuration of one FRAIL episode, by its environment id (`env`). */
 export interface EpisodeConfig {
   /** Environment id. */
   env: EnvId;
@@ -62,6 +61,40 @@ export interface EpisodeConfig {
 }
 
 /**
+ * Configuration of one episode of any registered game (`game`: its id, e.g.
+ * `"staghunt"` or `"bank_run"`): the run's options, and the condition's
+ * fields inline, as the game's `setup` takes them (its `setupKeys`; FRAIL:
+ * `mechanism`, `regime`, `params`; Stag Hunt: `N`, `M`, `T`, `F`,
+ * `payoffs`, `corruption`, `heterogeneity`). Any other key is refused.
+ */
+export interface GameEpisodeConfig {
+  /** Game id (`GAMES`, or a game added with `registerGame`). */
+  game: string;
+  /** Episode seed (non-negative integer). */
+  seed: number;
+  /** Agents: a factory, or the game's mock options. Default: its rule-based agents seeded with `seed`. */
+  agents?: AgentFactory | PlayerAgentFactory | Readonly<Record<string, unknown>>;
+  /** Model policy of a game that assigns models to players (Stag Hunt: a `ModelPolicy`). Default none. */
+  models?: unknown;
+  /** Run id. Default `"adhoc"`. */
+  run?: string;
+  /** Episode id. Default the game's (`GameDescriptor.episodeId`). */
+  episode?: string;
+  /** Folder under which `<run>/<episode>.ndjson` is written. Default: nothing is written. */
+  outDir?: string;
+  /** Clock for event times. Default: wall clock. */
+  clock?: () => string;
+  /** Keep the events in memory. Default `true`. */
+  events?: boolean;
+  /** Checkpoints carry states and hashes. Default `false`; always on with `outDir` or `ndjson`. */
+  hashes?: boolean;
+  /** Return the NDJSON log text. Default `false`. */
+  ndjson?: boolean;
+  /** The condition's fields. */
+  [field: string]: unknown;
+}
+
+/**
  * What {@linkcode runEpisode} returns. A notebook cell that ends with it
  * shows its condition, outcome, W and W~ (see `episodeSummary`).
  */
@@ -82,6 +115,8 @@ export interface EpisodeResult {
   readonly ndjsonBytes?: Uint8Array;
   /** Where the log was written, if it was. */
   logPath?: string;
+  /** Model of each player, when the game assigned models (`models`). */
+  models?: Record<string, string>;
   /**
    * Its status, calls and model calls at a glance, whatever was recorded
    * (see `EpisodeTally`); a getter, left out of `toJSON`.
@@ -90,44 +125,152 @@ export interface EpisodeResult {
 }
 
 /**
- * Runs one episode. Everything is validated before anything is written: a bad
- * config throws a `RangeError` naming the field and leaves no file behind.
+ * Runs one episode of any registered game: a FRAIL config by its
+ * environment (`env`, {@linkcode EpisodeConfig}) or any game by its id
+ * (`game`, {@linkcode GameEpisodeConfig}). Everything is validated before
+ * anything is written: a bad config throws a `RangeError` naming the field
+ * and leaves no file behind.
  *
  * @example
  * ```ts
  * import { runEpisode } from "./run_episode.ts";
  * const r = await runEpisode({ env: "bank_run", mechanism: "M0", seed: 1, agents: { depositors: "always_stay" } });
  * if (r.outcome.welfareRealization !== 1) throw new Error(String(r.outcome.welfareRealization));
+ * const s = await runEpisode({ game: "staghunt", N: 3, M: 2, T: 2, seed: 7, agents: { players: "always_stag" } });
+ * if (!s.outcome.success || s.events[0].type !== "episode_start" || s.events[0].env !== "staghunt") throw new Error();
  * ```
  */
-export function runEpisode(config: EpisodeConfig): Promise<EpisodeResult> {
+export function runEpisode(config: EpisodeConfig): Promise<EpisodeResult>;
+/** Runs one episode of a game by its id (`game`); see the FRAIL form above. */
+export function runEpisode(config: GameEpisodeConfig): Promise<EpisodeResult>;
+export function runEpisode(config: EpisodeConfig | GameEpisodeConfig): Promise<EpisodeResult> {
   // A notebook that forgets `await` is told so (awaitHint).
   return awaitHint(playEpisodeConfig(config), "runEpisode(...)", ["outcome", "events", "hashes"]);
 }
 
-async function playEpisodeConfig(config: EpisodeConfig): Promise<EpisodeResult> {
+async function playEpisodeConfig(
+  config: EpisodeConfig | GameEpisodeConfig,
+): Promise<EpisodeResult> {
+  if (typeof (config as { game?: unknown })?.game === "string") {
+    const game = gameDescriptor((config as GameEpisodeConfig).game);
+    const { run, fields } = parseGameEpisodeConfig(config, game.setupKeys);
+    const played = await playGame(game, fields, {
+      ...run,
+      agents: config.agents,
+      clock: config.clock,
+    });
+    return gameRun(played, run.ndjson);
+  }
   const c = parseEpisodeConfig(config);
-  const game = frailGame(c.env);
-  const setup = frailSetup(game, {
-    mechanism: c.mechanism,
-    regime: c.regime,
-    overrides: c.params,
-    ...(c.paramsName === undefined ? {} : { name: c.paramsName }),
-  });
-  const agents = typeof config.agents === "function"
-    ? config.agents
-    : mockPopulation({ seed: c.seed, ...(config.agents ?? {}) });
-  const episode = c.episode ?? `${c.env}_${c.mechanism}_${c.regime}_s${c.seed}`;
+  const played = await playGame(
+    gameDescriptor(c.env),
+    {
+      mechanism: c.mechanism,
+      regime: c.regime,
+      params: c.params,
+      ...(c.paramsName === undefined ? {} : { paramsName: c.paramsName }),
+    },
+    { ...c, agents: config.agents, clock: config.clock },
+  );
+  return gameRun(played, c.ndjson);
+}
+
+/** How {@linkcode playGame} runs an episode: the run's options, parsed. */
+export interface PlayGameOptions {
+  /** Episode seed. */
+  seed: number;
+  /** Agents: a factory, or the game's mock options. Default: its rule-based agents. */
+  agents?:
+    | AgentFactory
+    | PlayerAgentFactory
+    | Readonly<Record<string, unknown>>
+    | MockPopulationOptions;
+  /** Model policy (`PlayerHook`). Default none. */
+  models?: unknown;
+  /** Run id. */
+  run: string;
+  /** Episode id. Default the game's. */
+  episode?: string;
+  /** Log folder. Default none. */
+  outDir?: string;
+  /** Clock. Default the wall clock. */
+  clock?: () => string;
+  /** Keep the events. */
+  events: boolean;
+  /** Hash checkpoints. */
+  hashes: boolean;
+  /** Build the log text. */
+  ndjson: boolean;
+}
+
+/** What {@linkcode playGame} played: the episode, its set-up, ids and assigned models. */
+export interface PlayedGame {
+  /** The played episode. */
+  played: PlayedEpisode<unknown>;
+  /** Where its log was written, if it was. */
+  logPath?: string;
+  /** Its set-up. */
+  setup: GameSetup<unknown>;
+  /** Its episode id. */
+  episode: string;
+  /** Model of each player, when the game's player hook assigned models. */
+  models?: Record<string, string>;
+}
+
+/**
+ * Plays one episode of a game through its descriptor: `setup` of the fields
+ * (with those the model policy implies), its agents (the given factory, or
+ * `mockAgents` of the given options and the seed) told about each player by
+ * its `players` hook, and its log written when asked. What `runEpisode`,
+ * `runStagHuntEpisode` and the grid run.
+ *
+ * @example
+ * ```ts
+ * import { playGame } from "./run_episode.ts";
+ * import { gameDescriptor } from "./games/registry.ts";
+ * const r = await playGame(gameDescriptor("staghunt"), { N: 3, M: 2, T: 1 }, {
+ *   seed: 2, models: { kind: "h2", pool: ["a", "b"] }, run: "adhoc",
+ *   events: true, hashes: false, ndjson: false,
+ * });
+ * if (r.episode !== "staghunt_N3_M2_T1_F0_base_h2_s2" || Object.keys(r.models!).length !== 3) throw new Error();
+ * ```
+ * @throws {RangeError} For a bad condition or mock option, naming it.
+ */
+export async function playGame(
+  game: GameDescriptor,
+  fields: Readonly<Record<string, unknown>>,
+  options: PlayGameOptions,
+): Promise<PlayedGame> {
+  const { seed, models } = options;
+  const hook = game.players;
+  const setup = game.setup(
+    hook && models !== undefined ? { ...fields, ...hook.fields(models) } : fields,
+  );
+  const factory = typeof options.agents === "function"
+    ? options.agents as PlayerAgentFactory
+    : game.mockAgents({ seed, ...(options.agents ?? {}) });
+  const players = hook?.players(setup, seed, models);
+  const episode = options.episode ?? game.episodeId(setup, seed);
   const { played, logPath } = await playAndLog(
     game.environment,
-    { ...setup, seed: c.seed, agents },
-    { ...c, episode, clock: config.clock },
+    {
+      ...setup,
+      seed,
+      agents: players ? (p) => factory(players.player(p)) : factory,
+    },
+    { ...options, episode },
   );
-  return new EpisodeRun(played, {
-    ndjson: c.ndjson,
-    logPath,
-    ids: { condition: setup.condition.id, episode },
+  return { played, logPath, setup, episode, models: players?.models };
+}
+
+function gameRun(g: PlayedGame, ndjson: boolean): EpisodeResult {
+  const run = new EpisodeRun(g.played, {
+    ndjson,
+    logPath: g.logPath,
+    ids: { condition: g.setup.condition.id, episode: g.episode },
   });
+  if (g.models) (run as EpisodeResult).models = g.models;
+  return run;
 }
 
 /**
@@ -153,23 +296,31 @@ export function replayEpisode(events: readonly EngineEvent[]): Promise<ReplayRes
   if (!start || start.type !== "episode_start") {
     return Promise.reject(new TypeError("Cannot replay: the log has no episode_start event"));
   }
-  if (start.game !== "frail" && start.game !== "staghunt") {
-    return Promise.reject(
-      new TypeError(`Cannot replay: unknown game "${start.game}" (expected "frail" or "staghunt")`),
-    );
+  let game: GameDescriptor;
+  try {
+    game = replayGame(start.game, start.env);
+  } catch (err) {
+    return Promise.reject(new TypeError(`Cannot replay: ${(err as Error).message}`));
   }
-  const env = start.game === "frail" ? frailGame(start.env).environment : stagHuntGame.environment;
   const parent = start.branch_of;
-  return replayWith(env as Environment<unknown, unknown>, events, {
-    setup: () => conditionSetup(start.game, start.env, start.condition ?? {}),
-    ...(parent ? { parentSetup: (c) => conditionSetup(start.game, start.env, c) } : {}),
+  return replayWith(game.environment as Environment<unknown, unknown>, events, {
+    setup: () => game.setup(start.condition ?? {}),
+    ...(parent ? { parentSetup: (c) => game.setup(c) } : {}),
   });
 }
 
+/** The game of a log: its `env`, which must be of the family its `game` names. */
+function replayGame(family: string, env: string): GameDescriptor {
+  const game = gameDescriptor(env);
+  if (game.game !== family) {
+    throw new Error(`the log's game "${env}" is of family "${game.game}", not "${family}"`);
+  }
+  return game;
+}
+
 /**
- * The parameters and condition a recorded condition resolves to (FRAIL:
- * environment, mechanism, regime and overrides; Stag Hunt: N, M, T, F,
- * payoffs, corruption and heterogeneity), through the game's descriptor.
+ * The parameters and condition a recorded condition resolves to, through the
+ * descriptor of the log's game (`env`, of family `game`): its `setup`.
  *
  * @example
  * ```ts
@@ -184,17 +335,11 @@ export function conditionSetup(
   env: string,
   c: Record<string, unknown>,
 ): ReplaySetup<unknown> {
-  if (game === "frail") {
-    return frailSetup(frailGame(env), {
-      mechanism: c.mechanism as MechanismId,
-      regime: c.regime as RegimeId,
-      overrides: (c.overrides ?? {}) as Record<string, unknown>,
-      ...(c.overrides_name === undefined ? {} : { name: c.overrides_name as string }),
-    });
+  let descriptor: GameDescriptor;
+  try {
+    descriptor = replayGame(game, env);
+  } catch (err) {
+    throw new TypeError((err as Error).message);
   }
-  if (game === "staghunt") {
-    const { N, M, T, F, corruption, payoffs } = c;
-    return stagHuntSetup({ N, M, T, F, corruption, payoffs }, c.heterogeneity as HeterogeneityId);
-  }
-  throw new TypeError(`Unknown game "${game}" (expected "frail" or "staghunt")`);
+  return descriptor.setup(c);
 }

@@ -32,24 +32,6 @@ const FAMILY_PATHS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-/**
- * Branches on a game id in the engine's episode, replay, grid and CLI code,
- * by file: the count found today. Removed by the runner helper's branch (one
- * runEpisode, one replay, one grid runner through the descriptor): the lead
- * deletes this list after merging it. A file listed here with more branches
- * than its count still fails.
- */
-const PENDING: Readonly<Record<string, number>> = {
-  "engine/branch_episode.ts": 5,
-  "engine/cli/_reproduce_args.ts": 3,
-  "engine/cli/reproduce.ts": 1,
-  "engine/grid/branch_block.ts": 3,
-  "engine/grid/cells.ts": 3,
-  "engine/grid/estimate.ts": 1,
-  "engine/grid/llm_agents.ts": 4,
-  "engine/run_episode.ts": 5,
-};
-
 const GAME_IDS = new Set(GAMES.map((g) => g.id));
 const FAMILY_IDS = new Set(GAMES.map((g) => g.game));
 const ALL_IDS = new Set([...GAME_IDS, ...FAMILY_IDS]);
@@ -78,22 +60,9 @@ function offending(path: string, text: string): string[] {
     );
 }
 
-/** The branches of a set of files beyond what PENDING allows. */
+/** The branches on a game id of a set of files, by file:line. */
 function unexpected(files: readonly { path: string; text: string }[]): string[] {
-  const out: string[] = [];
-  for (const { path, text } of files) {
-    const found = offending(path, text);
-    const pending = PENDING[path] ?? 0;
-    if (found.length > pending) {
-      out.push(
-        ...(pending === 0 ? found : [
-          `${path}: ${found.length} branches on a game id, ${pending} pending:`,
-          ...found,
-        ]),
-      );
-    }
-  }
-  return out;
+  return files.flatMap(({ path, text }) => offending(path, text));
 }
 
 async function sourceFiles(): Promise<{ path: string; text: string }[]> {
@@ -109,7 +78,7 @@ Deno.test("no code outside a game's package or its family's own code branches on
   assertEquals(unexpected(await sourceFiles()), []);
 });
 
-Deno.test("unexpected() names file:line of a branch added to the viewer, a family folder or a pending file", () => {
+Deno.test("unexpected() names file:line of a branch added to the viewer, a family folder or a command", () => {
   const branch =
     `const view = 1;\n// "staghunt" === x in a comment\nif (h.game === "staghunt") {}\n`;
   assertEquals(unexpected([{ path: "analysis/viewer/_new.ts", text: branch }]), [
@@ -134,14 +103,13 @@ Deno.test("unexpected() names file:line of a branch added to the viewer, a famil
     }]),
     [`engine/games/bank_run/x.ts:1: compares with game id "crowdfunding"`],
   );
-  // One branch more than a pending file's count fails, naming them all.
-  const cli = `if (paper === "frail") {}\n`;
-  assertEquals(unexpected([{ path: "engine/cli/reproduce.ts", text: cli }]), []);
-  assertEquals(unexpected([{ path: "engine/cli/reproduce.ts", text: cli + cli }]), [
-    "engine/cli/reproduce.ts: 2 branches on a game id, 1 pending:",
-    `engine/cli/reproduce.ts:1: compares with family id "frail"`,
-    `engine/cli/reproduce.ts:2: compares with family id "frail"`,
-  ]);
+  // The command-line programs dispatch through data too.
+  assertEquals(
+    unexpected([{ path: "engine/cli/reproduce.ts", text: `if (paper === "frail") {}\n` }]),
+    [
+      `engine/cli/reproduce.ts:1: compares with family id "frail"`,
+    ],
+  );
   assertEquals(unexpected([{ path: "tests/x_test.ts", text: branch }]), []);
 });
 

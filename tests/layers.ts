@@ -78,7 +78,12 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: "episodes",
-    paths: ["engine/_episode_config.ts", "engine/run_episode.ts", "engine/branch_episode.ts"],
+    paths: [
+      "engine/_episode_config.ts",
+      "engine/run_episode.ts",
+      "engine/run_staghunt_episode.ts",
+      "engine/branch_episode.ts",
+    ],
     why: "playing and branching one episode of any game",
   },
   {

@@ -73,7 +73,11 @@ const sample = (ids: readonly string[]) =>
 /** The episode ids of a folder's plan, recomputed from its manifest's spec, or `null` when this toolkit deals them otherwise. */
 function plannedIds(m: GridManifest): string[] | null {
   try {
-    const plan = planGrid(m.spec, { shard: m.shard ?? undefined, maxEpisodes: m.total });
+    const plan = planGrid(m.spec, {
+      shard: m.shard ?? undefined,
+      maxEpisodes: m.total,
+      checkAgents: false,
+    });
     const ids = plan.episodes.map((e) => e.id);
     if (m.episodes_hash !== undefined && episodesHash(ids) !== m.episodes_hash) return null;
     return ids;

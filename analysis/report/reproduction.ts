@@ -75,6 +75,19 @@ const PAPER_REPORTS: Readonly<Record<ReportPaper, PaperReport>> = {
   },
 };
 
+/**
+ * The frames a paper's report reads (`loadRuns(dir, { frames })`).
+ *
+ * @example
+ * ```ts
+ * import { reportFrames } from "./reproduction.ts";
+ * if (reportFrames("staghunt").join() !== "turns") throw new Error();
+ * ```
+ */
+export function reportFrames(paper: ReportPaper): readonly ("rounds" | "decisions" | "turns")[] {
+  return PAPER_REPORTS[paper].frames;
+}
+
 /** Options for {@linkcode reproductionReport}. */
 export interface ReproductionReportOptions {
   /** The paper. */

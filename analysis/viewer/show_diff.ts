@@ -69,7 +69,7 @@ export function diffBundle(a: DiffSource, b: DiffSource): DiffBundle {
  * @example
  * ```ts
  * import { showDiff } from "./show_diff.ts";
- * import { runStagHuntEpisode } from "../../engine/games/staghunt/run.ts";
+ * import { runStagHuntEpisode } from "../../engine/run_staghunt_episode.ts";
  * const a = await runStagHuntEpisode({ F: 2, seed: 1, hashes: true });
  * const bundle = await showDiff(a, a);
  * if (!bundle?.["text/plain"].includes("no round differs")) throw new Error();

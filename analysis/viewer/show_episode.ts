@@ -163,7 +163,7 @@ export async function episodeBundle(
  * @example A row of the episodes frame
  * ```ts
  * import assert from "node:assert/strict";
- * import { runStagHuntEpisode } from "../../engine/games/staghunt/run.ts";
+ * import { runStagHuntEpisode } from "../../engine/run_staghunt_episode.ts";
  * import { loadRuns } from "../load/load_runs.ts";
  * import { showEpisode } from "./show_episode.ts";
  *

@@ -10,6 +10,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadModelsFile, type ModelConfig } from "../agents/llm/model_config.ts";
+import { GAMES } from "../games/registry.ts";
 import { parseGridSpec } from "../grid/spec.ts";
 import { readGridSpec } from "../grid/spec_file.ts";
 import type { ReportPaper } from "../../analysis/report/reproduction.ts";
@@ -32,8 +33,10 @@ export const PAPER_SPECS: Readonly<Record<ReportPaper, string>> = {
 };
 const PAPERS = Object.keys(PAPER_SPECS) as ReportPaper[];
 
-/** The Stag Hunt's mock players (notebook 04's): carryover threshold players, 10% noise. */
-const STAGHUNT_MOCK = { players: "threshold", rule: "carryover", noise: 0.1 };
+/** The mock stand-in of a block's games (`Game.paperMock`; the first game of its family). */
+function paperMock(family: string): Readonly<Record<string, unknown>> {
+  return GAMES.find((g) => g.game === family)?.paperMock ?? {};
+}
 
 /** A spec's block, as the reproduce command reads it. */
 export type ReproduceBlock = Record<string, unknown> & {
@@ -69,13 +72,14 @@ export function mockSpec(spec: ReproduceSpec): { spec: ReproduceSpec; dropped: s
   const dropped: string[] = [];
   spec.blocks.forEach((b, i) => {
     const agents = b.agents ?? [];
-    if (b.game === "staghunt" && agents.some((a) => "models" in a)) {
+    // A model policy (the Stag Hunt's h2 / h3) has no mock stand-in.
+    if (agents.some((a) => "models" in a)) {
       dropped.push(`blocks.${i} (${agents.map((a) => JSON.stringify(a)).join(", ")})`);
       return;
     }
     blocks.push({
       ...b,
-      agents: [b.game === "staghunt" ? { mock: STAGHUNT_MOCK } : { mock: {} }],
+      agents: [{ mock: { ...paperMock(b.game) } }],
     });
   });
   return { spec: { ...spec, name: `${spec.name ?? "grid"}-mock`, blocks }, dropped };
@@ -254,7 +258,8 @@ export async function readReproduceCommand(args: readonly string[]): Promise<Rep
     throw err;
   }
   const parsed = parseGridSpec(design);
-  const game = paper === "frail" ? "frail" : "staghunt";
+  // Each paper's design is of the family of games of the same name.
+  const game: string = paper;
   const otherGames = parsed.blocks.filter((b) => b.game !== game);
   if (otherGames.length > 0) {
     fail(

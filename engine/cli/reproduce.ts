@@ -88,6 +88,7 @@ import { wrap } from "../grid/format_table.ts";
 import { loadRuns } from "../../analysis/load/load_runs.ts";
 import {
   REPORT_PAPERS,
+  reportFrames,
   type ReportPaper,
   reproductionReport,
 } from "../../analysis/report/reproduction.ts";
@@ -142,7 +143,7 @@ async function report(
   out: string,
 ): Promise<{ html: string; md: string; summary: string }> {
   const frames = await loadRuns(join(out, "run"), {
-    frames: paper === "frail" ? ["rounds", "decisions"] : ["turns"],
+    frames: [...reportFrames(paper)],
     workers: 1,
   });
   const r = reproductionReport(frames, { paper });

@@ -6,13 +6,21 @@
  * ids, every label and every derived fact the toolkit uses is read from a
  * descriptor; nothing else spells them out.
  *
+ * A descriptor is also the factory of its game: {@linkcode GameDescriptor.setup}
+ * turns a condition's fields into validated parameters and the condition to
+ * record, {@linkcode GameDescriptor.mockAgents} builds its rule-based agents,
+ * and {@linkcode GameDescriptor.episodeId} names an episode; the optional
+ * {@linkcode GameDescriptor.players} hook tells the agent factory more about
+ * each player (the Stag Hunt's speaking index and assigned model). The one
+ * `runEpisode`, the replay and the grid runner play every game through these.
+ *
  * The runner records a game's condition in each log's `episode_start` as
  * explicit fields ({@linkcode EpisodeCondition}); the analysis reads it from
- * there.
+ * there, and `setup` of those recorded fields gives the same condition back.
  *
  * @module
  */
-import type { AgentFactory } from "./agent.ts";
+import type { Agent, AgentFactory } from "./agent.ts";
 import type { Environment } from "./environment.ts";
 
 /** A role of a game. */
@@ -230,6 +238,86 @@ export interface GameDescriptor<P = unknown> {
   readonly view?: GameView;
   /** Its per-episode measures, for the analysis tables (default none). */
   readonly measures?: readonly GameMeasure[];
+  /**
+   * The fields a condition may give (`runEpisode` refuses any other key of a
+   * config), e.g. `["mechanism", "regime", "params"]`.
+   */
+  readonly setupKeys: readonly string[];
+  /**
+   * Validated parameters and the condition to record, from a condition's
+   * fields: those of a config, of a grid cell, or as recorded in
+   * `episode_start.condition` (fields it does not read are ignored, so a
+   * recorded condition sets up again as it was).
+   * @throws {RangeError} Naming the bad field.
+   */
+  setup(fields: Readonly<Record<string, unknown>>): GameSetup<P>;
+  /** The default id of an episode of this set-up and seed (e.g. `bank_run_M0_stable_s3`). */
+  episodeId(setup: GameSetup<P>, seed: number): string;
+  /** What the agent factory is told about each player beyond id and role. Default: nothing more. */
+  readonly players?: PlayerHook<P>;
+  /** What a branch may change from its round on (`branchEpisode`). Default: no change (`{}` only). */
+  readonly branch?: BranchHook;
+}
+
+/** What a branch of a game's episode may change, and how a change applies to its condition. */
+export interface BranchHook {
+  /** The keys a change may set (e.g. `["mechanism", "regime", "params"]`). */
+  readonly keys: readonly string[];
+  /** The condition fields of the changed condition: the recorded fields with the change applied. */
+  apply(
+    condition: Readonly<Record<string, unknown>>,
+    change: Readonly<Record<string, unknown>>,
+  ): Record<string, unknown>;
+}
+
+/** Validated parameters and the condition to record: what {@linkcode GameDescriptor.setup} returns. */
+export interface GameSetup<P = unknown> {
+  /** Validated parameters. */
+  params: P;
+  /** The condition to record. */
+  condition: EpisodeCondition;
+}
+
+/** What an agent factory may be told about a player: its id and role, and what a game adds. */
+export interface PlayerInfo {
+  /** Player id. */
+  id: string;
+  /** Role. */
+  role: string;
+  /** Speaking index from 0 (the Stag Hunt). */
+  index?: number;
+  /** The model a model policy assigned it (the Stag Hunt's heterogeneity). */
+  model?: string;
+}
+
+/** Builds the agent of a player from what the game tells about it. */
+export type PlayerAgentFactory = (player: PlayerInfo) => Agent;
+
+/** The players of one episode, as a {@linkcode PlayerHook} describes them. */
+export interface EpisodePlayers {
+  /** What the agent factory is told about a player of this id and role. */
+  player(player: { id: string; role: string }): PlayerInfo;
+  /** Model of each player built so far, when a model policy assigns them. */
+  readonly models?: Record<string, string>;
+}
+
+/**
+ * A game's per-player hook: a model policy (e.g. the Stag Hunt's h1 / h2 /
+ * h3 heterogeneity, which may depend on who is corrupted, something the agents
+ * are never told) and what each agent factory call receives.
+ */
+export interface PlayerHook<P = unknown> {
+  /**
+   * The model policy of a grid agents entry (`{ model }` or `{ models }`), or
+   * `undefined` when it names none the game assigns.
+   */
+  policy(
+    entry: { readonly kind: string; readonly model?: unknown; readonly models?: unknown },
+  ): unknown;
+  /** The condition fields a model policy implies (`undefined`: none given), merged into the set-up's. */
+  fields(policy: unknown): Record<string, unknown>;
+  /** The players of an episode of this set-up and seed under a model policy (`undefined`: none). */
+  players(setup: GameSetup<P>, seed: number, policy: unknown): EpisodePlayers;
 }
 
 /**

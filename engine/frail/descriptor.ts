@@ -14,12 +14,12 @@
  *
  * @module
  */
-import type { AgentFactory } from "../core/agent.ts";
 import type {
   DerivedQuantities,
   EpisodeCondition,
   GameDescriptor,
   GameView,
+  MockPolicyInfo,
 } from "../core/game.ts";
 import { copyData } from "../core/copy_data.ts";
 import { shortHash } from "../core/hash.ts";
@@ -275,9 +275,15 @@ function resolved<P>(
 
 // The options of each list of games, built once per list (the lists are constants).
 const policiesByOption = new WeakMap<
-  readonly GameDescriptor[],
-  Map<string, GameDescriptor["mockPolicies"][number]>
+  readonly MockPolicySource[],
+  Map<string, MockPolicyInfo>
 >();
+
+/** What {@linkcode checkMockOptions} reads of a game: its mock options (a descriptor will do). */
+export interface MockPolicySource {
+  /** Rule-based policies by role. */
+  readonly mockPolicies: readonly MockPolicyInfo[];
+}
 
 /**
  * Checks FRAIL mock options against the policies the descriptors list:
@@ -299,7 +305,7 @@ const policiesByOption = new WeakMap<
  */
 export function checkMockOptions(
   options: Readonly<Record<string, unknown>>,
-  games: readonly GameDescriptor[],
+  games: readonly MockPolicySource[],
   extraKeys: readonly string[] = [],
 ): void {
   let byOption = policiesByOption.get(games);
@@ -323,34 +329,4 @@ export function checkMockOptions(
       );
     }
   }
-}
-
-/**
- * A FRAIL game's mock agents: its mock options checked against the policies
- * its descriptor lists (and `seed`), then handed to its package's population.
- * The descriptors' `mockAgents` delegate here.
- *
- * @example
- * ```ts
- * import { frailMockAgents } from "./descriptor.ts";
- * import { bankRunGame } from "../games/bank_run/descriptor.ts";
- * import { bankRunMockPopulation } from "../games/bank_run/mock.ts";
- * const make = frailMockAgents(bankRunGame, bankRunMockPopulation, { depositors: "always_run" });
- * if (make({ id: "dep_01", role: "depositor" }).policy !== "mock:always_run") throw new Error();
- * try {
- *   frailMockAgents(bankRunGame, bankRunMockPopulation, { creditors: "always_roll" });
- *   throw new Error("accepted");
- * } catch (e) {
- *   if (!(e as Error).message.includes('"creditors"')) throw e;
- * }
- * ```
- * @throws {RangeError} For an option the game does not take, or an unknown policy.
- */
-export function frailMockAgents<O>(
-  game: GameDescriptor,
-  population: (options: O) => AgentFactory,
-  options: Readonly<Record<string, unknown>>,
-): AgentFactory {
-  checkMockOptions(options, [game], ["seed"]);
-  return population(options as O);
 }

@@ -4,9 +4,12 @@ import type { ModelAssignment } from "../agents/llm/model_assignment.ts";
 import type { BankPolicy, DepositorPolicy } from "../games/bank_run/mock.ts";
 import type { BackerPolicy, FounderPolicy } from "../games/crowdfunding/mock.ts";
 import type { BorrowerPolicy, CreditorPolicy } from "../games/debt_rollover/mock.ts";
-import type { StagHuntMockPolicy } from "../games/staghunt/mock.ts";
-import type { BeliefRule } from "../games/staghunt/beliefs/rule.ts";
+import type { RuleSpec } from "../games/staghunt/rule_spec.ts";
+import type { StagHuntMockSpec } from "../games/staghunt/mock_options.ts";
 import type { ModelPolicy } from "../games/staghunt/heterogeneity.ts";
+import type { GameAgentsSpec } from "./_game_block.ts";
+
+export type { RuleSpec, StagHuntMockSpec };
 
 /** Options of the rule-based FRAIL agents, by role (each environment reads its own; the policies are listed in each environment's descriptor). */
 export interface FrailMockSpec {
@@ -24,42 +27,6 @@ export interface FrailMockSpec {
   founder?: FounderPolicy;
 }
 
-/**
- * A belief rule in a spec:
- * - an id of the paper's rules (`"naive"`, `"carryover"`, `"outcome_alignment"`);
- * - an id with parameters, `{ "carryover": { "lambda": 0.7 } }` (one key,
- *   checked against the rule's own parameters, `BELIEF_RULES`);
- * - in a TypeScript spec, a `BeliefRule` object (its `id` names it in cell
- *   ids, logs and the manifest, so it must be stable; episodes with one play
- *   in-process: a function cannot cross to a Web Worker);
- * - `{ "id": "<id>" }`: how the manifest records a rule object (it cannot
- *   be played from JSON).
- */
-export type RuleSpec =
-  | string
-  | Readonly<Record<string, Readonly<Record<string, number>>>>
-  | BeliefRule
-  | { readonly id: string };
-
-/** Options of the rule-based Stag Hunt players. */
-export interface StagHuntMockSpec {
-  /** Policy of every player. Default `"threshold"`. */
-  players?: StagHuntMockPolicy;
-  /**
-   * Belief rule of threshold players (see {@linkcode RuleSpec}), or a list of
-   * rules: one agents entry per rule. Default `"naive"`.
-   */
-  rule?: RuleSpec | RuleSpec[];
-  /** Probability a threshold player plays the other action. Default 0. */
-  noise?: number;
-  /** q-hat where the rule is undefined. Default 0.5. */
-  firstSpeakerPrior?: number;
-  /** Hare payoff q* compares with. Default `"HF"`. */
-  hare?: "HF" | "HS" | "expected";
-  /** Confidence reported by always players. Default 1. */
-  confidence?: number;
-}
-
 /** An agents entry of a FRAIL block. */
 export type FrailAgentsSpec =
   | { kind: "mock"; mock: FrailMockSpec; label?: string }
@@ -72,4 +39,4 @@ export type StagHuntAgentsSpec =
   | { kind: "models"; models: ModelPolicy; mock?: StagHuntMockSpec; label?: string };
 
 /** Any agents entry. */
-export type AgentsSpec = FrailAgentsSpec | StagHuntAgentsSpec;
+export type AgentsSpec = FrailAgentsSpec | StagHuntAgentsSpec | GameAgentsSpec;

@@ -242,3 +242,20 @@ export function expand(block: FrailBlock): FrailCellDraft[] {
   }
   return out;
 }
+
+/**
+ * The part of a FRAIL cell's condition its seeds depend on: all of it but an
+ * override set's name (a label: naming a set leaves its draws as they were).
+ *
+ * @example
+ * ```ts
+ * import { seedCondition } from "./_frail_block.ts";
+ * const c = { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {}, paramsName: "crisis" } as const;
+ * if ("paramsName" in (seedCondition(c) as object)) throw new Error();
+ * ```
+ */
+export function seedCondition(condition: FrailCondition): unknown {
+  if (condition.paramsName === undefined) return condition;
+  const { paramsName: _n, ...rest } = condition;
+  return rest;
+}

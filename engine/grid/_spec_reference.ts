@@ -15,7 +15,7 @@ import {
   StagHuntBlockSchema,
   StagHuntMockSchema,
 } from "./_staghunt_block.ts";
-import { GridSpecSchema } from "./spec.ts";
+import { GridSpecSchema, registeredGameBlock } from "./spec.ts";
 
 /** The first line of the generated section. */
 export const REFERENCE_START =
@@ -194,6 +194,7 @@ export function specReference(): string {
     "",
     table(branchBlock(), ["game"]),
     "",
+    ...gameBlockSection(),
     "### Agents entries of a FRAIL block",
     "",
     entries(FrailAgentsSchema),
@@ -241,4 +242,21 @@ export function withReference(markdown: string, reference: string): string {
     );
   }
   return markdown.slice(0, a) + reference + markdown.slice(b + REFERENCE_END.length);
+}
+
+/** The section of the registered games' block, or none when every game has a block of its family. */
+function gameBlockSection(): string[] {
+  const block = registeredGameBlock();
+  if (block === null) return [];
+  const json = schemaOf(block);
+  const ids = (json.properties?.game?.enum ?? []) as string[];
+  return [
+    `### Block of another registered game (\`"game"\`: ${ids.map((i) => `\`"${i}"\``).join(", ")})`,
+    "",
+    "A game of a family without a block of its own (the built-in minimum-effort game, or one registered",
+    "with `registerGame`: docs/adding-a-game.md) is run by this block.",
+    "",
+    table(json, ["game"]),
+    "",
+  ];
 }

@@ -33,7 +33,7 @@ import {
 } from "../games/staghunt/payoffs.ts";
 import type { GameDescriptor } from "../core/game.ts";
 import type { RuleSpec, StagHuntAgentsSpec, StagHuntMockSpec } from "./_agents_spec.ts";
-import { ruleIdOf, ruleSchema } from "./_rule_spec.ts";
+import { ruleIdOf, ruleSchema } from "../games/staghunt/rule_spec.ts";
 import {
   episodes,
   label,
@@ -399,4 +399,22 @@ export function expand(block: StagHuntBlock, b: number): StagHuntCellDraft[] {
     }
   });
   return out;
+}
+
+/**
+ * The part of a Stag Hunt cell's condition its seeds depend on: with seeds
+ * paired across agents, all of it but the heterogeneity (which the agents
+ * implement), else all of it.
+ *
+ * @example
+ * ```ts
+ * import { seedCondition } from "./_staghunt_block.ts";
+ * const c = { game: "staghunt", N: 3, M: 2, T: 2, F: 0, corruption: "base", heterogeneity: "h2" } as never;
+ * if ("heterogeneity" in (seedCondition(c, true) as object)) throw new Error();
+ * ```
+ */
+export function seedCondition(condition: StagHuntCondition, paired: boolean): unknown {
+  if (!paired) return condition;
+  const { heterogeneity: _h, ...rest } = condition;
+  return rest;
 }

@@ -19,8 +19,7 @@
  * @module
  */
 import { join, resolve } from "node:path";
-import { mockPopulation } from "../agents/mock/population.ts";
-import { mockStagHuntPlayers } from "../games/staghunt/mock.ts";
+import { gameDescriptor } from "../games/registry.ts";
 import { branchEpisode, branchLabel } from "../branch_episode.ts";
 import type { EngineEvent } from "../core/events.ts";
 import { parseEpisodeLog } from "../core/log_file.ts";
@@ -29,8 +28,7 @@ import type { BranchCondition, BranchParent, GridCell } from "./cell.ts";
 import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./episode_runner.ts";
 import { playedText } from "./_played_text.ts";
 import { readCommittedBytes } from "./segments.ts";
-import type { BranchBlock, StagHuntMockSpec } from "./spec.ts";
-import { stagHuntMockOptions } from "./staghunt_runner.ts";
+import type { BranchBlock } from "./spec.ts";
 
 export type { BranchParent };
 
@@ -73,7 +71,7 @@ export function branchParents(block: BranchBlock, b: number): BranchParent[] {
     out.push({
       episode,
       seed: start.seed,
-      game: start.game as BranchParent["game"],
+      game: start.game,
       env: start.env,
       conditionId: start.condition_id,
     });
@@ -227,20 +225,13 @@ export function forgetBranchParents(): void {
  */
 export const branchRunner: EpisodeRunner = {
   check(cell) {
-    const c = cell.condition as BranchCondition;
-    if (c.parentGame !== "frail" && c.parentGame !== "staghunt") {
-      throw new RangeError(`Unknown parent game "${c.parentGame}"`);
-    }
+    // Every parent's game is one this process can play.
+    for (const p of cell.parents ?? []) gameDescriptor(p.env);
   },
   mockAgents(ep) {
     const c = ep.condition as BranchCondition;
     const mock = ep.agents.kind === "mock" ? ep.agents.mock : {};
-    if (c.parentGame === "frail") return mockPopulation({ seed: ep.seed, ...mock });
-    const players = mockStagHuntPlayers({
-      seed: ep.seed,
-      ...stagHuntMockOptions(mock as StagHuntMockSpec),
-    });
-    return (p) => players({ ...p, index: p.index ?? Number(p.id.replace(/^\D+/, "")) - 1 });
+    return gameDescriptor(parentEnv(c)).mockAgents({ seed: ep.seed, ...mock });
   },
   async play(ep, agents): Promise<EngineEvent[]> {
     return (await run(ep, agents, false)).events;
@@ -250,6 +241,16 @@ export const branchRunner: EpisodeRunner = {
     return playedText(r);
   },
 };
+
+/** The game of a branch episode's parent: the block's, or (parents of several games) its log's. */
+function parentEnv(c: BranchCondition): string {
+  if (c.env !== "mixed") return c.env;
+  const start = readParents(c.from, 0).get(c.parent!)?.find((e) => e.type === "episode_start");
+  if (start?.type !== "episode_start") {
+    throw new RangeError(`Branch of "${c.parent}": no such parent in "${c.from}"`);
+  }
+  return start.env;
+}
 
 function run(ep: Parameters<EpisodeRunner["play"]>[0], agents: GridAgentFactory, text: boolean) {
   const c = ep.condition as BranchCondition;

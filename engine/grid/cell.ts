@@ -7,7 +7,8 @@
  */
 import type { FrailCondition } from "./_frail_block.ts";
 import type { StagHuntCondition } from "./_staghunt_block.ts";
-import type { AgentsSpec } from "./spec.ts";
+import type { GameCondition } from "./_game_block.ts";
+import type { AgentsSpec } from "./_agents_spec.ts";
 
 export type { FrailCondition, StagHuntCondition };
 
@@ -17,8 +18,8 @@ export interface BranchCondition {
   game: "branch";
   /** The parent run folder, resolved. */
   from: string;
-  /** The parents' game family. */
-  parentGame: "frail" | "staghunt";
+  /** The parents' game family (`episode_start.game`). */
+  parentGame: string;
   /** The parents' game (`"mixed"` when they differ). */
   env: string;
   /** The branch round. */
@@ -30,7 +31,7 @@ export interface BranchCondition {
 }
 
 /** A cell's condition. */
-export type CellCondition = FrailCondition | StagHuntCondition | BranchCondition;
+export type CellCondition = FrailCondition | StagHuntCondition | BranchCondition | GameCondition;
 
 /** One cell: a condition and an agents entry, played `episodes` times. */
 export interface GridCell {
@@ -74,8 +75,8 @@ export interface BranchParent {
   episode: string;
   /** Its seed. */
   seed: number;
-  /** Its game family (`"frail"` or `"staghunt"`). */
-  game: "frail" | "staghunt";
+  /** Its game family (`episode_start.game`, e.g. `"frail"`). */
+  game: string;
   /** Its game (`env`). */
   env: string;
   /** Its condition id. */

@@ -25,8 +25,8 @@ import { branchCells, branchParents } from "./branch_block.ts";
 import { branchLabel } from "../branch_episode.ts";
 import { episodeSeed } from "./seeds.ts";
 import type { GridSpec } from "./spec.ts";
-import * as frailBlock from "./_frail_block.ts";
-import * as stagHuntBlock from "./_staghunt_block.ts";
+import { gameBlockCells } from "./_game_block.ts";
+import { type CellDraft, FAMILY_BLOCKS, isGameBlock } from "./_family_blocks.ts";
 import type {
   BranchCondition,
   CellCondition,
@@ -44,6 +44,24 @@ export type {
   GridEpisode,
   StagHuntCondition,
 };
+
+/**
+ * The id of the game a cell's condition plays (its descriptor's, see
+ * `gameDescriptor`): its `env` in a family of several games (FRAIL), else
+ * its `game`. The condition itself holds the fields the game's `setup` takes.
+ *
+ * @example
+ * ```ts
+ * import { cellGameId } from "./cells.ts";
+ * if (cellGameId({ game: "frail", env: "crowdfunding", mechanism: "M0", regime: "stable", params: {} }) !== "crowdfunding") {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function cellGameId(condition: CellCondition): string {
+  const { env, game } = condition as { env?: unknown; game: string };
+  return typeof env === "string" ? env : game;
+}
 
 /** What {@linkcode expandGrid} returns. */
 export interface ExpandedGrid {
@@ -89,6 +107,13 @@ export function expandGrid(spec: GridSpec): ExpandedGrid {
 export function expandCells(spec: GridSpec): GridCell[] {
   const cells: GridCell[] = [];
   spec.blocks.forEach((block, b) => {
+    if (isGameBlock(block)) {
+      const episodes = block.episodes ?? spec.episodes;
+      for (const c of gameBlockCells(block, b, (a) => agentsLabel(a))) {
+        cells.push({ ...c, block: b, episodes });
+      }
+      return;
+    }
     if (block.game === "branch") {
       for (const c of branchCells(block, b)) {
         cells.push({ ...c, block: b, episodes: c.parents.length });
@@ -96,9 +121,7 @@ export function expandCells(spec: GridSpec): GridCell[] {
       return;
     }
     const episodes = block.episodes ?? spec.episodes;
-    const out: CellDraft[] = block.game === "frail"
-      ? frailBlock.expand(block)
-      : stagHuntBlock.expand(block, b);
+    const out: CellDraft[] = FAMILY_BLOCKS[block.game].expand(block, b);
     for (const c of out) cells.push({ ...c, block: b, episodes });
   });
   const seen = new Map<string, GridCell>();
@@ -190,14 +213,17 @@ export function* gridEpisodes(
 export function countGridEpisodes(spec: GridSpec): number {
   let total = 0;
   spec.blocks.forEach((block, b) => {
+    if (isGameBlock(block)) {
+      total += (block.episodes ?? spec.episodes) * block.conditions.length * block.agents.length;
+      return;
+    }
     if (block.game === "branch") {
       total += branchParents(block, b).length * block.rounds.length * block.changes.length *
         block.agents.length;
       return;
     }
     const episodes = block.episodes ?? spec.episodes;
-    total += episodes *
-      (block.game === "frail" ? frailBlock.count(block) : stagHuntBlock.count(block, b));
+    total += episodes * FAMILY_BLOCKS[block.game].count(block, b);
   });
   return total;
 }
@@ -208,19 +234,9 @@ export function countGridEpisodes(spec: GridSpec): number {
  * draws as they were.
  */
 function seedKey(c: GridCell, paired: boolean): unknown {
-  if (c.condition.game === "frail" && c.condition.paramsName !== undefined) {
-    const { paramsName: _n, ...condition } = c.condition;
-    return seedKey({ ...c, condition }, paired);
-  }
-  if (paired) {
-    if (c.condition.game === "staghunt") {
-      const { heterogeneity: _h, ...rest } = c.condition;
-      return rest;
-    }
-    return c.condition;
-  }
+  const family = FAMILY_BLOCKS[c.condition.game];
+  const condition = family === undefined ? c.condition : family.seedCondition(c.condition, paired);
+  if (paired) return condition;
   const { label: _label, ...agents } = c.agents;
-  return { condition: c.condition, agents };
+  return { condition, agents };
 }
-
-type CellDraft = Omit<GridCell, "block" | "episodes">;

@@ -1,34 +1,29 @@
 /**
- * What a grid's episode runner is (`EpisodeRunner`), the agent factory it is
- * given (`GridAgentFactory`) and the text it plays (`PlayedText`): the types
- * alone, below the registry (`runners.ts`) and the runners it lists.
+ * What a grid's episode runner is: the interface the one runner of every game
+ * (`gameRunner`, runners.ts) and the runner of branch blocks implement, and
+ * what they play with and give back.
  *
  * @module
  */
 import type { Agent } from "../core/agent.ts";
 import type { EpisodeTally } from "../core/event_recorder.ts";
 import type { EngineEvent } from "../core/events.ts";
+import type { PlayerInfo } from "../core/game.ts";
 import type { GridCell, GridEpisode } from "./cell.ts";
 
 /** What an agent factory of a grid is told about a player (`index` and `model` for the Stag Hunt). */
-export interface GridPlayer {
-  /** Player id. */
-  id: string;
-  /** Role. */
-  role: string;
-  /** Speaking index from 0 (Stag Hunt). */
-  index?: number;
-  /** The model the heterogeneity policy assigned (Stag Hunt). */
-  model?: string;
-}
+export type GridPlayer = PlayerInfo;
 
-/** Builds the agent of a player; works for both games. */
+/** Builds the agent of a player; works for every game. */
 export type GridAgentFactory = (player: GridPlayer) => Agent;
 
 /** Plays one game's episodes for a grid. */
 export interface EpisodeRunner {
   /** Throws a `RangeError` when the cell cannot run in this build (unknown environment, bad parameters). */
-  check(cell: Pick<GridCell, "condition" | "agents">): void;
+  check(
+    cell: Pick<GridCell, "condition" | "agents" | "parents">,
+    options?: { agents?: boolean },
+  ): void;
   /**
    * The rule-based agents of an episode, seeded with its seed: those of its
    * `mock` entry, or the game's defaults for an entry that names models (the

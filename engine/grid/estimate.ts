@@ -62,9 +62,9 @@ import {
   type ModelConfigInput,
   parseModelConfigs,
 } from "../agents/llm/model_config.ts";
-import { promptSet } from "../agents/llm/prompts/registry.ts";
+import { gameDescriptor } from "../games/registry.ts";
 import { canonicalJson } from "../core/canonical_json.ts";
-import type { GridEpisode } from "./cells.ts";
+import { cellGameId, type GridEpisode } from "./cells.ts";
 import type { GridSpecInput } from "./spec.ts";
 import { modelAssignmentOf, promptSetId } from "./llm_agents.ts";
 import { streamPlan } from "./plan.ts";
@@ -192,7 +192,7 @@ async function playedCalls(
   hashes: boolean,
 ): Promise<PlayedCall[]> {
   const env = promptSetId(ep.condition);
-  const prompts = count ? promptSet(env) : undefined;
+  const prompts = count ? gameDescriptor(env).prompts : undefined;
   const calls: PlayedCall[] = [];
   await playGridEpisode(ep, {
     agents: (player) => {
@@ -224,9 +224,13 @@ async function playedCalls(
 function playKey(ep: GridEpisode, custom: boolean): string | null {
   if (custom) return null;
   const { label: _label, ...agents } = ep.agents;
-  // A FRAIL assignment only attributes calls to models; the Stag Hunt's
-  // policy also tells the runner each player's model, so it stays in the key.
-  const who = agents.kind === "model" && ep.condition.game === "frail" ? { kind: "llm" } : agents;
+  // An assignment only attributes calls to models, unless the game's player
+  // hook tells the agents each player's model (the Stag Hunt's policy): then
+  // it stays in the key.
+  const who = agents.kind === "model" && ep.condition.game !== "branch" &&
+      !gameDescriptor(cellGameId(ep.condition)).players
+    ? { kind: "llm" }
+    : agents;
   return canonicalJson({ condition: ep.condition, seed: ep.seed, who });
 }
 
@@ -342,7 +346,7 @@ export async function estimateUsage(
     const key = playKey(ep, options.standIn !== undefined);
     let calls = key === null ? undefined : played.get(key);
     if (!calls) {
-      const standIn = options.standIn?.(ep) ?? episodeRunner(ep.condition.game).mockAgents(ep);
+      const standIn = options.standIn?.(ep) ?? episodeRunner(ep.condition).mockAgents(ep);
       calls = await playedCalls(
         ep,
         standIn,

@@ -114,8 +114,12 @@ export interface RunGridOptions {
   abandon?: AbortSignal;
   /** Play again the episodes whose log ends with status `"error"` or `"degraded"`. Default `false`. */
   redoFailed?: boolean;
-  /** Module URLs every worker imports first (e.g. one that registers another game's runner). Default none. */
-  runnerModules?: readonly string[];
+  /**
+   * Module URLs every worker imports first: those that register a game of
+   * your own (`registerGame`), so that the workers play it too (this process
+   * plays the games registered in it). Default none.
+   */
+  gameModules?: readonly string[];
   /** Called after each episode. Default none. */
   onEpisode?: (summary: EpisodeSummary) => void;
   /**

@@ -9,7 +9,7 @@ import { shortHash } from "../core/hash.ts";
 import { frailGame } from "../frail/registry.ts";
 import type { EnvId } from "../frail/types.ts";
 import type { AgentsSpec, RuleSpec } from "./_agents_spec.ts";
-import { ruleIdOf } from "./_rule_spec.ts";
+import { ruleIdOf } from "../games/staghunt/rule_spec.ts";
 
 /** Longest label part before it is cut and hashed. */
 const MAX_PART = 48;

@@ -14,16 +14,16 @@
 import { llmPopulation } from "../agents/llm/llm_agent.ts";
 import type { ModelAssignment } from "../agents/llm/model_assignment.ts";
 import { preflight } from "../agents/llm/preflight.ts";
-import { missingTemplates, promptSet } from "../agents/llm/prompts/registry.ts";
+import { missingTemplates } from "../agents/llm/prompts/registry.ts";
 import type { LlmRuntime } from "../agents/llm/runtime.ts";
-import { environment } from "../frail/registry.ts";
-import { stagHunt } from "../games/staghunt/environment.ts";
-import type { CellCondition, GridEpisode } from "./cells.ts";
+import { gameDescriptor } from "../games/registry.ts";
+import { type CellCondition, cellGameId, type GridEpisode } from "./cells.ts";
 import type { GridAgentFactory } from "./runners.ts";
 import { type AgentsSpec, modelsOf } from "./spec.ts";
 
 /**
- * The prompt-set id of a condition: its FRAIL environment, or `"staghunt"`.
+ * The prompt-set id of a condition: the id of the game it plays (a branch's:
+ * its parents' game), whose descriptor holds the prompt set.
  *
  * @example
  * ```ts
@@ -34,10 +34,7 @@ import { type AgentsSpec, modelsOf } from "./spec.ts";
  * ```
  */
 export function promptSetId(condition: CellCondition): string {
-  if (condition.game === "branch") {
-    return condition.parentGame === "frail" ? condition.env : "staghunt";
-  }
-  return condition.game === "frail" ? condition.env : "staghunt";
+  return cellGameId(condition);
 }
 
 /**
@@ -77,9 +74,11 @@ export function gridLlmAgents(
 ): GridAgentFactory | undefined {
   const models = modelAssignmentOf(episode.agents);
   if (models === null) return undefined;
+  const env = promptSetId(episode.condition);
   return llmPopulation({
     runtime,
-    env: promptSetId(episode.condition),
+    env,
+    prompts: gameDescriptor(env).prompts,
     models,
     sample: episode.seed,
     episode: episode.id,
@@ -122,19 +121,17 @@ export async function checkLlmEpisodes(
   options: CheckLlmEpisodesOptions = {},
 ): Promise<void> {
   const models = new Set<string>();
-  const games = new Map<string, CellCondition>();
+  const games = new Set<string>();
   for (const e of episodes) {
     const named = modelsOf(e.agents);
     if (named.length === 0) continue;
     named.forEach((m) => models.add(m));
-    games.set(promptSetId(e.condition), e.condition);
+    games.add(promptSetId(e.condition));
   }
   models.forEach((id) => runtime.model(id));
-  for (const [id, condition] of games) {
-    const frail = condition.game === "frail" ||
-      (condition.game === "branch" && condition.parentGame === "frail");
-    const env = frail ? environment(condition.env) : stagHunt;
-    const missing = missingTemplates(env, promptSet(id));
+  for (const id of games) {
+    const game = gameDescriptor(id);
+    const missing = missingTemplates(game.environment, game.prompts);
     if (missing.length) {
       throw new TypeError(
         `No prompt template for ${id} call(s) ${missing.map((c) => `"${c}"`).join(", ")}`,

@@ -21,5 +21,4 @@ export { estimateUsage, type UsageEstimate } from "./estimate.ts";
 export type { GridBlock, GridSpec } from "./spec.ts";
 export { type GridPlan, planGrid } from "./plan.ts";
 export type { EpisodeRunner } from "./episode_runner.ts";
-export { registerEpisodeRunner } from "./runners.ts";
 export { readLogEpisodes, readRunEpisodes } from "./segments.ts";

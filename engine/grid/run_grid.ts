@@ -109,7 +109,7 @@ import { poolSize } from "./scheduler.ts";
 import { type Shard, shardFolderName } from "./shard.ts";
 import { modelsOf } from "./spec.ts";
 import { WorkerPool } from "./worker_pool.ts";
-import { holdsFunction } from "./_rule_spec.ts";
+import { holdsFunction } from "../games/staghunt/rule_spec.ts";
 
 export type { GridResult, GridSpend, RunGridOptions } from "./grid_session.ts";
 
@@ -303,7 +303,7 @@ async function playEpisodes(
   const pool = size > 0
     ? new WorkerPool({
       size,
-      modules: options.runnerModules,
+      modules: options.gameModules,
       segmentTag: session.tag,
       segmentBytes: options.segmentBytes,
     })

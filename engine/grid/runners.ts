@@ -1,24 +1,29 @@
 /**
- * The episode-runner registry: how a grid plays one episode of each game.
- * FRAIL (`runEpisode`) and the Stag Hunt (`runStagHuntEpisode`) are
- * registered when this module loads; a runner registered at run time is seen
- * by in-process runs, and by worker runs when the module that registers it is
- * listed in `RunGridOptions.runnerModules`. {@linkcode playGridEpisode} is
- * the one place that picks an episode's agents and turns a crash into its log.
+ * How a grid plays one episode: the one runner of every game, through the
+ * game's descriptor (`gameDescriptor(cellGameId(condition))`: its `setup` of
+ * the cell's condition, its `mockAgents` of the agents entry's `mock`
+ * options, its `players` hook for the entry's model policy; see `playGame`),
+ * and the runner of a branch block's episodes. A game registered at run time
+ * (`registerGame`) is played by in-process runs, and by worker runs when the
+ * module that registers it is listed in `RunGridOptions.gameModules`.
+ * {@linkcode playGridEpisode} is the one place that picks an episode's
+ * agents and turns a crash into its log.
  *
  * @module
  */
 import { EpisodeError } from "../core/episode.ts";
 import { type EpisodeTally, tallyEvents } from "../core/event_recorder.ts";
 import type { EngineEvent } from "../core/events.ts";
-import type { GridEpisode } from "./cell.ts";
+import type { GameDescriptor } from "../core/game.ts";
+import { gameDescriptor } from "../games/registry.ts";
+import { playGame } from "../run_episode.ts";
+import { type CellCondition, cellGameId, type GridEpisode } from "./cells.ts";
 import { branchRunner } from "./branch_block.ts";
-import { frailRunner } from "./frail_runner.ts";
-import { type GameId, modelsOf } from "./spec.ts";
-import { stagHuntRunner } from "./staghunt_runner.ts";
-import type { EpisodeRunner, GridAgentFactory, GridPlayer, PlayedText } from "./episode_runner.ts";
+import { modelsOf } from "./spec.ts";
+import { playedText } from "./_played_text.ts";
 
-export type { EpisodeRunner, GridAgentFactory, GridPlayer, PlayedText };
+export type { EpisodeRunner, GridAgentFactory, GridPlayer, PlayedText } from "./episode_runner.ts";
+import type { EpisodeRunner, GridAgentFactory, PlayedText } from "./episode_runner.ts";
 
 /**
  * The error for an episode that names LLM agents when nothing can build them.
@@ -78,7 +83,7 @@ export async function playGridLog(
   episode: GridEpisode,
   options: PlayGridLogOptions = {},
 ): Promise<GridLog> {
-  const runner = episodeRunner(episode.condition.game);
+  const runner = episodeRunner(episode.condition);
   const agents = agentsOf(runner, episode, options.agents);
   try {
     if (options.text && runner.playText) return await runner.playText(episode, agents);
@@ -130,7 +135,7 @@ export async function playGridEpisode(
   episode: GridEpisode,
   options: PlayGridEpisodeOptions = {},
 ): Promise<EngineEvent[]> {
-  const runner = episodeRunner(episode.condition.game);
+  const runner = episodeRunner(episode.condition);
   const agents = agentsOf(runner, episode, options.agents);
   try {
     return await runner.play(episode, agents);
@@ -140,48 +145,90 @@ export async function playGridEpisode(
   }
 }
 
-const RUNNERS = new Map<string, EpisodeRunner>([
-  ["frail", frailRunner],
-  ["staghunt", stagHuntRunner],
-  ["branch", branchRunner],
-]);
+/** The game a (non-branch) cell plays. */
+function cellGame(condition: CellCondition): GameDescriptor {
+  return gameDescriptor(cellGameId(condition));
+}
 
-/**
- * Registers (or replaces) the runner of a game.
- *
- * @example
- * ```ts
- * import { episodeRunner, registerEpisodeRunner } from "./runners.ts";
- * const frail = episodeRunner("frail");
- * registerEpisodeRunner("frail", frail);
- * ```
- */
-export function registerEpisodeRunner(game: GameId, runner: EpisodeRunner): void {
-  RUNNERS.set(game, runner);
+/** The `mock` options of an agents entry (`{}` for an entry without them). */
+function mockOptionsOf(agents: GridEpisode["agents"]): Readonly<Record<string, unknown>> {
+  return ("mock" in agents && agents.mock ? agents.mock : {}) as Readonly<Record<string, unknown>>;
 }
 
 /**
- * The runner of a game.
+ * Plays one episode of a game with complete logging (hashes and checkpoint
+ * states): its log text only (`text`) or its events.
+ */
+function playCell(ep: GridEpisode, agents: GridAgentFactory, text: boolean) {
+  const game = cellGame(ep.condition);
+  return playGame(game, ep.condition as unknown as Record<string, unknown>, {
+    seed: ep.seed,
+    agents,
+    models: game.players?.policy(ep.agents),
+    run: ep.run,
+    episode: ep.id,
+    hashes: true,
+    ndjson: text,
+    events: !text,
+  });
+}
+
+/**
+ * The runner of every game's cells, through its descriptor.
  *
  * @example
  * ```ts
- * import { episodeRunner } from "./runners.ts";
- * episodeRunner("staghunt").check({
- *   condition: { game: "staghunt", N: 5, M: 3, T: 4, F: 2, corruption: "base", heterogeneity: "h1",
+ * import { gameRunner } from "./runners.ts";
+ * const episode = {
+ *   id: "ep", index: 0, run: "demo", cell: "c", replicate: 0, seed: 3,
+ *   condition: { game: "staghunt", N: 3, M: 2, T: 2, F: 1, corruption: "base", heterogeneity: "h1",
  *     payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 } },
- *   agents: { kind: "mock", mock: {} },
- * });
+ *   agents: { kind: "mock", mock: { players: "always_stag" } },
+ * } as const;
+ * const events = await gameRunner.play(episode, gameRunner.mockAgents(episode));
+ * if (events.filter((e) => e.type === "turn").length !== 6) throw new Error();
+ * // The same log as the text the grid writes.
+ * const { text, tally } = await gameRunner.playText!(episode, gameRunner.mockAgents(episode));
+ * if (text.split("\n").length !== events.length + 1 || tally.last?.type !== "episode_end") throw new Error();
  * ```
- * @throws {RangeError} For a game without a runner, listing those with one.
  */
-export function episodeRunner(game: string): EpisodeRunner {
-  const r = RUNNERS.get(game);
-  if (!r) {
-    throw new RangeError(
-      `No episode runner for game "${game}": registered ${
-        [...RUNNERS.keys()].map((g) => `"${g}"`).join(", ")
-      } (add one with registerEpisodeRunner)`,
-    );
-  }
-  return r;
+export const gameRunner: EpisodeRunner = {
+  check({ condition, agents }, options = {}) {
+    const game = cellGame(condition);
+    game.setup(condition as unknown as Record<string, unknown>);
+    // Mock options the game refuses are refused before any episode starts.
+    if (agents.kind === "mock" && (options.agents ?? true)) {
+      game.mockAgents({ seed: 0, ...mockOptionsOf(agents) });
+    }
+  },
+  mockAgents(ep) {
+    return cellGame(ep.condition).mockAgents({ seed: ep.seed, ...mockOptionsOf(ep.agents) });
+  },
+  async play(ep, agents): Promise<EngineEvent[]> {
+    return (await playCell(ep, agents, false)).played.events;
+  },
+  async playText(ep, agents): Promise<PlayedText> {
+    return playedText((await playCell(ep, agents, true)).played);
+  },
+};
+
+/**
+ * The runner of a cell's condition: the branch runner for a branch block's
+ * cells, else {@linkcode gameRunner}.
+ *
+ * @example
+ * ```ts
+ * import { episodeRunner, gameRunner } from "./runners.ts";
+ * const condition = { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} } as const;
+ * if (episodeRunner(condition) !== gameRunner) throw new Error();
+ * try {
+ *   episodeRunner({ ...condition, env: "chess" as "bank_run" }).check({ condition: { ...condition, env: "chess" as "bank_run" }, agents: { kind: "mock", mock: {} } });
+ *   throw new Error("should fail");
+ * } catch (e) {
+ *   if (!(e as Error).message.startsWith('Unknown game "chess"')) throw e;
+ * }
+ * ```
+ */
+export function episodeRunner(condition: CellCondition): EpisodeRunner {
+  return condition.game === "branch" ? branchRunner : gameRunner;
 }

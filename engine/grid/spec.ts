@@ -66,7 +66,11 @@ import {
   StagHuntBlockSchema,
   type StagHuntPaperSpec,
 } from "./_staghunt_block.ts";
-import { holdsFunction } from "./_rule_spec.ts";
+import { holdsFunction } from "../games/staghunt/rule_spec.ts";
+import { type GameAgentsSpec, type GameBlock, gameBlockSchema } from "./_game_block.ts";
+import { GAMES } from "../games/registry.ts";
+import { FAMILY_BLOCKS } from "./_family_blocks.ts";
+import { label, ModelAssignmentSchema, withKind } from "./_spec_parts.ts";
 
 export type {
   AgentsSpec,
@@ -125,8 +129,10 @@ export interface BranchBlockInput {
   agents?: (FrailBlockInput["agents"] | StagHuntBlockInput["agents"]) & unknown[];
 }
 
-/** A block of a spec. */
-export type GridBlock = FrailBlock | StagHuntBlock | BranchBlock;
+/** A block of a spec (`GameBlock`: a registered game without a block of its own). */
+export type GridBlock = FrailBlock | StagHuntBlock | BranchBlock | GameBlock;
+
+export type { GameAgentsSpec, GameBlock };
 
 /** A block of a spec as written. */
 export type GridBlockInput = FrailBlockInput | StagHuntBlockInput | BranchBlockInput;
@@ -192,31 +198,109 @@ const BranchBlockSchema = strictObject({
  * if (!GridSpecSchema.safeParse({ blocks: [{ game: "staghunt" }] }).success) throw new Error();
  * ```
  */
-export const GridSpecSchema: z.ZodType<GridSpec> = strictObject({
-  name: z.string().regex(NAME_PATTERN, NAME_HINT).max(80).default("grid").describe(
-    'Run id, written in every event (run) and the default folder runs/<name>. Default "grid".',
-  ),
-  seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe(
-    "Base seed of every episode seed. Default 0.",
-  ),
-  episodes: episodes().default(5).describe("Episodes per cell. Default 5."),
-  pairSeeds: z.boolean().default(true).describe(
-    "Whether cells that differ only in their agents share seeds. Default true.",
-  ),
-  blocks: z.array(
-    z.discriminatedUnion("game", [FrailBlockSchema, StagHuntBlockSchema, BranchBlockSchema]),
-  ).min(1).meta({ accepts: "non-empty list of FRAIL, Stag Hunt and branch blocks (below)" })
-    .describe("Blocks, each a cartesian product of its fields."),
-}) as unknown as z.ZodType<GridSpec>;
+export const GridSpecSchema: z.ZodType<GridSpec> = specSchema([
+  FrailBlockSchema,
+  StagHuntBlockSchema,
+  BranchBlockSchema,
+]);
+
+function specSchema(blocks: z.ZodType[]): z.ZodType<GridSpec> {
+  return strictObject({
+    name: z.string().regex(NAME_PATTERN, NAME_HINT).max(80).default("grid").describe(
+      'Run id, written in every event (run) and the default folder runs/<name>. Default "grid".',
+    ),
+    seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0).describe(
+      "Base seed of every episode seed. Default 0.",
+    ),
+    episodes: episodes().default(5).describe("Episodes per cell. Default 5."),
+    pairSeeds: z.boolean().default(true).describe(
+      "Whether cells that differ only in their agents share seeds. Default true.",
+    ),
+    blocks: z.array(
+      // deno-lint-ignore no-explicit-any
+      z.discriminatedUnion("game", blocks as any),
+    ).min(1).meta({
+      accepts: "non-empty list of FRAIL, Stag Hunt, branch and registered games' blocks (below)",
+    }).describe("Blocks, each a cartesian product of its fields."),
+  }) as unknown as z.ZodType<GridSpec>;
+}
+
+const GameAgentsSchema: z.ZodType<GameAgentsSpec> = z.preprocess(
+  withKind,
+  z.discriminatedUnion("kind", [
+    strictObject({
+      kind: z.literal("mock"),
+      mock: z.record(z.string(), z.unknown()),
+      label: label().optional(),
+    }),
+    strictObject({
+      kind: z.literal("model"),
+      model: ModelAssignmentSchema,
+      label: label().optional(),
+    }),
+  ]),
+);
+
+// The spec schema with the blocks of the games registered so far, by their ids.
+let withGames: z.ZodType<GridSpec> | undefined;
+
+/**
+ * The block of the registered games without a block of their own (their
+ * `game` one of their ids; see `_game_block.ts`), or `null` when there is
+ * none.
+ *
+ * @example
+ * ```ts
+ * import { registeredGameBlock } from "./spec.ts";
+ * if (!registeredGameBlock()?.safeParse({ game: "min_effort" }).success) throw new Error();
+ * ```
+ */
+export function registeredGameBlock(): z.ZodType | null {
+  // Every game of a family without a block of its own gets the generic block.
+  const ids = GAMES.filter((g) => !Object.hasOwn(FAMILY_BLOCKS, g.game)).map((g) => g.id);
+  if (ids.length === 0) return null;
+  const key = ids.join();
+  if (gameBlock?.key !== key) {
+    gameBlock = {
+      key,
+      schema: gameBlockSchema(ids as [string, ...string[]], {
+        agents: GameAgentsSchema,
+        episodes: episodes(),
+      }),
+    };
+    withGames = undefined;
+  }
+  return gameBlock.schema;
+}
+
+// The block of the games registered so far, by their ids.
+let gameBlock: { key: string; schema: z.ZodType } | undefined;
+
+/**
+ * The schema of a spec with a block for every registered game (see
+ * {@linkcode registeredGameBlock}), as {@linkcode parseGridSpec} validates it.
+ *
+ * @example
+ * ```ts
+ * import { gridSpecSchema } from "./spec.ts";
+ * if (!gridSpecSchema().safeParse({ blocks: [{ game: "min_effort" }] }).success) throw new Error();
+ * ```
+ */
+export function gridSpecSchema(): z.ZodType<GridSpec> {
+  const games = registeredGameBlock();
+  if (games === null) return GridSpecSchema;
+  withGames ??= specSchema([FrailBlockSchema, StagHuntBlockSchema, BranchBlockSchema, games]);
+  return withGames;
+}
 
 /**
  * Validates a spec, filling defaults.
  *
  * @example
  * ```ts
- * import { parseGridSpec } from "./spec.ts";
+ * import { type FrailBlock, parseGridSpec } from "./spec.ts";
  * const spec = parseGridSpec({ name: "demo", blocks: [{ game: "frail", envs: ["bank_run"] }] });
- * const block = spec.blocks[0];
+ * const block = spec.blocks[0] as FrailBlock;
  * if (block.game !== "frail" || block.mechanisms.length !== 4 || spec.episodes !== 5) throw new Error();
  * try {
  *   parseGridSpec({ blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M5"] }] });
@@ -228,7 +312,7 @@ export const GridSpecSchema: z.ZodType<GridSpec> = strictObject({
  * @throws {RangeError} Naming the field, and the allowed values where there is a list of them.
  */
 export function parseGridSpec(input: unknown): GridSpec {
-  const r = GridSpecSchema.safeParse(input);
+  const r = gridSpecSchema().safeParse(input);
   if (r.success) return r.data;
   throw new RangeError(describeIssue(r.error.issues[0], input));
 }

@@ -1,6 +1,6 @@
 /**
- * Web Worker entry of the grid's worker pool: imports the runner modules it
- * is told to (so runners registered outside this folder are seen here too),
+ * Web Worker entry of the grid's worker pool: imports the game modules it is
+ * told to (so games registered outside the repository are played here too),
  * then plays the episodes it is sent, in order, and appends their logs to its
  * own segment of each run folder (`segment-<tag>.ndjson`, opened at the first
  * episode).

@@ -39,7 +39,7 @@ Deno.test("countedEpisodes() keeps ok episodes, degraded ones on request, and on
   );
   assert.throws(() => countedEpisodes(statuses, { game: "chess" }), {
     name: "RangeError",
-    message: 'Unknown game "chess": expected one of "frail", "staghunt"',
+    message: 'Unknown game "chess": expected one of "frail", "staghunt", "min_effort"',
   });
   assert.throws(() => countedEpisodes(pl.DataFrame({ env: ["bank_run"] })), {
     name: "RangeError",

@@ -8,7 +8,7 @@ import { eventsHash } from "../../engine/core/events_hash.ts";
 import { parseEpisodeLog } from "../../engine/core/log_file.ts";
 import { replayEpisode, runEpisode } from "../../engine/run_episode.ts";
 import { corruptedPlayers } from "../../engine/games/staghunt/corruption.ts";
-import { runStagHuntEpisode } from "../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../engine/run_staghunt_episode.ts";
 import { scriptedEpisode } from "./core/_scripted_llm.ts";
 
 const clock = () => "2026-01-01T00:00:00.000Z";

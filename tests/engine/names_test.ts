@@ -3,7 +3,7 @@
 import { assertEquals, assertRejects, assertThrows } from "../_assert.ts";
 import { checkName, pathInside } from "../../engine/names.ts";
 import { runEpisode } from "../../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../engine/run_staghunt_episode.ts";
 
 const HINT = "use letters, digits, '_', '-' or '.', starting with a letter, digit or '_'";
 

@@ -8,7 +8,7 @@ import { parseModelConfig } from "../../engine/agents/llm/model_config.ts";
 import { parseBankRunParams } from "../../engine/games/bank_run/params.ts";
 import { parseGridSpec } from "../../engine/grid/spec.ts";
 import { runEpisode } from "../../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../engine/run_staghunt_episode.ts";
 
 async function rejects(f: () => unknown, expected: string): Promise<void> {
   let error: unknown;

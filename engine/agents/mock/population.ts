@@ -6,18 +6,30 @@
  * @module
  */
 import { checkMockOptions } from "../../frail/descriptor.ts";
-import { FRAIL_GAMES } from "../../frail/registry.ts";
 import type { AgentFactory } from "../../core/agent.ts";
 import { agentsByRole, type RoleAgentMaker } from "./_roles.ts";
-import { type BankRunMockOptions, bankRunMockPopulation } from "../../games/bank_run/mock.ts";
 import {
+  BANK_RUN_MOCK_POLICIES,
+  type BankRunMockOptions,
+  bankRunMockPopulation,
+} from "../../games/bank_run/mock.ts";
+import {
+  CROWDFUNDING_MOCK_POLICIES,
   type CrowdfundingMockOptions,
   crowdfundingMockPopulation,
 } from "../../games/crowdfunding/mock.ts";
 import {
+  DEBT_ROLLOVER_MOCK_POLICIES,
   type DebtRolloverMockOptions,
   debtRolloverMockPopulation,
 } from "../../games/debt_rollover/mock.ts";
+
+// The FRAIL environments' mock options, in the paper's order (as their descriptors list them).
+const FRAIL_MOCKS = [
+  { mockPolicies: BANK_RUN_MOCK_POLICIES },
+  { mockPolicies: DEBT_ROLLOVER_MOCK_POLICIES },
+  { mockPolicies: CROWDFUNDING_MOCK_POLICIES },
+] as const;
 
 /** Options of {@linkcode mockPopulation}. */
 export interface MockPopulationOptions
@@ -44,7 +56,7 @@ export interface MockPopulationOptions
  * mock policy plays (when the factory is called).
  */
 export function mockPopulation(options: MockPopulationOptions = {}): AgentFactory {
-  checkMockOptions(options as Record<string, unknown>, FRAIL_GAMES, ["seed"]);
+  checkMockOptions(options as Record<string, unknown>, FRAIL_MOCKS, ["seed"]);
   const seed = options.seed ?? 0;
   // Each environment's population is built when one of its roles is first
   // asked for (a bank-run episode never asks for a creditor).

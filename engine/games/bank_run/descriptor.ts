@@ -16,22 +16,17 @@
  *
  * @module
  */
-import { MECHANISMS } from "../../frail/types.ts";
+import { type FrailGame, frailGameDescriptor } from "../_frail_game.ts";
+import { BANK_RUN_MEASURES } from "./measures.ts";
+import { bankRun } from "./environment.ts";
 import {
   BANK_POLICIES,
+  BANK_RUN_MOCK_POLICIES,
   BANK_RUN_MOCK_PRESETS,
   bankRunMockPopulation,
   DEPOSITOR_POLICIES,
 } from "./mock.ts";
-import {
-  FRAIL_CONDITION_KEYS,
-  FRAIL_DERIVED_KEYS,
-  type FrailGameDescriptor,
-  frailMockAgents,
-  frailView,
-} from "../../frail/descriptor.ts";
-import { bankRun } from "./environment.ts";
-import { BANK_RUN_MEASURES } from "./measures.ts";
+import { bankRunPrompts } from "./prompts/mod.ts";
 import { BANK_RUN_REGIMES, bankRunBounds, type BankRunParams } from "./params.ts";
 import { insolvencyBoundary } from "./settlement.ts";
 import { BANK_ID } from "./state.ts";
@@ -52,6 +47,8 @@ export function bankRunInsolvencyBoundary(p: BankRunParams): number | null {
   return Number.isFinite(w) && w > p.initialCash && w <= p.totalDeposits ? w : null;
 }
 
+export { BANK_POLICIES, DEPOSITOR_POLICIES };
+
 /**
  * The bank-run descriptor.
  *
@@ -63,33 +60,26 @@ export function bankRunInsolvencyBoundary(p: BankRunParams): number | null {
  * if (d.reference.value?.toFixed(2) !== "3.65" || d.funding !== 15) throw new Error();
  * ```
  */
-export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
+export const bankRunGame: FrailGame<BankRunParams, "bank_run"> = frailGameDescriptor({
   id: "bank_run",
-  game: "frail",
   label: "Bank run",
   environment: bankRun,
   roles: {
     central: { id: "bank", label: "Bank", player: BANK_ID },
     participant: { id: "depositor", label: "Depositor" },
   },
-  mockPolicies: [
-    { role: "depositor", option: "depositors", policies: DEPOSITOR_POLICIES },
-    { role: "bank", option: "bank", policies: BANK_POLICIES },
-  ],
-  mockAgents: (options) => frailMockAgents(bankRunGame, bankRunMockPopulation, options),
+  mockPolicies: BANK_RUN_MOCK_POLICIES,
+  mockPopulation: bankRunMockPopulation,
   mockPresets: BANK_RUN_MOCK_PRESETS,
-  conditionKeys: FRAIL_CONDITION_KEYS,
-  derivedKeys: FRAIL_DERIVED_KEYS,
+  measures: BANK_RUN_MEASURES,
   regimes: BANK_RUN_REGIMES,
-  mechanisms: MECHANISMS,
   metrics: {
     financial: { id: "cumulative_withdrawn", label: "Cumulative withdrawals" },
     exit: "cumulative_withdrawn",
     launch: null,
   },
-  view: frailView("cumulative_withdrawn"),
-  measures: BANK_RUN_MEASURES,
   referenceLine: { axis: "y", metric: "cumulative_withdrawn", label: "insolvency boundary" },
+  prompts: bankRunPrompts,
   derive(p) {
     const bounds = bankRunBounds(p);
     const boundary = bankRunInsolvencyBoundary(p);
@@ -101,4 +91,4 @@ export const bankRunGame: FrailGameDescriptor<BankRunParams, "bank_run"> = {
       reference: { ...bankRunGame.referenceLine, value: boundary },
     };
   },
-};
+});

@@ -19,6 +19,7 @@
 import { trustReplies } from "../../core/_trusted_replies.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BankView, DepositorView } from "./views.ts";
+import type { MockPolicyInfo } from "../../core/game.ts";
 import type { Agent, AgentFactory } from "../../core/agent.ts";
 import { largestCertifiedTotal } from "../../agents/mock/_certified_total.ts";
 import { centralPlayer, mechanismActions } from "../../agents/mock/_mechanism_replies.ts";
@@ -33,6 +34,20 @@ export const BANK_POLICIES = ["active", "passive"] as const;
 
 // The paid offer among a depositor's proposals (M1); the other kind is the M2 agreement.
 const OFFER = "retention_offer";
+
+/**
+ * The bank run mock options: which option key sets each role's policy.
+ *
+ * @example
+ * ```ts
+ * import { BANK_RUN_MOCK_POLICIES } from "./mock.ts";
+ * if (BANK_RUN_MOCK_POLICIES[0].option !== "depositors") throw new Error();
+ * ```
+ */
+export const BANK_RUN_MOCK_POLICIES: readonly MockPolicyInfo[] = [
+  { role: "depositor", option: "depositors", policies: DEPOSITOR_POLICIES },
+  { role: "bank", option: "bank", policies: BANK_POLICIES },
+];
 
 /** Depositor policy names. */
 export type DepositorPolicy = (typeof DEPOSITOR_POLICIES)[number];

@@ -12,24 +12,21 @@
  *
  * @module
  */
-import { MECHANISMS } from "../../frail/types.ts";
+import { type FrailGame, frailGameDescriptor } from "../_frail_game.ts";
+import { CROWDFUNDING_MEASURES } from "./measures.ts";
+import { crowdfunding } from "./environment.ts";
 import {
   BACKER_POLICIES,
+  CROWDFUNDING_MOCK_POLICIES,
   CROWDFUNDING_MOCK_PRESETS,
   crowdfundingMockPopulation,
   FOUNDER_POLICIES,
 } from "./mock.ts";
-import {
-  FRAIL_CONDITION_KEYS,
-  FRAIL_DERIVED_KEYS,
-  type FrailGameDescriptor,
-  frailMockAgents,
-  frailView,
-} from "../../frail/descriptor.ts";
-import { crowdfunding } from "./environment.ts";
-import { CROWDFUNDING_MEASURES } from "./measures.ts";
+import { crowdfundingPrompts } from "./prompts/mod.ts";
 import { CROWDFUNDING_REGIMES, crowdfundingBounds, type CrowdfundingParams } from "./params.ts";
 import { FOUNDER_ID } from "./state.ts";
+
+export { BACKER_POLICIES, FOUNDER_POLICIES };
 
 /**
  * The crowdfunding descriptor.
@@ -42,33 +39,26 @@ import { FOUNDER_ID } from "./state.ts";
  * if (d.goal !== 12 || d.reference.value !== 12 || d.funding !== 15) throw new Error();
  * ```
  */
-export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfunding"> = {
+export const crowdfundingGame: FrailGame<CrowdfundingParams, "crowdfunding"> = frailGameDescriptor({
   id: "crowdfunding",
-  game: "frail",
   label: "Reward crowdfunding",
   environment: crowdfunding,
   roles: {
     central: { id: "founder", label: "Founder", player: FOUNDER_ID },
     participant: { id: "backer", label: "Backer" },
   },
-  mockPolicies: [
-    { role: "backer", option: "backers", policies: BACKER_POLICIES },
-    { role: "founder", option: "founder", policies: FOUNDER_POLICIES },
-  ],
-  mockAgents: (options) => frailMockAgents(crowdfundingGame, crowdfundingMockPopulation, options),
+  mockPolicies: CROWDFUNDING_MOCK_POLICIES,
+  mockPopulation: crowdfundingMockPopulation,
   mockPresets: CROWDFUNDING_MOCK_PRESETS,
-  conditionKeys: FRAIL_CONDITION_KEYS,
-  derivedKeys: FRAIL_DERIVED_KEYS,
+  measures: CROWDFUNDING_MEASURES,
   regimes: CROWDFUNDING_REGIMES,
-  mechanisms: MECHANISMS,
   metrics: {
     financial: { id: "pool", label: "Pledged pool" },
     exit: null,
     launch: "launched",
   },
-  view: frailView("pool"),
-  measures: CROWDFUNDING_MEASURES,
   referenceLine: { axis: "y", metric: "pool", label: "goal" },
+  prompts: crowdfundingPrompts,
   derive(p) {
     const bounds = crowdfundingBounds(p);
     return {
@@ -79,4 +69,4 @@ export const crowdfundingGame: FrailGameDescriptor<CrowdfundingParams, "crowdfun
       reference: { ...crowdfundingGame.referenceLine, value: p.goal },
     };
   },
-};
+});

@@ -32,6 +32,7 @@
 import { trustReplies } from "../../core/_trusted_replies.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BackerView, FounderView } from "./views.ts";
+import type { MockPolicyInfo } from "../../core/game.ts";
 import type { Agent, AgentFactory } from "../../core/agent.ts";
 import { largestCertifiedTotal } from "../../agents/mock/_certified_total.ts";
 import { mechanismActions, solicitationReply } from "../../agents/mock/_mechanism_replies.ts";
@@ -46,6 +47,20 @@ export const BACKER_POLICIES = ["hesitant", "always_pledge", "never_pledge"] as 
 
 /** Rule-based founder policies, the default first. */
 export const FOUNDER_POLICIES = ["active", "passive"] as const;
+
+/**
+ * The crowdfunding mock options: which option key sets each role's policy.
+ *
+ * @example
+ * ```ts
+ * import { CROWDFUNDING_MOCK_POLICIES } from "./mock.ts";
+ * if (CROWDFUNDING_MOCK_POLICIES[0].option !== "backers") throw new Error();
+ * ```
+ */
+export const CROWDFUNDING_MOCK_POLICIES: readonly MockPolicyInfo[] = [
+  { role: "backer", option: "backers", policies: BACKER_POLICIES },
+  { role: "founder", option: "founder", policies: FOUNDER_POLICIES },
+];
 
 /** Backer policy names. */
 export type BackerPolicy = (typeof BACKER_POLICIES)[number];

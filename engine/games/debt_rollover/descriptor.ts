@@ -12,26 +12,23 @@
  *
  * @module
  */
-import { MECHANISMS } from "../../frail/types.ts";
+import type { FrailDerived } from "../../frail/descriptor.ts";
+import { type FrailGame, frailGameDescriptor } from "../_frail_game.ts";
+import { DEBT_ROLLOVER_MEASURES } from "./measures.ts";
+import { bestRepaymentSchedule, debtRolloverBounds } from "./bounds.ts";
+import { debtRollover } from "./environment.ts";
 import {
   BORROWER_POLICIES,
   CREDITOR_POLICIES,
+  DEBT_ROLLOVER_MOCK_POLICIES,
   DEBT_ROLLOVER_MOCK_PRESETS,
   debtRolloverMockPopulation,
 } from "./mock.ts";
-import {
-  FRAIL_CONDITION_KEYS,
-  FRAIL_DERIVED_KEYS,
-  type FrailDerived,
-  type FrailGameDescriptor,
-  frailMockAgents,
-  frailView,
-} from "../../frail/descriptor.ts";
-import { bestRepaymentSchedule, debtRolloverBounds } from "./bounds.ts";
-import { debtRollover } from "./environment.ts";
-import { DEBT_ROLLOVER_MEASURES } from "./measures.ts";
+import { debtRolloverPrompts } from "./prompts/mod.ts";
 import { DEBT_ROLLOVER_REGIMES, type DebtRolloverParams } from "./params.ts";
 import { BORROWER_ID } from "./state.ts";
+
+export { BORROWER_POLICIES, CREDITOR_POLICIES };
 
 /**
  * The debt-rollover descriptor.
@@ -44,50 +41,49 @@ import { BORROWER_ID } from "./state.ts";
  * if (d.central_best.toFixed(3) !== "0.710" || d.reference.value !== 4 || d.funding !== 8) throw new Error();
  * ```
  */
-export const debtRolloverGame: FrailGameDescriptor<DebtRolloverParams, "debt_rollover"> = {
-  id: "debt_rollover",
-  game: "frail",
-  label: "Debt rollover",
-  environment: debtRollover,
-  roles: {
-    central: { id: "borrower", label: "Borrower", player: BORROWER_ID },
-    participant: { id: "creditor", label: "Creditor" },
+export const debtRolloverGame: FrailGame<DebtRolloverParams, "debt_rollover"> = frailGameDescriptor(
+  {
+    id: "debt_rollover",
+    label: "Debt rollover",
+    environment: debtRollover,
+    roles: {
+      central: { id: "borrower", label: "Borrower", player: BORROWER_ID },
+      participant: { id: "creditor", label: "Creditor" },
+    },
+    mockPolicies: DEBT_ROLLOVER_MOCK_POLICIES,
+    mockPopulation: debtRolloverMockPopulation,
+    mockPresets: DEBT_ROLLOVER_MOCK_PRESETS,
+    measures: DEBT_ROLLOVER_MEASURES,
+    regimes: DEBT_ROLLOVER_REGIMES,
+    metrics: {
+      financial: { id: "cumulative_redeemed", label: "Cumulative redemptions" },
+      exit: "cumulative_redeemed",
+      launch: null,
+    },
+    referenceLine: {
+      axis: "x",
+      metric: "cumulative_redeemed",
+      label: "first asset tranche matures",
+    },
+    prompts: debtRolloverPrompts,
+    derive(p) {
+      const key = JSON.stringify(p);
+      const cached = derivedCache.get(key);
+      if (cached) return structuredClone(cached);
+      const first = p.assets.length === 0 ? null : Math.min(...p.assets.map((a) => a.round));
+      const derived: FrailDerived = {
+        bounds: debtRolloverBounds(p),
+        funding: p.creditors * p.faceValue,
+        central_best: bestRepaymentSchedule(p).profit,
+        first_maturity: first,
+        reference: { ...debtRolloverGame.referenceLine, value: first },
+      };
+      if (derivedCache.size >= 64) derivedCache.delete(derivedCache.keys().next().value!);
+      derivedCache.set(key, derived);
+      return structuredClone(derived);
+    },
   },
-  mockPolicies: [
-    { role: "creditor", option: "creditors", policies: CREDITOR_POLICIES },
-    { role: "borrower", option: "borrower", policies: BORROWER_POLICIES },
-  ],
-  mockAgents: (options) => frailMockAgents(debtRolloverGame, debtRolloverMockPopulation, options),
-  mockPresets: DEBT_ROLLOVER_MOCK_PRESETS,
-  conditionKeys: FRAIL_CONDITION_KEYS,
-  derivedKeys: FRAIL_DERIVED_KEYS,
-  regimes: DEBT_ROLLOVER_REGIMES,
-  mechanisms: MECHANISMS,
-  metrics: {
-    financial: { id: "cumulative_redeemed", label: "Cumulative redemptions" },
-    exit: "cumulative_redeemed",
-    launch: null,
-  },
-  view: frailView("cumulative_redeemed"),
-  measures: DEBT_ROLLOVER_MEASURES,
-  referenceLine: { axis: "x", metric: "cumulative_redeemed", label: "first asset tranche matures" },
-  derive(p) {
-    const key = JSON.stringify(p);
-    const cached = derivedCache.get(key);
-    if (cached) return structuredClone(cached);
-    const first = p.assets.length === 0 ? null : Math.min(...p.assets.map((a) => a.round));
-    const derived: FrailDerived = {
-      bounds: debtRolloverBounds(p),
-      funding: p.creditors * p.faceValue,
-      central_best: bestRepaymentSchedule(p).profit,
-      first_maturity: first,
-      reference: { ...debtRolloverGame.referenceLine, value: first },
-    };
-    if (derivedCache.size >= 64) derivedCache.delete(derivedCache.keys().next().value!);
-    derivedCache.set(key, derived);
-    return structuredClone(derived);
-  },
-};
+);
 
 // pi* comes from an exhaustive enumeration; the episodes of one cell share their parameters.
 const derivedCache = new Map<string, FrailDerived>();

@@ -30,6 +30,7 @@
 import { trustReplies } from "../../core/_trusted_replies.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import type { BorrowerView, CreditorView } from "./views.ts";
+import type { MockPolicyInfo } from "../../core/game.ts";
 import type { Agent, AgentFactory } from "../../core/agent.ts";
 import { largestCertifiedTotal } from "../../agents/mock/_certified_total.ts";
 import { centralPlayer, mechanismActions } from "../../agents/mock/_mechanism_replies.ts";
@@ -44,6 +45,20 @@ export const CREDITOR_POLICIES = ["defensive", "always_roll", "always_redeem"] a
 
 /** Rule-based borrower policies, the default first. */
 export const BORROWER_POLICIES = ["active", "passive"] as const;
+
+/**
+ * The debt rollover mock options: which option key sets each role's policy.
+ *
+ * @example
+ * ```ts
+ * import { DEBT_ROLLOVER_MOCK_POLICIES } from "./mock.ts";
+ * if (DEBT_ROLLOVER_MOCK_POLICIES[0].option !== "creditors") throw new Error();
+ * ```
+ */
+export const DEBT_ROLLOVER_MOCK_POLICIES: readonly MockPolicyInfo[] = [
+  { role: "creditor", option: "creditors", policies: CREDITOR_POLICIES },
+  { role: "borrower", option: "borrower", policies: BORROWER_POLICIES },
+];
 
 /** Creditor policy names. */
 export type CreditorPolicy = (typeof CREDITOR_POLICIES)[number];

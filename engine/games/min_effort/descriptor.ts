@@ -16,10 +16,17 @@
  *
  * @module
  */
-import type { EpisodeCondition, GameDescriptor } from "../../core/game.ts";
+import type { EpisodeCondition, GameView } from "../../core/game.ts";
+import type { Game } from "../game.ts";
 import { minEffortDerived } from "./bounds.ts";
 import { minEffort, PLAYER_ROLE } from "./environment.ts";
-import { MIN_EFFORT_POLICIES } from "./mock.ts";
+import {
+  MIN_EFFORT_MOCK_PRESETS,
+  MIN_EFFORT_POLICIES,
+  minEffortMockAgents,
+  type MinEffortMockOptions,
+} from "./mock.ts";
+import { minEffortPrompts } from "./prompts/mod.ts";
 import {
   MIN_EFFORT_DEFAULTS,
   MIN_EFFORT_ID,
@@ -39,7 +46,31 @@ import {
 export const MIN_EFFORT_CONDITION_KEYS: readonly string[] = ["N", "T", "a", "b", "c", "efforts"];
 
 /**
- * The minimum-effort descriptor.
+ * How the viewer shows a minimum-effort episode: the minimum and the mean
+ * effort of each round (the `disclosure` metrics), and the announced minimum
+ * in each round's summary.
+ *
+ * @example
+ * ```ts
+ * import { MIN_EFFORT_VIEW } from "./descriptor.ts";
+ * if (MIN_EFFORT_VIEW.chart.kind !== "disclosure" || MIN_EFFORT_VIEW.flips) throw new Error();
+ * ```
+ */
+export const MIN_EFFORT_VIEW: GameView = {
+  familyLabel: "Minimum effort",
+  chart: { kind: "disclosure", metrics: ["minimum", "mean_effort"], yTitle: "Effort" },
+  flips: false,
+  roundPills: [{ transition: "round_outcome", field: "minimum", label: "minimum", success: null }],
+  countsCalls: true,
+  callsHeading: "Efforts",
+};
+
+/** The condition fields a minimum-effort set-up reads: the parameters. */
+const SETUP_KEYS: readonly string[] = ["N", "T", "a", "b", "c", "efforts"];
+
+/**
+ * The minimum-effort game: its descriptor (the factory of its episodes) and
+ * its prompt set. Registered in `engine/games/registry.ts` with one line.
  *
  * @example
  * ```ts
@@ -47,17 +78,32 @@ export const MIN_EFFORT_CONDITION_KEYS: readonly string[] = ["N", "T", "a", "b",
  * import { parseMinEffortParams } from "./params.ts";
  * const d = minEffortGame.derive(parseMinEffortParams({}));
  * if (Math.abs(d.bounds.best - 91) > 1e-9 || minEffortGame.roles.central !== null) throw new Error();
+ * const s = minEffortGame.setup({ N: 5 });
+ * if (minEffortGame.episodeId(s, 3) !== "min_effort_N5_T10_s3") throw new Error();
  * ```
  */
-export const minEffortGame: GameDescriptor<MinEffortParams> = {
+export const minEffortGame: Game<MinEffortParams> = {
   id: MIN_EFFORT_ID,
   game: MIN_EFFORT_ID,
   label: "Minimum effort",
   environment: minEffort,
   roles: { central: null, participant: { id: PLAYER_ROLE, label: "Player" } },
   mockPolicies: [{ role: PLAYER_ROLE, option: "players", policies: MIN_EFFORT_POLICIES }],
+  mockAgents: (options) => minEffortMockAgents(options as MinEffortMockOptions),
+  mockPresets: MIN_EFFORT_MOCK_PRESETS,
   conditionKeys: MIN_EFFORT_CONDITION_KEYS,
   derive: minEffortDerived,
+  view: MIN_EFFORT_VIEW,
+  setupKeys: SETUP_KEYS,
+  // The fields it does not read are ignored, as the descriptor contract says.
+  setup: (fields) =>
+    minEffortSetup(
+      Object.fromEntries(
+        SETUP_KEYS.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]),
+      ),
+    ),
+  episodeId: ({ condition }, seed) => `${condition.id}_s${seed}`,
+  prompts: minEffortPrompts,
 };
 
 /** Resolved parameters and the recorded condition of a minimum-effort episode. */

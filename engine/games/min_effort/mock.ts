@@ -46,6 +46,23 @@ export const MIN_EFFORT_POLICIES = [
 /** A mock minimum-effort policy. */
 export type MinEffortPolicy = (typeof MIN_EFFORT_POLICIES)[number];
 
+/**
+ * Named mock options the local test double serves for this game, by served
+ * model name (the same three names as the other games: a cautious, a
+ * cooperative and a defecting population).
+ *
+ * @example
+ * ```ts
+ * import { MIN_EFFORT_MOCK_PRESETS } from "./mock.ts";
+ * if (MIN_EFFORT_MOCK_PRESETS["coordlab-stay"].players !== "always_max") throw new Error();
+ * ```
+ */
+export const MIN_EFFORT_MOCK_PRESETS: Readonly<Record<string, Readonly<MinEffortMockOptions>>> = {
+  "coordlab-defensive": { players: "best_response" },
+  "coordlab-stay": { players: "always_max" },
+  "coordlab-run": { players: "always_min" },
+};
+
 /** Options of {@linkcode bestResponsePlayer}. */
 export interface BestResponseOptions {
   /** Probability of a uniform effort instead of the best response, in [0, 1]. Default 0.1. */

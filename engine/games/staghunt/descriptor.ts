@@ -16,19 +16,26 @@
  * @module
  */
 import { copyData } from "../../core/copy_data.ts";
-import type { EpisodeCondition, GameDescriptor, GameView } from "../../core/game.ts";
-import { isPlainObject } from "../../core/strict_input.ts";
+import type { EpisodeCondition, EpisodePlayers, GameView, PlayerHook } from "../../core/game.ts";
+import { assertKnownKeys, isPlainObject } from "../../core/strict_input.ts";
+import type { Game } from "../game.ts";
+import { corruptedPlayers } from "./corruption.ts";
 import { PLAYER_ROLE, stagHunt } from "./environment.ts";
-import type { HeterogeneityId } from "./heterogeneity.ts";
-import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
-import { DEFAULT_PAYOFFS, type StagHuntPayoffs } from "./payoffs.ts";
-import { qStar } from "./q_star.ts";
+import { assignModel, type HeterogeneityId, type ModelPolicy } from "./heterogeneity.ts";
 import {
   type MockStagHuntOptions,
   mockStagHuntPlayers,
   PLAYER_POLICIES,
   STAGHUNT_MOCK_PRESETS,
 } from "./mock.ts";
+import { MOCK_SPEC_KEYS, stagHuntMockOptions, type StagHuntMockSpec } from "./mock_options.ts";
+import { playerIndex } from "./players.ts";
+import { stagHuntPrompts } from "./prompts/mod.ts";
+import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
+import { DEFAULT_PAYOFFS, type StagHuntPayoffs } from "./payoffs.ts";
+import { qStar } from "./q_star.ts";
+
+export { PLAYER_POLICIES };
 
 /**
  * Fields of a Stag Hunt condition that identify it, in display order.
@@ -103,7 +110,46 @@ export const STAGHUNT_VIEW: GameView = {
 };
 
 /**
- * The Stag Hunt descriptor.
+ * The Stag Hunt's per-player hook: the speaking index of every player, and
+ * the model its heterogeneity policy assigns (h1 / h2 / h3, drawn with the
+ * corrupted players from the seed as the environment draws them); a grid
+ * entry `{ model }` is h1 with that model, `{ models }` its policy.
+ */
+const stagHuntPlayers: PlayerHook<StagHuntParams> = {
+  policy(entry) {
+    if (entry.kind === "model") return { kind: "h1", model: entry.model };
+    if (entry.kind === "models") return entry.models;
+    return undefined;
+  },
+  fields(policy) {
+    return policy === undefined ? {} : { heterogeneity: (policy as ModelPolicy).kind };
+  },
+  players({ params }, seed, policy): EpisodePlayers {
+    if (policy === undefined) {
+      return { player: ({ id, role }) => ({ id, role, index: playerIndex(id) }) };
+    }
+    const corrupted = new Set(corruptedPlayers(params, seed));
+    const models: Record<string, string> = {};
+    return {
+      models,
+      player({ id, role }) {
+        const index = playerIndex(id);
+        const model = models[id] = assignModel(
+          { index, corrupted: corrupted.has(id) },
+          policy as ModelPolicy,
+        );
+        return { id, role, index, model };
+      },
+    };
+  },
+};
+
+/**
+ * The Stag Hunt descriptor. Its `setup` takes `N`, `M`, `T`, `F`,
+ * `payoffs`, `corruption` (see `parseStagHuntParams`) and `heterogeneity`
+ * (default `"h1"`); its `mockAgents` the plain options of a grid's `mock`
+ * entry (`StagHuntMockSpec`) and `seed`, or `mockStagHuntPlayers`' own
+ * `threshold` and `always` options (not both for one kind of player).
  *
  * @example
  * ```ts
@@ -111,16 +157,17 @@ export const STAGHUNT_VIEW: GameView = {
  * import { parseStagHuntParams } from "./params.ts";
  * const d = stagHuntGame.derive(parseStagHuntParams({ N: 5, M: 3, T: 4 }));
  * if (d.bounds.best !== 80 || (d.q_star as number).toFixed(4) !== "0.3857") throw new Error();
+ * const s = stagHuntGame.setup({ N: 3, M: 2, T: 2, F: 1, heterogeneity: "h2" });
+ * if (stagHuntGame.episodeId(s, 7) !== "staghunt_N3_M2_T2_F1_base_h2_s7") throw new Error();
  * ```
  */
-export const stagHuntGame: GameDescriptor<StagHuntParams> = {
+export const stagHuntGame: Game<StagHuntParams> = {
   id: "staghunt",
   game: "staghunt",
   label: "Stag Hunt",
   environment: stagHunt,
   roles: { central: null, participant: { id: PLAYER_ROLE, label: "Player" } },
   mockPolicies: [{ role: PLAYER_ROLE, option: "players", policies: PLAYER_POLICIES }],
-  mockAgents: (options) => mockStagHuntPlayers(options as MockStagHuntOptions),
   mockPresets: STAGHUNT_MOCK_PRESETS,
   conditionKeys: STAGHUNT_CONDITION_KEYS,
   derivedKeys: ["bounds", "q_star"],
@@ -128,6 +175,52 @@ export const stagHuntGame: GameDescriptor<StagHuntParams> = {
   derive(p) {
     return { bounds: stagHuntBounds(p), q_star: qStar(p) };
   },
+  setupKeys: ["N", "M", "T", "F", "payoffs", "corruption", "heterogeneity"],
+  setup(fields) {
+    const { N, M, T, F, corruption, payoffs, heterogeneity = "h1" } = fields;
+    const input: Record<string, unknown> = {};
+    // Only the fields given, as `runStagHuntEpisode` passes them.
+    for (const [k, v] of Object.entries({ N, M, T, F, payoffs, corruption })) {
+      if (v !== undefined) input[k] = v;
+    }
+    return stagHuntSetup(input, heterogeneity as HeterogeneityId);
+  },
+  mockAgents(options) {
+    assertKnownKeys(
+      options,
+      [...MOCK_SPEC_KEYS, "threshold", "always", "seed"],
+      "mock Stag Hunt options",
+    );
+    const { seed, threshold, always, ...mock } = options;
+    const spec = stagHuntMockOptions(mock as StagHuntMockSpec);
+    for (const [key, given] of [["threshold", threshold], ["always", always]] as const) {
+      if (given !== undefined && spec[key] !== undefined) {
+        throw new RangeError(
+          `Invalid mock Stag Hunt options "${key}": give it or the plain options it stands for ` +
+            `(${Object.keys(mock).map((k) => `"${k}"`).join(", ")}), not both`,
+        );
+      }
+    }
+    return mockStagHuntPlayers({
+      ...(seed !== undefined ? { seed: seed as number } : {}),
+      ...spec,
+      ...(threshold !== undefined
+        ? { threshold: threshold as MockStagHuntOptions["threshold"] }
+        : {}),
+      ...(always !== undefined ? { always: always as MockStagHuntOptions["always"] } : {}),
+    });
+  },
+  episodeId({ params: p, condition }, seed) {
+    return `staghunt_N${p.N}_M${p.M}_T${p.T}_F${p.F}_${p.corruption}_${condition.fields.heterogeneity}_s${seed}`;
+  },
+  players: stagHuntPlayers,
+  branch: {
+    keys: ["M", "T", "F", "corruption", "payoffs", "heterogeneity"],
+    apply: (c, change) => ({ ...c, ...change }),
+  },
+  prompts: stagHuntPrompts,
+  // Notebook 04's mock players: carryover threshold players, 10% noise.
+  paperMock: { players: "threshold", rule: "carryover", noise: 0.1 },
 };
 
 /** Resolved parameters and the recorded condition of a Stag Hunt episode. */

@@ -8,7 +8,11 @@
  */
 
 // Running an episode, its players and belief rules (also in mod.ts).
-export { runStagHuntEpisode, type StagHuntRunConfig, type StagHuntRunResult } from "./run.ts";
+export {
+  runStagHuntEpisode,
+  type StagHuntRunConfig,
+  type StagHuntRunResult,
+} from "../../run_staghunt_episode.ts";
 export { type MockStagHuntOptions, mockStagHuntPlayers, thresholdPlayer } from "./mock.ts";
 export type { BeliefRule } from "./beliefs/rule.ts";
 export { naiveRule } from "./beliefs/naive.ts";

@@ -125,7 +125,7 @@ export function actionOn(
  *
  * @example
  * ```ts
- * import { runStagHuntEpisode } from "./run.ts";
+ * import { runStagHuntEpisode } from "../../run_staghunt_episode.ts";
  * import { turnsFromEvents } from "./turns.ts";
  * const r = await runStagHuntEpisode({ N: 3, M: 2, T: 2, F: 1, seed: 4, agents: { players: "always_stag" } });
  * const turns = turnsFromEvents(r.events);

@@ -3,7 +3,7 @@ import pl from "npm:nodejs-polars@0.25.2";
 import { conditionColumn } from "../../../analysis/load/_frames.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 
 // Before conditionColumn(), every key but N, M, T, F became a text column, in
 // which the minimum-effort game's numeric keys (a, b, c, efforts) read as null,

@@ -16,7 +16,10 @@ import type { EngineEvent, LlmCallRecord } from "../../../engine/core/events.ts"
 import type { CallRequest } from "../../../engine/core/environment.ts";
 import { type EpisodeResult, runEpisode } from "../../../engine/run_episode.ts";
 import type { EnvId, MechanismId } from "../../../engine/frail/types.ts";
-import { runStagHuntEpisode, type StagHuntRunResult } from "../../../engine/games/staghunt/run.ts";
+import {
+  runStagHuntEpisode,
+  type StagHuntRunResult,
+} from "../../../engine/run_staghunt_episode.ts";
 import type { StagHuntAgentFactory } from "../../../engine/games/staghunt/players.ts";
 import { carryoverRule } from "../../../engine/games/staghunt/beliefs/carryover.ts";
 

@@ -11,7 +11,7 @@ import { episodeBundle } from "../../../analysis/viewer/show_episode.ts";
 import { writeRunSite } from "../../../analysis/viewer/run_site.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
 import { carryoverRule } from "../../../engine/games/staghunt/beliefs/carryover.ts";
-import { runStagHuntEpisode } from "../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 import type { UsageTotals } from "../../../engine/agents/llm/accounting.ts";

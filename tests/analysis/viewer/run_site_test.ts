@@ -2,7 +2,7 @@ import { writeRunSite } from "../../../analysis/viewer/run_site.ts";
 import { safeName } from "../../../analysis/viewer/_site_pages.ts";
 import type { IndexData } from "../../../analysis/viewer/_index_html.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 import type { UsageTotals } from "../../../engine/agents/llm/accounting.ts";

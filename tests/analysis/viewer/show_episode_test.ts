@@ -12,7 +12,7 @@ import { renderSvg } from "../../../analysis/charts/render.ts";
 import { stateTrajectoryChart } from "../../../analysis/charts/state_trajectory.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 import { MECHANISMS } from "../../../engine/frail/types.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";

@@ -18,8 +18,9 @@ import type { AgentFactory } from "../../../engine/core/agent.ts";
 import { defineContract } from "../../../engine/core/contract.ts";
 import type { Environment } from "../../../engine/core/environment.ts";
 import { playEpisode } from "../../../engine/core/episode.ts";
-import type { EpisodeCondition, GameDescriptor, GameView } from "../../../engine/core/game.ts";
-import { GAMES } from "../../../engine/games/registry.ts";
+import type { EpisodeCondition, GameView } from "../../../engine/core/game.ts";
+import type { Game } from "../../../engine/games/game.ts";
+import { GAMES, registerGame } from "../../../engine/games/registry.ts";
 import { assertEquals } from "../../_assert.ts";
 import { tempDirRunner } from "../_temp_dir.ts";
 
@@ -132,7 +133,20 @@ const VIEW: GameView = {
   callsHeading: "Efforts",
 };
 
-function descriptor(view: GameView | undefined): GameDescriptor<Params> {
+/** The recorded condition of an episode of N players and T rounds. */
+function conditionOf(params: Params): EpisodeCondition {
+  return {
+    game: ID,
+    fields: { ...params, a: 0.2 },
+    id: `${ID}_N${params.N}_T${params.T}`,
+    derived: { bounds: bounds(params) },
+    mechanism: "none",
+    centralRole: null,
+    centralId: null,
+  };
+}
+
+function descriptor(view: GameView | undefined): Game<Params> {
   return {
     id: ID,
     game: ID,
@@ -142,18 +156,29 @@ function descriptor(view: GameView | undefined): GameDescriptor<Params> {
     mockPolicies: [],
     conditionKeys: ["N", "T", "a"],
     derive: (p) => ({ bounds: bounds(p) }),
+    setupKeys: ["N", "T"],
+    setup: (fields) => {
+      const params = tinyMinEffort.parseParams({ N: fields.N, T: fields.T });
+      return { params, condition: conditionOf(params) };
+    },
+    mockAgents: () => bestResponse,
+    episodeId: ({ condition }, seed) => `${condition.id}_s${seed}`,
+    prompts: [],
     ...(view === undefined ? {} : { view }),
   };
 }
 
-/** Runs `fn` with `game` registered (the test-only stand-in for `registerGame`). */
-async function withGame<T>(game: GameDescriptor<Params>, fn: () => Promise<T>): Promise<T> {
-  const games = GAMES as GameDescriptor[];
-  games.push(game as GameDescriptor);
+/**
+ * Runs `fn` with `game` registered (`registerGame`), then takes it out of the
+ * registry again, so that the other tests of this file see the game unknown.
+ */
+async function withGame<T>(game: Game<Params>, fn: () => Promise<T>): Promise<T> {
+  registerGame(game as unknown as Game, { replace: true });
   try {
     return await fn();
   } finally {
-    games.splice(games.indexOf(game as GameDescriptor), 1);
+    const games = GAMES as Game[];
+    games.splice(games.indexOf(game as unknown as Game), 1);
   }
 }
 

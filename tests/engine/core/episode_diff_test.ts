@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { branchEpisode } from "../../../engine/branch_episode.ts";
 import { diffEpisodes } from "../../../engine/core/episode_diff.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 import { scriptedEpisode } from "./_scripted_llm.ts";
 
 const clock = () => "2026-01-01T00:00:00.000Z";

@@ -19,7 +19,7 @@ import {
 import { EventRecorder } from "../../../engine/core/event_recorder.ts";
 import type { EventBody } from "../../../engine/core/events.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 import { FRAIL_ENV_IDS } from "../../../engine/frail/registry.ts";
 import { MECHANISMS } from "../../../engine/frail/types.ts";
 

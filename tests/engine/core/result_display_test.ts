@@ -2,7 +2,7 @@
 // grid result gets a short escaped summary from Symbol.for("Jupyter.display").
 import assert from "node:assert/strict";
 import { runEpisode } from "../../../engine/run_episode.ts";
-import { runStagHuntEpisode } from "../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { summaryBundle } from "../../../engine/core/jupyter.ts";
 

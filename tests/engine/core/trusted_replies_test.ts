@@ -15,7 +15,7 @@ import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import { frailGame } from "../../../engine/frail/registry.ts";
 import { type EnvId, MECHANISMS } from "../../../engine/frail/types.ts";
 import { turnContract } from "../../../engine/games/staghunt/contracts.ts";
-import { runStagHuntEpisode } from "../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 
 /** The same agent without the mark: its replies go through parse. */
 function untrusted(a: Agent): Agent {

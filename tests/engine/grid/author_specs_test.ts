@@ -3,13 +3,14 @@
 // Exact cells and conditions for each form, errors naming the field, a
 // lambda sweep through runGrid in 2 workers with a resume, and named sets as
 // the loader and the tables show them.
-import { assert, assertEquals, assertThrows } from "../../_assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../_assert.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { welfareTable } from "../../../analysis/frail/welfare_table.ts";
 import type { BeliefRule } from "../../../engine/games/staghunt/beliefs/rule.ts";
 import { overridesId } from "../../../engine/frail/descriptor.ts";
 import { expandCells, expandGrid } from "../../../engine/grid/cells.ts";
 import { readManifest } from "../../../engine/grid/manifest.ts";
+import { planGrid } from "../../../engine/grid/plan.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { parseGridSpec, specHash } from "../../../engine/grid/spec.ts";
 import { replayEpisode } from "../../../engine/run_episode.ts";
@@ -222,19 +223,19 @@ Deno.test("runGrid() plays a rule object in-process even with workers, and resum
   );
   const again = await runGrid(spec, { out, workers: 2, progress: false });
   assertEquals([again.skipped, again.played], [2, 0]);
-  // The recorded form parses (the loader plans from it) but cannot be played.
+  // The recorded form plans without its agents (as the loader plans it) but
+  // cannot be played: runGrid refuses it before any episode starts.
   const recorded = JSON.parse(JSON.stringify(manifest.spec));
+  assertEquals(planGrid(recorded, { checkAgents: false }).episodes.length, 2);
   const other = await Deno.makeTempDir();
-  const played = await runGrid({ ...recorded, name: "recorded" }, {
-    out: other,
-    workers: 0,
-    progress: false,
-  });
-  assertEquals(played.failed.length, 2);
-  assertEquals(
-    played.failed[0].error,
-    'Belief rule "recency" is a rule object recorded by its id only: run the TypeScript spec that defines it to play it',
+  await assertRejects(
+    () => runGrid({ ...recorded, name: "recorded" }, { out: other, workers: 0, progress: false }),
+    RangeError,
+    'cannot run: Belief rule "recency" is a rule object recorded by its id only: run the TypeScript spec that defines it to play it',
   );
+  // The run folder loads (its plan is recomputed from the manifest).
+  const { episodes } = await loadRuns(out);
+  assertEquals(episodes.height, 2);
   await Deno.remove(out, { recursive: true });
   await Deno.remove(other, { recursive: true });
 });
@@ -395,7 +396,7 @@ Deno.test("loadRuns() and welfareTable() show a named set by its name, and its l
 });
 
 Deno.test("stagHuntMockOptions() refuses a list of rules: the block spreads it", async () => {
-  const { stagHuntMockOptions } = await import("../../../engine/grid/staghunt_runner.ts");
+  const { stagHuntMockOptions } = await import("../../../engine/games/staghunt/mock_options.ts");
   assertThrows(
     () => stagHuntMockOptions({ rule: ["naive", "carryover"] }),
     RangeError,

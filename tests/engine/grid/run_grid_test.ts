@@ -382,7 +382,7 @@ Deno.test("runGrid() plays every FRAIL environment with its own rule-based agent
   });
 });
 
-Deno.test("runGrid() makes workers import runnerModules, so runners registered elsewhere play there too", async () => {
+Deno.test("runGrid() makes workers import gameModules, so games registered elsewhere play there too", async () => {
   const spec = { episodes: 2, blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }] };
   const policies = async (out: string) => {
     const seen = new Set<string>();
@@ -400,7 +400,7 @@ Deno.test("runGrid() makes workers import runnerModules, so runners registered e
     out: custom,
     workers: 1,
     progress: false,
-    runnerModules: [new URL("./_always_stay_runner.ts", import.meta.url).href],
+    gameModules: [new URL("./_always_stay_game.ts", import.meta.url).href],
   });
   assertEquals(r.mode, "workers");
   assertEquals(await policies(custom), ["mock:always_stay"]);

@@ -26,7 +26,7 @@ Deno.test("specReference() documents every field of every block and each rule's 
   const text = specReference().replace(/ +/g, " ");
   for (
     const row of [
-      "| `blocks` (required) | non-empty list of FRAIL, Stag Hunt and branch blocks (below) |",
+      "| `blocks` (required) | non-empty list of FRAIL, Stag Hunt, branch and registered games' blocks (below) |",
       "| `params` | non-empty list of { name?, parameters... } |",
       "| `payoffs` | { RS, HS, RF, HF }; or [number, number, number, number]; or non-empty list of " +
       "({ RS, HS, RF, HF }; or [number, number, number, number]) |",

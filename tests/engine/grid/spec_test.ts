@@ -45,7 +45,7 @@ Deno.test("parseGridSpec() names the field and the allowed values when an enum v
     ],
     [
       { blocks: [{ game: "chess" }] },
-      'Invalid grid spec "blocks.0.game": expected one of "frail", "staghunt", "branch" (got "chess")',
+      'Invalid grid spec "blocks.0.game": expected one of "frail", "staghunt", "branch", "min_effort" (got "chess")',
     ],
     [
       { blocks: [{ game: "staghunt", corruption: ["flip"] }] },

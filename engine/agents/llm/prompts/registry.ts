@@ -1,22 +1,12 @@
 /**
- * The prompt sets by environment id. An environment's set holds one template
+ * The prompt sets by game id, as each game's descriptor holds them (`prompts`). A set holds one template
  * per (role, call); {@linkcode missingTemplates} checks it covers every call
  * the environment's contracts name.
  *
  * @module
  */
-import { bankRunPrompts } from "../../../games/bank_run/prompts/mod.ts";
-import { crowdfundingPrompts } from "../../../games/crowdfunding/prompts/mod.ts";
-import { debtRolloverPrompts } from "../../../games/debt_rollover/prompts/mod.ts";
-import { stagHuntPrompts } from "../../../games/staghunt/prompts/mod.ts";
+import { GAMES } from "../../../games/registry.ts";
 import type { PromptSet } from "./template.ts";
-
-const SETS: Record<string, PromptSet> = {
-  bank_run: bankRunPrompts,
-  debt_rollover: debtRolloverPrompts,
-  crowdfunding: crowdfundingPrompts,
-  staghunt: stagHuntPrompts,
-};
 
 /**
  * Environment ids with prompt templates.
@@ -28,7 +18,7 @@ const SETS: Record<string, PromptSet> = {
  * ```
  */
 export function promptEnvironments(): string[] {
-  return Object.keys(SETS);
+  return GAMES.map((g) => g.id);
 }
 
 /**
@@ -42,7 +32,7 @@ export function promptEnvironments(): string[] {
  * @throws {RangeError} For an environment without templates, listing those with.
  */
 export function promptSet(env: string): PromptSet {
-  const set = SETS[env];
+  const set = GAMES.find((g) => g.id === env)?.prompts;
   if (!set) {
     throw new RangeError(
       `No prompt templates for environment "${env}": templates exist for ${

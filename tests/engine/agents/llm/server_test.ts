@@ -246,7 +246,7 @@ Deno.test("serveLocalModel() answers a request without the structured field with
     assertEquals(await bad({ ...call, game: "chess" }), [
       400,
       'Unknown game "chess" in "coordlab_call.game": the local test double serves "bank_run", ' +
-      '"debt_rollover", "crowdfunding", "staghunt"',
+      '"debt_rollover", "crowdfunding", "staghunt", "min_effort"',
     ]);
     assertEquals(await bad({ ...call, role: "creditor" }), [
       400,

@@ -7,7 +7,7 @@ import { stagHuntSetup } from "../../../../engine/games/staghunt/descriptor.ts";
 import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
 import { payoffPerTurn } from "../../../../engine/games/staghunt/metrics/choices.ts";
 import { successRates } from "../../../../engine/games/staghunt/metrics/rounds.ts";
-import { runStagHuntEpisode } from "../../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../../engine/run_staghunt_episode.ts";
 import { turnsFromEvents } from "../../../../engine/games/staghunt/turns.ts";
 import type { StagHuntView } from "../../../../engine/games/staghunt/views.ts";
 

@@ -4,7 +4,7 @@ import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { replayWith } from "../../../../engine/core/replay.ts";
 import { carryoverRule } from "../../../../engine/games/staghunt/beliefs/carryover.ts";
 import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
-import { runStagHuntEpisode } from "../../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../../engine/run_staghunt_episode.ts";
 import { turnsFromEvents } from "../../../../engine/games/staghunt/turns.ts";
 
 const noisy = (seed: number, corruption: "base" | "b3") =>

@@ -3,7 +3,7 @@ import type { Agent } from "../../../../engine/core/agent.ts";
 import { assignModel, assignModels } from "../../../../engine/games/staghunt/heterogeneity.ts";
 import { corruptedPlayers } from "../../../../engine/games/staghunt/corruption.ts";
 import type { StagHuntPlayer } from "../../../../engine/games/staghunt/players.ts";
-import { runStagHuntEpisode } from "../../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../../engine/run_staghunt_episode.ts";
 
 async function rejectsWith(fn: () => Promise<unknown>, cls: ErrorConstructor, message: RegExp) {
   await assert.rejects(fn, (e: Error) => e instanceof cls && message.test(e.message));

@@ -8,7 +8,7 @@ import {
   payoffPerTurn,
 } from "../../../../engine/games/staghunt/metrics/choices.ts";
 import { successRates } from "../../../../engine/games/staghunt/metrics/rounds.ts";
-import { runStagHuntEpisode } from "../../../../engine/games/staghunt/run.ts";
+import { runStagHuntEpisode } from "../../../../engine/run_staghunt_episode.ts";
 import type { StagHuntTurn } from "../../../../engine/games/staghunt/turns.ts";
 
 const lastReport: BeliefRule = {

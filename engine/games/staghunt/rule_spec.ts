@@ -1,10 +1,26 @@
 // The belief rule of a Stag Hunt mock entry (`RuleSpec`): its schema, which
 // names the bad field, its id, and the rule it builds.
 import { z } from "npm:zod@4.6.7";
-import { isPlainObject } from "../core/strict_input.ts";
-import { BELIEF_RULES, catalogueRule, isBeliefRule } from "../games/staghunt/beliefs/catalogue.ts";
-import type { BeliefRule } from "../games/staghunt/beliefs/rule.ts";
-import type { RuleSpec } from "./_agents_spec.ts";
+import { isPlainObject } from "../../core/strict_input.ts";
+import { BELIEF_RULES, catalogueRule, isBeliefRule } from "./beliefs/catalogue.ts";
+import type { BeliefRule } from "./beliefs/rule.ts";
+
+/**
+ * A belief rule in a spec:
+ * - an id of the paper's rules (`"naive"`, `"carryover"`, `"outcome_alignment"`);
+ * - an id with parameters, `{ "carryover": { "lambda": 0.7 } }` (one key,
+ *   checked against the rule's own parameters, `BELIEF_RULES`);
+ * - in a TypeScript spec, a `BeliefRule` object (its `id` names it in cell
+ *   ids, logs and the manifest, so it must be stable; episodes with one play
+ *   in-process: a function cannot cross to a Web Worker);
+ * - `{ "id": "<id>" }`: how the manifest records a rule object (it cannot
+ *   be played from JSON).
+ */
+export type RuleSpec =
+  | string
+  | Readonly<Record<string, Readonly<Record<string, number>>>>
+  | BeliefRule
+  | { readonly id: string };
 
 const IDS = BELIEF_RULES.map((r) => `"${r.id}"`).join(", ");
 const FORMS = `one of ${IDS}, { "<id>": { <parameters> } } or, in a TypeScript spec, ` +

@@ -15,20 +15,20 @@
  *
  * @module
  */
-import { type MockStagHuntOptions, mockStagHuntPlayers } from "./mock.ts";
-import type { PlayedEpisode } from "../../core/episode.ts";
-import { EpisodeRun, type EpisodeRunOptions, playAndLog } from "../../core/episode_run.ts";
-import type { EpisodeTally } from "../../core/event_recorder.ts";
-import type { EngineEvent, EpisodeOutcome } from "../../core/events.ts";
-import { corruptedPlayers } from "./corruption.ts";
-import { stagHunt } from "./environment.ts";
-import { assignModel, type ModelPolicy } from "./heterogeneity.ts";
-import type { CorruptionMode } from "./params.ts";
-import { stagHuntSetup } from "./descriptor.ts";
-import { parseStagHuntRunConfig } from "./_run_config.ts";
-import type { PayoffsInput } from "./payoffs.ts";
-import { playerIndex, type StagHuntAgentFactory } from "./players.ts";
-import { type StagHuntTurn, turnsFromEvents } from "./turns.ts";
+import { type MockStagHuntOptions, mockStagHuntPlayers } from "./games/staghunt/mock.ts";
+import type { PlayedEpisode } from "./core/episode.ts";
+import { EpisodeRun, type EpisodeRunOptions } from "./core/episode_run.ts";
+import type { EpisodeTally } from "./core/event_recorder.ts";
+import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
+import type { PlayerAgentFactory } from "./core/game.ts";
+import { playGame } from "./run_episode.ts";
+import type { ModelPolicy } from "./games/staghunt/heterogeneity.ts";
+import type { CorruptionMode } from "./games/staghunt/params.ts";
+import { stagHuntGame } from "./games/staghunt/descriptor.ts";
+import { parseStagHuntRunConfig } from "./games/staghunt/_run_config.ts";
+import type { PayoffsInput } from "./games/staghunt/payoffs.ts";
+import type { StagHuntAgentFactory } from "./games/staghunt/players.ts";
+import { type StagHuntTurn, turnsFromEvents } from "./games/staghunt/turns.ts";
 
 /** Configuration of one Stag Hunt episode. */
 export interface StagHuntRunConfig {
@@ -101,7 +101,7 @@ export interface StagHuntRunResult {
  *
  * @example
  * ```ts
- * import { runStagHuntEpisode } from "./run.ts";
+ * import { runStagHuntEpisode } from "./run_staghunt_episode.ts";
  * const r = await runStagHuntEpisode({ N: 5, M: 3, T: 4, F: 2, seed: 7,
  *   agents: { players: "always_stag" } });
  * // Three honest Stag actions meet M = 3 every round.
@@ -111,39 +111,24 @@ export interface StagHuntRunResult {
  */
 export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<StagHuntRunResult> {
   const c = parseStagHuntRunConfig(config);
-  const regime = config.models?.kind ?? "h1";
-  const { params, condition } = stagHuntSetup(
-    Object.fromEntries(
-      (["N", "M", "T", "F", "payoffs", "corruption"] as const)
-        .filter((k) => config[k] !== undefined)
-        .map((k) => [k, config[k]]),
-    ),
-    regime,
-  );
-  const corrupted = new Set(corruptedPlayers(params, c.seed));
-  const factory: StagHuntAgentFactory = typeof config.agents === "function"
-    ? config.agents
+  const fields: Record<string, unknown> = {};
+  for (const k of ["N", "M", "T", "F", "payoffs", "corruption"] as const) {
+    if (config[k] !== undefined) fields[k] = config[k];
+  }
+  const agents = typeof config.agents === "function"
+    ? config.agents as PlayerAgentFactory
     : mockStagHuntPlayers({ seed: c.seed, ...(config.agents ?? {}) });
-  const models: Record<string, string> = {};
-  const episode = c.episode ??
-    `staghunt_N${params.N}_M${params.M}_T${params.T}_F${params.F}_${params.corruption}_${regime}_s${c.seed}`;
-  const { played, logPath } = await playAndLog(stagHunt, {
-    params,
-    condition,
-    seed: c.seed,
-    agents: ({ id, role }) => {
-      const index = playerIndex(id);
-      const model = config.models
-        ? (models[id] = assignModel({ index, corrupted: corrupted.has(id) }, config.models))
-        : undefined;
-      return factory(model === undefined ? { id, role, index } : { id, role, index, model });
-    },
-  }, { ...c, episode, clock: config.clock });
+  const { played, logPath, setup, episode, models } = await playGame(stagHuntGame, fields, {
+    ...c,
+    agents,
+    models: config.models,
+    clock: config.clock,
+  });
   return new StagHuntRun(played, {
     ndjson: c.ndjson,
     models: config.models ? models : undefined,
     logPath,
-    ids: { condition: condition.id, episode },
+    ids: { condition: setup.condition.id, episode },
   });
 }
 
