@@ -24,8 +24,30 @@ import type { EnvId, MechanismId } from "./frail/types.ts";
 import { gameDescriptor } from "./games/registry.ts";
 import { parseEpisodeConfig, parseGameEpisodeConfig } from "./_episode_config.ts";
 
+/** How one episode is identified, logged and kept: the options every game's episode takes. */
+export interface EpisodeLogOptions {
+  /** Run id. Default `"adhoc"`. */
+  run?: string;
+  /** Episode id. Default: the game's (`GameDescriptor.episodeId`). */
+  episode?: string;
+  /** Folder under which `<run>/<episode>.ndjson` is written. Default: nothing is written. */
+  outDir?: string;
+  /** Clock for event times. Default: wall clock. */
+  clock?: () => string;
+  /** Keep the events in memory (the result's `events`). Default `true`. */
+  events?: boolean;
+  /**
+   * Checkpoints carry the state and its hash and the events hash, and the
+   * result's `hashes` is filled. Default `false`, and always on with
+   * `outDir` or `ndjson` (a written log is always complete).
+   */
+  hashes?: boolean;
+  /** Return the NDJSON log text (the result's `ndjson`), complete with hashes. Default `false`. */
+  ndjson?: boolean;
+}
+
 /** Configuration of one FRAIL episode, by its environment id (`env`). */
-export interface EpisodeConfig {
+export interface EpisodeConfig extends EpisodeLogOptions {
   /** Environment id. */
   env: EnvId;
   /** Mechanism id. Default `"M0"`. */
@@ -40,24 +62,8 @@ export interface EpisodeConfig {
   seed: number;
   /** Agents: a factory, or mock population options. Default: defensive mock agents seeded with `seed`. */
   agents?: AgentFactory | MockPopulationOptions;
-  /** Run id. Default `"adhoc"`. */
-  run?: string;
   /** Episode id. Default derived from env, mechanism, regime and seed. */
   episode?: string;
-  /** Folder under which `<run>/<episode>.ndjson` is written. Default: nothing is written. */
-  outDir?: string;
-  /** Clock for event times. Default: wall clock. */
-  clock?: () => string;
-  /** Keep the events in memory (`EpisodeResult.events`). Default `true`. */
-  events?: boolean;
-  /**
-   * Checkpoints carry the state and its hash and the events hash, and
-   * `EpisodeResult.hashes` is filled. Default `false`, and always on with
-   * `outDir` or `ndjson` (a written log is always complete).
-   */
-  hashes?: boolean;
-  /** Return the NDJSON log text (`EpisodeResult.ndjson`), complete with hashes. Default `false`. */
-  ndjson?: boolean;
 }
 
 /**
@@ -67,7 +73,7 @@ export interface EpisodeConfig {
  * `mechanism`, `regime`, `params`; Stag Hunt: `N`, `M`, `T`, `F`,
  * `payoffs`, `corruption`, `heterogeneity`). Any other key is refused.
  */
-export interface GameEpisodeConfig {
+export interface GameEpisodeConfig extends EpisodeLogOptions {
   /** Game id (`GAMES`, or a game added with `registerGame`). */
   game: string;
   /** Episode seed (non-negative integer). */
@@ -76,20 +82,8 @@ export interface GameEpisodeConfig {
   agents?: AgentFactory | PlayerAgentFactory | Readonly<Record<string, unknown>>;
   /** Model policy of a game that assigns models to players (Stag Hunt: a `ModelPolicy`). Default none. */
   models?: unknown;
-  /** Run id. Default `"adhoc"`. */
-  run?: string;
   /** Episode id. Default the game's (`GameDescriptor.episodeId`). */
   episode?: string;
-  /** Folder under which `<run>/<episode>.ndjson` is written. Default: nothing is written. */
-  outDir?: string;
-  /** Clock for event times. Default: wall clock. */
-  clock?: () => string;
-  /** Keep the events in memory. Default `true`. */
-  events?: boolean;
-  /** Checkpoints carry states and hashes. Default `false`; always on with `outDir` or `ndjson`. */
-  hashes?: boolean;
-  /** Return the NDJSON log text. Default `false`. */
-  ndjson?: boolean;
   /** The condition's fields. */
   [field: string]: unknown;
 }

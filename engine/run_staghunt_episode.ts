@@ -21,7 +21,7 @@ import { EpisodeRun, type EpisodeRunOptions } from "./core/episode_run.ts";
 import type { EpisodeTally } from "./core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
 import type { PlayerAgentFactory } from "./core/game.ts";
-import { playGame } from "./run_episode.ts";
+import { type EpisodeLogOptions, playGame } from "./run_episode.ts";
 import type { ModelPolicy } from "./games/staghunt/heterogeneity.ts";
 import type { CorruptionMode } from "./games/staghunt/params.ts";
 import { stagHuntGame } from "./games/staghunt/descriptor.ts";
@@ -31,7 +31,7 @@ import type { StagHuntAgentFactory } from "./games/staghunt/players.ts";
 import { type StagHuntTurn, turnsFromEvents } from "./games/staghunt/turns.ts";
 
 /** Configuration of one Stag Hunt episode. */
-export interface StagHuntRunConfig {
+export interface StagHuntRunConfig extends EpisodeLogOptions {
   /** Players N. Default 5. */
   N?: number;
   /** Threshold M. Default 3. */
@@ -50,20 +50,8 @@ export interface StagHuntRunConfig {
   models?: ModelPolicy;
   /** Agents: a factory, or mock options. Default: noiseless naive threshold players. */
   agents?: StagHuntAgentFactory | MockStagHuntOptions;
-  /** Run id. Default `"adhoc"`. */
-  run?: string;
   /** Episode id. Default derived from the game and the seed, e.g. `staghunt_N5_M3_T4_F2_base_h1_s7`. */
   episode?: string;
-  /** Folder under which `<run>/<episode>.ndjson` is written. Default: nothing is written. */
-  outDir?: string;
-  /** Clock for event times. Default: wall clock. */
-  clock?: () => string;
-  /** Keep the events in memory (`events`, and the `turns` read from them). Default `true`. */
-  events?: boolean;
-  /** Checkpoints carry states and hashes; `hashes` is filled. Default `false`; always on with `outDir` or `ndjson`. */
-  hashes?: boolean;
-  /** Return the NDJSON log text (`ndjson`), complete with hashes. Default `false`. */
-  ndjson?: boolean;
 }
 
 /**

@@ -15,7 +15,7 @@
  *
  * @module
  */
-import { EVENT_SCHEMA_VERSION } from "./events.ts";
+import { EVENT_SCHEMA_VERSION, type EventBody } from "./events.ts";
 
 /** How every line the engine writes starts: `{"schema":<version>,`. */
 export const LINE_PREFIX = `{"schema":${EVENT_SCHEMA_VERSION},`;
@@ -187,35 +187,14 @@ export function readRunEpisode(r: LineReader): { run: string; episode: string } 
   return { run: run!, episode };
 }
 
-/** The members of a decision line after its run and episode (see {@linkcode readDecision}). */
-export interface DecisionLine {
-  /** Round. */
-  round: number;
-  /** Step id. */
-  step: string;
-  /** Sequence number. */
-  seq: number;
-  /** Decision maker. */
-  agent: string;
-  /** The call it answered. */
-  call: string;
-  /** The action decided on. */
-  action: string;
-  /** The other action. */
-  alternative: string;
-  /** Reported probability, 0-100. */
-  reported: number;
-  /** `reported / 100`. */
-  probability: number;
-  /** The uniform draw. */
-  draw: number;
-  /** Whether the action was taken. */
-  realized: boolean;
-  /** Whether the agent committed. */
-  committed: boolean;
-  /** The amount. */
-  amount: number;
-}
+/**
+ * The members of a decision line after its run and episode (see
+ * {@linkcode readDecision}): its round, step and sequence number, then the
+ * fields of the `decision` event, in the order the writer puts them.
+ */
+export type DecisionLine =
+  & { round: number; step: string; seq: number }
+  & Omit<Extract<EventBody, { type: "decision" }>, "type">;
 
 /**
  * Reads the rest of a decision line (`round` to `amount`, the layout

@@ -86,23 +86,7 @@ export interface StagHuntBlock {
 }
 
 /** A Stag Hunt block as written: `game: "staghunt"`, every other field optional. */
-export interface StagHuntBlockInput {
-  /** `"staghunt"`. */
-  game: "staghunt";
-  /** Player counts. Default `[5]`. */
-  N?: number[];
-  /** Thresholds, or `"all"` for 1..N. Default `[3]`. */
-  M?: number[] | "all";
-  /** Rounds. Default `[4]`. */
-  T?: number[];
-  /** Corrupted players, or a record from N to its list. Default `[0]`. */
-  F?: number[] | Record<string, number[]>;
-  /** Corruption modes. Default `["base"]`. */
-  corruption?: CorruptionMode[];
-  /** Heterogeneity conditions. Default `["h1"]`. */
-  heterogeneity?: HeterogeneityId[];
-  /** The paper's grid instead of N, M, T, F, corruption and heterogeneity. */
-  paper?: StagHuntPaperSpec;
+export interface StagHuntBlockInput extends Omit<StagHuntBlock, "payoffs" | "agents"> {
   /** Payoffs as `[R_S, H_S, R_F, H_F]` or `{ RS, HS, RF, HF }`, or a list of them. Default (4, 2, 0, 2). */
   payoffs?: PayoffsInput | PayoffsInput[];
   /** Agents entries: `{ mock }`, `{ model }` or `{ models }`, each with an optional `label`. Default `[{ mock: {} }]`. */
@@ -111,8 +95,6 @@ export interface StagHuntBlockInput {
     | { model: string; label?: string }
     | { models: ModelPolicy; mock?: StagHuntMockSpec; label?: string }
   )[];
-  /** Episodes per cell. Default: the spec's `episodes`. */
-  episodes?: number;
 }
 
 /** What a Stag Hunt cell plays, besides its agents: the game's parameters and a heterogeneity. */
