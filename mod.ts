@@ -44,6 +44,8 @@ export {
   runEpisode,
 } from "./engine/run_episode.ts";
 export { runStagHuntEpisode } from "./engine/run_staghunt_episode.ts";
+// A game of your own (docs/adding-a-game.md); its types are in engine/mod.ts.
+export { registerGame } from "./engine/games/registry.ts";
 // Counterfactual branches and episode diffs (their option and result types are in
 // engine/mod.ts, `branchEffects` in analysis/mod.ts).
 export { branchEpisode } from "./engine/branch_episode.ts";
@@ -134,6 +136,7 @@ export { meanCi, wilson } from "./analysis/stats.ts";
 
 // Charts, displays and the episode viewer.
 export { stateTrajectoryChart } from "./analysis/charts/state_trajectory.ts";
+export { roundMeasuresChart, roundMeasuresTable } from "./analysis/games/round_measures.ts";
 export { renderPng, renderSvg } from "./analysis/charts/render.ts";
 export { displayChart, displayTable, saveChart, settle } from "./analysis/display.ts";
 export { progressDisplay } from "./analysis/progress.ts";

@@ -39,8 +39,9 @@ import { requireColumns } from "./stats.ts";
 export { FRAIL_CONDITION_KEYS, STAGHUNT_CONDITION_KEYS };
 
 /**
- * Every condition key of every game, in the games' order without repeats:
- * the FRAIL keys, then the Stag Hunt's.
+ * Every condition key of every built-in game, in the games' order without
+ * repeats: the FRAIL keys, the Stag Hunt's, then the minimum-effort game's
+ * (read when this module loads: a game registered later is not in it).
  *
  * @example
  * ```ts
@@ -49,7 +50,7 @@ export { FRAIL_CONDITION_KEYS, STAGHUNT_CONDITION_KEYS };
  *
  * assert.deepEqual(CONDITION_KEYS, [
  *   "env", "mechanism", "regime", "overrides_id", "N", "M", "T", "F", "corruption",
- *   "heterogeneity", "payoffs",
+ *   "heterogeneity", "payoffs", "a", "b", "c", "efforts",
  * ]);
  * ```
  */

@@ -103,6 +103,7 @@ export {
 } from "./charts/staghunt_charts.ts";
 export { meanCi, wilson } from "./stats.ts";
 export { stateTrajectoryChart } from "./charts/state_trajectory.ts";
+export { roundMeasuresChart, roundMeasuresTable } from "./games/round_measures.ts";
 export { renderPng, renderSvg } from "./charts/render.ts";
 export { displayChart, displayTable, saveChart, settle } from "./display.ts";
 export { progressDisplay } from "./progress.ts";
