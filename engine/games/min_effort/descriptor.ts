@@ -47,8 +47,8 @@ export const MIN_EFFORT_CONDITION_KEYS: readonly string[] = ["N", "T", "a", "b",
 
 /**
  * How the viewer shows a minimum-effort episode: the minimum and the mean
- * effort of each round (the `disclosure` metrics), and the announced minimum
- * in each round's summary.
+ * effort of each round (the `disclosure` metrics); each round's summary shows
+ * the announced minimum (the disclosure's public part) by the generic rules.
  *
  * @example
  * ```ts
@@ -60,7 +60,7 @@ export const MIN_EFFORT_VIEW: GameView = {
   familyLabel: "Minimum effort",
   chart: { kind: "disclosure", metrics: ["minimum", "mean_effort"], yTitle: "Effort" },
   flips: false,
-  roundPills: [{ transition: "round_outcome", field: "minimum", label: "minimum", success: null }],
+  roundPills: [],
   countsCalls: true,
   callsHeading: "Efforts",
 };
