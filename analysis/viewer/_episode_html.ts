@@ -426,10 +426,12 @@ function roundBody(round: RoundEntry, view: GameView): string {
       ),
     );
   }
-  if (round.checkpoint !== null) {
+  // An episode played without hashes (`hashes: false`) has checkpoints without them.
+  const { state_hash, events_hash } = (round.checkpoint ?? {}) as Record<string, unknown>;
+  if (state_hash !== undefined || events_hash !== undefined) {
     out.push(
-      `<div class="hash">state hash ${esc(String(round.checkpoint.state_hash))} · events hash ${
-        esc(String(round.checkpoint.events_hash))
+      `<div class="hash">state hash ${esc(String(state_hash ?? "none"))} · events hash ${
+        esc(String(events_hash ?? "none"))
       }</div>`,
     );
   }

@@ -169,6 +169,23 @@ Deno.test("episodeBundle() draws the chart as a PNG data URI", async () => {
   );
 });
 
+// Before, an episode played without hashes (runEpisode's default) showed
+// "state hash undefined · events hash undefined" under every round.
+Deno.test("episodeBundle() writes no hash line for an episode played without hashes, and both with them", async () => {
+  const plain = await episodeBundle(
+    await runEpisode({ game: "min_effort", seed: 1, clock: CLOCK }),
+  );
+  assertEquals(plain["text/html"].includes("undefined"), false);
+  assertEquals(plain["text/html"].includes('<div class="hash">'), false);
+  const hashed = await runEpisode({ game: "min_effort", seed: 1, clock: CLOCK, hashes: true });
+  const html = (await episodeBundle(hashed))["text/html"];
+  assertEquals(
+    html.match(/<div class="hash">state hash [0-9a-f]{64} · events hash [0-9a-f]{64}<\/div>/g)
+      ?.length,
+    10,
+  );
+});
+
 Deno.test("showEpisode() finds a row's log: frame.row(i), a record with its file, a one-row frame", async () => {
   await inTempDir(async (dir) => {
     const results = [];
