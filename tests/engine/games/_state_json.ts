@@ -32,12 +32,13 @@ export interface Written {
  * Plays an episode, hashed and logged, with an environment whose `stateJson`
  * (called by every checkpoint) and `isDone` compare the game's writer with
  * `canonicalJson` on the live state; then plays it again without the writer
- * and checks that the NDJSON log and the hashes are byte-identical.
+ * and checks that the NDJSON log and the hashes are byte-identical. Returns
+ * the counts and the final state.
  */
 export async function compareWriter<P, S>(
   env: Environment<P, S>,
   episode: WriterEpisode,
-): Promise<Written> {
+): Promise<Written & { final: S }> {
   const own = env.stateJson!;
   const written: Written = { checkpoints: 0, rounds: 0 };
   const same = (state: S): string => {
@@ -78,7 +79,7 @@ export async function compareWriter<P, S>(
   const b = await play(generic);
   assertEquals(a.hashes, b.hashes);
   assert(a.ndjson === b.ndjson, "the log differs with the generic writer");
-  return written;
+  return { ...written, final: a.state };
 }
 
 /**

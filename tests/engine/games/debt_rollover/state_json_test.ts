@@ -27,6 +27,7 @@ Deno.test("debtRollover.stateJson is debtRolloverStateJson()", () => {
 Deno.test("debtRolloverStateJson() writes the canonical JSON of every state of 216 seeded episodes", async () => {
   const total: Written = { checkpoints: 0, rounds: 0 };
   let episodes = 0;
+  let failed = 0;
   for (const mechanism of MECHANISMS) {
     for (const regime of REGIMES) {
       for (const creditors of CREDITOR_POLICIES) {
@@ -43,6 +44,7 @@ Deno.test("debtRolloverStateJson() writes the canonical JSON of every state of 2
               seed,
               agents: debtRolloverMockPopulation({ seed, creditors, borrower }),
             });
+            if (w.final.failure !== null) failed++;
             total.checkpoints += w.checkpoints;
             total.rounds += w.rounds;
             episodes++;
@@ -53,6 +55,7 @@ Deno.test("debtRolloverStateJson() writes the canonical JSON of every state of 2
   }
   assertEquals(episodes, 216);
   assertEquals(total, { checkpoints: 728, rounds: 872 });
+  assertEquals(failed, 144);
 });
 
 function initial(mechanism: "M0" | "M1" | "M2" | "M3" = "M0"): DebtRolloverState {
