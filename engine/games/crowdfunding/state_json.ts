@@ -2,15 +2,17 @@
  * The crowdfunding state's canonical JSON, written field by field (see
  * `../../core/state_json.ts`): the backers and their histories, the founder,
  * the disclosed snapshot, the ledger, the launch, a failure, this round's
- * pledges and the parameters are written directly; the mechanism profile,
- * the inbox, pending reports, this round's withdrawals and the launch's
- * shares (empty or `null` in most rounds, or keyed records the generic
- * writer sorts) by the generic writer. A state of another shape gives
+ * pledges, the parameters and the mechanism profile (M1 offers, M2 signers,
+ * M3 members) are written directly; the inbox, pending reports, this round's
+ * withdrawals, the launch's shares and the coalition's votes, exits and
+ * ballots (small, or empty or `null` in most rounds, or keyed records the
+ * generic writer sorts) by the generic writer. A state of another shape gives
  * `undefined`, and the checkpoint then uses the generic writer.
  *
  * @module
  */
 import { any, bool, fields, list, num, shapedJson, str } from "../../core/state_json.ts";
+import { agreementJson, membersJson, paidOffersJson } from "../../frail/mechanisms/profile_json.ts";
 import type { CrowdfundingState } from "./state.ts";
 
 /**
@@ -36,10 +38,19 @@ function write(state: CrowdfundingState): string {
   return `{"backers":${list(s.backers, backer)},"disclosed":${disclosed(s.disclosed)},` +
     `"done":${bool(s.done)},"failure":${failure(s.failure)},"founder":${founder(s.founder)},` +
     `"inbox":${any(s.inbox)},"launch":${launch(s.launch)},"ledger":${ledger(s.ledger)},` +
-    `"m1":${any(s.m1)},"m2":${any(s.m2)},"m3":${any(s.m3)},"mechanism":${str(s.mechanism)},` +
+    `"m1":${paidOffersJson(s.m1)},"m2":${agreementJson(s.m2)},"m3":${coalition(s.m3)},"mechanism":${
+      str(s.mechanism)
+    },` +
     `"params":${params(s.params)},"pending":${any(s.pending)},` +
     `"pledgedThisRound":${list(s.pledgedThisRound, str)},"round":${num(s.round)},` +
     `"withdrawnThisRound":${any(s.withdrawnThisRound)}}`;
+}
+
+function coalition(x: unknown): string {
+  if (x === null) return "null";
+  const c = fields(x, 5);
+  return `{"ballots":${any(c.ballots)},"exited":${list(c.exited, str)},` +
+    `"exits":${any(c.exits)},"members":${membersJson(c.members)},"votes":${any(c.votes)}}`;
 }
 
 function backer(x: unknown): string {

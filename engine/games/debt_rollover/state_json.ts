@@ -2,14 +2,16 @@
  * The debt-rollover state's canonical JSON, written field by field (see
  * `../../core/state_json.ts`): the balance sheet, the creditors and their
  * histories, the running totals, the last settlement, the disclosed snapshot,
- * a failure and the parameters are written directly; the mechanism profile,
- * the inbox and pending reports (empty or `null` in most rounds) by the
- * generic writer. A state of another shape gives `undefined`, and the
- * checkpoint then uses the generic writer.
+ * a failure, the parameters and the mechanism profile (M1 offers, M2
+ * signers, M3 members) are written directly; the inbox, pending reports and
+ * the coalition's votes and exit ritual (small, or empty or `null` in most
+ * rounds) by the generic writer. A state of another shape gives `undefined`,
+ * and the checkpoint then uses the generic writer.
  *
  * @module
  */
 import { any, bool, fields, list, num, shapedJson, str } from "../../core/state_json.ts";
+import { agreementJson, membersJson, paidOffersJson } from "../../frail/mechanisms/profile_json.ts";
 import type { DebtRolloverState } from "./state.ts";
 
 /**
@@ -35,9 +37,18 @@ function write(state: DebtRolloverState): string {
   return `{"cash":${num(s.cash)},"creditors":${list(s.creditors, creditor)},` +
     `"cumulativeRedeemed":${num(s.cumulativeRedeemed)},"disclosed":${disclosed(s.disclosed)},` +
     `"done":${bool(s.done)},"failure":${failure(s.failure)},"inbox":${any(s.inbox)},` +
-    `"last":${activity(s.last)},"m1":${any(s.m1)},"m2":${any(s.m2)},"m3":${any(s.m3)},` +
+    `"last":${activity(s.last)},"m1":${paidOffersJson(s.m1)},"m2":${agreementJson(s.m2)},"m3":${
+      coalition(s.m3)
+    },` +
     `"mechanism":${str(s.mechanism)},"params":${params(s.params)},"pending":${any(s.pending)},` +
     `"round":${num(s.round)},"totals":${totals(s.totals)},"tranches":${list(s.tranches, tranche)}}`;
+}
+
+function coalition(x: unknown): string {
+  if (x === null) return "null";
+  const c = fields(x, 4);
+  return `{"exited":${list(c.exited, str)},"members":${membersJson(c.members)},` +
+    `"ritual":${any(c.ritual)},"votes":${any(c.votes)}}`;
 }
 
 function creditor(x: unknown): string {

@@ -5,7 +5,7 @@
 import { assert, assertEquals } from "../../../_assert.ts";
 import { canonicalJson } from "../../../../engine/core/canonical_json.ts";
 import { REGIMES } from "../../../../engine/frail/params.ts";
-import { MECHANISMS, type MechanismId } from "../../../../engine/frail/types.ts";
+import { type MechanismId, MECHANISMS } from "../../../../engine/frail/types.ts";
 import { crowdfunding } from "../../../../engine/games/crowdfunding/environment.ts";
 import {
   BACKER_POLICIES,
@@ -112,6 +112,47 @@ Deno.test("crowdfundingStateJson() writes hand-picked edge states as canonicalJs
   odd.m3!.ballots = { bkr_01: { vote: "yes" } } as never;
   odd.pending = [{ agent: "bkr_04", call: "pledge", reported: 12.5 } as never];
   states.push(odd);
+  // M1 offers; M2 signers, one with a declared exit; M3 exits and a vote.
+  const m1 = initial("M1");
+  m1.m1!.offers = [
+    {
+      id: "m1_t2_bkr_04",
+      target: "bkr_04",
+      amount: 0.125,
+      lockUntil: 6,
+      round: 2,
+      status: "declined",
+    },
+    {
+      id: "m1_t2_bkr_01",
+      target: "bkr_01",
+      amount: 1e-9,
+      lockUntil: 9,
+      round: 2,
+      status: "expired",
+    },
+  ];
+  m1.m1!.discloseTermsTo = "all";
+  states.push(m1);
+  const m2 = initial("M2");
+  m2.m2!.solicited = ["bkr_01", "bkr_02"];
+  m2.m2!.signers = [{ id: "bkr_02", since: 1, exitDeclared: 3 }, {
+    id: "bkr_01",
+    since: 2,
+    exitDeclared: null,
+  }];
+  states.push(m2);
+  odd.m3!.exited = ["bkr_09"];
+  odd.m3!.exits = [{ member: "bkr_01", round: 3, confirmations: 2, status: "pending" }];
+  odd.m3!.votes = [{
+    id: "v1",
+    proposer: "bkr_01",
+    announceTo: "all",
+    round: 2,
+    supporters: [],
+    opponents: ["bkr_02"],
+    status: "failed",
+  }];
   for (const s of states) assertEquals(crowdfundingStateJson(s), canonicalJson(s));
   const text = crowdfundingStateJson(odd)!;
   assertEquals(
@@ -138,7 +179,13 @@ Deno.test("crowdfundingStateJson() gives undefined for a state of another shape"
   const b = (x: Record<string, unknown>, i = 0) => (x.backers as Record<string, unknown>[])[i];
   const state = initial("M3");
   state.launch = { round: 2, pool: 14, shares: { bkr_01: 1 } };
-  state.backers[1].history.push({ round: 1, call: "pledge", reported: 50, realized: true, processed: 1 });
+  state.backers[1].history.push({
+    round: 1,
+    call: "pledge",
+    reported: 50,
+    realized: true,
+    processed: 1,
+  });
   assertOtherShapes(crowdfundingStateJson, state, [
     (x) => (x.extra = 1),
     (x) => delete x.ledger,
@@ -172,6 +219,29 @@ Deno.test("crowdfundingStateJson() gives undefined for a state of another shape"
     (x) => ((x.params as Record<string, unknown>).goal = "14"),
     (x) => (x.inbox = { bkr_01: [{ f: () => 1 }] }),
     (x) => (x.m3 = { members: [NaN] }),
+    (x) => (x.m3 = { members: [], exited: [], votes: [], exits: [], ballots: {}, ritual: null }),
+    (
+      x,
+    ) => (x.m3 = {
+      members: [{ id: "a", since: 1 }],
+      exited: [],
+      votes: [],
+      exits: [],
+      ballots: {},
+    }),
+    (
+      x,
+    ) => (x.m1 = {
+      offers: [{ id: "o", target: "t", amount: 1, lockUntil: 2, round: 1, status: 0 }],
+      discloseTermsTo: "all",
+    }),
+    (
+      x,
+    ) => (x.m2 = {
+      solicited: [],
+      signers: [{ id: "a", since: 1, exitDeclared: "2" }],
+      discloseToNonSigners: false,
+    }),
     (x) => (x.pending = [Infinity]),
     (x) => Object.setPrototypeOf(x.ledger, Array.prototype),
   ]);

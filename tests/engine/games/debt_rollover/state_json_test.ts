@@ -78,8 +78,22 @@ Deno.test("debtRolloverStateJson() writes hand-picked edge states as canonicalJs
   odd.cash = -0;
   odd.round = 4;
   odd.cumulativeRedeemed = 1e21;
-  odd.totals = { interest: 1e-7, matured: -2.5, faceSold: -0, saleProceeds: 0.1 + 0.2, redemptionsPaid: 123456789.125 };
-  odd.last = { due: 2, rolled: 1, redeemed: 1, paid: 1.0404, deferred: 0, suspended: -1, faceSold: 5e-324 };
+  odd.totals = {
+    interest: 1e-7,
+    matured: -2.5,
+    faceSold: -0,
+    saleProceeds: 0.1 + 0.2,
+    redemptionsPaid: 123456789.125,
+  };
+  odd.last = {
+    due: 2,
+    rolled: 1,
+    redeemed: 1,
+    paid: 1.0404,
+    deferred: 0,
+    suspended: -1,
+    faceSold: 5e-324,
+  };
   odd.disclosed.last = { ...odd.last, paid: -0 };
   odd.disclosed.outstandingPremiums = 1.7976931348623157e308;
   odd.creditors[0] = {
@@ -101,9 +115,48 @@ Deno.test("debtRolloverStateJson() writes hand-picked edge states as canonicalJs
     crd_02: [{ from: "borrower", kind: "aggregate_committed", content: { total: 2, b: -0 } }],
     crd_01: [],
   } as never;
-  odd.m1!.offers.push({ target: "crd_01", premium: 0.05, lockUntil: 5 } as never);
+  odd.m1!.offers.push(
+    {
+      id: "m1_t4_crd_01",
+      target: "crd_01",
+      amount: 0.05,
+      lockUntil: 5,
+      round: 4,
+      status: "accepted",
+    },
+    { id: "m1_t4_crd_02", target: "crd_02", amount: -0, lockUntil: 4, round: 4, status: "pending" },
+  );
+  odd.m1!.discloseTermsTo = ["crd_02", "crd_01"];
   odd.pending = [{ agent: "crd_03", reported: 12.5, realized: false } as never];
   states.push(odd);
+  // M2 signers, one with a declared exit; M3 members, an exit, a vote and an exit ritual.
+  const m2 = initial("M2");
+  m2.m2!.solicited = ["crd_01", "crd_02", "crd_03"];
+  m2.m2!.signers = [{ id: "crd_02", since: 1, exitDeclared: 3 }, {
+    id: "crd_01",
+    since: 2,
+    exitDeclared: null,
+  }];
+  m2.m2!.discloseToNonSigners = true;
+  states.push(m2);
+  const m3 = initial("M3");
+  m3.m3!.members = [{ id: "crd_03", since: 1, amount: 1.0404 }, {
+    id: "crd_01",
+    since: 2,
+    amount: -0,
+  }];
+  m3.m3!.exited = ["crd_05"];
+  m3.m3!.votes = [{
+    id: "v1",
+    proposer: "crd_03",
+    announceTo: ["crd_01"],
+    round: 2,
+    supporters: ["crd_03"],
+    opponents: [],
+    status: "open",
+  }];
+  m3.m3!.ritual = { opened: 2, wave: 1, list: ["crd_01"] } as never;
+  states.push(m3);
   for (const s of states) assertEquals(debtRolloverStateJson(s), canonicalJson(s));
   const text = debtRolloverStateJson(odd)!;
   assertEquals(
@@ -121,6 +174,8 @@ Deno.test("debtRolloverStateJson() writes hand-picked edge states as canonicalJs
       '"id":"crd_\\"\u00e9\u2028"',
       '"failure":{"kind":"liquidity","round":4}',
       '"inbox":{"crd_01":[],"crd_02":[{"content":{"b":0,"total":2}',
+      '"m1":{"discloseTermsTo":["crd_02","crd_01"],"offers":[{"amount":0.05,"id":"m1_t4_crd_01",' +
+      '"lockUntil":5,"round":4,"status":"accepted","target":"crd_01"},{"amount":0,',
     ]
   ) assert(text.includes(part), part);
 });
@@ -159,6 +214,31 @@ Deno.test("debtRolloverStateJson() gives undefined for a state of another shape"
     (x) => ((x.params as Record<string, unknown>).name = "stable"),
     (x) => (x.inbox = { crd_01: [{ f: () => 1 }] }),
     (x) => (x.m2 = { signers: [NaN] }),
+    (
+      x,
+    ) => (x.m2 = {
+      solicited: [],
+      signers: [{ id: "crd_01", since: 1 }],
+      discloseToNonSigners: false,
+    }),
+    (x) => (x.m2 = { solicited: [1], signers: [], discloseToNonSigners: false }),
+    (x) => (x.m2 = { solicited: [], signers: [], discloseToNonSigners: "no" }),
+    (x) => (x.m1 = { offers: [], discloseTermsTo: "none", extra: 1 }),
+    (
+      x,
+    ) => (x.m1 = {
+      offers: [{ id: "o", target: "t", amount: 1, lockUntil: 2, round: 1 }],
+      discloseTermsTo: "all",
+    }),
+    (
+      x,
+    ) => (x.m3 = {
+      members: [{ id: "a", since: 1, amount: "1" }],
+      exited: [],
+      votes: [],
+      ritual: null,
+    }),
+    (x) => (x.m3 = { members: [], exited: [], votes: [] }),
     (x) => (x.pending = [1, Infinity]),
     (x) => Object.setPrototypeOf(x.totals, Array.prototype),
   ]);
