@@ -51,6 +51,7 @@ import {
   launchCampaign,
   settleDecisions,
 } from "./settlement.ts";
+import { crowdfundingStateJson } from "./state_json.ts";
 import {
   type BackerCall,
   type CrowdfundingState,
@@ -247,5 +248,6 @@ export const crowdfunding: Environment<CrowdfundingParams, CrowdfundingState> = 
     return endEpisode(s, { success: s.launch !== null, payoffs, events });
   },
   bounds: crowdfundingBounds,
+  stateJson: crowdfundingStateJson,
   rebase: (s, params, options) => frailRebase(crowdfunding)(s, params, options),
 };

@@ -55,6 +55,7 @@ import {
 } from "./mechanism_steps.ts";
 import { type DebtRolloverParams, parseDebtRolloverParams } from "./params.ts";
 import { settleRound } from "./settlement.ts";
+import { debtRolloverStateJson } from "./state_json.ts";
 import { BORROWER_ID, type DebtRolloverState, initialDebtRolloverState, isDue } from "./state.ts";
 import { borrowerView, creditorView } from "./views.ts";
 
@@ -193,5 +194,6 @@ export const debtRollover: Environment<DebtRolloverParams, DebtRolloverState> = 
     return endEpisode(s, { success, payoffs, events });
   },
   bounds: debtRolloverBounds,
+  stateJson: debtRolloverStateJson,
   rebase: (s, params, options) => frailRebase(debtRollover)(s, params, options),
 };
