@@ -71,6 +71,8 @@ export interface BranchChange {
   payoffs?: unknown;
   /** Stag Hunt heterogeneity label. */
   heterogeneity?: string;
+  /** Another game's keys, as its descriptor's `branch.keys` names them (min_effort: `T`, `a`, `b`, `c`, `efforts`). */
+  [key: string]: unknown;
 }
 
 /** Options of {@linkcode branchEpisode}. */

@@ -103,6 +103,9 @@ export const minEffortGame: Game<MinEffortParams> = {
       ),
     ),
   episodeId: ({ condition }, seed) => `${condition.id}_s${seed}`,
+  // A branch plays on under other payoffs, another highest effort or T (the
+  // environment's `rebase` refuses another N and a T already played).
+  branch: { keys: ["T", "a", "b", "c", "efforts"], apply: (c, change) => ({ ...c, ...change }) },
   prompts: minEffortPrompts,
 };
 

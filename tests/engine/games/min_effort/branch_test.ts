@@ -6,6 +6,9 @@ import { minEffortSetup } from "../../../../engine/games/min_effort/descriptor.t
 import { minEffort } from "../../../../engine/games/min_effort/environment.ts";
 import { minEffortMockAgents } from "../../../../engine/games/min_effort/mock.ts";
 import { effortsByRound } from "./_fixtures.ts";
+import { assertEquals, assertRejects } from "../../../_assert.ts";
+import { branchEpisode } from "../../../../engine/branch_episode.ts";
+import { replayEpisode, runEpisode } from "../../../../engine/run_episode.ts";
 
 const parentSetup = minEffortSetup({});
 
@@ -92,5 +95,26 @@ Deno.test("a minimum-effort branch refuses another N and a T already played", as
       name: "RangeError",
       message: "Cannot branch into T 3 at round 4: no round would be left to play",
     },
+  );
+});
+
+// Before the descriptor had a branch hook, branchEpisode refused every change
+// of a minimum-effort episode ("Unknown change").
+Deno.test("branchEpisode() forks a minimum-effort episode into treatment B (b = 0) from round 4", async () => {
+  const clock = () => "2026-01-01T00:00:00.000Z";
+  const parent = await runEpisode({ game: "min_effort", seed: 3, hashes: true, clock });
+  const b = await branchEpisode(parent.events, { atRound: 4, change: { b: 0 }, agents: {}, clock });
+  // The first three rounds are the parent's, to the state hash.
+  assertEquals(b.hashes.slice(0, 3), parent.hashes.slice(0, 3));
+  const start = b.events.find((e) => e.type === "episode_start") as unknown as {
+    condition: Record<string, unknown>;
+    condition_id: string;
+  };
+  assertEquals([start.condition.b, start.condition_id], [0, "min_effort_N7_T10_pay0.2-0-0.6"]);
+  assertEquals((await replayEpisode(b.events)).ok, true);
+  await assertRejects(
+    () => branchEpisode(parent.events, { atRound: 2, change: { N: 6 }, agents: {}, clock }),
+    RangeError,
+    'Unknown change "N" for a min_effort episode: expected "T", "a", "b", "c", "efforts"',
   );
 });
