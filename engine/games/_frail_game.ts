@@ -92,7 +92,8 @@ const FRAIL_BRANCH: BranchHook = {
 
 // The mock options of every FRAIL game built so far (each descriptor adds its
 // own when its module loads; the registry loads all three before any episode).
-const FAMILY_MOCKS: { mockPolicies: readonly MockPolicyInfo[] }[] = [];
+// A new list on each addition: the option check caches its keys by the list.
+let familyMocks: readonly { mockPolicies: readonly MockPolicyInfo[] }[] = [];
 
 /**
  * A FRAIL environment's descriptor, from what is its own.
@@ -119,7 +120,7 @@ const FAMILY_MOCKS: { mockPolicies: readonly MockPolicyInfo[] }[] = [];
 export function frailGameDescriptor<P, Id extends string>(
   spec: FrailGameSpec<P, Id>,
 ): FrailGame<P, Id> {
-  FAMILY_MOCKS.push({ mockPolicies: spec.mockPolicies });
+  familyMocks = [...familyMocks, { mockPolicies: spec.mockPolicies }];
   const game: FrailGame<P, Id> = {
     id: spec.id,
     game: "frail",
@@ -146,7 +147,7 @@ export function frailGameDescriptor<P, Id extends string>(
       // One options object covers every FRAIL role (a grid block's `mock`
       // entry plays across environments): the keys of any FRAIL game pass,
       // the policies of this game's keys are checked.
-      checkMockOptions(options, FAMILY_MOCKS, ["seed"]);
+      checkMockOptions(options, familyMocks, ["seed"]);
       return spec.mockPopulation(options);
     },
     episodeId({ condition: { fields } }, seed) {
