@@ -8,7 +8,6 @@
  *
  * @module
  */
-import type { PlayedEpisode } from "./episode.ts";
 import type { EpisodeTally } from "./event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./events.ts";
 
@@ -25,6 +24,25 @@ import type { EngineEvent, EpisodeOutcome } from "./events.ts";
  * ```
  */
 export type EpisodePath = "general" | "batched";
+
+/**
+ * What a batched path played (a `PlayedEpisode` of `episode.ts` with nothing
+ * recorded): the outcome, `events` and `hashes` empty, the tally the general
+ * path would have counted (its reports, no model calls, the `episode_end`),
+ * and the general path's final state.
+ */
+export interface BatchedEpisode<S> {
+  /** Outcome with welfare and its realization. */
+  readonly outcome: EpisodeOutcome;
+  /** Empty: nothing is recorded. */
+  readonly events: EngineEvent[];
+  /** Empty: nothing is hashed. */
+  readonly hashes: string[];
+  /** Its reports, no model calls, and its `episode_end`. */
+  readonly tally: EpisodeTally;
+  /** The final state (built when first read). */
+  readonly state: S;
+}
 
 /** Options of {@linkcode batchedEpisode}. */
 export interface BatchedEpisodeOptions<S> {
@@ -60,7 +78,7 @@ export function batchedEpisode<S>(
   fin: Omit<EpisodeOutcome, "bounds" | "welfareRealization">,
   bounds: { worst: number; best: number },
   options: BatchedEpisodeOptions<S>,
-): PlayedEpisode<S> {
+): BatchedEpisode<S> {
   const { worst, best } = bounds;
   const raw = (fin.welfare - worst) / (best - worst);
   // The same rule as playEpisode's (tests/engine/games/bank_run/batched_test.ts
@@ -74,7 +92,7 @@ export function batchedEpisode<S>(
 }
 
 /** A batched episode's result: a class, so its getters sit on the prototype (see `Played`). */
-class Batched<S> implements PlayedEpisode<S> {
+class Batched<S> implements BatchedEpisode<S> {
   readonly tally: EpisodeTally;
   /** Empty: a batched episode hashes nothing. */
   readonly hashes: string[] = [];

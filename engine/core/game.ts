@@ -22,7 +22,7 @@
  */
 import type { Agent, AgentFactory } from "./agent.ts";
 import type { Environment } from "./environment.ts";
-import type { PlayedEpisode } from "./episode.ts";
+import type { BatchedEpisode } from "./batched.ts";
 
 /** A role of a game. */
 export interface RoleInfo {
@@ -286,15 +286,13 @@ export interface BatchedPlay<P = unknown> {
   /**
    * Plays the episode of this set-up and seed with the game's mock agents of
    * `mock` (the options `mockAgents` was given, `seed` included), or returns
-   * `undefined` when it does not take it. The result's `events` and `hashes`
-   * are empty, its tally is the general path's (reports, no model calls,
-   * the `episode_end`), and its `state` the general path's final state.
+   * `undefined` when it does not take it (see {@linkcode BatchedEpisode}).
    */
   play(
     setup: GameSetup<P>,
     seed: number,
     mock: Readonly<Record<string, unknown>>,
-  ): PlayedEpisode<unknown> | undefined;
+  ): BatchedEpisode<unknown> | undefined;
 }
 
 /** What a branch of a game's episode may change, and how a change applies to its condition. */

@@ -29,8 +29,7 @@
  * @module
  */
 import { type BatchedPlay, type GameSetup } from "../../core/game.ts";
-import { batchedEpisode } from "../../core/batched.ts";
-import type { PlayedEpisode } from "../../core/episode.ts";
+import { type BatchedEpisode, batchedEpisode } from "../../core/batched.ts";
 import { firstUniform, roundStreams } from "../../core/rng.ts";
 import { trait } from "../../agents/mock/traits.ts";
 import { emptyProfile } from "../../frail/mechanisms/profile.ts";
@@ -76,7 +75,7 @@ function playM0(
   setup: GameSetup<BankRunParams>,
   seed: number,
   mock: BankRunMockOptions,
-): PlayedEpisode<BankRunState> | undefined {
+): BatchedEpisode<BankRunState> | undefined {
   const traitSeed = mock.seed ?? 0;
   if (typeof traitSeed !== "number" || !Number.isSafeInteger(traitSeed) || traitSeed < 0) {
     return undefined;

@@ -3,6 +3,7 @@ import { type EpisodeConfig, runEpisode } from "../../../../engine/run_episode.t
 import { playEpisode, type PlayedEpisode } from "../../../../engine/core/episode.ts";
 import type { Environment, StepContext } from "../../../../engine/core/environment.ts";
 import { openStream, type Stream } from "../../../../engine/core/rng.ts";
+import type { BatchedEpisode } from "../../../../engine/core/batched.ts";
 import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
 import { bankRunBatched } from "../../../../engine/games/bank_run/batched.ts";
 import type { BankRunState } from "../../../../engine/games/bank_run/state.ts";
@@ -54,7 +55,7 @@ function batched(
   params: Record<string, unknown>,
   seed: number,
   mock: Record<string, unknown>,
-): PlayedEpisode<unknown> {
+): BatchedEpisode<unknown> {
   const setup = bankRunGame.setup({ mechanism: "M0", regime, params });
   const played = bankRunBatched.play(setup, seed, mock);
   assert(played !== undefined, "the batched path takes the episode");
@@ -62,7 +63,7 @@ function batched(
 }
 
 /** The oracle: outcome, tally and final state equal, numbers to the bit (Object.is). */
-function assertSame(b: PlayedEpisode<unknown>, g: PlayedEpisode<unknown>, what: string): void {
+function assertSame(b: BatchedEpisode<unknown>, g: BatchedEpisode<unknown>, what: string): void {
   assertEquals(b.outcome, g.outcome, what);
   assert(Object.is(b.outcome.welfare, g.outcome.welfare), what);
   assert(Object.is(b.outcome.welfareRealization, g.outcome.welfareRealization), what);
