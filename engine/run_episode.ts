@@ -262,9 +262,7 @@ export async function playGame(
   const mock = typeof options.agents === "function"
     ? undefined
     : { seed, ...(options.agents ?? {}) } as Readonly<Record<string, unknown>>;
-  const factory = mock === undefined
-    ? options.agents as PlayerAgentFactory
-    : game.mockAgents(mock);
+  const factory = mock === undefined ? options.agents as PlayerAgentFactory : game.mockAgents(mock);
   const players = hook?.players(setup, seed, models);
   const episode = options.episode ?? game.episodeId(setup, seed);
   // The batched path: only the outcome is kept and every agent is the game's mock.

@@ -28,7 +28,7 @@
  *
  * @module
  */
-import { type BatchedPlay, type GameSetup } from "../../core/game.ts";
+import type { BatchedPlay, GameSetup } from "../../core/game.ts";
 import { type BatchedEpisode, batchedEpisode } from "../../core/batched.ts";
 import { firstUniform, roundStreams } from "../../core/rng.ts";
 import { trait } from "../../agents/mock/traits.ts";

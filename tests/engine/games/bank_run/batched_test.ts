@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertNotEquals, assertRejects } from "../../../_assert.ts";
 import { type EpisodeConfig, runEpisode } from "../../../../engine/run_episode.ts";
-import { playEpisode, type PlayedEpisode } from "../../../../engine/core/episode.ts";
+import { type PlayedEpisode, playEpisode } from "../../../../engine/core/episode.ts";
 import type { Environment, StepContext } from "../../../../engine/core/environment.ts";
 import { openStream, type Stream } from "../../../../engine/core/rng.ts";
 import type { BatchedEpisode } from "../../../../engine/core/batched.ts";
@@ -85,7 +85,11 @@ Deno.test("bankRunBatched.play() gives the general path's outcome, tally and fin
           const mock = { seed, ...pop };
           const g = await general(regime, params, seed, mock);
           const b = batched(regime, params, seed, mock);
-          assertSame(b, g, `${regime} ${JSON.stringify(params)} ${JSON.stringify(pop)} seed ${seed}`);
+          assertSame(
+            b,
+            g,
+            `${regime} ${JSON.stringify(params)} ${JSON.stringify(pop)} seed ${seed}`,
+          );
           episodes++;
           if (g.outcome.success) continue;
           failed++;
@@ -237,7 +241,13 @@ Deno.test("runEpisode() plays on the general path what the batched path cannot t
 Deno.test("runEpisode() refuses bad mock options with events: false as with events kept", async () => {
   for (const events of [false, true]) {
     await assertRejects(
-      () => runEpisode({ env: "bank_run", seed: 1, events, agents: { depositors: "nervous" as never } }),
+      () =>
+        runEpisode({
+          env: "bank_run",
+          seed: 1,
+          events,
+          agents: { depositors: "nervous" as never },
+        }),
       RangeError,
       'Invalid mock options "depositors": expected one of "defensive", "always_stay", "always_run" (got "nervous")',
     );
