@@ -35,7 +35,12 @@ export interface EpisodeLogOptions {
   outDir?: string;
   /** Clock for event times. Default: wall clock. */
   clock?: () => string;
-  /** Keep the events in memory (the result's `events`). Default `true`. */
+  /**
+   * Keep the events in memory (the result's `events`). Default `true`. With
+   * `false`, no hashes, no text and no `outDir`, an episode of the game's
+   * mock agents plays on its batched path where it has one (bank run M0):
+   * the same outcome, no per-agent objects; the result's `path` says which.
+   */
   events?: boolean;
   /**
    * Checkpoints carry the state and its hash and the events hash, and the
