@@ -16,7 +16,10 @@
  * reports them and stop the grid once timed. The cost per agent report is the
  * timed wall time over the reports of the timed episodes. The load average is
  * read before and after every timing. Logged workloads write into a temporary
- * folder, removed after each timing.
+ * folder, removed after each timing. Each row names the path its episodes
+ * play (`EpisodeResult.path`, checked on every `runEpisode` result): the bank
+ * run's outcome-only M0 row plays the batched path, every other row the
+ * general one.
  *
  * Usage: `deno task bench [--reps 3] [--seconds 3] [--window 1] [--max-warmup 20]
  * [--peer path/to/bank_run.py]` (the peer path also from `COORDLAB_PEER`).
@@ -27,6 +30,7 @@
  */
 import { parseArgs } from "node:util";
 import { runEpisode } from "../engine/run_episode.ts";
+import type { EpisodePath } from "../engine/core/batched.ts";
 import { runStagHuntEpisode } from "../engine/run_staghunt_episode.ts";
 import { runGrid } from "../engine/grid/run_grid.ts";
 import { MECHANISMS } from "../engine/frail/types.ts";
@@ -120,35 +124,62 @@ function peerRate(episodes: number): PeerRate {
 /** One workload: plays episode `seed`, writing its log under `dir` when logged. */
 interface Workload {
   label: string;
+  /**
+   * The path its episodes play (`EpisodeResult.path`): `"batched"`, the
+   * game's batched path, or `"general"`, the round loop; a `runEpisode`
+   * workload checks every result against it.
+   */
+  path: EpisodePath;
   goal?: string;
   play(seed: number, dir: string): Promise<{ tally: { reports: number } } | void>;
   /** Times the workload itself (the grid) instead of `steadyRate`. */
   time?(dir: string): Promise<SteadyTiming>;
 }
 
+/** A result, checked to have played on `path` (a workload's label says which path it times). */
+function on<R extends { path: EpisodePath }>(path: EpisodePath, label: string): (r: R) => R {
+  return (r) => {
+    if (r.path !== path) {
+      throw new Error(`The workload "${label}" played on the ${r.path} path, not the ${path} one`);
+    }
+    return r;
+  };
+}
+
 const mix = (env: "bank_run" | "debt_rollover" | "crowdfunding", label: string): Workload => ({
   label: `${label} M0-M3 mix, logging off`,
-  play: (seed) => runEpisode({ env, mechanism: MECHANISMS[seed % 4], seed }),
+  path: "general",
+  play: (seed) =>
+    runEpisode({ env, mechanism: MECHANISMS[seed % 4], seed }).then(on("general", label)),
 });
 const stagHunt = { N: 5, M: 3, T: 4, F: 2 };
 
 const WORKLOADS: Workload[] = [
   {
     label: "bank run M0, logging off (`runEpisode`, events kept in memory)",
+    path: "general",
     goal: ">= 1.0x the peer",
-    play: (seed) => runEpisode({ env: "bank_run", mechanism: "M0", seed }),
+    play: (seed) =>
+      runEpisode({ env: "bank_run", mechanism: "M0", seed }).then(on("general", "M0 events")),
   },
   {
     label: "bank run M0, logging off, outcome only (`events: false`)",
-    play: (seed) => runEpisode({ env: "bank_run", mechanism: "M0", seed, events: false }),
+    path: "batched",
+    goal: ">= 1.0x the peer",
+    play: (seed) =>
+      runEpisode({ env: "bank_run", mechanism: "M0", seed, events: false })
+        .then(on("batched", "M0 outcome only")),
   },
   {
     label: "bank run M0, full logging (`runEpisode` with `outDir`, one file per episode)",
+    path: "general",
     play: (seed, dir) =>
-      runEpisode({ env: "bank_run", mechanism: "M0", seed, outDir: dir, events: false }),
+      runEpisode({ env: "bank_run", mechanism: "M0", seed, outDir: dir, events: false })
+        .then(on("general", "M0 logged")),
   },
   {
     label: "bank run M0, full logging through the grid runner, 1 worker",
+    path: "general",
     goal: ">= 0.1x the peer",
     play: () => Promise.resolve(),
     time: (dir) => gridRate(dir, { game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }, 4000),
@@ -158,15 +189,18 @@ const WORKLOADS: Workload[] = [
   mix("crowdfunding", "crowdfunding"),
   {
     label: "Stag Hunt N5/M3/T4/F2, mock players, logging off",
+    path: "general",
     goal: ">= 20,000 episodes/s",
     play: (seed) => runStagHuntEpisode({ ...stagHunt, seed }),
   },
   {
     label: "Stag Hunt N5/M3/T4/F2, mock players, full logging (`outDir`, one file per episode)",
+    path: "general",
     play: (seed, dir) => runStagHuntEpisode({ ...stagHunt, seed, outDir: dir, events: false }),
   },
   {
     label: "Stag Hunt N5/M3/T4/F2, mock players, full logging through the grid runner, 1 worker",
+    path: "general",
     goal: ">= 5,000 episodes/s",
     play: () => Promise.resolve(),
     time: (dir) =>
@@ -271,6 +305,7 @@ const med = (xs: readonly number[]) => median(xs.filter((x) => !Number.isNaN(x))
 console.log(markdownTable(
   [
     "workload",
+    "path",
     "coordlab episodes/s",
     "per CPU s",
     "us per report",
@@ -288,6 +323,7 @@ console.log(markdownTable(
     const notSteady = m.filter((x) => !x.steady).length;
     return [
       w.label,
+      w.path,
       fmt(med(m.map((x) => x.rate))),
       fmt(med(m.map((x) => x.cpuRate))),
       Number.isFinite(usPerReport) ? usPerReport.toFixed(2) : "n/a",
@@ -307,7 +343,9 @@ console.log(
   "Ratios are the median of each repetition's ratio (coordlab's rate over the peer's, measured " +
     "just before it), so they need not equal the quotient of the two median rates. Per CPU s: " +
     "episodes per second of the process's CPU time (all threads, the grid's worker included). " +
-    "Warm-up s: each repetition's warm-up; not steady means it stopped at the cap.",
+    "Warm-up s: each repetition's warm-up; not steady means it stopped at the cap. Path: " +
+    "the path every episode of the row played (checked on each result of runEpisode): batched, " +
+    "the game's batched path (outcome only, the game's mock agents), or general, the round loop.",
 );
 
 function pythonVersion(): string {

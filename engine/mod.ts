@@ -25,6 +25,7 @@
 export type { Environment, Step, StepContext, Transition } from "./core/environment.ts";
 export type { Agent, AgentFactory } from "./core/agent.ts";
 export type {
+  BatchedPlay,
   DerivedQuantities,
   EpisodeCondition,
   GameDescriptor,
@@ -32,6 +33,7 @@ export type {
   GameView,
   RoleInfo,
 } from "./core/game.ts";
+export type { BatchedEpisode, EpisodePath } from "./core/batched.ts";
 export type { EngineEvent } from "./core/events.ts";
 export { defineContract } from "./core/contract.ts";
 export type { Game } from "./games/game.ts";

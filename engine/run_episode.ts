@@ -12,6 +12,7 @@
 import type { AgentFactory } from "./core/agent.ts";
 import type { MockPopulationOptions } from "./agents/mock/population.ts";
 import { EpisodeRun, playAndLog } from "./core/episode_run.ts";
+import type { EpisodePath } from "./core/batched.ts";
 import { awaitHint } from "./core/jupyter.ts";
 import type { EpisodeTally } from "./core/event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./core/events.ts";
@@ -34,7 +35,12 @@ export interface EpisodeLogOptions {
   outDir?: string;
   /** Clock for event times. Default: wall clock. */
   clock?: () => string;
-  /** Keep the events in memory (the result's `events`). Default `true`. */
+  /**
+   * Keep the events in memory (the result's `events`). Default `true`. With
+   * `false`, no hashes, no text and no `outDir`, an episode of the game's
+   * mock agents plays on its batched path where it has one (bank run M0):
+   * the same outcome, no per-agent objects; the result's `path` says which.
+   */
   events?: boolean;
   /**
    * Checkpoints carry the state and its hash and the events hash, and the
@@ -116,6 +122,13 @@ export interface EpisodeResult {
    * (see `EpisodeTally`); a getter, left out of `toJSON`.
    */
   readonly tally: EpisodeTally;
+  /**
+   * Which path played it: `"batched"` (the game's batched path: an unlogged
+   * episode with `events: false` and the game's mock agents, e.g. bank run
+   * M0; see `playGame`) or `"general"`; the outcome is the same either way.
+   * A getter, left out of `toJSON`.
+   */
+  readonly path: EpisodePath;
 }
 
 /**
@@ -209,6 +222,8 @@ export interface PlayedGame {
   episode: string;
   /** Model of each player, when the game's player hook assigned models. */
   models?: Record<string, string>;
+  /** Which path played it (see {@linkcode playGame}). */
+  path: EpisodePath;
 }
 
 /**
@@ -217,6 +232,15 @@ export interface PlayedGame {
  * `mockAgents` of the given options and the seed) told about each player by
  * its `players` hook, and its log written when asked. What `runEpisode`,
  * `runStagHuntEpisode` and the grid run.
+ *
+ * Which path plays it (the result's `path`): the game's batched path
+ * (`GameDescriptor.batched`, `"batched"`) when the game has one, nothing but
+ * the outcome is kept (`events`, `hashes` and `ndjson` false, no `outDir`),
+ * the agents are mock options (not a factory) and no model policy is given,
+ * and the batched path takes the episode (the bank run's: M0 with its mock
+ * depositors); otherwise the general path (`"general"`, `playEpisode`'s
+ * round loop). Both give the same outcome, bit for bit; the batched one
+ * builds no request, view, reply, report or event per agent.
  *
  * @example
  * ```ts
@@ -240,11 +264,20 @@ export async function playGame(
   const setup = game.setup(
     hook && models !== undefined ? { ...fields, ...hook.fields(models) } : fields,
   );
-  const factory = typeof options.agents === "function"
-    ? options.agents as PlayerAgentFactory
-    : game.mockAgents({ seed, ...(options.agents ?? {}) });
+  const mock = typeof options.agents === "function"
+    ? undefined
+    : { seed, ...(options.agents ?? {}) } as Readonly<Record<string, unknown>>;
+  const factory = mock === undefined ? options.agents as PlayerAgentFactory : game.mockAgents(mock);
   const players = hook?.players(setup, seed, models);
   const episode = options.episode ?? game.episodeId(setup, seed);
+  // The batched path: only the outcome is kept and every agent is the game's mock.
+  if (
+    game.batched && mock !== undefined && players === undefined && !options.events &&
+    !options.hashes && !options.ndjson && options.outDir === undefined
+  ) {
+    const played = game.batched.play(setup, seed, mock);
+    if (played !== undefined) return { played, setup, episode, path: "batched" };
+  }
   const { played, logPath } = await playAndLog(
     game.environment,
     {
@@ -254,12 +287,13 @@ export async function playGame(
     },
     { ...options, episode },
   );
-  return { played, logPath, setup, episode, models: players?.models };
+  return { played, logPath, setup, episode, models: players?.models, path: "general" };
 }
 
 function gameRun(g: PlayedGame, ndjson: boolean): EpisodeResult {
   const run = new EpisodeRun(g.played, {
     ndjson,
+    path: g.path,
     logPath: g.logPath,
     ids: { condition: g.setup.condition.id, episode: g.episode },
   });

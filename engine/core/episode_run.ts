@@ -6,6 +6,7 @@
  *
  * @module
  */
+import type { EpisodePath } from "./batched.ts";
 import type { Environment } from "./environment.ts";
 import { type PlayedEpisode, playEpisode, type PlayOptions } from "./episode.ts";
 import type { EpisodeTally } from "./event_recorder.ts";
@@ -88,6 +89,8 @@ export interface EpisodeRunOptions {
   ndjson: boolean;
   /** Where the log was written, if it was. */
   logPath?: string;
+  /** Which path played it. Default `"general"`. */
+  path?: EpisodePath;
   /** Condition and episode ids, for the notebook summary. */
   ids: { condition: string; episode: string };
 }
@@ -108,9 +111,11 @@ export class EpisodeRun {
   readonly #played: PlayedEpisode<unknown>;
   readonly #text: boolean;
   readonly #ids: { condition: string; episode: string };
+  readonly #path: EpisodePath;
   /** Wraps a played episode. */
   constructor(played: PlayedEpisode<unknown>, options: EpisodeRunOptions) {
     this.#played = played;
+    this.#path = options.path ?? "general";
     this.#ids = options.ids;
     this.outcome = played.outcome;
     this.hashes = played.hashes;
@@ -132,6 +137,10 @@ export class EpisodeRun {
   /** Status, calls and model calls at a glance (a getter, left out of `toJSON`). */
   get tally(): EpisodeTally {
     return this.#played.tally;
+  }
+  /** Which path played it, `"general"` or `"batched"` (a getter, left out of `toJSON`). */
+  get path(): EpisodePath {
+    return this.#path;
   }
   /** The result as plain data, `events` included. */
   toJSON(): object {

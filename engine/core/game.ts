@@ -22,6 +22,7 @@
  */
 import type { Agent, AgentFactory } from "./agent.ts";
 import type { Environment } from "./environment.ts";
+import type { BatchedEpisode } from "./batched.ts";
 
 /** A role of a game. */
 export interface RoleInfo {
@@ -257,6 +258,41 @@ export interface GameDescriptor<P = unknown> {
   readonly players?: PlayerHook<P>;
   /** What a branch may change from its round on (`branchEpisode`). Default: no change (`{}` only). */
   readonly branch?: BranchHook;
+  /**
+   * The game's batched path (see {@linkcode BatchedPlay}): `playGame` plays
+   * an episode through it when nothing but the outcome is kept and every
+   * agent is one of the game's mock agents. Default none: every episode plays
+   * on the general path.
+   */
+  readonly batched?: BatchedPlay<P>;
+}
+
+/**
+ * A game's batched path: an episode played with no request, view, reply,
+ * report or event per agent, the decisions of a step computed together
+ * from the state, with the same draws, the same settlement and the same
+ * outcome as the general path (the round loop of `playEpisode` with the
+ * agents of `mockAgents`), bit for bit.
+ *
+ * `playGame` chooses it only when all of these hold: no events are kept, no
+ * hashes, no log text and no log file are asked, the agents are mock options
+ * (not a factory; checked by `mockAgents` first, so a bad option fails as on
+ * the general path) and no model policy assigns models. `play` may still
+ * decline an episode it does not take (a mechanism or policy it does not
+ * batch): the general path then plays it. The result says which path played
+ * (`path`).
+ */
+export interface BatchedPlay<P = unknown> {
+  /**
+   * Plays the episode of this set-up and seed with the game's mock agents of
+   * `mock` (the options `mockAgents` was given, `seed` included), or returns
+   * `undefined` when it does not take it (see {@linkcode BatchedEpisode}).
+   */
+  play(
+    setup: GameSetup<P>,
+    seed: number,
+    mock: Readonly<Record<string, unknown>>,
+  ): BatchedEpisode<unknown> | undefined;
 }
 
 /** What a branch of a game's episode may change, and how a change applies to its condition. */

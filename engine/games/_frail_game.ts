@@ -16,7 +16,13 @@
  */
 import type { AgentFactory } from "../core/agent.ts";
 import type { Environment } from "../core/environment.ts";
-import type { BranchHook, GameDescriptor, GameMeasure, MockPolicyInfo } from "../core/game.ts";
+import type {
+  BatchedPlay,
+  BranchHook,
+  GameDescriptor,
+  GameMeasure,
+  MockPolicyInfo,
+} from "../core/game.ts";
 import type { PromptSet } from "../agents/llm/prompts/template.ts";
 import {
   checkMockOptions,
@@ -69,6 +75,8 @@ export interface FrailGameSpec<P, Id extends string> {
   derive(params: P): FrailDerived;
   /** The LLM prompt templates of its calls. */
   prompts: PromptSet;
+  /** Its batched path (see {@linkcode GameDescriptor.batched}). Default none. */
+  batched?: BatchedPlay<P>;
 }
 
 /** The condition fields a FRAIL set-up reads. */
@@ -154,6 +162,7 @@ export function frailGameDescriptor<P, Id extends string>(
       return `${spec.id}_${fields.mechanism}_${fields.regime}_s${seed}`;
     },
     branch: FRAIL_BRANCH,
+    ...(spec.batched === undefined ? {} : { batched: spec.batched }),
   };
   return game;
 }

@@ -19,6 +19,7 @@
 import { type FrailGame, frailGameDescriptor } from "../_frail_game.ts";
 import { BANK_RUN_MEASURES } from "./measures.ts";
 import { bankRun } from "./environment.ts";
+import { bankRunBatched } from "./batched.ts";
 import {
   BANK_POLICIES,
   BANK_RUN_MOCK_POLICIES,
@@ -80,6 +81,8 @@ export const bankRunGame: FrailGame<BankRunParams, "bank_run"> = frailGameDescri
   },
   referenceLine: { axis: "y", metric: "cumulative_withdrawn", label: "insolvency boundary" },
   prompts: bankRunPrompts,
+  // M0 episodes of its mock depositors, outcome only (batched.ts).
+  batched: bankRunBatched,
   derive(p) {
     const bounds = bankRunBounds(p);
     const boundary = bankRunInsolvencyBoundary(p);

@@ -97,13 +97,31 @@ export function bankRunMockPopulation(options: BankRunMockOptions = {}): AgentFa
   const seed = options.seed ?? 0;
   const policy = options.depositors ?? "defensive";
   return agentsByRole("bank-run mock policy", {
-    depositor: ({ id }) => {
-      if (typeof policy !== "function") return mockDepositor(policy, { seed, id });
-      const index = Number(id.replace(/^\D+/, "")) - 1;
-      return mockDepositor(policy(id, index), { seed, id });
-    },
+    depositor: ({ id }) => mockDepositor(depositorPolicyOf(policy, id), { seed, id }),
     bank: () => mockBank(options.bank ?? "active"),
   });
+}
+
+/**
+ * The policy a depositor of this id plays under the `depositors` option: the
+ * policy, or the function's answer for the id and its index (from 0, read off
+ * the id's digits). What the mock population and the batched path read.
+ *
+ * @example
+ * ```ts
+ * import { depositorPolicyOf } from "./mock.ts";
+ * if (depositorPolicyOf((_id, i) => (i === 2 ? "always_run" : "always_stay"), "dep_03") !== "always_run") {
+ *   throw new Error();
+ * }
+ * if (depositorPolicyOf("defensive", "dep_01") !== "defensive") throw new Error();
+ * ```
+ */
+export function depositorPolicyOf(
+  policy: NonNullable<BankRunMockOptions["depositors"]>,
+  id: string,
+): DepositorPolicy {
+  if (typeof policy !== "function") return policy;
+  return policy(id, Number(id.replace(/^\D+/, "")) - 1);
 }
 
 /**
@@ -159,12 +177,39 @@ function withdrawal(policy: DepositorPolicy, t: number, v: DepositorView) {
   if (policy === "always_run") return { withdraw_probability: 100, reasoning: "I always run." };
   const stress = v.fractionRedeemedLastRound;
   const share = visibleCommittedShare(v);
-  const calm = (0.15 * t) * 0.7 ** v.previousDecisions.length;
-  const p = Math.min(1, Math.max(0, calm + 1.5 * stress - 1.2 * share));
   return {
-    withdraw_probability: Math.round(p * 100),
+    withdraw_probability: defensiveWithdrawal(t, stress, share, v.previousDecisions.length),
     reasoning: withdrawalReasoning(stress, share),
   };
+}
+
+/**
+ * The defensive depositor's reported withdrawal probability, 0-100: `p =
+ * calm + 1.5 x stress - 1.2 x share`, clamped to [0, 1], with `calm = 0.15 x
+ * trait x 0.7^decisions`, as a whole percent. What its agent reports and what
+ * the batched path (`batched.ts`) computes: one rule, the same arithmetic.
+ *
+ * @param t The depositor's trait (`trait(seed, id)`).
+ * @param stress The share redeemed last round (`fractionRedeemedLastRound`).
+ * @param share The certified committed share it can see (`visibleCommittedShare`).
+ * @param decisions Its earlier decisions (`previousDecisions.length`).
+ *
+ * @example
+ * ```ts
+ * import { defensiveWithdrawal } from "./mock.ts";
+ * if (defensiveWithdrawal(0.5, 0.2, 0, 0) !== 38) throw new Error();
+ * if (defensiveWithdrawal(0.5, 0, 0.5, 3) !== 0) throw new Error("clamped at 0");
+ * ```
+ */
+export function defensiveWithdrawal(
+  t: number,
+  stress: number,
+  share: number,
+  decisions: number,
+): number {
+  const calm = (0.15 * t) * 0.7 ** decisions;
+  const p = Math.min(1, Math.max(0, calm + 1.5 * stress - 1.2 * share));
+  return Math.round(p * 100);
 }
 
 // The depositors of a round see the same public figures, so they give the same

@@ -1,0 +1,343 @@
+/**
+ * The bank run's batched path (`BatchedPlay`, `engine/core/game.ts`): an M0
+ * episode of the bank run's mock depositors played on arrays, with no
+ * request, view, reply, report, pending decision, history entry or event per
+ * depositor. Each round computes every active depositor's reported
+ * probability together (the mock rule, `defensiveWithdrawal`, from what its
+ * view would show: last round's redeemed share, no committed share under
+ * M0, its number of earlier decisions), draws each from its own stream
+ * (round, depositor, `"withdraw"`) as the general path does
+ * (`firstUniform`), shuffles the realized requests with the stream
+ * (`engine`, `processing_order`), and settles them with the general path's
+ * rules (`settlement.ts`: capacity, cash then early sales, liquidity
+ * failure, the insolvency test, liquidation), then the final payouts of
+ * `environment.ts`'s `finish`. Every floating-point operation is the
+ * general path's, in its order, so the outcome is the same to the bit
+ * (tests/engine/games/bank_run/batched_test.ts compares the two paths).
+ *
+ * It takes M0 episodes whose depositors are the mock policies
+ * (`"defensive"`, `"always_stay"`, `"always_run"`, or a function of id and
+ * index naming one of them), under any regime and validated parameters
+ * (depositor counts, horizons, capacity rules, deposit splits). It declines
+ * (the general path plays) M1-M3, a function that throws or names another
+ * policy (the general path then calls it again, and reports what it does),
+ * and a mock `seed` that is not a non-negative safe integer.
+ *
+ * A draw whose result is certain is not made: a report of 0 is never
+ * realized and one of 100 always is, whatever the uniform (in [0, 1)).
+ *
+ * @module
+ */
+import type { BatchedPlay, GameSetup } from "../../core/game.ts";
+import { type BatchedEpisode, batchedEpisode } from "../../core/batched.ts";
+import { firstUniform, roundStreams } from "../../core/rng.ts";
+import { trait } from "../../agents/mock/traits.ts";
+import { emptyProfile } from "../../frail/mechanisms/profile.ts";
+import { participantIds } from "../../frail/types.ts";
+import {
+  type BankRunMockOptions,
+  defensiveWithdrawal,
+  DEPOSITOR_POLICIES,
+  depositorPolicyOf,
+} from "./mock.ts";
+import { bankRunBounds, type BankRunParams } from "./params.ts";
+import { BANK_ID, type BankRunState, EPS, splitDeposits } from "./state.ts";
+
+const DEFENSIVE = 0;
+const STAY = 1;
+const RUN = 2;
+
+/**
+ * The bank run's batched path, for its descriptor: plays M0 episodes of its
+ * mock depositors (see the module doc), declines the rest.
+ *
+ * @example
+ * ```ts
+ * import { bankRunBatched } from "./batched.ts";
+ * import { bankRunGame } from "./descriptor.ts";
+ * const setup = bankRunGame.setup({ mechanism: "M0" });
+ * const played = bankRunBatched.play(setup, 3, { seed: 3, depositors: "always_stay" })!;
+ * if (!played.outcome.success || played.outcome.welfareRealization !== 1) throw new Error();
+ * if (played.tally.reports !== 15 * 12 || played.events.length !== 0) throw new Error();
+ * if (bankRunBatched.play(bankRunGame.setup({ mechanism: "M1" }), 3, { seed: 3 }) !== undefined) {
+ *   throw new Error("M1 plays on the general path");
+ * }
+ * ```
+ */
+export const bankRunBatched: BatchedPlay<BankRunParams> = {
+  play(setup, seed, mock) {
+    if (setup.condition.mechanism !== "M0") return undefined;
+    return playM0(setup, seed, mock as BankRunMockOptions);
+  },
+};
+
+function playM0(
+  setup: GameSetup<BankRunParams>,
+  seed: number,
+  mock: BankRunMockOptions,
+): BatchedEpisode<BankRunState> | undefined {
+  const traitSeed = mock.seed ?? 0;
+  if (typeof traitSeed !== "number" || !Number.isSafeInteger(traitSeed) || traitSeed < 0) {
+    return undefined;
+  }
+  const given = mock.depositors ?? "defensive";
+  const p = setup.params;
+  const n = p.depositors;
+  const ids = participantIds("dep", n);
+  // Each depositor's policy and trait, in roster order (as the factory is called).
+  const policy: number[] = [];
+  const traits: number[] = [];
+  for (let i = 0; i < n; i++) {
+    let name: string;
+    try {
+      name = depositorPolicyOf(given, ids[i]);
+    } catch {
+      return undefined;
+    }
+    const code = DEPOSITOR_POLICIES.indexOf(name as never);
+    if (code < 0) return undefined;
+    policy.push(code);
+    traits.push(code === DEFENSIVE ? trait(traitSeed, ids[i]) : 0);
+  }
+  const amounts = splitDeposits(
+    n,
+    p.totalDeposits,
+    p.depositSplit,
+    p.depositSplit === "equal" ? NO_STREAM : roundStreams(seed, 0)("engine", "deposit_split"),
+  );
+  const balance = amounts.slice();
+  const withdrawn: number[] = [];
+  const decided: number[] = [];
+  for (let i = 0; i < n; i++) {
+    withdrawn.push(0);
+    decided.push(0);
+  }
+  const { earlySalePrice: h, assetReturn: R, depositYield: Y, capacity } = p;
+  const partial = p.capacityRule === "partial";
+  const horizon = p.horizon;
+  let cash = p.initialCash;
+  let assets = p.longTermAssets;
+  let assetsSold = 0;
+  let cumulative = 0;
+  // The disclosed snapshot and what the last settlement did.
+  let stress = 0;
+  let disclosedCash = cash;
+  let disclosedAssets = assets;
+  let remaining = p.totalDeposits;
+  let requested = 0;
+  let processed = 0;
+  let expired = 0;
+  let sold = 0;
+  let depositsAtStart = p.totalDeposits;
+  let failure: "liquidity" | "insolvency" | null = null;
+  let done = false;
+  let round = 0;
+  // One entry per decision, in order: depositor, report, realized, paid.
+  const hDep: number[] = [];
+  const hReported: number[] = [];
+  const hRealized: boolean[] = [];
+  const hPaid: number[] = [];
+  const hRound: number[] = [];
+  // The realized requests of the round, as decision indexes.
+  const req: number[] = [];
+  for (let r = 1; r <= horizon && !done; r++) {
+    round = r;
+    const open = roundStreams(seed, r);
+    // The financial step: every active depositor's report and draw.
+    let nReq = 0;
+    for (let i = 0; i < n; i++) {
+      if (!(balance[i] > EPS)) continue;
+      const code = policy[i];
+      const reported = code === STAY
+        ? 0
+        : code === RUN
+        ? 100
+        : defensiveWithdrawal(traits[i], stress, 0, decided[i]);
+      decided[i]++;
+      const realized = reported === 0
+        ? false
+        : reported === 100
+        ? true
+        : firstUniform(open, ids[i], "withdraw") < reported / 100;
+      if (realized) req[nReq++] = hDep.length;
+      hDep.push(i);
+      hReported.push(reported);
+      hRealized.push(realized);
+      hPaid.push(0);
+      hRound.push(r);
+    }
+    // Settlement (settleWithdrawals).
+    depositsAtStart = 0;
+    for (let i = 0; i < n; i++) depositsAtStart += balance[i];
+    if (nReq > 1) {
+      const order = open("engine", "processing_order");
+      for (let a = nReq - 1; a > 0; a--) {
+        const b = order.int(a + 1);
+        const x = req[a];
+        req[a] = req[b];
+        req[b] = x;
+      }
+    }
+    let used = 0;
+    processed = 0;
+    expired = 0;
+    sold = 0;
+    requested = 0;
+    for (let k = 0; k < nReq; k++) {
+      const e = req[k];
+      const i = hDep[e];
+      const bal = balance[i];
+      requested += bal;
+      if (done) continue;
+      // The round's capacity (capacity.ts).
+      const left = capacity - used;
+      const amount = partial
+        ? Math.max(0, Math.min(bal, left))
+        : bal <= left + CAPACITY_EPS
+        ? bal
+        : 0;
+      used += amount;
+      const lost = bal - amount;
+      if (amount > EPS) {
+        // Cash first (early_sale.ts), then early sales.
+        let paid = 0;
+        if (cash + EPS >= amount) cash = Math.max(0, cash - amount);
+        else {
+          const units = (amount - cash) / h;
+          if (units > assets + EPS) {
+            failure = "liquidity";
+            const proceeds = h * assets;
+            assetsSold += assets;
+            cash += proceeds;
+            assets = 0;
+            done = true;
+            continue;
+          }
+          assets = Math.max(0, assets - units);
+          assetsSold += units;
+          cash = 0;
+          paid = units;
+        }
+        sold += paid;
+        processed += amount;
+        let b = bal - amount;
+        if (b < EPS) b = 0;
+        balance[i] = b;
+        withdrawn[i] += amount;
+        cumulative += amount;
+        hPaid[e] = amount;
+      }
+      if (lost > EPS) expired += lost;
+    }
+    if (!done) {
+      let deposits = 0;
+      for (let i = 0; i < n; i++) deposits += balance[i];
+      // isInsolvent: no compensation is promised under M0.
+      if (cash + R * assets + 1e-9 < Y * deposits + 0) {
+        failure = "insolvency";
+        const proceeds = h * assets;
+        assetsSold += assets;
+        cash += proceeds;
+        assets = 0;
+        done = true;
+      }
+    }
+    // Disclosure.
+    remaining = 0;
+    for (let i = 0; i < n; i++) remaining += balance[i];
+    disclosedCash = cash;
+    disclosedAssets = assets;
+    stress = depositsAtStart > 0 ? processed / depositsAtStart : 0;
+  }
+  // The final settlement (bankRun.finish), payoffs in roster order then the bank.
+  const payoffs: Record<string, number> = {};
+  let welfare = 0;
+  const success = failure === null;
+  if (success) {
+    const maturity = R * assets;
+    let paid = 0;
+    for (let i = 0; i < n; i++) {
+      // No compensation under M0.
+      const final = balance[i] * Y + 0;
+      paid += final;
+      welfare += payoffs[ids[i]] = withdrawn[i] + final;
+    }
+    welfare += payoffs[BANK_ID] = cash + maturity - paid;
+  } else {
+    let owed = 0;
+    for (let i = 0; i < n; i++) owed += balance[i];
+    for (let i = 0; i < n; i++) {
+      const share = owed > 0 ? (cash * balance[i]) / owed : 0;
+      welfare += payoffs[ids[i]] = withdrawn[i] + share;
+    }
+    welfare += payoffs[BANK_ID] = owed > 0 ? 0 : cash;
+  }
+  const reports = hDep.length;
+  const rounds = round;
+  const soldTotal = assetsSold;
+  const cumulativeWithdrawn = cumulative;
+  const last = { requested, processed, expired, sold, depositsAtStart };
+  const disclosed = {
+    cash: disclosedCash,
+    assets: disclosedAssets,
+    depositsRemaining: remaining,
+    fractionRedeemed: stress,
+    outstandingCompensation: 0,
+  };
+  const failed = failure;
+  return batchedEpisode(
+    { success, failure: failed, rounds, payoffs, welfare },
+    bankRunBounds(p),
+    {
+      reports,
+      // The general path's final state: finish leaves no cash (nor assets).
+      state: (): BankRunState => {
+        const depositors = ids.map((id, i) => ({
+          id,
+          initial: amounts[i],
+          balance: balance[i],
+          withdrawn: withdrawn[i],
+          history: [] as BankRunState["depositors"][number]["history"],
+        }));
+        for (let e = 0; e < hDep.length; e++) {
+          depositors[hDep[e]].history.push({
+            round: hRound[e],
+            reported: hReported[e],
+            realized: hRealized[e],
+            processed: hPaid[e],
+          });
+        }
+        return {
+          params: p,
+          mechanism: "M0",
+          round: rounds,
+          cash: 0,
+          assets: 0,
+          assetsSold: soldTotal,
+          depositors,
+          pending: [],
+          cumulativeWithdrawn,
+          last,
+          disclosed,
+          failure: failed === null ? null : { kind: failed, round: rounds },
+          done: true,
+          inbox: {},
+          ...emptyProfile("M0"),
+        };
+      },
+    },
+  );
+}
+
+/** The capacity's tolerance for a request that fills it exactly (capacity.ts). */
+const CAPACITY_EPS = 1e-9;
+
+/** The split stream of an equal split, which draws nothing. */
+const NO_STREAM = {
+  uniform(): number {
+    throw new Error("An equal deposit split draws nothing");
+  },
+  int(): number {
+    throw new Error("An equal deposit split draws nothing");
+  },
+};

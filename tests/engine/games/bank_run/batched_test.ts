@@ -1,0 +1,275 @@
+import { assert, assertEquals, assertNotEquals, assertRejects } from "../../../_assert.ts";
+import { type EpisodeConfig, runEpisode } from "../../../../engine/run_episode.ts";
+import { type PlayedEpisode, playEpisode } from "../../../../engine/core/episode.ts";
+import type { Environment, StepContext } from "../../../../engine/core/environment.ts";
+import { openStream, type Stream } from "../../../../engine/core/rng.ts";
+import type { BatchedEpisode } from "../../../../engine/core/batched.ts";
+import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
+import { bankRunBatched } from "../../../../engine/games/bank_run/batched.ts";
+import type { BankRunState } from "../../../../engine/games/bank_run/state.ts";
+import type { RegimeId } from "../../../../engine/frail/params.ts";
+
+const REGIMES: RegimeId[] = ["stable", "expansion", "contraction"];
+
+// Overrides the batched path takes: capacity rules, depositor counts, horizons, deposit splits.
+const OVERRIDES: Record<string, unknown>[] = [
+  {},
+  { capacityRule: "partial" },
+  { depositors: 7 },
+  { depositors: 120, capacity: 20 },
+  { horizon: 1 },
+  { horizon: 40 },
+  { depositSplit: "heterogeneous" },
+  { capacity: 2.2, capacityRule: "partial", depositors: 40, depositSplit: "heterogeneous" },
+  { initialCash: 0, capacity: 9 },
+];
+
+const mixed = (_id: string, i: number) =>
+  (["defensive", "always_stay", "always_run"] as const)[i % 3];
+
+// Every bank-run mock depositor policy, a mixed population, and a trait seed of its own.
+const POPULATIONS: Record<string, unknown>[] = [
+  {},
+  { depositors: "defensive" },
+  { depositors: "always_stay" },
+  { depositors: "always_run" },
+  { depositors: mixed },
+  { seed: 99 },
+  { depositors: "defensive", bank: "passive" },
+];
+
+/** The general path: playEpisode's round loop with the game's mock agents, nothing kept. */
+function general(
+  regime: RegimeId,
+  params: Record<string, unknown>,
+  seed: number,
+  mock: Record<string, unknown>,
+  env: Environment<unknown, unknown> = bankRunGame.environment,
+): Promise<PlayedEpisode<unknown>> {
+  const setup = bankRunGame.setup({ mechanism: "M0", regime, params });
+  return playEpisode(env, { ...setup, seed, agents: bankRunGame.mockAgents(mock), events: false });
+}
+
+function batched(
+  regime: RegimeId,
+  params: Record<string, unknown>,
+  seed: number,
+  mock: Record<string, unknown>,
+): BatchedEpisode<unknown> {
+  const setup = bankRunGame.setup({ mechanism: "M0", regime, params });
+  const played = bankRunBatched.play(setup, seed, mock);
+  assert(played !== undefined, "the batched path takes the episode");
+  return played;
+}
+
+/** The oracle: outcome, tally and final state equal, numbers to the bit (Object.is). */
+function assertSame(b: BatchedEpisode<unknown>, g: BatchedEpisode<unknown>, what: string): void {
+  assertEquals(b.outcome, g.outcome, what);
+  assert(Object.is(b.outcome.welfare, g.outcome.welfare), what);
+  assert(Object.is(b.outcome.welfareRealization, g.outcome.welfareRealization), what);
+  assertEquals(b.tally, g.tally, what);
+  assertEquals(b.state, g.state, what);
+  assertEquals(b.events, []);
+  assertEquals(b.hashes, []);
+}
+
+Deno.test("bankRunBatched.play() gives the general path's outcome, tally and final state over 7,560 seeded M0 episodes", async () => {
+  let failed = 0;
+  let liquidity = 0;
+  let insolvency = 0;
+  let episodes = 0;
+  for (const regime of REGIMES) {
+    for (const params of OVERRIDES) {
+      for (const pop of POPULATIONS) {
+        for (let seed = 0; seed < 40; seed++) {
+          const mock = { seed, ...pop };
+          const g = await general(regime, params, seed, mock);
+          const b = batched(regime, params, seed, mock);
+          assertSame(
+            b,
+            g,
+            `${regime} ${JSON.stringify(params)} ${JSON.stringify(pop)} seed ${seed}`,
+          );
+          episodes++;
+          if (g.outcome.success) continue;
+          failed++;
+          if (g.outcome.failure === "liquidity") liquidity++;
+          else if (g.outcome.failure === "insolvency") insolvency++;
+        }
+      }
+    }
+  }
+  assertEquals(episodes, 7560);
+  // The sample holds survivals and both kinds of failure.
+  assert(failed > 1000 && failed < episodes - 1000, String(failed));
+  assert(liquidity > 100 && insolvency > 100, `${liquidity} ${insolvency}`);
+});
+
+Deno.test("bankRunBatched.play() gives the general path's outcome on 3,000 seeds of the default episode", async () => {
+  let successes = 0;
+  for (let seed = 0; seed < 3000; seed++) {
+    const g = await general("stable", {}, seed, { seed });
+    assertSame(batched("stable", {}, seed, { seed }), g, `seed ${seed}`);
+    if (g.outcome.success) successes++;
+  }
+  // About a fifth of defensive M0 episodes survive (mock.ts).
+  assert(successes > 450 && successes < 750, String(successes));
+});
+
+/** The settlement's draw of dep_01 in round 1 replaced by 1 - u: one draw that differs. */
+function perturbedEnv(): Environment<unknown, unknown> {
+  const env = bankRunGame.environment as Environment<unknown, unknown>;
+  const perturb = (ctx: StepContext): StepContext => ({
+    ...ctx,
+    stream: (agent: string, purpose: string): Stream => {
+      const s = ctx.stream(agent, purpose);
+      if (ctx.round !== 1 || agent !== "dep_01" || purpose !== "withdraw") return s;
+      const u = s.uniform();
+      return { uniform: () => 1 - u, int: (k) => Math.floor((1 - u) * k) };
+    },
+  });
+  return {
+    ...env,
+    steps: (state) =>
+      env.steps(state).map((step) =>
+        step.id !== "settlement"
+          ? step
+          : { ...step, apply: (s, reports, ctx) => step.apply(s, reports, perturb(ctx)) }
+      ),
+  };
+}
+
+Deno.test("the batched oracle fails on exactly the episodes where one changed draw changes a decision", async () => {
+  const env = perturbedEnv();
+  let flips = 0;
+  for (let seed = 0; seed < 600; seed++) {
+    const mock = { seed };
+    const g = await general("stable", {}, seed, mock);
+    const p = await general("stable", {}, seed, mock, env);
+    const b = batched("stable", {}, seed, mock);
+    assertSame(b, g, `seed ${seed}`);
+    // Whether 1 - u decides dep_01's round-1 report otherwise than u.
+    const reported = (g.state as BankRunState).depositors[0].history[0].reported / 100;
+    const u = openStream({ seed, round: 1, agent: "dep_01", purpose: "withdraw" }).uniform();
+    const flip = (u < reported) !== (1 - u < reported);
+    let caught = false;
+    try {
+      assertSame(b, p, `seed ${seed}`);
+    } catch {
+      caught = true;
+    }
+    assertEquals(caught, flip, `seed ${seed}`);
+    if (flip) {
+      flips++;
+      assertNotEquals(b.state, p.state);
+    }
+  }
+  assert(flips > 20, String(flips));
+});
+
+Deno.test("runEpisode() plays M0 with events: false on the batched path, with the outcome it has with events kept", async () => {
+  for (let seed = 0; seed < 200; seed++) {
+    for (const agents of [undefined, { depositors: "always_run" as const }]) {
+      const b = await runEpisode({ env: "bank_run", seed, events: false, agents });
+      const g = await runEpisode({ env: "bank_run", seed, agents });
+      assertEquals(b.path, "batched");
+      assertEquals(g.path, "general");
+      assertEquals(b.outcome, g.outcome);
+      assertEquals(b.events, []);
+      assertEquals(b.hashes, []);
+      assertEquals(b.tally.reports, g.events.filter((e) => e.type === "report").length);
+      assertEquals(b.tally.last, g.tally.last);
+    }
+  }
+  // By game id too, and with the condition's regime and overrides.
+  const b = await runEpisode({
+    game: "bank_run",
+    seed: 4,
+    regime: "contraction",
+    params: { capacityRule: "partial", horizon: 20 },
+    events: false,
+  });
+  const g = await runEpisode({
+    game: "bank_run",
+    seed: 4,
+    regime: "contraction",
+    params: { capacityRule: "partial", horizon: 20 },
+  });
+  assertEquals([b.path, g.path], ["batched", "general"]);
+  assertEquals(b.outcome, g.outcome);
+});
+
+Deno.test("runEpisode() plays on the general path what the batched path cannot take", async () => {
+  const base = { env: "bank_run" as const, seed: 5, events: false };
+  const cases: [string, EpisodeConfig][] = [
+    ["events kept", { ...base, events: true }],
+    ["hashes", { ...base, hashes: true }],
+    ["log text", { ...base, ndjson: true }],
+    ["a factory of mock agents", { ...base, agents: bankRunGame.mockAgents({ seed: 5 }) }],
+    ["a user's agent", {
+      ...base,
+      agents: () => ({
+        policy: "user",
+        decide: () => ({ withdraw_probability: 10, reasoning: "mine" }),
+      }),
+    }],
+    ["M1", { ...base, mechanism: "M1" }],
+    ["M2", { ...base, mechanism: "M2" }],
+    ["M3", { ...base, mechanism: "M3" }],
+    // A function naming no policy plays as it always has (the defensive rule).
+    ["an unknown policy name", { ...base, agents: { depositors: (() => "nervous") as never } }],
+  ];
+  for (const [what, config] of cases) {
+    const r = await runEpisode(config);
+    assertEquals(r.path, "general", what);
+  }
+  const dir = await Deno.makeTempDir();
+  try {
+    const r = await runEpisode({ ...base, outDir: dir });
+    assertEquals(r.path, "general");
+    assert(r.logPath !== undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  // Other games have no batched path.
+  const s = await runEpisode({ game: "debt_rollover", seed: 5, events: false });
+  assertEquals(s.path, "general");
+  const h = await runEpisode({ game: "staghunt", N: 3, M: 2, T: 2, seed: 5, events: false });
+  assertEquals(h.path, "general");
+});
+
+Deno.test("runEpisode() refuses bad mock options with events: false as with events kept", async () => {
+  for (const events of [false, true]) {
+    await assertRejects(
+      () =>
+        runEpisode({
+          env: "bank_run",
+          seed: 1,
+          events,
+          agents: { depositors: "nervous" as never },
+        }),
+      RangeError,
+      'Invalid mock options "depositors": expected one of "defensive", "always_stay", "always_run" (got "nervous")',
+    );
+  }
+  // A policy function that throws fails the episode as it always has.
+  const boom = () => {
+    throw new Error("no policy");
+  };
+  for (const events of [false, true]) {
+    await assertRejects(
+      () => runEpisode({ env: "bank_run", seed: 1, events, agents: { depositors: boom } }),
+      Error,
+      "Episode failed in round 0, step setup: no policy",
+    );
+  }
+});
+
+Deno.test("a result's path is a getter that toJSON() leaves out", async () => {
+  const r = await runEpisode({ env: "bank_run", seed: 1, events: false });
+  assertEquals(r.path, "batched");
+  const plain = JSON.parse(JSON.stringify(r));
+  assert(!("path" in plain), "path is not in the JSON");
+  assertEquals(plain.events, []);
+  assertEquals(plain.outcome, JSON.parse(JSON.stringify(r.outcome)));
+});
