@@ -425,15 +425,7 @@ export async function playEpisode<P, S>(
     rec.tick();
     const fin = env.finish(state);
     for (const e of fin.events) emit(e);
-    const { worst, best } = bounds;
-    const raw = (fin.outcome.welfare - worst) / (best - worst);
-    const outcome: EpisodeOutcome = {
-      ...fin.outcome,
-      bounds,
-      // Truncated at 1 (Appendix D.3); float dust within 1e-9 of 0 or 1 (W is a
-      // sum of payoffs, the bounds closed forms) is read as 0 or 1.
-      welfareRealization: raw > 1 - 1e-9 ? 1 : Math.abs(raw) < 1e-9 ? 0 : raw,
-    };
+    const outcome = episodeOutcome(fin.outcome, bounds);
     emit(
       degradation.defaults + degradation.agent_errors > 0
         ? { type: "episode_end", status: "degraded", outcome, degraded: degradation }
@@ -463,6 +455,29 @@ export async function playEpisode<P, S>(
 }
 
 const NO_REPORTS: Reports = new Map();
+
+/**
+ * The episode's outcome: the game's with the bounds and the welfare
+ * realization. A function of its own: the games' outcomes and bounds share
+ * their shapes with integer fields in one game and fractional ones in another,
+ * and V8's property reads of them kept missing their cache once several games
+ * had run, which reset the optimisation of the function holding them on every
+ * episode (`playEpisode` stayed unoptimised).
+ */
+function episodeOutcome(
+  game: Omit<EpisodeOutcome, "bounds" | "welfareRealization">,
+  bounds: { worst: number; best: number },
+): EpisodeOutcome {
+  const { worst, best } = bounds;
+  const raw = (game.welfare - worst) / (best - worst);
+  return {
+    ...game,
+    bounds,
+    // Truncated at 1 (Appendix D.3); float dust within 1e-9 of 0 or 1 (W is a
+    // sum of payoffs, the bounds closed forms) is read as 0 or 1.
+    welfareRealization: raw > 1 - 1e-9 ? 1 : Math.abs(raw) < 1e-9 ? 0 : raw,
+  };
+}
 
 /**
  * Checks, before anything is played, that a branch can start: the game can

@@ -34,7 +34,7 @@
  * @module
  */
 import type { Environment, Step } from "../../core/environment.ts";
-import type { EventBody } from "../../core/events.ts";
+import type { EpisodeOutcome, EventBody } from "../../core/events.ts";
 import {
   B3_PURPOSE,
   CORRUPTED_PURPOSE,
@@ -261,6 +261,17 @@ export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
     const welfare = Object.values(payoffs).reduce((a, b) => a + b, 0);
     const publicRounds = s.rounds.filter((r) => r.outcome?.publicSuccess).length;
     const preflipRounds = s.rounds.filter((r) => r.outcome?.preflipSuccess).length;
+    // The outcome (and the bounds, params.ts) are built field by field, not
+    // as literals: the FRAIL games' have the same fields with fractional
+    // values, and once they have run, V8 gave every object of a literal made
+    // here with integers an outdated layout, which the engine's reads of it
+    // (episode.ts) missed their cache on, every episode.
+    const outcome = {} as Omit<EpisodeOutcome, "bounds" | "welfareRealization">;
+    outcome.success = success;
+    outcome.failure = success ? null : "coordination";
+    outcome.rounds = s.round;
+    outcome.payoffs = payoffs;
+    outcome.welfare = welfare;
     return {
       state: s,
       events: [{
@@ -270,13 +281,7 @@ export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
         preflip_success_rounds: preflipRounds,
         rounds: s.rounds.length,
       }],
-      outcome: {
-        success,
-        failure: success ? null : "coordination",
-        rounds: s.round,
-        payoffs,
-        welfare,
-      },
+      outcome,
     };
   },
   bounds: stagHuntBounds,

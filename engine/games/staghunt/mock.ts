@@ -119,42 +119,41 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
   const hare = options.qStar?.hare ?? "";
   const estimated = `${rule.id} estimate`;
   // q* of the last game seen (every call of an episode is of one game).
-  let game: Game | undefined;
-  let qs = NaN;
-  let cutoffText = "";
+  let cut: Cutoff | undefined;
   return trustReplies({
     policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
     decide(req) {
       if (req.call === REJUSTIFY_CALL) return rejustify(req);
       const v = req.view as StagHuntView;
-      if (!game || !sameGame(game, v)) {
-        const cut = cutoffOf(v, hare, options.qStar);
-        game = cut.game;
-        qs = cut.q;
-        cutoffText = cut.text;
-      }
+      if (cut === undefined || !sameGame(cut.game, v)) cut = cutoffOf(v, hare, options.qStar);
       const estimate = rule.estimate(historyFromView(v));
-      const qHat = estimate ?? prior;
-      let action = benchmarkAction(qHat, qs);
-      let flipped = false;
-      if (noise > 0) {
-        const draw = openStream({ seed, round: v.round, agent: v.you, purpose: "mock_noise" })
-          .uniform();
-        if (draw < noise) {
-          action = action === "Stag" ? "Hare" : "Stag";
-          flipped = true;
-        }
-      }
-      const source = estimate === undefined ? "first-speaker prior" : estimated;
-      return {
-        action,
-        confidence: 0.5 + Math.min(0.5, Math.abs(qHat - qs)),
-        justification: `My ${source} ${fixed3(qHat)} is ${
-          qHat >= qs ? "at or above" : "below"
-        } the cutoff ${cutoffText}${flipped ? ", but I deviate this time" : ""}.`,
-      };
+      const flip = noise > 0 &&
+        openStream({ seed, round: v.round, agent: v.you, purpose: "mock_noise" }).uniform() < noise;
+      // Two calls rather than one on `estimate ?? prior`: V8's optimizing
+      // compilers took that merged value as a double and deoptimized, in a
+      // loop, on every integer estimate (0 or 1) once other games had run.
+      return estimate === undefined
+        ? thresholdReply(prior, { source: "first-speaker prior", cut, flip })
+        : thresholdReply(estimate, { source: estimated, cut, flip });
     },
   });
+}
+
+/** A threshold player's turn: its benchmark action at q-hat, flipped when `flip` is set. */
+function thresholdReply(
+  qHat: number,
+  { source, cut, flip }: { source: string; cut: Cutoff; flip: boolean },
+): { action: StagHuntAction; confidence: number; justification: string } {
+  const qs = cut.q;
+  let action = benchmarkAction(qHat, qs);
+  if (flip) action = action === "Stag" ? "Hare" : "Stag";
+  return {
+    action,
+    confidence: 0.5 + Math.min(0.5, Math.abs(qHat - qs)),
+    justification: `My ${source} ${fixed3(qHat)} is ${
+      qHat >= qs ? "at or above" : "below"
+    } the cutoff ${cut.text}${flip ? ", but I deviate this time" : ""}.`,
+  };
 }
 
 function sameGame(g: Game, v: StagHuntView): boolean {

@@ -150,5 +150,9 @@ export function stagHuntBounds(p: StagHuntParams): { worst: number; best: number
     worst = Math.min(worst, w);
     best = Math.max(best, w);
   }
-  return { worst: p.T * worst, best: p.T * best };
+  // Field by field, not a literal: see `finish` in environment.ts.
+  const bounds = {} as { worst: number; best: number };
+  bounds.worst = p.T * worst;
+  bounds.best = p.T * best;
+  return bounds;
 }

@@ -245,3 +245,40 @@ Deno.test("stagHunt reads actions case-insensitively and repairs bad replies wit
     "p03:*",
   ]);
 });
+
+Deno.test("stagHunt's outcome and bounds are plain objects with their fields in the logged order", async () => {
+  // Built field by field since issue 23 (not as literals); the log and every
+  // deep comparison must see the same objects as before.
+  const setup = stagHuntSetup({ N: 3, M: 2, T: 1 }, "h1");
+  const bounds = stagHunt.bounds(setup.params);
+  assert.equal(Object.getPrototypeOf(bounds), Object.prototype);
+  assert.deepEqual(Object.keys(bounds), ["worst", "best"]);
+  const played = await playEpisode(stagHunt, {
+    ...setup,
+    seed: 1,
+    clock,
+    agents: () => ({
+      policy: "test:stag",
+      decide: () => ({ action: "Stag", confidence: 1, justification: "" }),
+    }),
+  });
+  const fin = stagHunt.finish(played.state);
+  assert.equal(Object.getPrototypeOf(fin.outcome), Object.prototype);
+  assert.deepEqual(Object.keys(fin.outcome), [
+    "success",
+    "failure",
+    "rounds",
+    "payoffs",
+    "welfare",
+  ]);
+  assert.deepEqual(Object.keys(played.outcome), [
+    "success",
+    "failure",
+    "rounds",
+    "payoffs",
+    "welfare",
+    "bounds",
+    "welfareRealization",
+  ]);
+  assert.deepEqual(played.outcome.bounds, { worst: 4, best: 12 });
+});

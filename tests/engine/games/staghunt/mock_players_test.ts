@@ -106,3 +106,78 @@ Deno.test("mockStagHuntPlayers() picks policies by index and validates options",
   );
   throwsWith(() => thresholdPlayer({ noise: 2 }), RangeError, /"noise" must be in \[0, 1\]/);
 });
+
+Deno.test("thresholdPlayer() gives these exact replies for integer, fractional and undefined estimates, with and without a flip", async () => {
+  // Pinned from the code before its reply was built in a function of its own
+  // (issue 23: integer estimates made V8 deoptimize `decide` in a loop).
+  const replies = [];
+  for (const noise of [0, 0.5]) {
+    const p = thresholdPlayer({ noise, seed: 3 });
+    for (
+      const acts of [[], ["Stag"], ["Hare"], ["Stag", "Hare", "Stag"], [
+        "Hare",
+        "Hare",
+        "Stag",
+        "Stag",
+      ]]
+    ) {
+      replies.push(await turn(p, view(acts.length + 1, acts as ("Stag" | "Hare")[], 2)));
+    }
+  }
+  const cut = "the cutoff 0.386";
+  const flip = ", but I deviate this time";
+  assert.deepEqual(JSON.parse(JSON.stringify(replies)), [
+    {
+      action: "Stag",
+      confidence: 0.6142724318676105,
+      justification: `My first-speaker prior 0.500 is at or above ${cut}.`,
+    },
+    {
+      action: "Stag",
+      confidence: 1,
+      justification: `My naive estimate 1.000 is at or above ${cut}.`,
+    },
+    {
+      action: "Hare",
+      confidence: 0.8857275681323895,
+      justification: `My naive estimate 0.000 is below ${cut}.`,
+    },
+    {
+      action: "Stag",
+      confidence: 0.7809390985342771,
+      justification: `My naive estimate 0.667 is at or above ${cut}.`,
+    },
+    {
+      action: "Stag",
+      confidence: 0.6142724318676105,
+      justification: `My naive estimate 0.500 is at or above ${cut}.`,
+    },
+    {
+      action: "Hare",
+      confidence: 0.6142724318676105,
+      justification: `My first-speaker prior 0.500 is at or above ${cut}${flip}.`,
+    },
+    {
+      action: "Stag",
+      confidence: 1,
+      justification: `My naive estimate 1.000 is at or above ${cut}.`,
+    },
+    {
+      action: "Hare",
+      confidence: 0.8857275681323895,
+      justification: `My naive estimate 0.000 is below ${cut}.`,
+    },
+    {
+      action: "Hare",
+      confidence: 0.7809390985342771,
+      justification: `My naive estimate 0.667 is at or above ${cut}${flip}.`,
+    },
+    {
+      action: "Hare",
+      confidence: 0.6142724318676105,
+      justification: `My naive estimate 0.500 is at or above ${cut}${flip}.`,
+    },
+  ]);
+  // Field order too: the reply is logged as it is.
+  assert.deepEqual(Object.keys(replies[0]), ["action", "confidence", "justification"]);
+});
