@@ -228,7 +228,7 @@ for (const hashing of ["lines-v5", "lines-v4"] as const) {
     assertEquals(fastRead(decision, header).draw, 0.123456789);
     assertEquals(decision.startsWith(hashing === "lines-v5" ? '{"round":1,' : LINE_PREFIX), true);
     // The fast reader went past a compact time member.
-    assertEquals(hashing === "lines-v4" || decision.includes(',"ms":18,"type":'), true);
+    assertEquals(hashing === "lines-v4" || /,"ms":15,"type":"decision"/.test(decision), true);
   });
 }
 
