@@ -5,7 +5,15 @@
  * without `JSON.parse`. `tests/engine/core/event_layout_test.ts` writes
  * every event type of every game and reads each line back both ways.
  *
- * An engine line is `JSON.stringify` of the event with its members in this
+ * Two layouts. The block layout (`"lines-v5"`, written since issue 23; see
+ * {@linkcode BLOCK_SCHEMA_VERSION}): each episode's lines are a header
+ * `{"schema":3,"run":R,"episode":E,"time":T}` and then, per event,
+ * `JSON.stringify` of the event less `schema`, `run` and `episode`, its time
+ * written compactly ({@linkcode timeMember}): `{"round":..,"step":..,
+ * "seq":..,[time member,]"type":..,...}`; {@linkcode LogLineDecoder} rebuilds
+ * the events from it. The old layout (`"lines-v2"` to `"lines-v4"`, still
+ * read, and written when a caller asks for those definitions): an engine
+ * line is `JSON.stringify` of the event with its members in this
  * order: `schema`, `run`, `episode`, `round`, `step`, `seq`, `time`, then the
  * body (`type` first, then the body's own members in the order its
  * environment built them; an agent-side event's `event_hash` and
@@ -549,7 +557,9 @@ export function blockText(events: readonly Record<string, unknown>[] | readonly 
         `Only schema-${EVENT_SCHEMA_VERSION} events with a run and an episode have a block line`,
       );
     }
-    if (rest.ms !== undefined) throw new TypeError(`A "${e.type}" event with its own "ms" has no block line`);
+    if (rest.ms !== undefined) {
+      throw new TypeError(`A "${e.type}" event with its own "ms" has no block line`);
+    }
     const at = typeof time === "string" ? time : "";
     if (header === undefined || header.run !== run || header.episode !== episode) {
       header = blockHeader(run, episode, at);

@@ -27,6 +27,14 @@
  *   repeats a base field (a body's own `round` overrides the base's, as with
  *   an object spread) is built from the whole event instead; both give the
  *   text `JSON.stringify` gives for the event object.
+ * - Under `"lines-v5"` the lines are the block layout (`event_layout.ts`):
+ *   a header before the episode's first line (its run, episode and the time
+ *   of that line; hashed with round 1's segment, less its time), then lines
+ *   behind the head `{"round":R,"step":S,"seq":N,`, their time member
+ *   (`timeMember`: none at the header's time, `"ms":N` after it) computed
+ *   once per tick. A body carrying `schema`, `run`, `episode`, `time` or `ms`
+ *   of its own is refused (`TypeError`): the reader could not tell it from
+ *   the header's or the time member.
  * - A checkpoint serialises its state once, canonically (under `"lines-v4"`
  *   as `Environment.checkpointStateJson` writes it): the text is hashed
  *   (`state_hash`), written into the line (encoded with the next segment's
@@ -42,8 +50,8 @@ import { createHash, type Hash } from "node:crypto";
 import { canonicalJson } from "./canonical_json.ts";
 import {
   BLOCK_LINE_PREFIX,
-  blockHeader,
   type BlockHeader,
+  blockHeader,
   blockHeaderLine,
   EVENTS_HASH_KEY,
   lineHead,

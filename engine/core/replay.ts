@@ -367,7 +367,14 @@ function compareReplay(
   }
   if (all) {
     const rTail = recorded.tail;
-    const m = compareEvents(rTail, replayed.tail, recorded.tailAt, roundOf(rTail), hashedLog, hashing);
+    const m = compareEvents(
+      rTail,
+      replayed.tail,
+      recorded.tailAt,
+      roundOf(rTail),
+      hashedLog,
+      hashing,
+    );
     const outcome = m?.event?.type === "episode_end" && /^events\[\d+\]\.outcome\b/.test(m.field);
     if (m && !outcome) return m;
   }

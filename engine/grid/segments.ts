@@ -354,7 +354,9 @@ export class SegmentWriter {
     if (
       status === undefined || !first.startsWith(names, first.indexOf(",") + 1) ||
       (log.status !== undefined &&
-        (!(blocks ? last.startsWith(BLOCK_LINE_PREFIX) : last.startsWith(names, last.indexOf(",") + 1)) ||
+        (!(blocks
+          ? last.startsWith(BLOCK_LINE_PREFIX)
+          : last.startsWith(names, last.indexOf(",") + 1)) ||
           !last.includes(`"type":"episode_end","status":${JSON.stringify(status)}`)))
     ) {
       throw new TypeError(
