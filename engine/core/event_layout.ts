@@ -493,6 +493,10 @@ export class LogLineDecoder {
       return value as Record<string, unknown>;
     }
     const v = value as Record<string, unknown>;
+    if (v.schema === undefined && typeof v.round !== "number") {
+      // Not a block line (those start with their round): the caller's checks name what it lacks.
+      return v;
+    }
     if (v.schema === BLOCK_SCHEMA_VERSION) {
       const { run, episode, time } = v;
       if (typeof run !== "string" || typeof episode !== "string" || typeof time !== "string") {

@@ -18,7 +18,11 @@ const CHUNK_CHARS = 1 << 20;
 /**
  * Writes an episode's events as NDJSON, atomically: a reader never sees a
  * half-written log. Lines are written in chunks of about 1 MiB, so a log may
- * be larger than the longest string the runtime can build.
+ * be larger than the longest string the runtime can build. Each event is one
+ * whole line (the old layout, which every reader reads; a `"lines-v5"` log's
+ * hashes are fixed by its events, so it verifies in either layout); the
+ * engine's own text (`runEpisode`'s `ndjson`, `outDir`) is the block layout
+ * (`event_layout.ts`).
  *
  * @example
  * ```ts

@@ -290,7 +290,11 @@ export class SegmentWriter {
   }
 
   /**
-   * Appends one episode's complete log as a block, then its index line.
+   * Appends one episode's complete log as a block, then its index line. The
+   * events are written one whole line each (the old layout; `options.text`
+   * as it is): every reader reads it, and a `"lines-v5"` log's hashes are
+   * fixed by its events, so it verifies in either layout. The engine's own
+   * bytes ({@linkcode SegmentWriter.appendText}) are the block layout.
    *
    * @throws {TypeError} Unless the events end with an `episode_end` of the
    * (run, episode) of the first.
@@ -856,7 +860,9 @@ function scanBlocks(bytes: Uint8Array, base: number, path: string): TailScan {
       );
     }
     const header = e?.schema === (BLOCK_SCHEMA_VERSION as number);
-    if (typeof e === "object" && e !== null && e.schema === undefined) {
+    if (
+      typeof e === "object" && e !== null && e.schema === undefined && typeof e.round === "number"
+    ) {
       // A block line: it belongs to the block its header opened.
       if (open === null || !open.blocks) {
         throw new RangeError(

@@ -10,6 +10,7 @@ import { playEpisode } from "../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
 import { eventsHash, type HashingVersion } from "../../../engine/core/events_hash.ts";
 import { blockText, LogLineDecoder } from "../../../engine/core/event_layout.ts";
+import { EventRecorder } from "../../../engine/core/event_recorder.ts";
 import { sha256Hex } from "../../../engine/core/hash.ts";
 import { parseEpisodeLog, writeEpisodeLogText } from "../../../engine/core/log_file.ts";
 import { frailSetup } from "../../../engine/frail/descriptor.ts";
@@ -306,4 +307,41 @@ Deno.test("a segment holds blocks of both layouts; its readers and its recovery 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("the recorder refuses a body that carries a member the block header or time holds; a body's own round is kept", () => {
+  const record = (body: Record<string, unknown>) => {
+    const rec = new EventRecorder({
+      run: "r",
+      episode: "e",
+      keep: true,
+      lines: true,
+      hashes: true,
+      clock: () => "2026-12-01T12:00:00.000Z",
+    });
+    rec.tick();
+    rec.emit(body as never);
+    return rec;
+  };
+  for (const key of ["run", "episode", "time", "ms"]) {
+    assertThrows(
+      () => record({ type: "transition", kind: "k", [key]: "x" }),
+      TypeError,
+      `A "transition" event with its own "${key}" cannot be logged in the block layout ("lines-v5"), ` +
+        `whose header and time member hold "${key}"`,
+    );
+  }
+  // A body's own round takes the base's place, as in the event object.
+  const rec = record({ type: "transition", kind: "asset_matured", round: 4 });
+  assertEquals(
+    rec.text.split("\n")[1],
+    '{"round":4,"step":"setup","seq":0,"type":"transition","kind":"asset_matured"}',
+  );
+  assertEquals(parseEpisodeLog(rec.text), rec.events);
+  // A line with neither a schema nor a round is not taken for a block line.
+  assertThrows(
+    () => parseEpisodeLog('{"type":"round_start"}\n', "x.ndjson"),
+    RangeError,
+    "x.ndjson:1: event schema undefined is not supported",
+  );
 });
