@@ -10,10 +10,13 @@ import { canonicalJson } from "../../engine/core/canonical_json.ts";
 import { LogChunkReader, readLogTexts } from "../../engine/grid/segments.ts";
 import { EVENT_SCHEMA_VERSION } from "../../engine/core/events.ts";
 import {
+  BLOCK_HEADER_PREFIX,
+  BLOCK_LINE_PREFIX,
   type DecisionLine,
   eventsHashAt,
   LINE_PREFIX,
   LineReader,
+  LogLineDecoder,
   readDecision,
   readRunEpisode,
   RUN_EPISODE_PATTERN,
@@ -406,6 +409,8 @@ export class EventScanner {
   /** Agent calls of the file being read whose report is still to come (`calls` only). */
   private readonly pending = new Map<string, PendingCall>();
   private lastPrefix = "";
+  // The open block of the file being read (its header), for lines of the block layout.
+  private decoder = new LogLineDecoder();
   // The last decision read on the fast path (its strings are reused when they repeat).
   private readonly decisionLine = {} as DecisionLine;
   private readonly decisionColumns?: {
@@ -476,6 +481,7 @@ export class EventScanner {
   /** Starts reading a file. */
   startFile(): void {
     this.lastPrefix = "";
+    this.decoder = new LogLineDecoder();
   }
 
   /** Ends reading a file: agent calls it left open are closed. */
@@ -499,9 +505,16 @@ export class EventScanner {
   }
 
   private addLine(text: string, start: number, stop: number, file: string, line: number): void {
-    // The line's layout is the writer's (engine/core/event_layout.ts).
+    // The line's layout is the writer's (engine/core/event_layout.ts), either one.
     const at = typeKeyAt(text, start, stop);
     if (at === -1) {
+      this.addSlowLine(text.slice(start, stop), file, line);
+      return;
+    }
+    const block = text.charCodeAt(start + 2) === 114; /* r: {"round": */
+    if (!block) this.decoder.header = undefined; // a line of the old layout ends any block
+    else if (this.decoder.header === undefined) {
+      // A block line outside a block: the slow path says so.
       this.addSlowLine(text.slice(start, stop), file, line);
       return;
     }
@@ -518,14 +531,26 @@ export class EventScanner {
     ) {
       return;
     }
-    let event: Record<string, unknown>;
+    const event = this.parse(text.slice(start, stop), file, line);
+    if (event !== undefined) this.addEvent(event, String(event.type), file, line);
+  }
+
+  /**
+   * A line parsed into the event it stands for (a block line rebuilt from
+   * its block's header), or undefined, reported, for a line that is not
+   * JSON or is a block line outside a block (or a header: no event).
+   */
+  private parse(source: string, file: string, line: number): Record<string, unknown> | undefined {
+    let value: unknown;
     try {
-      event = JSON.parse(text.slice(start, stop));
+      value = JSON.parse(source);
     } catch (error) {
       this.fail(file, line, `malformed event line (${(error as Error).message})`);
-      return;
+      return undefined;
     }
-    this.addEvent(event, String(event.type), file, line);
+    const event = this.decoder.decode(value);
+    if (typeof event === "string") this.fail(file, line, event);
+    return typeof event === "string" ? undefined : event;
   }
 
   // The engine writes decisions with JSON.stringify in a fixed key order;
@@ -540,12 +565,19 @@ export class EventScanner {
     stop: number,
     file: string,
   ): boolean {
-    const r = new LineReader(text, start + LINE_PREFIX.length, stop);
+    let r: LineReader;
     let index: number;
-    if (this.lastPrefix !== "" && text.startsWith(this.lastPrefix, start)) {
+    const header = this.decoder.header;
+    if (text.charCodeAt(start + 2) === 114 /* r: a block line */) {
+      if (header === undefined) return false;
+      r = new LineReader(text, start + 1, stop);
+      index = this.episodeOf(header.run, header.episode, file);
+    } else if (this.lastPrefix !== "" && text.startsWith(this.lastPrefix, start)) {
+      r = new LineReader(text, start + LINE_PREFIX.length, stop);
       index = this.lastIndex;
       r.pos = start + this.lastPrefix.length;
     } else {
+      r = new LineReader(text, start + LINE_PREFIX.length, stop);
       const head = readRunEpisode(r);
       if (head === undefined) return false;
       index = this.episodeOf(head.run, head.episode, file);
@@ -575,13 +607,8 @@ export class EventScanner {
 
   private addSlowLine(source: string, file: string, line: number): void {
     if (source.trim() === "") return;
-    let event: unknown;
-    try {
-      event = JSON.parse(source);
-    } catch (error) {
-      this.fail(file, line, `malformed event line (${(error as Error).message})`);
-      return;
-    }
+    const event = this.parse(source, file, line);
+    if (event === undefined) return;
     if (typeof event !== "object" || event === null || Array.isArray(event)) {
       this.fail(file, line, `an event must be a JSON object`);
       return;
@@ -610,22 +637,17 @@ export class EventScanner {
    * hash without parsing its state unless the line is unusual.
    */
   private checkpointLine(text: string, start: number, stop: number, file: string, line: number) {
-    const r = new LineReader(text, start + LINE_PREFIX.length, stop);
-    const head = readRunEpisode(r);
+    const head = text.charCodeAt(start + 2) === 114 /* r: a block line, of its header's episode */
+      ? this.decoder.header
+      : readRunEpisode(new LineReader(text, start + LINE_PREFIX.length, stop));
     const hash = eventsHashAt(text, start, stop);
     if (head !== undefined && hash !== undefined) {
       const meta = this.episodes[this.episodeOf(head.run, head.episode, file)];
       meta.hash = detached(text.slice(hash[0], hash[1]));
       return;
     }
-    let event: unknown;
-    try {
-      event = JSON.parse(text.slice(start, stop));
-    } catch (error) {
-      this.fail(file, line, `malformed event line (${(error as Error).message})`);
-      return;
-    }
-    this.checkpointHash(event as Record<string, unknown>, file);
+    const event = this.parse(text.slice(start, stop), file, line);
+    if (event !== undefined) this.checkpointHash(event, file);
   }
 
   private checkpointHash(event: Record<string, unknown>, file: string): void {
@@ -1144,7 +1166,8 @@ function summaryOf(meta: EpisodeMeta): string {
  */
 function copyDigests(file: string, keys: ReadonlySet<string>): Map<string, string> {
   const hashes = new Map<string, ReturnType<typeof createHash>>();
-  for (const { text } of readLogTexts(file)) copyDigestsOf(text, keys, hashes);
+  const decoder = new LogLineDecoder();
+  for (const { text } of readLogTexts(file)) copyDigestsOf(text, keys, hashes, decoder);
   return new Map([...hashes].map(([key, hash]) => [key, hash.digest("hex")]));
 }
 
@@ -1153,16 +1176,23 @@ function copyDigestsOf(
   text: string,
   keys: ReadonlySet<string>,
   hashes: Map<string, ReturnType<typeof createHash>>,
+  decoder: LogLineDecoder,
 ): void {
   for (const line of text.split("\n")) {
-    const m = RUN_EPISODE_PATTERN.exec(line);
+    // A block's header and lines are decoded whoever's they are (the header opens the block).
+    const m = line.startsWith(BLOCK_HEADER_PREFIX) || line.startsWith(BLOCK_LINE_PREFIX)
+      ? null
+      : RUN_EPISODE_PATTERN.exec(line);
+    if (m !== null) decoder.header = undefined;
     if (m !== null && !keys.has(`${m[1]}\u0000${m[2]}`)) continue;
-    let event: Record<string, unknown>;
+    let decoded: Record<string, unknown> | string | undefined;
     try {
-      event = JSON.parse(line);
+      decoded = decoder.decode(JSON.parse(line));
     } catch {
       continue;
     }
+    if (typeof decoded !== "object") continue;
+    const event = decoded;
     const key = `${event?.run}\u0000${event?.episode}`;
     if (!keys.has(key)) continue;
     const { time: _time, ...rest } = event;

@@ -54,6 +54,7 @@ import {
   writeRunsParquet,
 } from "./load_runs.ts";
 import type { EngineEvent } from "../../engine/core/events.ts";
+import { LogLineDecoder } from "../../engine/core/event_layout.ts";
 import { parseEpisodeLog } from "../../engine/core/log_file.ts";
 import { pathInside } from "../../engine/names.ts";
 import { LOCK_FILE, lockFolder } from "../../engine/grid/lock.ts";
@@ -220,8 +221,12 @@ async function readInput(dir: string, files: readonly string[]) {
   const owners = new Map<string, string>();
   // Each file is read in chunks of whole lines, so a log of any size is read.
   for (const file of files) {
+    const decoder = new LogLineDecoder();
     for (const chunk of readLogTexts(file)) {
-      const log: EngineEvent[] = parseEpisodeLog(chunk.text, file, { firstLine: chunk.line });
+      const log: EngineEvent[] = parseEpisodeLog(chunk.text, file, {
+        firstLine: chunk.line,
+        decoder,
+      });
       for (const id of new Set(log.map((e) => `${e.run}\u0000${e.episode}`))) {
         const prior = owners.get(id);
         if (prior !== undefined && prior !== file) {

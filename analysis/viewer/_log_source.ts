@@ -20,6 +20,7 @@
 //   caller may name folders to skip (the site writer skips its own `view/`).
 
 import { join } from "node:path";
+import { LogLineDecoder } from "../../engine/core/event_layout.ts";
 import { readLogTexts } from "../../engine/grid/segments.ts";
 
 /** File names in natural order (`e2` before `e10`), the same on every machine. */
@@ -140,11 +141,14 @@ interface ParseState {
   line: number;
   /** Keeps only the events it accepts (all when absent). */
   keep?: (event: LogEvent) => boolean;
+  /** The file's open block (`"lines-v5"`: its header), carried from chunk to chunk. */
+  decoder?: LogLineDecoder;
 }
 
 /** Parses whole lines of NDJSON text (a file, or a chunk of one) into `state`. */
 function parseLines(text: string, source: string, state: ParseState): void {
   const { events, malformed, keep } = state;
+  const decoder = state.decoder ??= new LogLineDecoder();
   let start = 0;
   let line = state.line;
   while (start < text.length) {
@@ -161,7 +165,14 @@ function parseLines(text: string, source: string, state: ParseState): void {
       malformed.push({ file: source, line, message: `not JSON (${(err as Error).message})` });
       continue;
     }
-    const checked = checkEvent(value);
+    // A block's header gives no event; its lines are rebuilt from it as the old layout holds them.
+    const decoded = decoder.decode(value);
+    if (decoded === undefined) continue;
+    if (typeof decoded === "string") {
+      malformed.push({ file: source, line, message: decoded });
+      continue;
+    }
+    const checked = checkEvent(decoded);
     if (typeof checked === "string") malformed.push({ file: source, line, message: checked });
     else if (keep === undefined || keep(checked)) events.push(checked);
   }

@@ -27,6 +27,14 @@
  *   repeats a base field (a body's own `round` overrides the base's, as with
  *   an object spread) is built from the whole event instead; both give the
  *   text `JSON.stringify` gives for the event object.
+ * - Under `"lines-v5"` the lines are the block layout (`event_layout.ts`):
+ *   a header before the episode's first line (its run, episode and the time
+ *   of that line; hashed with round 1's segment, less its time), then lines
+ *   behind the head `{"round":R,"step":S,"seq":N,`, their time member
+ *   (`timeMember`: none at the header's time, `"ms":N` after it) computed
+ *   once per tick. A body carrying `schema`, `run`, `episode`, `time` or `ms`
+ *   of its own is refused (`TypeError`): the reader could not tell it from
+ *   the header's or the time member.
  * - A checkpoint serialises its state once, canonically (under `"lines-v4"`
  *   as `Environment.checkpointStateJson` writes it): the text is hashed
  *   (`state_hash`), written into the line (encoded with the next segment's
@@ -40,7 +48,17 @@
  */
 import { createHash, type Hash } from "node:crypto";
 import { canonicalJson } from "./canonical_json.ts";
-import { EVENTS_HASH_KEY, lineHead, stepHead, TYPE_KEY } from "./event_layout.ts";
+import {
+  BLOCK_LINE_PREFIX,
+  type BlockHeader,
+  blockHeader,
+  blockHeaderLine,
+  EVENTS_HASH_KEY,
+  lineHead,
+  stepHead,
+  timeMember,
+  TYPE_KEY,
+} from "./event_layout.ts";
 import type { EngineEvent, EventBody } from "./events.ts";
 import { EVENT_BASE_FIELDS, EVENT_SCHEMA_VERSION } from "./events.ts";
 import {
@@ -48,6 +66,7 @@ import {
   checkHashing,
   HASHING_VERSION,
   type HashingVersion,
+  writesBlocks,
 } from "./events_hash.ts";
 import { sha256Hex } from "./hash.ts";
 
@@ -121,9 +140,11 @@ const OPEN_BODIES: ReadonlySet<string> = new Set(["mechanism", "transition"]);
  *   clock: () => "t" });
  * rec.tick();
  * rec.emit({ type: "round_start" });
- * if (rec.text !== '{"schema":2,"run":"r","episode":"e","round":0,"step":"setup","seq":0,"time":"t","type":"round_start"}\n') {
- *   throw new Error(rec.text);
- * }
+ * // "lines-v5": the block header, then the event's own members (at the header's time: no time member).
+ * if (
+ *   rec.text !== '{"schema":3,"run":"r","episode":"e","time":"t"}\n' +
+ *       '{"round":0,"step":"setup","seq":0,"type":"round_start"}\n'
+ * ) throw new Error(rec.text);
  * if (rec.events[0].seq !== 0 || rec.seq !== 1) throw new Error();
  * ```
  */
@@ -169,6 +190,9 @@ export class EventRecorder {
   // Whether every event is hashed (from "lines-v3" on) rather than the game events only ("lines-v2").
   private readonly all: boolean;
   private readonly timed: boolean;
+  // Whether lines are written in the block layout ("lines-v5"), and the block's header once written.
+  private readonly blocks: boolean;
+  private header: BlockHeader | undefined;
   private readonly options: EventRecorderOptions;
 
   /** Starts an empty record. */
@@ -178,9 +202,11 @@ export class EventRecorder {
     this.lines = options.lines;
     this.hashed = options.hashes || options.lines;
     this.counted = this.hashed || options.onEvent !== undefined;
-    this.all = checkHashing(options.hashing ?? HASHING_VERSION) !== "lines-v2";
+    const hashing = checkHashing(options.hashing ?? HASHING_VERSION);
+    this.all = hashing !== "lines-v2";
+    this.blocks = writesBlocks(hashing);
     this.timed = this.keep || this.lines || options.onEvent !== undefined;
-    this.prefix = lineHead(options.run, options.episode);
+    this.prefix = this.blocks ? BLOCK_LINE_PREFIX : lineHead(options.run, options.episode);
     if (this.hashed) {
       this.buf = this.lines ? takeBuffer() : new Uint8Array(1 << 14);
       this.segment = createHash("sha256");
@@ -282,7 +308,11 @@ export class EventRecorder {
     const time = this.options.clock ? this.options.clock() : wallClock();
     if (time !== this.time) {
       this.time = time;
-      this.timePart = `"time":${JSON.stringify(time)},`;
+      this.timePart = !this.blocks
+        ? `"time":${JSON.stringify(time)},`
+        : this.header === undefined
+        ? ""
+        : timeMember(this.header, time);
       this.mark();
     }
   }
@@ -313,6 +343,7 @@ export class EventRecorder {
       if (game) this.seq++;
     }
     if (this.hashed) {
+      if (this.blocks && this.header === undefined) this.openBlock();
       const own = this.serialise(body, seq, game);
       // A hashed "lines-v3" agent-side event or episode_end carries its hash as its last member.
       if (own !== undefined) {
@@ -339,6 +370,7 @@ export class EventRecorder {
       return undefined;
     }
     stateText ??= canonicalJson(state);
+    if (this.blocks && this.header === undefined) this.openBlock();
     const seq = this.seq++;
     this.tally.last = CHECKPOINT;
     this.flush(true);
@@ -357,6 +389,19 @@ export class EventRecorder {
       this.options.onEvent(this.whole(new Checkpoint(stateText, stateHash, roundHash).body(), seq));
     }
     return stateHash;
+  }
+
+  /**
+   * Writes the block's header (`"lines-v5"`) before the episode's first line:
+   * its run, episode and the time of that line; hashed without its time.
+   */
+  private openBlock(): void {
+    const header = blockHeader(this.options.run, this.options.episode, this.time);
+    this.header = header;
+    this.timePart = "";
+    const line = blockHeaderLine(header);
+    const out = `,"time":${JSON.stringify(header.time)}`.length;
+    this.addLine(line + "\n", line.length - 1 - out, out);
   }
 
   private mark(): void {
@@ -480,7 +525,11 @@ export class EventRecorder {
    */
   private serialise(body: EventBody, seq: number, game: boolean): string | undefined {
     const json = JSON.stringify(body);
-    if (!json.startsWith('{"type":') || (OPEN_BODIES.has(body.type) && repeatsBase(body))) {
+    if (
+      !json.startsWith('{"type":') ||
+      (OPEN_BODIES.has(body.type) &&
+        (repeatsBase(body) || (this.blocks && (body as { ms?: unknown }).ms !== undefined)))
+    ) {
       return this.serialiseWhole(body, seq, game);
     }
     const head = this.head(seq);
@@ -514,10 +563,29 @@ export class EventRecorder {
 
   /** {@linkcode EventRecorder.serialise} for a body that repeats a base field: from the whole event. */
   private serialiseWhole(body: EventBody, seq: number, game: boolean): string | undefined {
-    const whole = this.whole(body, seq);
-    const { time: _t, ...rest } = whole;
-    const bare = JSON.stringify(rest);
-    const line = JSON.stringify(whole);
+    let bare: string;
+    let line: string;
+    if (this.blocks) {
+      // A block line holds the event less what its header holds: a body's own copy of those
+      // (or of the time member) could not be told apart from them when read back.
+      for (const k of BLOCK_RESERVED) {
+        if ((body as Record<string, unknown>)[k] !== undefined) {
+          throw new TypeError(
+            `A "${body.type}" event with its own "${k}" cannot be logged in the block layout ` +
+              `("lines-v5"), whose header and time member hold "${k}"`,
+          );
+        }
+      }
+      const own = { round: this.roundNo, step: this.stepId, seq };
+      bare = JSON.stringify({ ...own, ...body });
+      const t = this.timePart === "" ? {} : JSON.parse(`{${this.timePart.slice(0, -1)}}`);
+      line = this.timePart === "" ? bare : JSON.stringify({ ...own, ...t, ...body });
+    } else {
+      const whole = this.whole(body, seq);
+      const { time: _t, ...rest } = whole;
+      bare = JSON.stringify(rest);
+      line = JSON.stringify(whole);
+    }
     // This event's text feeds the segment's hash directly, after the pending lines.
     this.flush(true);
     if (!this.all) {
@@ -615,6 +683,9 @@ class Checkpoint {
     };
   }
 }
+
+/** The members a body cannot carry in the block layout (its header's, and the time member's). */
+const BLOCK_RESERVED = ["schema", "run", "episode", "time", "ms"] as const;
 
 /** Whether a body carries a base field (`type` aside), which needs the slow line path. */
 function repeatsBase(body: EventBody): boolean {

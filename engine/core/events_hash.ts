@@ -17,7 +17,22 @@
  * hashed episode serialises each event once and hashes each byte once (an
  * agent-side event's bytes twice: see below).
  *
- * - `"lines-v4"` ({@linkcode HASHING_VERSION}, the one written): as
+ * - `"lines-v5"` ({@linkcode HASHING_VERSION}, the one written): the block
+ *   layout (`event_layout.ts`, {@linkcode BLOCK_SCHEMA_VERSION}): each
+ *   episode's lines are a header `{"schema":3,"run":R,"episode":E,"time":T}`
+ *   and then the events without what the header holds, each with a compact
+ *   time member (none, `"ms":N` or `"time":"..."`). The hashes are those of
+ *   `"lines-v4"` (the same states, segments and members) over these bytes:
+ *   an event's text is its line less its time member, i.e. `JSON.stringify`
+ *   of the event less `schema`, `run`, `episode` and `time`
+ *   (`{"round":1,"step":"s","seq":2,"type":...}`), and round 1's segment
+ *   starts with the header's text less its time (`{"schema":3,"run":R,
+ *   "episode":E}`), so an edited run or episode id is caught. The state hash
+ *   is unchanged (the state's canonical text, as `"lines-v4"` writes it). A
+ *   body that carries `schema`, `run`, `episode`, `time` or `ms` of its own
+ *   cannot be written in this layout (the recorder refuses it).
+ * - `"lines-v4"` (logs written before `"lines-v5"`, in the old layout: every
+ *   line carries `schema`, `run`, `episode` and its ISO `time`): as
  *   `"lines-v3"`, but a checkpoint's `state` (and so its `state_hash`, the
  *   SHA-256 of that state's canonical JSON) is the state less what the
  *   events already hold, as the environment's `checkpointStateJson` writes
@@ -49,6 +64,7 @@
  *
  * @module
  */
+import { BLOCK_SCHEMA_VERSION } from "./event_layout.ts";
 import type { EngineEvent } from "./events.ts";
 import { sha256Hex } from "./hash.ts";
 
@@ -58,10 +74,10 @@ import { sha256Hex } from "./hash.ts";
  * @example
  * ```ts
  * import { HASHING_VERSION } from "./events_hash.ts";
- * if (HASHING_VERSION !== "lines-v4") throw new Error();
+ * if (HASHING_VERSION !== "lines-v5") throw new Error();
  * ```
  */
-export const HASHING_VERSION = "lines-v4";
+export const HASHING_VERSION = "lines-v5";
 
 /**
  * Every events-hash definition this toolkit can compute and replay, oldest first.
@@ -74,7 +90,7 @@ export const HASHING_VERSION = "lines-v4";
  * }
  * ```
  */
-export const HASHING_VERSIONS = ["lines-v2", "lines-v3", "lines-v4"] as const;
+export const HASHING_VERSIONS = ["lines-v2", "lines-v3", "lines-v4", "lines-v5"] as const;
 
 /** An events-hash definition this toolkit can compute. */
 export type HashingVersion = typeof HASHING_VERSIONS[number];
@@ -103,7 +119,7 @@ export const AGENT_SIDE_EVENT_TYPES: ReadonlySet<string> = new Set([
 
 /**
  * The event types `"lines-v2"` leaves out of its hash: the agent-side ones
- * ({@linkcode AGENT_SIDE_EVENT_TYPES}). `"lines-v3"` and `"lines-v4"` leave out none.
+ * ({@linkcode AGENT_SIDE_EVENT_TYPES}). `"lines-v3"` on leave out none.
  *
  * @example
  * ```ts
@@ -117,6 +133,13 @@ export const UNHASHED_EVENT_TYPES: ReadonlySet<string> = AGENT_SIDE_EVENT_TYPES;
 export interface EventsHashOptions {
   /** The definition. Default {@linkcode HASHING_VERSION}. */
   hashing?: HashingVersion;
+  /**
+   * Under `"lines-v5"`: whether the events start their episode's block (round
+   * 1's segment, from the episode's first event), whose hash covers the
+   * block header first. Default: whether the first event is `episode_start`
+   * (every episode's first event).
+   */
+  opensBlock?: boolean;
 }
 
 /**
@@ -131,7 +154,10 @@ export interface EventsHashOptions {
  * import { eventsHash } from "./events_hash.ts";
  * import { sha256Hex } from "./hash.ts";
  * const end = { schema: 2, time: "t", type: "episode_end", status: "ok", events_hash: "x" };
- * if (eventsHash([end as never]) !== sha256Hex('{"schema":2,"type":"episode_end","status":"ok"}\n')) {
+ * const v4 = eventsHash([end as never], { hashing: "lines-v4" });
+ * if (v4 !== sha256Hex('{"schema":2,"type":"episode_end","status":"ok"}\n')) throw new Error();
+ * // "lines-v5" (the default) covers the block line: the event less schema, run, episode and time.
+ * if (eventsHash([end as never]) !== sha256Hex('{"type":"episode_end","status":"ok"}\n')) {
  *   throw new Error();
  * }
  * ```
@@ -142,6 +168,9 @@ export function eventsHash(
   options: EventsHashOptions = {},
 ): string {
   const hashing = checkHashing(options.hashing ?? HASHING_VERSION);
+  if (hashing === "lines-v5") {
+    return blockEventsHash(events, options.opensBlock ?? events[0]?.type === "episode_start");
+  }
   let text = "";
   for (const e of events) {
     if (hashing === "lines-v2") {
@@ -152,6 +181,40 @@ export function eventsHash(
       const { time: _t, events_hash: _h, ...rest } = e;
       text += JSON.stringify(rest) + "\n";
     } else text += JSON.stringify(withoutTime(e)) + "\n";
+  }
+  return sha256Hex(text);
+}
+
+/**
+ * Whether a definition writes the block layout (`"lines-v5"` on).
+ *
+ * @example
+ * ```ts
+ * import { writesBlocks } from "./events_hash.ts";
+ * if (!writesBlocks("lines-v5") || writesBlocks("lines-v4")) throw new Error();
+ * ```
+ */
+export function writesBlocks(hashing: HashingVersion): boolean {
+  return hashing === "lines-v5";
+}
+
+/** {@linkcode eventsHash} under `"lines-v5"`: over the block layout's bytes less the times. */
+function blockEventsHash(events: readonly EngineEvent[], opensBlock: boolean): string {
+  let text = "";
+  const first = events[0];
+  if (first !== undefined && opensBlock) {
+    text += `{"schema":${BLOCK_SCHEMA_VERSION},"run":${JSON.stringify(first.run)},"episode":${
+      JSON.stringify(first.episode)
+    }}\n`;
+  }
+  for (const e of events) {
+    if (e.type === "episode_end") {
+      const { schema: _s, run: _r, episode: _e, time: _t, events_hash: _h, ...rest } = e;
+      text += JSON.stringify(rest) + "\n";
+    } else {
+      const { schema: _s, run: _r, episode: _e, time: _t, ...rest } = e;
+      text += JSON.stringify(rest) + "\n";
+    }
   }
   return sha256Hex(text);
 }
@@ -176,7 +239,7 @@ export function checkHashing(hashing: unknown): HashingVersion {
 
 /**
  * What a reader should know about a log's events hash, or `undefined` when
- * it covers every event (`"lines-v3"`, `"lines-v4"`).
+ * it covers every event (`"lines-v3"` on).
  *
  * @example
  * ```ts

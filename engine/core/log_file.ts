@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { LogLineDecoder } from "./event_layout.ts";
 import type { EngineEvent } from "./events.ts";
 import { EVENT_SCHEMA_VERSION } from "./events.ts";
 
@@ -17,7 +18,11 @@ const CHUNK_CHARS = 1 << 20;
 /**
  * Writes an episode's events as NDJSON, atomically: a reader never sees a
  * half-written log. Lines are written in chunks of about 1 MiB, so a log may
- * be larger than the longest string the runtime can build.
+ * be larger than the longest string the runtime can build. Each event is one
+ * whole line (the old layout, which every reader reads; a `"lines-v5"` log's
+ * hashes are fixed by its events, so it verifies in either layout); the
+ * engine's own text (`runEpisode`'s `ndjson`, `outDir`) is the block layout
+ * (`event_layout.ts`).
  *
  * @example
  * ```ts
@@ -120,11 +125,20 @@ export interface ParseLogOptions {
    * text is a piece of a longer file (read in chunks). Default 1.
    */
   firstLine?: number;
+  /**
+   * The decoder of the file being read, when the text is a piece of it: it
+   * carries the open block's header (`"lines-v5"`) from one piece to the
+   * next. Default: a new one (the text is a whole file).
+   */
+  decoder?: LogLineDecoder;
 }
 
 /**
- * Parses NDJSON event-log text. Throws a `SyntaxError` naming the source and
- * line of the first malformed line, or a `RangeError` for an unknown schema version.
+ * Parses NDJSON event-log text, of either layout (each line a whole event,
+ * or blocks of a header and the lines it heads: `event_layout.ts`), into the
+ * same events. Throws a `SyntaxError` naming the source and line of the first
+ * malformed line (a block line outside a block among them), or a `RangeError`
+ * for an unknown schema version.
  *
  * @example
  * ```ts
@@ -145,6 +159,7 @@ export function parseEpisodeLog(
   const out: EngineEvent[] = [];
   const lines = text.split("\n");
   const first = options.firstLine ?? 1;
+  const decoder = options.decoder ?? new LogLineDecoder();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     if (!line) continue;
@@ -156,6 +171,10 @@ export function parseEpisodeLog(
         `${source}:${i + first}: malformed event line (${(err as Error).message})`,
       );
     }
+    const decoded = decoder.decode(value);
+    if (decoded === undefined) continue;
+    if (typeof decoded === "string") throw new SyntaxError(`${source}:${i + first}: ${decoded}`);
+    value = decoded;
     const ev = value as Partial<EngineEvent>;
     if (typeof ev !== "object" || ev === null || typeof ev.type !== "string") {
       throw new SyntaxError(`${source}:${i + first}: an event must be an object with a "type"`);

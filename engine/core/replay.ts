@@ -367,7 +367,14 @@ function compareReplay(
   }
   if (all) {
     const rTail = recorded.tail;
-    const m = compareEvents(rTail, replayed.tail, recorded.tailAt, roundOf(rTail), hashedLog);
+    const m = compareEvents(
+      rTail,
+      replayed.tail,
+      recorded.tailAt,
+      roundOf(rTail),
+      hashedLog,
+      hashing,
+    );
     const outcome = m?.event?.type === "episode_end" && /^events\[\d+\]\.outcome\b/.test(m.field);
     if (m && !outcome) return m;
   }
@@ -432,7 +439,9 @@ function compareRound(
     const d = firstDifference(rc.state, pc.state)!;
     return { round, kind: "state", field: d.path, recorded: d.left, replayed: d.right };
   }
-  if (hashing !== "lines-v2") return compareEvents(rEvents, pEvents, rAt, round, hashedLog);
+  if (hashing !== "lines-v2") {
+    return compareEvents(rEvents, pEvents, rAt, round, hashedLog, hashing);
+  }
   const own = eventsHash(rEvents, { hashing });
   if (own !== (hashed ? rc.events_hash : own) || own !== pc.events_hash) {
     const game = (list: readonly EngineEvent[]) =>
@@ -622,6 +631,7 @@ function compareEvents(
   at: number,
   round: number,
   hashed: boolean,
+  hashing: HashingVersion,
 ): ReplayMismatch | undefined {
   const bare = (e: EngineEvent) => {
     const rest = withoutTime(e) as Record<string, unknown>;
@@ -636,7 +646,10 @@ function compareEvents(
   const closing = last.type === "checkpoint" ? last.events_hash : undefined;
   const end = last.type === "episode_end" ? last.events_hash : undefined;
   if (closing === undefined && end === undefined) return undefined;
-  const own = eventsHash(closing !== undefined ? recorded.slice(0, -1) : recorded);
+  const own = eventsHash(closing !== undefined ? recorded.slice(0, -1) : recorded, {
+    hashing,
+    opensBlock: at === 0,
+  });
   if (own === (closing ?? end)) return undefined;
   const n = recorded.length - 1;
   return eventsMismatch(

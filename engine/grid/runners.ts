@@ -189,7 +189,8 @@ function playCell(ep: GridEpisode, agents: GridAgentFactory, text: boolean) {
  * if (events.filter((e) => e.type === "turn").length !== 6) throw new Error();
  * // The same log as the text the grid writes.
  * const { text, tally } = await gameRunner.playText!(episode, gameRunner.mockAgents(episode));
- * if (text.split("\n").length !== events.length + 1 || tally.last?.type !== "episode_end") throw new Error();
+ * // A line per event after the block header, and the final newline.
+ * if (text.split("\n").length !== events.length + 2 || tally.last?.type !== "episode_end") throw new Error();
  * ```
  */
 export const gameRunner: EpisodeRunner = {

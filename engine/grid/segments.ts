@@ -44,6 +44,12 @@
  */
 import { basename, join } from "node:path";
 import type { EngineEvent } from "../core/events.ts";
+import {
+  BLOCK_HEADER_PREFIX,
+  BLOCK_LINE_PREFIX,
+  BLOCK_SCHEMA_VERSION,
+  LogLineDecoder,
+} from "../core/event_layout.ts";
 import { parseEpisodeLog } from "../core/log_file.ts";
 import { checkName, pathInside } from "../names.ts";
 
@@ -88,16 +94,22 @@ const SPACE = 32;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The status of an `episode_end` line of the episode, or undefined when it is not one. */
-function statusOf(line: string, run: string, episode: string): string | undefined {
+/**
+ * The status of an `episode_end` line of the episode, or undefined when it is
+ * not one. A block line (`blocks`: the log starts with the episode's block
+ * header) carries no run or episode of its own: the header names them.
+ */
+function statusOf(line: string, run: string, episode: string, blocks: boolean): string | undefined {
   let end: { type?: unknown; run?: unknown; episode?: unknown; status?: unknown } | undefined;
   try {
     end = line === "" ? undefined : JSON.parse(line);
   } catch {
     return undefined;
   }
-  return end?.type === "episode_end" && end.run === run && end.episode === episode &&
-      typeof end.status === "string"
+  const named = blocks
+    ? line.startsWith(BLOCK_LINE_PREFIX) && end?.run === undefined
+    : end?.run === run && end.episode === episode;
+  return end?.type === "episode_end" && named && typeof end.status === "string"
     ? end.status
     : undefined;
 }
@@ -173,8 +185,10 @@ export interface LogText {
   /**
    * Its lines, from its `episode_start` (or, for an episode that crashed
    * before starting, its `episode_end`) to its `episode_end`, each ending in
-   * a newline, every one carrying the base fields first, as the engine writes
-   * them (`{"schema":...,"run":...,"episode":...,`).
+   * a newline, as the engine writes them: every one carrying the base fields
+   * first (`{"schema":2,"run":...,"episode":...,`), or (`"lines-v5"`) a block
+   * header (`{"schema":3,"run":...,"episode":...,`) and then lines without
+   * them (`{"round":...`).
    */
   text?: string;
   /** The same lines as UTF-8 (`runEpisode(...).ndjsonBytes`), written as they are; wins over `text`. */
@@ -276,7 +290,11 @@ export class SegmentWriter {
   }
 
   /**
-   * Appends one episode's complete log as a block, then its index line.
+   * Appends one episode's complete log as a block, then its index line. The
+   * events are written one whole line each (the old layout; `options.text`
+   * as it is): every reader reads it, and a `"lines-v5"` log's hashes are
+   * fixed by its events, so it verifies in either layout. The engine's own
+   * bytes ({@linkcode SegmentWriter.appendText}) are the block layout.
    *
    * @throws {TypeError} Unless the events end with an `episode_end` of the
    * (run, episode) of the first.
@@ -335,11 +353,14 @@ export class SegmentWriter {
       first = text!;
     }
     // A status given is checked where the engine writes it; else the last line is parsed for it.
-    const status = log.status ?? statusOf(last, run, episode);
+    const blocks = first.startsWith(BLOCK_HEADER_PREFIX);
+    const status = log.status ?? statusOf(last, run, episode, blocks);
     if (
       status === undefined || !first.startsWith(names, first.indexOf(",") + 1) ||
       (log.status !== undefined &&
-        (!last.startsWith(names, last.indexOf(",") + 1) ||
+        (!(blocks
+          ? last.startsWith(BLOCK_LINE_PREFIX)
+          : last.startsWith(names, last.indexOf(",") + 1)) ||
           !last.includes(`"type":"episode_end","status":${JSON.stringify(status)}`)))
     ) {
       throw new TypeError(
@@ -733,8 +754,9 @@ export interface LoggedEpisode {
  */
 export function readLogEpisodes(path: string): Promise<LoggedEpisode[]> {
   const byKey = new Map<string, LoggedEpisode>();
+  const decoder = new LogLineDecoder();
   for (const { text, line } of readLogTexts(path)) {
-    for (const e of parseEpisodeLog(text, path, { firstLine: line })) {
+    for (const e of parseEpisodeLog(text, path, { firstLine: line, decoder })) {
       const key = `${e.run}\u0000${e.episode}`;
       let found = byKey.get(key);
       if (!found) byKey.set(key, found = { run: e.run, episode: e.episode, events: [] });
@@ -812,7 +834,8 @@ interface TailScan {
 function scanBlocks(bytes: Uint8Array, base: number, path: string): TailScan {
   const decoder = new TextDecoder();
   const out: TailScan = { blocks: [], end: base, torn: null };
-  let open: { run: string; episode: string; start: number } | null = null;
+  // An open block; `blocks` when it began with a block header (its lines carry no run or episode).
+  let open: { run: string; episode: string; start: number; blocks: boolean } | null = null;
   let at = 0;
   while (at < bytes.length) {
     const nl = bytes.indexOf(NEWLINE, at);
@@ -836,11 +859,25 @@ function scanBlocks(bytes: Uint8Array, base: number, path: string): TailScan {
           `repair or remove the file`,
       );
     }
-    if (typeof e?.run !== "string" || typeof e.episode !== "string") {
+    const header = e?.schema === (BLOCK_SCHEMA_VERSION as number);
+    if (
+      typeof e === "object" && e !== null && e.schema === undefined && typeof e.round === "number"
+    ) {
+      // A block line: it belongs to the block its header opened.
+      if (open === null || !open.blocks) {
+        throw new RangeError(
+          `Segment ${where} holds a block line (no "schema") outside a block: its header line ` +
+            `({"schema":3,...}) is missing`,
+        );
+      }
+    } else if (typeof e?.run !== "string" || typeof e.episode !== "string") {
       throw new RangeError(`Segment ${where} holds a line without run and episode`);
-    }
-    if (open === null) {
-      open = { run: e.run, episode: e.episode, start: base + at };
+    } else if (open === null) {
+      open = { run: e.run, episode: e.episode, start: base + at, blocks: header };
+    } else if (header || open.blocks) {
+      throw new RangeError(
+        `Segment ${where}: a line of episode "${e.episode}" inside the block of "${open.episode}"`,
+      );
     } else if (e.run !== open.run || e.episode !== open.episode) {
       throw new RangeError(
         `Segment ${where}: a line of episode "${e.episode}" inside the block of "${open.episode}"`,

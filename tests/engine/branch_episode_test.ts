@@ -228,7 +228,7 @@ Deno.test("replay verifies a branch: its prefix reports, its recorded parent has
     ok: true,
     rounds: 12,
     hashes: b.hashes,
-    hashing: "lines-v4",
+    hashing: "lines-v5",
   });
   // Read back from its text.
   const dir = await Deno.makeTempDir();

@@ -9,6 +9,7 @@ import type { UsageTotals } from "../../../engine/agents/llm/accounting.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
+import { parseEpisodeLog } from "../../../engine/core/log_file.ts";
 import { mockPopulation } from "../../../engine/agents/mock/population.ts";
 import { mockStagHuntPlayers } from "../../../engine/games/staghunt/mock.ts";
 import { AgentReply } from "../../../engine/core/episode.ts";
@@ -201,7 +202,7 @@ export async function llmGridRun(out: string): Promise<LlmGridRun> {
     for await (const entry of Deno.readDir(out)) {
       if (!entry.name.endsWith(".ndjson")) continue;
       const text = await Deno.readTextFile(`${out}/${entry.name}`);
-      events.push(...text.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l)));
+      events.push(...parseEpisodeLog(text, entry.name) as unknown as Record<string, unknown>[]);
     }
     return { out, events, models: runtime.ledger.models(), total: runtime.ledger.run() };
   } finally {

@@ -40,7 +40,7 @@ const checkpoints = (events: EngineEvent[]) =>
 Deno.test("a lines-v4 bank-run checkpoint holds the state without the depositors' histories, hashed as written", async () => {
   for (const mechanism of ["M0", "M1", "M2", "M3"] as const) {
     for (const seed of [1, 2, 3]) {
-      const v4 = await logText(mechanism, seed);
+      const v4 = await logText(mechanism, seed, "lines-v4");
       const v3 = await logText(mechanism, seed, "lines-v3");
       assertEquals(v4.outcome, v3.outcome);
       assert(v4.text.length < v3.text.length);

@@ -9,6 +9,7 @@ import { canonicalJson } from "../../../engine/core/canonical_json.ts";
 import type { Environment } from "../../../engine/core/environment.ts";
 import { EpisodeError, playEpisode } from "../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
+import { blockText, LogLineDecoder } from "../../../engine/core/event_layout.ts";
 import { sha256Hex, stateHash } from "../../../engine/core/hash.ts";
 import { bankRun } from "../../../engine/games/bank_run/environment.ts";
 import { debtRollover } from "../../../engine/games/debt_rollover/environment.ts";
@@ -63,23 +64,30 @@ Deno.test("playEpisode() with events: false keeps none and plays the same episod
   const none = await play(bankRun, "M3", 2, { events: false, ndjson: true });
   assertEquals(none.events, []);
   assertEquals(none.outcome, kept.outcome);
-  assertEquals(none.ndjson!.split("\n").length - 1, kept.events.length);
+  // One line per event, after the block header ("lines-v5").
+  assertEquals(none.ndjson!.split("\n").length - 1, kept.events.length + 1);
 });
 
-Deno.test("the log text is each event serialised once: JSON.stringify of the event, checkpoints with their canonical state", async () => {
+Deno.test("the log text is each event serialised once: its block line (blockText), checkpoints with their canonical state", async () => {
   for (const env of FRAIL) {
     for (const mechanism of MECHANISMS) {
       const r = await play(env, mechanism, 7, { ndjson: true });
       const lines = r.ndjson!.split("\n");
       assertEquals(lines.pop(), "");
-      assertEquals(lines.length, r.events.length);
+      // The block header, then a line per event.
+      assertEquals(lines.length, r.events.length + 1);
+      const expected = blockText(r.events).split("\n");
+      assertEquals(lines[0], expected[0]);
+      const decoder = new LogLineDecoder();
+      decoder.decode(JSON.parse(lines[0]));
       r.events.forEach((e, i) => {
         if (e.type !== "checkpoint") {
-          assertEquals(lines[i], JSON.stringify(e), `${env.id} ${mechanism} line ${i + 1}`);
+          assertEquals(lines[i + 1], expected[i + 1], `${env.id} ${mechanism} line ${i + 2}`);
+          assertEquals(JSON.stringify(decoder.decode(JSON.parse(lines[i + 1]))), JSON.stringify(e));
           return;
         }
         const { state, ...rest } = e;
-        const parsed = JSON.parse(lines[i]);
+        const parsed = decoder.decode(JSON.parse(lines[i + 1])) as Record<string, unknown>;
         assertEquals(JSON.stringify(parsed.state), canonicalJson(state));
         assertEquals(JSON.stringify({ ...parsed, state: undefined }), JSON.stringify(rest));
         assertEquals(parsed.state_hash, stateHash(state));
@@ -116,9 +124,11 @@ Deno.test("events never share objects with the state: each event reads the same 
     for (const mechanism of MECHANISMS) {
       for (const seed of [1, 2, 3]) {
         const r = await play(env, mechanism, seed, { ndjson: true });
-        const lines = r.ndjson!.trimEnd().split("\n");
+        const decoder = new LogLineDecoder();
+        const lines = r.ndjson!.trimEnd().split("\n").map((l) => decoder.decode(JSON.parse(l)));
+        assertEquals(lines.shift(), undefined); // the block header
         r.events.forEach((e, i) => {
-          assertEquals(canonicalJson(e), canonicalJson(JSON.parse(lines[i])), `${env.id} ${i}`);
+          assertEquals(canonicalJson(e), canonicalJson(lines[i]), `${env.id} ${i}`);
         });
       }
     }
@@ -229,8 +239,8 @@ Deno.test("a crashing episode ends its events and its log text with an error, an
   const last = err.events.at(-1)!;
   assertEquals([last.type, last.step, last.round], ["episode_end", "end", 2]);
   const lines = err.ndjson!.trimEnd().split("\n");
-  assertEquals(lines.length, err.events.length);
-  assertEquals(JSON.parse(lines.at(-1)!), JSON.parse(JSON.stringify(last)));
+  assertEquals(lines.length, err.events.length + 1); // and the block header
+  assertEquals(err.ndjson, blockText(err.events));
 });
 
 Deno.test("runEpisode() with outDir writes exactly its log text, and makes its folder again if it was removed", async () => {
@@ -242,7 +252,7 @@ Deno.test("runEpisode() with outDir writes exactly its log text, and makes its f
   const again = await runEpisode({ env: "bank_run", seed: 3, outDir: dir, run: "x" });
   assertEquals(
     (await Deno.readTextFile(again.logPath!)).split("\n").length - 1,
-    again.events.length,
+    again.events.length + 1, // and the block header
   );
   assertEquals([...Deno.readDirSync(`${dir}/x`)].map((e) => e.name), [
     "bank_run_M0_stable_s3.ndjson",

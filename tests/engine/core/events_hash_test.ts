@@ -72,11 +72,11 @@ Deno.test("playEpisode() under lines-v2 reproduces the hashes and the log text w
 });
 
 Deno.test("a lines-v3 or lines-v4 log hashes every event: agent-side events by their own event_hash, the tail in episode_end", async () => {
-  assertEquals(HASHING_VERSION, "lines-v4");
+  assertEquals(HASHING_VERSION, "lines-v5"); // the block layout: its own test (block_layout_test.ts)
   for (
     const [fail, hashing] of [[false, "lines-v4"], [true, "lines-v4"], [false, "lines-v3"]] as const
   ) {
-    const r = await scriptedEpisode({ fail, ...(hashing === "lines-v3" ? { hashing } : {}) });
+    const r = await scriptedEpisode({ fail, hashing });
     assertEquals((r.events[0] as { hashing?: string }).hashing, hashing);
     let segment = "";
     const seen = { agentSide: 0, checkpoints: 0, ends: 0 };
@@ -113,17 +113,17 @@ Deno.test("a lines-v3 or lines-v4 log hashes every event: agent-side events by t
     let from = 0;
     parsed.forEach((e, i) => {
       if (e.type === "checkpoint") {
-        assertEquals(eventsHash(parsed.slice(from, i)), e.events_hash);
+        assertEquals(eventsHash(parsed.slice(from, i), { hashing }), e.events_hash);
         from = i + 1;
       } else if (e.type === "episode_end") {
-        assertEquals(eventsHash(parsed.slice(from, i + 1)), e.events_hash);
+        assertEquals(eventsHash(parsed.slice(from, i + 1), { hashing }), e.events_hash);
       }
     });
   }
   // Outcomes do not depend on the definition, nor state hashes up to lines-v3 (whole states).
   const v2 = await scriptedEpisode({ fail: true, hashing: "lines-v2" });
   const v3 = await scriptedEpisode({ fail: true, hashing: "lines-v3" });
-  const v4 = await scriptedEpisode({ fail: true });
+  const v4 = await scriptedEpisode({ fail: true, hashing: "lines-v4" });
   assertEquals([v3.outcome, v3.hashes], [v2.outcome, v2.hashes]);
   assertEquals(v4.outcome, v3.outcome);
   assert(v4.hashes.every((h, i) => h !== v3.hashes[i]), "lines-v4 states leave out the histories");
@@ -162,7 +162,7 @@ Deno.test("a lines-v3 or lines-v4 log replays, read back from its text or played
   }
 });
 
-Deno.test("replayWith() names the edited llm_call, correction or agent_error of a lines-v3 log by its event_hash", async () => {
+Deno.test("replayWith() names the edited llm_call, correction or agent_error of a lines-v5 log by its event_hash", async () => {
   const ok = await logOf();
   const degraded = await logOf({ fail: true });
   const cases: [EngineEvent[], (e: Loose) => boolean, (e: Loose) => void][] = [
@@ -195,8 +195,15 @@ Deno.test("replayWith() names the edited llm_call, correction or agent_error of 
       kind: "events",
       field: `events[${at - segment}].event_hash`,
       recorded: e.event_hash,
-      // The hash of the event's text as edited.
-      replayed: sha256Hex(JSON.stringify({ ...e, time: undefined, event_hash: undefined })),
+      // The hash of the event's text as edited: its block line less its time ("lines-v5").
+      replayed: sha256Hex(JSON.stringify({
+        ...e,
+        schema: undefined,
+        run: undefined,
+        episode: undefined,
+        time: undefined,
+        event_hash: undefined,
+      })),
       event: {
         type: e.type,
         seq: e.seq as number,
@@ -329,7 +336,7 @@ Deno.test("replayWith() refuses an unknown hashing id naming both it knows; the 
   assertThrows(
     () => checkHashing("lines-v9"),
     RangeError,
-    `Unknown events-hash definition "lines-v9": this build computes "lines-v2", "lines-v3", "lines-v4"`,
+    `Unknown events-hash definition "lines-v9": this build computes "lines-v2", "lines-v3", "lines-v4", "lines-v5"`,
   );
   assertThrows(() => eventsHash([], { hashing: "x" as never }), RangeError, `definition "x"`);
   await assertRejects(

@@ -1,3 +1,4 @@
+import { LogLineDecoder } from "../../../../engine/core/event_layout.ts";
 import { assert, assertEquals } from "../../../_assert.ts";
 import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
 import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
@@ -18,10 +19,14 @@ import { childSpec, filesUnder, here } from "./_helpers.ts";
 async function finishedLogs(dir: string): Promise<EngineEvent[][]> {
   const byEpisode = new Map<string, EngineEvent[]>();
   for (const f of (await filesUnder(dir)).filter((f) => f.endsWith(".ndjson"))) {
+    // A block line ("lines-v5") is read with its block's header.
+    const decoder = new LogLineDecoder();
     for (const line of (await Deno.readTextFile(f)).split("\n")) {
       let e: EngineEvent;
       try {
-        e = JSON.parse(line);
+        const decoded = decoder.decode(JSON.parse(line));
+        if (typeof decoded !== "object") continue;
+        e = decoded as unknown as EngineEvent;
       } catch {
         continue;
       }
