@@ -114,13 +114,26 @@ async function tasks(): Promise<Record<string, string>> {
 
 Deno.test("deno task test type-checks every example and runs tests/; test:doc runs the examples, and CI runs both", async () => {
   const t = await tasks();
-  const [check, run] = t.test.split(" && ");
+  // Side by side: the task fails if either does (the next test).
+  const [check, run] = t.test.split(" & ");
   // One program over every file (tests, CLIs, worker modules) and every
-  // JSDoc and Markdown example; the tests then run without checking again.
+  // JSDoc and Markdown example; the tests run without checking again.
   assertEquals(check, "NO_COLOR=1 deno check --quiet --doc . docs/*.md README.md");
   assertEquals(run.includes(" --no-check "), true, run);
   assertEquals(run.includes("--doc"), false, run);
-  assertEquals(run.endsWith(" --ignore='tests/**/*_long_test.ts' tests/"), true, run);
+  // The slowest files first, then all of tests/ (deno test runs a file named twice once).
+  const [, files] = run.split(" --ignore='tests/**/*_long_test.ts' ");
+  const first = files.split(" ");
+  assertEquals(first.pop(), "tests/", run);
+  assertEquals(first.length > 0, true, run);
+  for (const file of first) {
+    assertEquals(
+      /^tests\/.*_test\.ts$/.test(file) && !file.endsWith("_long_test.ts"),
+      true,
+      file,
+    );
+    await Deno.stat(new URL(`../${file}`, import.meta.url));
+  }
   // Every example still executes: deno test --doc over everything but tests/.
   assertEquals(t["test:doc"].includes(" --doc "), true, t["test:doc"]);
   assertEquals(t["test:doc"].includes("--no-check"), false, t["test:doc"]);
@@ -131,6 +144,32 @@ Deno.test("deno task test type-checks every example and runs tests/; test:doc ru
   }
   assertEquals(ci.includes('$(count "$doc_summary" passed)'), true);
   assertEquals(ci.includes('$(count "$doc_summary" failed)'), true);
+});
+
+Deno.test("a deno task command run with & fails the task when it fails, after the rest succeeds", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "coordlab-task-" });
+  try {
+    const run = async (command: string) => {
+      await Deno.writeTextFile(`${dir}/deno.json`, JSON.stringify({ tasks: { t: command } }));
+      const ran = await new Deno.Command(Deno.execPath(), {
+        args: ["task", "--quiet", "t"],
+        cwd: dir,
+        env: { NO_COLOR: "1" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      return [ran.code, new TextDecoder().decode(ran.stdout)];
+    };
+    // The check failing after the tests passed, the tests failing, both passing.
+    assertEquals(await run("(sleep 0.2 && echo check && exit 3) & echo tests"), [
+      3,
+      "tests\ncheck\n",
+    ]);
+    assertEquals((await run("(sleep 0.2 && echo check) & (echo tests && exit 5)"))[0], 5);
+    assertEquals(await run("(sleep 0.2 && echo check) & echo tests"), [0, "tests\ncheck\n"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("every Markdown file with a TypeScript example is one deno task test type-checks", async () => {

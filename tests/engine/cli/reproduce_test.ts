@@ -319,7 +319,10 @@ Deno.test("deno task reproduce with a key variable unset exits 2 naming it and i
 
 Deno.test("deno task reproduce forwards a Ctrl-C to the run once: it stops, says how to resume, and resumes", async () => {
   const key = "sk-signal";
-  const server = serveLocalModel({ apiKey: key, latencyMs: 200 });
+  // The run makes about 300 calls, 120 of them in the first part (the signal
+  // comes after about 16): 50 ms each keeps it running for seconds after the
+  // first call, while 200 ms made the test wait 11 s.
+  const server = serveLocalModel({ apiKey: key, latencyMs: 50 });
   const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-signal-" });
   try {
     // 20 episodes: more than the 8 a run plays at once, so some are left to resume.
