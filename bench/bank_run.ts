@@ -146,9 +146,14 @@ function on<R extends { path: EpisodePath }>(path: EpisodePath, label: string): 
   };
 }
 
-const mix = (env: "bank_run" | "debt_rollover" | "crowdfunding", label: string): Workload => ({
+const mix = (
+  env: "bank_run" | "debt_rollover" | "crowdfunding",
+  label: string,
+  goal?: string,
+): Workload => ({
   label: `${label} M0-M3 mix, logging off`,
   path: "general",
+  goal,
   play: (seed) =>
     runEpisode({ env, mechanism: MECHANISMS[seed % 4], seed }).then(on("general", label)),
 });
@@ -184,13 +189,13 @@ const WORKLOADS: Workload[] = [
     play: () => Promise.resolve(),
     time: (dir) => gridRate(dir, { game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }, 4000),
   },
-  mix("bank_run", "bank run"),
+  mix("bank_run", "bank run", ">= 0.25x the peer"),
   mix("debt_rollover", "debt rollover"),
   mix("crowdfunding", "crowdfunding"),
   {
     label: "Stag Hunt N5/M3/T4/F2, mock players, logging off",
     path: "general",
-    goal: ">= 20,000 episodes/s",
+    goal: ">= 25,000 episodes/s",
     play: (seed) => runStagHuntEpisode({ ...stagHunt, seed }),
   },
   {
