@@ -57,9 +57,20 @@ export interface AlwaysPlayerOptions {
   confidence?: number;
 }
 
+// The new public justifications of the two actions (one flat string each).
+const STAG_REJUSTIFIED = "Stag is the better choice given the reports so far.";
+const HARE_REJUSTIFIED = "Hare is the better choice given the reports so far.";
+
 function rejustify(req: CallRequest): { justification: string } {
   const v = req.view as RejustifyView;
-  return { justification: `${v.justify.action} is the better choice given the reports so far.` };
+  const action = v.justify.action;
+  return {
+    justification: action === "Stag"
+      ? STAG_REJUSTIFIED
+      : action === "Hare"
+      ? HARE_REJUSTIFIED
+      : `${action} is the better choice given the reports so far.`,
+  };
 }
 
 function unit(name: string, v: number): number {
@@ -150,10 +161,31 @@ function thresholdReply(
   return {
     action,
     confidence: 0.5 + Math.min(0.5, Math.abs(qHat - qs)),
-    justification: `My ${source} ${fixed3(qHat)} is ${
-      qHat >= qs ? "at or above" : "below"
-    } the cutoff ${cut.text}${flip ? ", but I deviate this time" : ""}.`,
+    justification: justification(qHat, source, cut, flip),
   };
+}
+
+/**
+ * The justification of a threshold turn, built once per (source, q-hat,
+ * flip) of a cutoff and then the same flat string: building it (pieces
+ * joined, then flattened by the first reader) cost a fifth of a microsecond a
+ * turn, and the log writes it twice and the checkpoints again.
+ */
+function justification(qHat: number, source: string, cut: Cutoff, flip: boolean): string {
+  const said = flip ? cut.saidFlipped : cut.said;
+  let bySource = said.get(source);
+  if (bySource === undefined) said.set(source, bySource = new Map());
+  let text = bySource.get(qHat);
+  if (text === undefined) {
+    text = `My ${source} ${fixed3(qHat)} is ${
+      qHat >= cut.q ? "at or above" : "below"
+    } the cutoff ${cut.text}${flip ? ", but I deviate this time" : ""}.`;
+    // Flat now: the events and the state read this one string.
+    text.charCodeAt(0);
+    if (bySource.size >= 4096) bySource.clear();
+    bySource.set(qHat, text);
+  }
+  return text;
 }
 
 function sameGame(g: Game, v: StagHuntView): boolean {
@@ -181,7 +213,15 @@ function fixed3(x: number): string {
 const cutoffs = new Map<string, number>();
 
 type Game = { N: number; M: number; payoffs: StagHuntView["payoffs"] };
-type Cutoff = { game: Game; hare: string; q: number; text: string };
+type Cutoff = {
+  game: Game;
+  hare: string;
+  q: number;
+  text: string;
+  // The justifications given at this cutoff, by source and q-hat (flipped turns apart).
+  said: Map<string, Map<number, string>>;
+  saidFlipped: Map<string, Map<number, string>>;
+};
 
 // The last game's cutoff: the players of an episode, and of the episodes of
 // one condition, all ask for it (its key and text were a tenth of a mock turn).
@@ -201,6 +241,8 @@ function cutoffOf(v: StagHuntView, hare: string, options: QStarOptions | undefin
     hare,
     q,
     text: q.toFixed(3),
+    said: new Map(),
+    saidFlipped: new Map(),
   };
 }
 

@@ -7,7 +7,16 @@
  *
  * @module
  */
-import { any, bool, fields, list, num, shapedJson, str } from "../../core/state_json.ts";
+import {
+  any,
+  bool,
+  fields,
+  list,
+  NOT_THIS_SHAPE,
+  num,
+  shapedJson,
+  str,
+} from "../../core/state_json.ts";
 import type { StagHuntState } from "./state.ts";
 
 /**
@@ -33,7 +42,7 @@ function write(state: StagHuntState): string {
   const s = fields(state, 8);
   return `{"corrupted":${list(s.corrupted, str)},"done":${bool(s.done)},` +
     `"params":${params(s.params)},"payoffs":${any(s.payoffs)},"pending":${any(s.pending)},` +
-    `"players":${list(s.players, str)},"round":${num(s.round)},"rounds":${list(s.rounds, round)}}`;
+    `"players":${list(s.players, str)},"round":${num(s.round)},"rounds":${rounds(s.rounds)}}`;
 }
 
 function params(x: unknown): string {
@@ -44,11 +53,106 @@ function params(x: unknown): string {
     `"RF":${num(q.RF)},"RS":${num(q.RS)}}}`;
 }
 
-function round(x: unknown): string {
+// The texts of the settled rounds of the state last written, by position in its `rounds`
+// (a settled round is written again by every later checkpoint of its episode; one state's
+// only, so nothing is kept past the next episode, and no weak map is paid for).
+let keptFor: unknown = undefined;
+let kept: (KeptRound | undefined)[] = [];
+
+function rounds(x: unknown): string {
+  if (!Array.isArray(x)) throw NOT_THIS_SHAPE;
+  if (x !== keptFor) {
+    keptFor = x;
+    kept = [];
+  }
+  if (x.length === 0) return "[]";
+  let out = "[" + round(x[0], 0);
+  for (let i = 1; i < x.length; i++) out += "," + round(x[i], i);
+  return out + "]";
+}
+
+function round(x: unknown, i: number): string {
   const r = fields(x, 3);
+  // A settled round's kept text is used while every value it was written from is the same
+  // (read again and compared); an open round is written afresh.
+  if (r.outcome === null) return roundText(r);
+  const k = kept[i];
+  if (k !== undefined && k.record === r && unchanged(r, k)) return k.text;
+  const text = roundText(r);
+  kept[i] = keptRound(r, text);
+  return text;
+}
+
+function roundText(r: Record<string, unknown>): string {
   return `{"outcome":${r.outcome === null ? "null" : outcome(r.outcome)},"round":${
     num(r.round)
   },"turns":${list(r.turns, turn)}}`;
+}
+
+/** A settled round's text, with the objects and the values it was written from. */
+interface KeptRound {
+  record: object;
+  text: string;
+  round: unknown;
+  outcome: Record<string, unknown>;
+  outcomeValues: unknown[];
+  turns: unknown[];
+  turnObjects: Record<string, unknown>[];
+  turnValues: unknown[];
+}
+
+const OUTCOME_KEYS = ["preflipStag", "preflipSuccess", "publicStag", "publicSuccess"] as const;
+const TURN_KEYS = [
+  "agent",
+  "confidence",
+  "corrupted",
+  "originalAction",
+  "originalJustification",
+  "position",
+  "publicAction",
+  "publicJustification",
+] as const;
+
+function keptRound(r: Record<string, unknown>, text: string): KeptRound {
+  const o = r.outcome as Record<string, unknown>;
+  const turns = r.turns as Record<string, unknown>[];
+  const turnValues: unknown[] = [];
+  for (const t of turns) for (const k of TURN_KEYS) turnValues.push(t[k]);
+  return {
+    record: r,
+    text,
+    round: r.round,
+    outcome: o,
+    outcomeValues: OUTCOME_KEYS.map((k) => o[k]),
+    turns,
+    turnObjects: turns.slice(),
+    turnValues,
+  };
+}
+
+/**
+ * Whether a round holds what its kept text was written from: the same objects,
+ * each with the same number of keys and, under the keys the text names, the
+ * same values (`===`, so a string equal to the one written, a number of the
+ * same text; `-0` and `0` are both written `0`).
+ */
+function unchanged(r: Record<string, unknown>, kept: KeptRound): boolean {
+  if (r.round !== kept.round || r.outcome !== kept.outcome || r.turns !== kept.turns) return false;
+  const o = fields(r.outcome, 4);
+  for (let i = 0; i < OUTCOME_KEYS.length; i++) {
+    if (o[OUTCOME_KEYS[i]] !== kept.outcomeValues[i]) return false;
+  }
+  const turns = kept.turns;
+  const objects = kept.turnObjects;
+  if (!Array.isArray(turns) || turns.length !== objects.length) return false;
+  const values = kept.turnValues;
+  let v = 0;
+  for (let i = 0; i < objects.length; i++) {
+    if (turns[i] !== objects[i]) return false;
+    const t = fields(objects[i], 8);
+    for (let k = 0; k < TURN_KEYS.length; k++) if (t[TURN_KEYS[k]] !== values[v++]) return false;
+  }
+  return true;
 }
 
 function outcome(x: unknown): string {

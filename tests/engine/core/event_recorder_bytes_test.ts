@@ -107,3 +107,21 @@ Deno.test("recycleLogBytes() hands a written buffer to the next recorder and ign
   assert(second.bytes.buffer === bytes.buffer, "the recycled buffer is reused");
   assertEquals(second.text, record("b", "lines-v3").text);
 });
+
+Deno.test("EventRecorder.checkpoint() gives sha256Hex() of the state text, small, large, non-ASCII or not", () => {
+  const texts = [
+    '{"a":1}',
+    JSON.stringify({ note: "déjà vu ✓ 🏦" }),
+    // Past 1 MiB a state is hashed as text, below from its bytes: the same hash.
+    JSON.stringify({ big: "x".repeat((1 << 20) + 5) }),
+    JSON.stringify({ big: "é".repeat(1 << 19) }),
+    // A lone surrogate (a state writer's text as given): both ways give U+FFFD's bytes.
+    '{"s":"\ud800"}',
+  ];
+  const rec = new EventRecorder({ run: "r", episode: "e", keep: false, lines: true, hashes: true });
+  rec.tick();
+  rec.startRound(1);
+  const got = texts.map((t) => rec.checkpoint(undefined, t));
+  assertEquals(got, texts.map(sha256Hex));
+  assertEquals(rec.hashes, texts.map(sha256Hex));
+});

@@ -181,3 +181,32 @@ Deno.test("thresholdPlayer() gives these exact replies for integer, fractional a
   // Field order too: the reply is logged as it is.
   assert.deepEqual(Object.keys(replies[0]), ["action", "confidence", "justification"]);
 });
+
+Deno.test("thresholdPlayer() gives each game's own justifications when games alternate", async () => {
+  // A player's justifications are kept per cutoff: after another game (another q*) they name
+  // that game's cutoff again, and equal a fresh player's.
+  const views = (M: number, RS: number) =>
+    [[], ["Stag"], ["Hare"], ["Stag", "Hare", "Stag"]].map((acts, i) => ({
+      ...view(acts.length + 1, acts as ("Stag" | "Hare")[], 1 + i),
+      M,
+      payoffs: { RS, HS: 2, RF: 0, HF: 2 },
+    }));
+  const reused = thresholdPlayer({ noise: 0.5, seed: 5 });
+  const cutoffs: string[][] = [];
+  for (const vs of [views(3, 4), views(2, 6), views(3, 4)]) {
+    const fresh = thresholdPlayer({ noise: 0.5, seed: 5 });
+    const got = [];
+    const want = [];
+    for (const v of vs) {
+      got.push(await turn(reused, v) as { justification: string });
+      want.push(await turn(fresh, v));
+    }
+    assert.deepEqual(got, want);
+    cutoffs.push(got.map((r) => /the cutoff (\d\.\d{3})/.exec(r.justification)![1]));
+  }
+  assert.deepEqual(cutoffs, [
+    Array(4).fill("0.386"),
+    Array(4).fill("0.096"),
+    Array(4).fill("0.386"),
+  ]);
+});
