@@ -8,10 +8,7 @@
  * @module
  */
 
-import "../_node_warnings.ts"; // first: silences the `punycode` warning Vega's loader causes
-import { Resvg } from "npm:@resvg/resvg-js@2.6.2";
-import * as vega from "npm:vega@5.33.1";
-import { compile } from "npm:vega-lite@5.23.0";
+import { loadResvg, loadVega } from "./_vega.ts";
 import { CHART_FONT_FAMILY, chartFontFiles } from "./_font.ts";
 import type { VegaLiteSpec } from "./spec.ts";
 
@@ -75,6 +72,7 @@ export interface RenderPngOptions {
  * ```
  */
 export async function renderSvg(spec: VegaLiteSpec): Promise<string> {
+  const { vega, compile } = await loadVega();
   // Vega tags every data object it ingests, so compile a copy of the spec.
   const vegaSpec = compile(withChartFont(structuredClone(spec))).spec;
   const view = new vega.View(vega.parse(vegaSpec), {
@@ -132,6 +130,7 @@ export async function renderPng(
     );
   }
   const svg = await renderSvg(spec);
+  const Resvg = await loadResvg();
   const resvg = new Resvg(svg, {
     background,
     fitTo: width === undefined ? { mode: "original" } : { mode: "width", value: width },

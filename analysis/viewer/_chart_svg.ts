@@ -7,9 +7,8 @@
 // is inlined in the page (no JavaScript, no network); Vega escapes the text
 // it writes into SVG.
 
-import "../_node_warnings.ts"; // first: silences the `punycode` warning Vega's loader causes
-import * as vega from "npm:vega@5.33.1";
-import { compile } from "npm:vega-lite@5.23.0";
+import type * as vega from "npm:vega@5.33.1";
+import { loadVega } from "../charts/_vega.ts";
 import type { VegaLiteSpec } from "../charts/spec.ts";
 
 /** Fonts of the inline SVG: the charts' own font first, then the browser's sans-serif. */
@@ -29,6 +28,7 @@ export async function chartSvg(spec: VegaLiteSpec): Promise<string> {
   const { data, ...shape } = spec as VegaLiteSpec & { data?: { values?: unknown[] } };
   const values = data?.values;
   if (!Array.isArray(values)) throw new TypeError("chartSvg needs a spec with inline data values");
+  const { vega, compile } = await loadVega();
   const key = JSON.stringify(shape);
   let view = views.get(key);
   if (view === undefined) {

@@ -114,8 +114,8 @@
  */
 import { parseArgs } from "node:util";
 import { loadModelsFile } from "../agents/llm/model_config.ts";
-import { LlmPreflightError } from "../agents/llm/preflight.ts";
-import { LlmRuntime } from "../agents/llm/runtime.ts";
+import { LlmPreflightError } from "../agents/llm/preflight_error.ts";
+import type { LlmRuntime } from "../agents/llm/runtime.ts";
 import { estimateUsage } from "../grid/estimate.ts";
 import { FolderLockedError, LockPathError } from "../grid/lock.ts";
 import { FolderWriteError, isOsError } from "../grid/write_error.ts";
@@ -321,8 +321,13 @@ type Flags = Exclude<ReturnType<typeof parseFlags>, { help: true }>;
 /** The models file's content, when `--models` names one. */
 type ModelsFile = Awaited<ReturnType<typeof loadModelsFile>>;
 
-/** The runtime of the models, with the command line's limits. */
-function llmRuntime(flags: Flags, models: ModelsFile["models"]): LlmRuntime {
+/**
+ * The runtime of the models, with the command line's limits. Imported here:
+ * the runtime needs the OpenAI client's package (about 60 ms to load), which
+ * a mock grid does not.
+ */
+async function llmRuntime(flags: Flags, models: ModelsFile["models"]): Promise<LlmRuntime> {
+  const { LlmRuntime } = await import("../agents/llm/runtime.ts");
   return new LlmRuntime({
     models,
     cacheDir: flags.values.cache ?? null,
@@ -367,7 +372,7 @@ async function pilotRun(spec: unknown, flags: Flags, file: ModelsFile): Promise<
   const { values, maxEpisodes, pilotCount } = flags;
   // Spends money: through the run's runtime and cache, within --max-cost.
   const pilot = await runPilot(streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes, {
-    runtime: llmRuntime(flags, file.models),
+    runtime: await llmRuntime(flags, file.models),
     count: pilotCount!,
     dir: await Deno.makeTempDir({ prefix: "coordlab-pilot-" }),
     maxCost: flags.maxCost,
@@ -587,7 +592,7 @@ async function main(): Promise<number> {
     });
     if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
     dir = needs.write[0];
-    const runtime = models ? llmRuntime(flags, models) : undefined;
+    const runtime = models ? await llmRuntime(flags, models) : undefined;
     const stops = stopSignals(runtime, flags.graceS);
     // Without --workers, a mock grid follows the allocation (Slurm's CPUs per task) and says so.
     const auto = flags.workers === undefined && !runtime ? defaultWorkers() : null;

@@ -66,8 +66,7 @@
  * @module
  */
 import { dirname, join, relative } from "node:path";
-import { LlmPreflightError } from "../agents/llm/preflight.ts";
-import { LlmRuntime } from "../agents/llm/runtime.ts";
+import { LlmPreflightError } from "../agents/llm/preflight_error.ts";
 import { estimateUsage } from "../grid/estimate.ts";
 import { FolderLockedError, LOCK_FILE, LockPathError } from "../grid/lock.ts";
 import { streamPlan } from "../grid/plan.ts";
@@ -275,7 +274,14 @@ async function main(): Promise<number> {
     console.log(`\nRun and report into ${out} (logs in ${join(out, "run")}).`);
     return 0;
   }
-  const runtime = models ? new LlmRuntime({ models, cacheDir: command.cache ?? null }) : undefined;
+  // Imported here: the runtime needs the OpenAI client's package (about 60 ms
+  // to load), which a dry run and a run without models do not.
+  const runtime = models
+    ? new (await import("../agents/llm/runtime.ts")).LlmRuntime({
+      models,
+      cacheDir: command.cache ?? null,
+    })
+    : undefined;
   // A signal starts no new episode; a second one abandons those in flight
   // (not logged, played again on resume). The folder resumes either way.
   const stop = new AbortController();

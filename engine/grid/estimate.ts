@@ -44,7 +44,7 @@
  */
 import { callCost } from "../agents/llm/accounting.ts";
 import { cacheKeyOf, promptHash, ResponseCache } from "../agents/llm/cache.ts";
-import { samplingParams } from "../agents/llm/runtime.ts";
+import { samplingParams } from "../agents/llm/sampling.ts";
 import { formatTable, wrap } from "./format_table.ts";
 import {
   type DisplayMethod,

@@ -13,7 +13,6 @@
  */
 import { llmPopulation } from "../agents/llm/llm_agent.ts";
 import type { ModelAssignment } from "../agents/llm/model_assignment.ts";
-import { preflight } from "../agents/llm/preflight.ts";
 import { missingTemplates } from "../agents/llm/prompts/registry.ts";
 import type { LlmRuntime } from "../agents/llm/runtime.ts";
 import { gameDescriptor } from "../games/registry.ts";
@@ -139,6 +138,10 @@ export async function checkLlmEpisodes(
     }
   }
   if (models.size > 0 && (options.preflight ?? true)) {
+    // Imported here: preflight needs the OpenAI client's package (about 60 ms
+    // to load), which a grid of mock agents, and every program importing the
+    // grid runner, would otherwise load for nothing.
+    const { preflight } = await import("../agents/llm/preflight.ts");
     await preflight(runtime, { models: [...models] });
   }
 }

@@ -76,6 +76,7 @@ import { type ModelConfig, type ModelConfigInput, parseModelConfigs } from "./mo
 import type { ChatMessage } from "./prompts/template.ts";
 import { redactSecrets, safeUrl, urlSecrets } from "./redact.ts";
 import { classifyFailure, type FailureInfo, retryDelay } from "./retry.ts";
+import { samplingParams } from "./sampling.ts";
 import { TEST_DOUBLE_FIELD, type TestDoubleCall, type TestDoubleProbe } from "./test_double.ts";
 
 /** Options of {@linkcode LlmRuntime}. */
@@ -241,27 +242,8 @@ export interface CompleteOptions {
   call?: TestDoubleCall;
 }
 
-/**
- * The request fields that shape sampling: temperature, the token cap under
- * its configured name, the reasoning effort when set, and extra fields.
- *
- * @example
- * ```ts
- * import { samplingParams } from "./runtime.ts";
- * import { parseModelConfig } from "./model_config.ts";
- * const m = parseModelConfig({ id: "d", baseURL: "http://127.0.0.1:1/v1", model: "x", reasoningEffort: "low" });
- * const p = samplingParams(m);
- * if (p.temperature !== 1 || p.max_tokens !== 8192 || p.reasoning_effort !== "low") throw new Error();
- * ```
- */
-export function samplingParams(m: ModelConfig): Record<string, unknown> {
-  return {
-    ...m.extraBody,
-    temperature: m.temperature,
-    [m.tokenLimitParam]: m.maxTokens,
-    ...(m.reasoningEffort === null ? {} : { reasoning_effort: m.reasoningEffort }),
-  };
-}
+// The sampling fields, in their own module for the grid's cost estimate.
+export { samplingParams };
 
 /**
  * A run's LLM runtime.
