@@ -10,6 +10,7 @@
  */
 import type { EpisodeTally } from "./event_recorder.ts";
 import type { EngineEvent, EpisodeOutcome } from "./events.ts";
+import { episodeOutcome } from "./episode_outcome.ts";
 
 /**
  * Which path played an episode: `"general"`, the round loop of
@@ -79,15 +80,7 @@ export function batchedEpisode<S>(
   bounds: { worst: number; best: number },
   options: BatchedEpisodeOptions<S>,
 ): BatchedEpisode<S> {
-  const { worst, best } = bounds;
-  const raw = (fin.welfare - worst) / (best - worst);
-  // The same rule as playEpisode's (tests/engine/games/bank_run/batched_test.ts
-  // compares the two paths' outcomes to the bit).
-  const outcome: EpisodeOutcome = {
-    ...fin,
-    bounds,
-    welfareRealization: raw > 1 - 1e-9 ? 1 : Math.abs(raw) < 1e-9 ? 0 : raw,
-  };
+  const outcome = episodeOutcome(fin, bounds);
   return new Batched(outcome, options.reports, options.state);
 }
 

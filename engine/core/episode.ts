@@ -31,6 +31,7 @@ import { HASHING_VERSION, type HashingVersion } from "./events_hash.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import { firstDifference } from "./diff.ts";
 import { MessageLog } from "./message_log.ts";
+import { episodeOutcome } from "./episode_outcome.ts";
 import { isTrusted } from "./_trusted_replies.ts";
 import { RNG_VERSION, type RngVersion, roundStreams } from "./rng.ts";
 
@@ -455,29 +456,6 @@ export async function playEpisode<P, S>(
 }
 
 const NO_REPORTS: Reports = new Map();
-
-/**
- * The episode's outcome: the game's with the bounds and the welfare
- * realization. A function of its own: the games' outcomes and bounds share
- * their shapes with integer fields in one game and fractional ones in another,
- * and V8's property reads of them kept missing their cache once several games
- * had run, which reset the optimisation of the function holding them on every
- * episode (`playEpisode` stayed unoptimised).
- */
-function episodeOutcome(
-  game: Omit<EpisodeOutcome, "bounds" | "welfareRealization">,
-  bounds: { worst: number; best: number },
-): EpisodeOutcome {
-  const { worst, best } = bounds;
-  const raw = (game.welfare - worst) / (best - worst);
-  return {
-    ...game,
-    bounds,
-    // Truncated at 1 (Appendix D.3); float dust within 1e-9 of 0 or 1 (W is a
-    // sum of payoffs, the bounds closed forms) is read as 0 or 1.
-    welfareRealization: raw > 1 - 1e-9 ? 1 : Math.abs(raw) < 1e-9 ? 0 : raw,
-  };
-}
 
 /**
  * Checks, before anything is played, that a branch can start: the game can
