@@ -30,7 +30,8 @@
  */
 import type { BatchedPlay, GameSetup } from "../../core/game.ts";
 import { type BatchedEpisode, batchedEpisode } from "../../core/batched.ts";
-import { firstUniform, roundStreams } from "../../core/rng.ts";
+import { firstUniform, roundStreams, shuffled } from "../../core/rng.ts";
+import { roundCapacity } from "../../frail/capacity.ts";
 import { trait } from "../../agents/mock/traits.ts";
 import { emptyProfile } from "../../frail/mechanisms/profile.ts";
 import { participantIds } from "../../frail/types.ts";
@@ -113,7 +114,6 @@ function playM0(
     decided.push(0);
   }
   const { earlySalePrice: h, assetReturn: R, depositYield: Y, capacity } = p;
-  const partial = p.capacityRule === "partial";
   const horizon = p.horizon;
   let cash = p.initialCash;
   let assets = p.longTermAssets;
@@ -138,13 +138,12 @@ function playM0(
   const hRealized: boolean[] = [];
   const hPaid: number[] = [];
   const hRound: number[] = [];
-  // The realized requests of the round, as decision indexes.
-  const req: number[] = [];
   for (let r = 1; r <= horizon && !done; r++) {
     round = r;
     const open = roundStreams(seed, r);
-    // The financial step: every active depositor's report and draw.
-    let nReq = 0;
+    // The financial step: every active depositor's report and draw; the
+    // realized requests of the round, as decision indexes.
+    const req: number[] = [];
     for (let i = 0; i < n; i++) {
       if (!(balance[i] > EPS)) continue;
       const code = policy[i];
@@ -159,7 +158,7 @@ function playM0(
         : reported === 100
         ? true
         : firstUniform(open, ids[i], "withdraw") < reported / 100;
-      if (realized) req[nReq++] = hDep.length;
+      if (realized) req.push(hDep.length);
       hDep.push(i);
       hReported.push(reported);
       hRealized.push(realized);
@@ -169,34 +168,20 @@ function playM0(
     // Settlement (settleWithdrawals).
     depositsAtStart = 0;
     for (let i = 0; i < n; i++) depositsAtStart += balance[i];
-    if (nReq > 1) {
-      const order = open("engine", "processing_order");
-      for (let a = nReq - 1; a > 0; a--) {
-        const b = order.int(a + 1);
-        const x = req[a];
-        req[a] = req[b];
-        req[b] = x;
-      }
-    }
-    let used = 0;
+    // The same permutation as settleWithdrawals' (it depends only on the length and the stream).
+    const order = req.length > 1 ? shuffled(open("engine", "processing_order"), req) : req;
+    const cap = roundCapacity({ capacity, rule: p.capacityRule });
     processed = 0;
     expired = 0;
     sold = 0;
     requested = 0;
-    for (let k = 0; k < nReq; k++) {
-      const e = req[k];
+    for (let k = 0; k < order.length; k++) {
+      const e = order[k];
       const i = hDep[e];
       const bal = balance[i];
       requested += bal;
       if (done) continue;
-      // The round's capacity (capacity.ts).
-      const left = capacity - used;
-      const amount = partial
-        ? Math.max(0, Math.min(bal, left))
-        : bal <= left + CAPACITY_EPS
-        ? bal
-        : 0;
-      used += amount;
+      const amount = cap.take(bal);
       const lost = bal - amount;
       if (amount > EPS) {
         // Cash first (early_sale.ts), then early sales.
@@ -328,9 +313,6 @@ function playM0(
     },
   );
 }
-
-/** The capacity's tolerance for a request that fills it exactly (capacity.ts). */
-const CAPACITY_EPS = 1e-9;
 
 /** The split stream of an equal split, which draws nothing. */
 const NO_STREAM = {
