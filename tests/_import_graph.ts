@@ -19,17 +19,38 @@ export interface ImportEdge {
   kind: "code" | "type" | "worker";
 }
 
-interface InfoDependency {
+/** One dependency of a module in `deno info --json`. */
+export interface InfoDependency {
+  /** The code import's resolved module. */
   code?: { specifier?: string };
+  /** The type-only import's resolved module. */
   type?: { specifier?: string };
+  /** Whether the import is dynamic (`import()`). */
+  isDynamic?: boolean;
 }
-interface InfoModule {
+/** One module of `deno info --json`. */
+export interface InfoModule {
+  /** Its resolved specifier. */
   specifier: string;
+  /** What it imports. */
   dependencies?: InfoDependency[];
+  /** Why it could not be loaded, if it could not. */
   error?: string;
 }
 
 const ROOT = new URL("../", import.meta.url);
+
+/** The modules of `deno info --json <entry>` run from the repository's root. */
+export async function denoInfo(entry: string): Promise<InfoModule[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return (JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: InfoModule[] }).modules;
+}
 
 /** The repository's tracked TypeScript files under these roots (folders end in `/`). */
 export async function trackedModules(roots: readonly string[]): Promise<string[]> {
@@ -51,14 +72,7 @@ export async function importEdges(files: readonly string[]): Promise<ImportEdge[
       entry,
       files.map((f) => `import ${JSON.stringify(new URL(f, ROOT).href)};`).join("\n") + "\n",
     );
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["info", "--json", entry],
-      cwd: ROOT,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-    const info = JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: InfoModule[] };
+    const info = { modules: await denoInfo(entry) };
     const edges = new Map<string, ImportEdge>();
     const add = (edge: ImportEdge) => {
       const key = `${edge.from} ${edge.to}`;

@@ -5,29 +5,13 @@
 // "The test suite"). The packages stay in the module graph (`deno install`,
 // `deno cache` and the lockfile still include them).
 import { assertEquals } from "./_assert.ts";
+import { denoInfo, type InfoModule } from "./_import_graph.ts";
 
 const ROOT = new URL("../", import.meta.url);
 
-interface InfoDependency {
-  code?: { specifier?: string };
-  isDynamic?: boolean;
-}
-interface InfoModule {
-  specifier: string;
-  dependencies?: InfoDependency[];
-}
-
 /** The graph of `deno info --json` from one module of the repository. */
 async function info(path: string): Promise<Map<string, InfoModule>> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", path],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-  const graph = JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: InfoModule[] };
-  return new Map(graph.modules.map((m) => [m.specifier, m]));
+  return new Map((await denoInfo(path)).map((m) => [m.specifier, m]));
 }
 
 /**
