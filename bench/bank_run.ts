@@ -195,7 +195,8 @@ const WORKLOADS: Workload[] = [
   {
     label: "Stag Hunt N5/M3/T4/F2, mock players, logging off",
     path: "general",
-    play: (seed) => runStagHuntEpisode({ ...stagHunt, seed }).then(on("general", "Stag Hunt events")),
+    play: (seed) =>
+      runStagHuntEpisode({ ...stagHunt, seed }).then(on("general", "Stag Hunt events")),
   },
   {
     label: "Stag Hunt N5/M3/T4/F2, mock players, logging off, outcome only (`events: false`)",

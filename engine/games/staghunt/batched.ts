@@ -38,7 +38,7 @@
  */
 import type { BatchedPlay, GameSetup } from "../../core/game.ts";
 import { type BatchedEpisode, batchedEpisode } from "../../core/batched.ts";
-import { firstUniform, roundStreams, type RoundStreams } from "../../core/rng.ts";
+import { firstUniform, type RoundStreams, roundStreams } from "../../core/rng.ts";
 import {
   B3_PURPOSE,
   corruptedAction,
@@ -61,8 +61,8 @@ import {
   PLAYER_POLICIES,
   PRIOR_SOURCE,
   rejustification,
-  stagHuntCutoff,
   type StagHuntCutoff,
+  stagHuntCutoff,
   stagHuntPolicyOf,
   thresholdAction,
   thresholdConfidence,
@@ -196,8 +196,9 @@ function playMock(
         const flip = noisy !== undefined && firstUniform(noisy, agent, NOISE_PURPOSE) < noise;
         // Two calls, not one on a merged q-hat (see thresholdPlayer in mock.ts).
         if (estimate === undefined) thresholdTurn(turns, k, t!.prior, PRIOR, cut!, flip);
-        else if (typeof estimate === "number") thresholdTurn(turns, k, estimate, ESTIMATE, cut!, flip);
-        else return undefined;
+        else if (typeof estimate === "number") {
+          thresholdTurn(turns, k, estimate, ESTIMATE, cut!, flip);
+        } else return undefined;
         // A confidence the contract would repair (NaN from a NaN estimate).
         if (!(turns.confidence[k] >= 0 && turns.confidence[k] <= 1)) return undefined;
       } else {

@@ -172,7 +172,8 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
       if (cut === undefined || !sameGame(cut.game, v)) cut = stagHuntCutoff(v, hare, options.qStar);
       const estimate = rule.estimate(historyFromView(v));
       const flip = noise > 0 &&
-        openStream({ seed, round: v.round, agent: v.you, purpose: NOISE_PURPOSE }).uniform() < noise;
+        openStream({ seed, round: v.round, agent: v.you, purpose: NOISE_PURPOSE }).uniform() <
+          noise;
       // Two calls rather than one on `estimate ?? prior`: V8's optimizing
       // compilers took that merged value as a double and deoptimized, in a
       // loop, on every integer estimate (0 or 1) once other games had run.

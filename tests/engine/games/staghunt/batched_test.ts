@@ -103,9 +103,9 @@ Deno.test("stagHuntBatched.play() gives the general path's outcome, tally and fi
         episodes++;
         if (g.outcome.success) successes++;
         const s = g.state as StagHuntState;
-        rejustified += s.rounds.flatMap((r) => r.turns).filter((t) =>
-          t.publicAction !== t.originalAction
-        ).length;
+        rejustified += s.rounds.flatMap((r) =>
+          r.turns
+        ).filter((t) => t.publicAction !== t.originalAction).length;
       }
     }
   }
@@ -234,7 +234,11 @@ Deno.test("runStagHuntEpisode() plays on the general path what the batched path 
   const h2 = await runStagHuntEpisode({ ...base, models: { kind: "h2", pool: ["a", "b"] } });
   assertEquals(Object.keys(h2.models!), ["p01", "p02", "p03"]);
   // The NaN estimate's confidence is repaired to 0.5 on the general path (with events: a correction).
-  const kept = await runStagHuntEpisode({ ...base, events: true, agents: { threshold: { rule: nan } } });
+  const kept = await runStagHuntEpisode({
+    ...base,
+    events: true,
+    agents: { threshold: { rule: nan } },
+  });
   assert(kept.events.some((e) => e.type === "correction"));
   const dir = await Deno.makeTempDir();
   try {
