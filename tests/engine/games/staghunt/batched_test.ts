@@ -280,3 +280,57 @@ Deno.test('runEpisode() refuses a Stag Hunt policy of "" by the descriptor as th
     );
   }
 });
+
+/** A rule that records what it is shown (text, frozen parts, shared rounds) and plays the naive rule. */
+function recordingRule(seen: string[]): BeliefRule {
+  let lastPast: readonly object[] = [];
+  return {
+    id: "recording",
+    estimate(h) {
+      const frozen = h.past.map((r) => Object.isFrozen(r) && Object.isFrozen(r.reports[0]));
+      const shared = h.past.map((r, i) => r === lastPast[i]);
+      lastPast = h.past;
+      seen.push(JSON.stringify({ h, frozen, shared, current: Object.isFrozen(h.current) }));
+      // The lists are the rule's own: changing them changes nothing else.
+      h.current.reverse();
+      h.past.pop();
+      const stag = h.current.filter((r) => r.action === "Stag").length;
+      return h.current.length ? stag / h.current.length : undefined;
+    },
+  };
+}
+
+Deno.test("a user's belief rule is shown the same histories on both paths, and may change its own lists", async () => {
+  for (let seed = 0; seed < 40; seed++) {
+    const fields = { N: 4, M: 2, T: 3, F: 1, corruption: "b3" };
+    const general_: string[] = [];
+    const batched_: string[] = [];
+    const g = await general(fields, seed, { seed, threshold: { rule: recordingRule(general_) } });
+    const b = batched(fields, seed, { seed, threshold: { rule: recordingRule(batched_) } });
+    assertSame(b, g, `seed ${seed}`);
+    assertEquals(batched_, general_, `seed ${seed}`);
+    assertEquals(general_.length, 12);
+    // Later turns are shown the same frozen rounds as earlier ones.
+    assert(general_.some((x) => x.includes('"shared":[true')), `seed ${seed}`);
+    assert(general_.some((x) => x.includes('"frozen":[true')), `seed ${seed}`);
+  }
+});
+
+Deno.test("a rule that changes a settled round fails on the general path, which the batched path leaves it to", async () => {
+  const editing: BeliefRule = {
+    id: "editing",
+    estimate(h) {
+      if (h.past.length > 0) (h.past[0] as { success: boolean }).success = true;
+      return 0.5;
+    },
+  };
+  const config = { N: 3, M: 2, T: 2, seed: 3, agents: { threshold: { rule: editing } } };
+  const b = await runStagHuntEpisode({ ...config, events: false });
+  const g = await runStagHuntEpisode(config);
+  assertEquals(b.path, "general");
+  assertEquals(b.outcome, g.outcome);
+  assertEquals((b.tally.last as { status?: string }).status, "degraded");
+  assert(
+    g.events.some((e) => e.type === "agent_error" && /read only|read-only/.test(String(e.message))),
+  );
+});
