@@ -17,9 +17,9 @@
  * timed wall time over the reports of the timed episodes. The load average is
  * read before and after every timing. Logged workloads write into a temporary
  * folder, removed after each timing. Each row names the path its episodes
- * play (`EpisodeResult.path`, checked on every `runEpisode` result): the bank
- * run's outcome-only M0 row plays the batched path, every other row the
- * general one.
+ * play (`EpisodeResult.path`, checked on every `runEpisode` and
+ * `runStagHuntEpisode` result): the outcome-only rows of the bank run M0 and
+ * the Stag Hunt play the batched path, every other row the general one.
  *
  * Usage: `deno task bench [--reps 3] [--seconds 3] [--window 1] [--max-warmup 20]
  * [--peer path/to/bank_run.py]` (the peer path also from `COORDLAB_PEER`).
@@ -195,13 +195,23 @@ const WORKLOADS: Workload[] = [
   {
     label: "Stag Hunt N5/M3/T4/F2, mock players, logging off",
     path: "general",
+    play: (seed) =>
+      runStagHuntEpisode({ ...stagHunt, seed }).then(on("general", "Stag Hunt events")),
+  },
+  {
+    label: "Stag Hunt N5/M3/T4/F2, mock players, logging off, outcome only (`events: false`)",
+    path: "batched",
     goal: ">= 25,000 episodes/s",
-    play: (seed) => runStagHuntEpisode({ ...stagHunt, seed }),
+    play: (seed) =>
+      runStagHuntEpisode({ ...stagHunt, seed, events: false })
+        .then(on("batched", "Stag Hunt outcome only")),
   },
   {
     label: "Stag Hunt N5/M3/T4/F2, mock players, full logging (`outDir`, one file per episode)",
     path: "general",
-    play: (seed, dir) => runStagHuntEpisode({ ...stagHunt, seed, outDir: dir, events: false }),
+    play: (seed, dir) =>
+      runStagHuntEpisode({ ...stagHunt, seed, outDir: dir, events: false })
+        .then(on("general", "Stag Hunt logged")),
   },
   {
     label: "Stag Hunt N5/M3/T4/F2, mock players, full logging through the grid runner, 1 worker",
@@ -349,7 +359,8 @@ console.log(
     "just before it), so they need not equal the quotient of the two median rates. Per CPU s: " +
     "episodes per second of the process's CPU time (all threads, the grid's worker included). " +
     "Warm-up s: each repetition's warm-up; not steady means it stopped at the cap. Path: " +
-    "the path every episode of the row played (checked on each result of runEpisode): batched, " +
+    "the path every episode of the row played (checked on each result of runEpisode and " +
+    "runStagHuntEpisode): batched, " +
     "the game's batched path (outcome only, the game's mock agents), or general, the round loop.",
 );
 

@@ -38,7 +38,8 @@ export interface EpisodeLogOptions {
   /**
    * Keep the events in memory (the result's `events`). Default `true`. With
    * `false`, no hashes, no text and no `outDir`, an episode of the game's
-   * mock agents plays on its batched path where it has one (bank run M0):
+   * mock agents plays on its batched path where it has one (bank run M0,
+   * the Stag Hunt without a model policy):
    * the same outcome, no per-agent objects; the result's `path` says which.
    */
   events?: boolean;
@@ -238,7 +239,7 @@ export interface PlayedGame {
  * the outcome is kept (`events`, `hashes` and `ndjson` false, no `outDir`),
  * the agents are mock options (not a factory) and no model policy is given,
  * and the batched path takes the episode (the bank run's: M0 with its mock
- * depositors); otherwise the general path (`"general"`, `playEpisode`'s
+ * depositors; the Stag Hunt's: its mock players); otherwise the general path (`"general"`, `playEpisode`'s
  * round loop). Both give the same outcome, bit for bit; the batched one
  * builds no request, view, reply, report or event per agent.
  *
@@ -270,10 +271,12 @@ export async function playGame(
   const factory = mock === undefined ? options.agents as PlayerAgentFactory : game.mockAgents(mock);
   const players = hook?.players(setup, seed, models);
   const episode = options.episode ?? game.episodeId(setup, seed);
-  // The batched path: only the outcome is kept and every agent is the game's mock.
+  // The batched path: only the outcome is kept, every agent is the game's mock
+  // and no model policy is given (a players hook without one tells the
+  // factory only what the game's own batched path knows, e.g. the index).
   if (
-    game.batched && mock !== undefined && players === undefined && !options.events &&
-    !options.hashes && !options.ndjson && options.outDir === undefined
+    game.batched && mock !== undefined && (hook === undefined || models === undefined) &&
+    !options.events && !options.hashes && !options.ndjson && options.outDir === undefined
   ) {
     const played = game.batched.play(setup, seed, mock);
     if (played !== undefined) return { played, setup, episode, path: "batched" };

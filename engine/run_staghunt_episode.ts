@@ -12,10 +12,15 @@
  * Logging is as in `runEpisode`: off (no `outDir`) means the events are
  * built in memory (unless `events: false`; the turns need them, so they are
  * then empty too) and nothing is serialised or hashed unless `hashes: true`.
+ * With `events: false`, no hashes, text or `outDir`, mock players (options,
+ * not a factory) and no model policy, the episode plays on the game's
+ * batched path (`engine/games/staghunt/batched.ts`): the same outcome, no
+ * per-turn objects; the result's `path` says which.
  *
  * @module
  */
 import { type MockStagHuntOptions, mockStagHuntPlayers } from "./games/staghunt/mock.ts";
+import type { EpisodePath } from "./core/batched.ts";
 import type { PlayedEpisode } from "./core/episode.ts";
 import { EpisodeRun, type EpisodeRunOptions } from "./core/episode_run.ts";
 import type { EpisodeTally } from "./core/event_recorder.ts";
@@ -80,6 +85,13 @@ export interface StagHuntRunResult {
    * (see `EpisodeTally`); a getter, left out of `toJSON`.
    */
   readonly tally: EpisodeTally;
+  /**
+   * Which path played it: `"batched"` (the game's batched path: `events:
+   * false`, no hashes, text or `outDir`, mock players and no model policy;
+   * see `playGame`) or `"general"`; the outcome is the same either way. A
+   * getter, left out of `toJSON`.
+   */
+  readonly path: EpisodePath;
 }
 
 /**
@@ -103,10 +115,16 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
   for (const k of ["N", "M", "T", "F", "payoffs", "corruption"] as const) {
     if (config[k] !== undefined) fields[k] = config[k];
   }
-  const agents = typeof config.agents === "function"
-    ? config.agents as PlayerAgentFactory
-    : mockStagHuntPlayers({ seed: c.seed, ...(config.agents ?? {}) });
-  const { played, logPath, setup, episode, models } = await playGame(stagHuntGame, fields, {
+  let agents: PlayerAgentFactory | MockStagHuntOptions;
+  if (typeof config.agents === "function") agents = config.agents as PlayerAgentFactory;
+  else {
+    // Checked as the players' factory checks them; then given as mock options,
+    // so that `playGame` builds the same players (the descriptor's
+    // `mockAgents`) or plays them on the batched path (`events: false`).
+    mockStagHuntPlayers({ seed: c.seed, ...(config.agents ?? {}) });
+    agents = config.agents ?? {};
+  }
+  const { played, logPath, setup, episode, models, path } = await playGame(stagHuntGame, fields, {
     ...c,
     agents,
     models: config.models,
@@ -116,6 +134,7 @@ export async function runStagHuntEpisode(config: StagHuntRunConfig): Promise<Sta
     ndjson: c.ndjson,
     models: config.models ? models : undefined,
     logPath,
+    path,
     ids: { condition: setup.condition.id, episode },
   });
 }

@@ -277,7 +277,9 @@ export interface GameDescriptor<P = unknown> {
  * `playGame` chooses it only when all of these hold: no events are kept, no
  * hashes, no log text and no log file are asked, the agents are mock options
  * (not a factory; checked by `mockAgents` first, so a bad option fails as on
- * the general path) and no model policy assigns models. `play` may still
+ * the general path) and no model policy is given (a game's players hook
+ * then tells the factory only what its batched path knows, such as the
+ * Stag Hunt's speaking index). `play` may still
  * decline an episode it does not take (a mechanism or policy it does not
  * batch): the general path then plays it. The result says which path played
  * (`path`).

@@ -17,18 +17,14 @@
  */
 import { copyData } from "../../core/copy_data.ts";
 import type { EpisodeCondition, EpisodePlayers, GameView, PlayerHook } from "../../core/game.ts";
-import { assertKnownKeys, isPlainObject } from "../../core/strict_input.ts";
+import { isPlainObject } from "../../core/strict_input.ts";
 import type { Game } from "../game.ts";
 import { corruptedPlayers } from "./corruption.ts";
 import { PLAYER_ROLE, stagHunt } from "./environment.ts";
 import { assignModel, type HeterogeneityId, type ModelPolicy } from "./heterogeneity.ts";
-import {
-  type MockStagHuntOptions,
-  mockStagHuntPlayers,
-  PLAYER_POLICIES,
-  STAGHUNT_MOCK_PRESETS,
-} from "./mock.ts";
-import { MOCK_SPEC_KEYS, stagHuntMockOptions, type StagHuntMockSpec } from "./mock_options.ts";
+import { mockStagHuntPlayers, PLAYER_POLICIES, STAGHUNT_MOCK_PRESETS } from "./mock.ts";
+import { stagHuntMockOf } from "./mock_options.ts";
+import { stagHuntBatched } from "./batched.ts";
 import { playerIndex } from "./players.ts";
 import { stagHuntPrompts } from "./prompts/mod.ts";
 import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
@@ -186,34 +182,14 @@ export const stagHuntGame: Game<StagHuntParams> = {
     return stagHuntSetup(input, heterogeneity as HeterogeneityId);
   },
   mockAgents(options) {
-    assertKnownKeys(
-      options,
-      [...MOCK_SPEC_KEYS, "threshold", "always", "seed"],
-      "mock Stag Hunt options",
-    );
-    const { seed, threshold, always, ...mock } = options;
-    const spec = stagHuntMockOptions(mock as StagHuntMockSpec);
-    for (const [key, given] of [["threshold", threshold], ["always", always]] as const) {
-      if (given !== undefined && spec[key] !== undefined) {
-        throw new RangeError(
-          `Invalid mock Stag Hunt options "${key}": give it or the plain options it stands for ` +
-            `(${Object.keys(mock).map((k) => `"${k}"`).join(", ")}), not both`,
-        );
-      }
-    }
-    return mockStagHuntPlayers({
-      ...(seed !== undefined ? { seed: seed as number } : {}),
-      ...spec,
-      ...(threshold !== undefined
-        ? { threshold: threshold as MockStagHuntOptions["threshold"] }
-        : {}),
-      ...(always !== undefined ? { always: always as MockStagHuntOptions["always"] } : {}),
-    });
+    return mockStagHuntPlayers(stagHuntMockOf(options));
   },
   episodeId({ params: p, condition }, seed) {
     return `staghunt_N${p.N}_M${p.M}_T${p.T}_F${p.F}_${p.corruption}_${condition.fields.heterogeneity}_s${seed}`;
   },
   players: stagHuntPlayers,
+  // Episodes of its mock players, outcome only (batched.ts).
+  batched: stagHuntBatched,
   branch: {
     keys: ["M", "T", "F", "corruption", "payoffs", "heterogeneity"],
     apply: (c, change) => ({ ...c, ...change }),

@@ -50,9 +50,20 @@ import {
   turnContract,
   type TurnReply,
 } from "./contracts.ts";
-import { parseStagHuntParams, stagHuntBounds, type StagHuntParams } from "./params.ts";
+import {
+  type CorruptionMode,
+  parseStagHuntParams,
+  stagHuntBounds,
+  type StagHuntParams,
+} from "./params.ts";
 import { payoffOf } from "./payoffs.ts";
-import { currentRound, initialStagHuntState, type StagHuntState, type TurnEntry } from "./state.ts";
+import {
+  currentRound,
+  initialStagHuntState,
+  type RoundOutcome,
+  type StagHuntState,
+  type TurnEntry,
+} from "./state.ts";
 import { stagHuntStateJson } from "./state_json.ts";
 import { playerView, rejustifyView } from "./views.ts";
 
@@ -157,12 +168,7 @@ const settleStep: Step<StagHuntState> = {
     const round = currentRound(s);
     const publicStag = round.turns.filter((t) => t.publicAction === "Stag").length;
     const preflipStag = round.turns.filter((t) => t.originalAction === "Stag").length;
-    const outcome = {
-      publicStag,
-      preflipStag,
-      publicSuccess: publicStag >= M,
-      preflipSuccess: preflipStag >= M,
-    };
+    const outcome = roundOutcome(publicStag, preflipStag, M);
     round.outcome = outcome;
     // Scored on the executed actions: the public ones, the original ones under
     // communication_only (executedAction).
@@ -186,6 +192,64 @@ const settleStep: Step<StagHuntState> = {
     };
   },
 };
+
+/**
+ * What a round produced from its Stag counts on both layers (what `settle`
+ * records, and the batched path too).
+ *
+ * @example
+ * ```ts
+ * import { roundOutcome } from "./environment.ts";
+ * const o = roundOutcome(2, 3, 3);
+ * if (o.publicSuccess || !o.preflipSuccess || o.publicStag !== 2) throw new Error();
+ * ```
+ */
+export function roundOutcome(publicStag: number, preflipStag: number, M: number): RoundOutcome {
+  return {
+    publicStag,
+    preflipStag,
+    publicSuccess: publicStag >= M,
+    preflipSuccess: preflipStag >= M,
+  };
+}
+
+/**
+ * The episode's outcome from its rounds' outcomes (`null`: not settled), the
+ * last round played and the payoffs summed by player (what `finish` returns,
+ * and the batched path too): success is coordination of the executed actions
+ * in every round (`executedSuccess`), failure kind `"coordination"`
+ * otherwise, welfare the sum of the payoffs (a copy of them is returned).
+ *
+ * @example
+ * ```ts
+ * import { roundOutcome, settledOutcome } from "./environment.ts";
+ * const o = settledOutcome("base", [roundOutcome(3, 3, 3), roundOutcome(1, 3, 3)], 2, { p01: 6, p02: 4 });
+ * if (o.success || o.failure !== "coordination" || o.welfare !== 10 || o.rounds !== 2) throw new Error();
+ * ```
+ */
+export function settledOutcome(
+  mode: CorruptionMode,
+  outcomes: readonly (RoundOutcome | null)[],
+  round: number,
+  payoffs: Readonly<Record<string, number>>,
+): Omit<EpisodeOutcome, "bounds" | "welfareRealization"> {
+  const success = outcomes.length > 0 &&
+    outcomes.every((o) => o !== null && executedSuccess(mode, o));
+  const paid = { ...payoffs };
+  const welfare = Object.values(paid).reduce((a, b) => a + b, 0);
+  // The outcome (and the bounds, params.ts) are built field by field, not
+  // as literals: the FRAIL games' have the same fields with fractional
+  // values, and once they have run, V8 gave every object of a literal made
+  // here with integers an outdated layout, which the engine's reads of it
+  // (episode.ts) missed their cache on, every episode.
+  const outcome = {} as Omit<EpisodeOutcome, "bounds" | "welfareRealization">;
+  outcome.success = success;
+  outcome.failure = success ? null : "coordination";
+  outcome.rounds = round;
+  outcome.payoffs = paid;
+  outcome.welfare = welfare;
+  return outcome;
+}
 
 const stepCache = new Map<string, readonly Step<StagHuntState>[]>();
 
@@ -254,24 +318,9 @@ export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
   isDone: (s) => s.done,
   finish(s) {
     s.done = true;
-    const mode = s.params.corruption;
-    const success = s.rounds.length > 0 &&
-      s.rounds.every((r) => r.outcome !== null && executedSuccess(mode, r.outcome));
-    const payoffs = { ...s.payoffs };
-    const welfare = Object.values(payoffs).reduce((a, b) => a + b, 0);
+    const outcomes = s.rounds.map((r) => r.outcome);
     const publicRounds = s.rounds.filter((r) => r.outcome?.publicSuccess).length;
     const preflipRounds = s.rounds.filter((r) => r.outcome?.preflipSuccess).length;
-    // The outcome (and the bounds, params.ts) are built field by field, not
-    // as literals: the FRAIL games' have the same fields with fractional
-    // values, and once they have run, V8 gave every object of a literal made
-    // here with integers an outdated layout, which the engine's reads of it
-    // (episode.ts) missed their cache on, every episode.
-    const outcome = {} as Omit<EpisodeOutcome, "bounds" | "welfareRealization">;
-    outcome.success = success;
-    outcome.failure = success ? null : "coordination";
-    outcome.rounds = s.round;
-    outcome.payoffs = payoffs;
-    outcome.welfare = welfare;
     return {
       state: s,
       events: [{
@@ -281,7 +330,7 @@ export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
         preflip_success_rounds: preflipRounds,
         rounds: s.rounds.length,
       }],
-      outcome,
+      outcome: settledOutcome(s.params.corruption, outcomes, s.round, s.payoffs),
     };
   },
   bounds: stagHuntBounds,

@@ -85,16 +85,63 @@ export function historyFromView(view: StagHuntView): TurnHistory {
     if (r.outcome) past.push(pastRound(r, i));
     else if (r.round === view.round) current = historyReports(r);
   }
+  return turnHistory(view, view.round, view.position, view.you, past, current);
+}
+
+/**
+ * The history of a turn from its parts, as a player's view gives it (a
+ * copy of the payoffs, the past and current lists as given): what
+ * `historyFromView` builds, and the Stag Hunt's batched path too.
+ *
+ * @example
+ * ```ts
+ * import { turnHistory } from "./history.ts";
+ * const game = { N: 3, M: 2, payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 } };
+ * const h = turnHistory(game, 1, 2, "p02", [], [{ agent: "p01", position: 1, action: "Stag", confidence: 1 }]);
+ * if (h.payoffs === game.payoffs || h.current.length !== 1 || h.agent !== "p02") throw new Error();
+ * ```
+ */
+export function turnHistory(
+  game: { N: number; M: number; payoffs: StagHuntPayoffs },
+  round: number,
+  position: number,
+  agent: string,
+  past: HistoryRound[],
+  current: HistoryReport[],
+): TurnHistory {
+  const p = game.payoffs;
   return {
-    N: view.N,
-    M: view.M,
-    payoffs: { ...view.payoffs },
-    round: view.round,
-    position: view.position,
-    agent: view.you,
+    N: game.N,
+    M: game.M,
+    payoffs: { RS: p.RS, HS: p.HS, RF: p.RF, HF: p.HF },
+    round,
+    position,
+    agent,
     past,
     current,
   };
+}
+
+/**
+ * A settled round of a public history, frozen with its reports (a rule
+ * cannot change it for the next reader): how a history built from a view
+ * holds the rounds of its transcript, and the batched path's too.
+ *
+ * @example
+ * ```ts
+ * import { settledHistoryRound } from "./history.ts";
+ * const r = settledHistoryRound(1, [{ agent: "p01", position: 1, action: "Hare", confidence: 1 }], false);
+ * if (!Object.isFrozen(r) || !Object.isFrozen(r.reports[0]) || r.success) throw new Error();
+ * ```
+ */
+export function settledHistoryRound(
+  round: number,
+  reports: HistoryReport[],
+  success: boolean,
+): HistoryRound {
+  for (const x of reports) Object.freeze(x);
+  Object.freeze(reports);
+  return Object.freeze({ round, reports, success });
 }
 
 function historyReports(r: PublicRound): HistoryReport[] {
@@ -121,13 +168,12 @@ const seenHistories: HistoryRound[] = [];
 function pastRound(r: PublicRound, i: number): HistoryRound {
   if (seenRounds[i] === r) return seenHistories[i];
   const reports = historyReports(r);
-  const made = { round: r.round, reports, success: r.outcome!.success };
-  if (!isFrozenRound(r)) return made;
-  for (const x of reports) Object.freeze(x);
-  Object.freeze(reports);
-  if (i >= 1024) return made;
+  if (!isFrozenRound(r)) return { round: r.round, reports, success: r.outcome!.success };
+  const made = settledHistoryRound(r.round, reports, r.outcome!.success);
+  // Past the cache, as before: its reports frozen, the round itself not.
+  if (i >= 1024) return { round: made.round, reports: made.reports, success: made.success };
   seenRounds[i] = r;
-  seenHistories[i] = Object.freeze(made);
+  seenHistories[i] = made;
   return made;
 }
 

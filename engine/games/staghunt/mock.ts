@@ -61,16 +61,27 @@ export interface AlwaysPlayerOptions {
 const STAG_REJUSTIFIED = "Stag is the better choice given the reports so far.";
 const HARE_REJUSTIFIED = "Hare is the better choice given the reports so far.";
 
+/**
+ * The justification every mock player gives in the rejustify call for the
+ * public action it is asked to justify.
+ *
+ * @example
+ * ```ts
+ * import { rejustification } from "./mock.ts";
+ * if (rejustification("Hare") !== "Hare is the better choice given the reports so far.") throw new Error();
+ * ```
+ */
+export function rejustification(action: string): string {
+  return action === "Stag"
+    ? STAG_REJUSTIFIED
+    : action === "Hare"
+    ? HARE_REJUSTIFIED
+    : `${action} is the better choice given the reports so far.`;
+}
+
 function rejustify(req: CallRequest): { justification: string } {
   const v = req.view as RejustifyView;
-  const action = v.justify.action;
-  return {
-    justification: action === "Stag"
-      ? STAG_REJUSTIFIED
-      : action === "Hare"
-      ? HARE_REJUSTIFIED
-      : `${action} is the better choice given the reports so far.`,
-  };
+  return { justification: rejustification(v.justify.action) };
 }
 
 function unit(name: string, v: number): number {
@@ -93,7 +104,7 @@ function unit(name: string, v: number): number {
  * @throws {RangeError} For a confidence outside [0, 1].
  */
 export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOptions = {}): Agent {
-  const confidence = unit("confidence", options.confidence ?? 1);
+  const confidence = alwaysConfidence(options);
   return trustReplies({
     policy: `mock:always_${action.toLowerCase()}`,
     decide(req) {
@@ -101,10 +112,37 @@ export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOption
       return {
         action,
         confidence,
-        justification: `I always play ${action}.`,
+        justification: alwaysJustification(action),
       };
     },
   });
+}
+
+/**
+ * The confidence an always player reports: its option, 1 by default.
+ *
+ * @example
+ * ```ts
+ * import { alwaysConfidence } from "./mock.ts";
+ * if (alwaysConfidence({}) !== 1 || alwaysConfidence({ confidence: 0.7 }) !== 0.7) throw new Error();
+ * ```
+ * @throws {RangeError} For a confidence outside [0, 1].
+ */
+export function alwaysConfidence(options: AlwaysPlayerOptions = {}): number {
+  return unit("confidence", options.confidence ?? 1);
+}
+
+/**
+ * The justification of an always player's turn.
+ *
+ * @example
+ * ```ts
+ * import { alwaysJustification } from "./mock.ts";
+ * if (alwaysJustification("Stag") !== "I always play Stag.") throw new Error();
+ * ```
+ */
+export function alwaysJustification(action: StagHuntAction): string {
+  return `I always play ${action}.`;
 }
 
 /**
@@ -123,46 +161,113 @@ export function alwaysPlayer(action: StagHuntAction, options: AlwaysPlayerOption
  * @throws {RangeError} For an option outside [0, 1].
  */
 export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
-  const rule = options.rule ?? naiveRule();
-  const noise = unit("noise", options.noise ?? 0);
-  const prior = unit("firstSpeakerPrior", options.firstSpeakerPrior ?? 0.5);
-  const seed = options.seed ?? 0;
-  const hare = options.qStar?.hare ?? "";
-  const estimated = `${rule.id} estimate`;
+  const { rule, noise, prior, seed, hare, estimated } = thresholdSettings(options);
   // q* of the last game seen (every call of an episode is of one game).
-  let cut: Cutoff | undefined;
+  let cut: StagHuntCutoff | undefined;
   return trustReplies({
     policy: `mock:threshold(${rule.id}${noise ? `,noise=${noise}` : ""})`,
     decide(req) {
       if (req.call === REJUSTIFY_CALL) return rejustify(req);
       const v = req.view as StagHuntView;
-      if (cut === undefined || !sameGame(cut.game, v)) cut = cutoffOf(v, hare, options.qStar);
+      if (cut === undefined || !sameGame(cut.game, v)) cut = stagHuntCutoff(v, hare, options.qStar);
       const estimate = rule.estimate(historyFromView(v));
       const flip = noise > 0 &&
-        openStream({ seed, round: v.round, agent: v.you, purpose: "mock_noise" }).uniform() < noise;
+        openStream({ seed, round: v.round, agent: v.you, purpose: NOISE_PURPOSE }).uniform() <
+          noise;
       // Two calls rather than one on `estimate ?? prior`: V8's optimizing
       // compilers took that merged value as a double and deoptimized, in a
       // loop, on every integer estimate (0 or 1) once other games had run.
       return estimate === undefined
-        ? thresholdReply(prior, { source: "first-speaker prior", cut, flip })
+        ? thresholdReply(prior, { source: PRIOR_SOURCE, cut, flip })
         : thresholdReply(estimate, { source: estimated, cut, flip });
     },
   });
 }
 
+/** Stream purpose of a threshold player's noise draw (one per turn: seed, round, player). */
+export const NOISE_PURPOSE = "mock_noise";
+
+/** The source a threshold player names where its rule is undefined. */
+export const PRIOR_SOURCE = "first-speaker prior";
+
+/** A threshold player's options, checked, with their defaults: what it plays by. */
+export interface ThresholdSettings {
+  /** Its belief rule. */
+  rule: BeliefRule;
+  /** Probability of playing the other action. */
+  noise: number;
+  /** The q-hat where the rule is undefined. */
+  prior: number;
+  /** Seed of the noise draws. */
+  seed: number;
+  /** The Hare payoff q* compares with (`""`: the default). */
+  hare: string;
+  /** The source its justifications name for an estimate of its rule (`"<rule id> estimate"`). */
+  estimated: string;
+}
+
+/**
+ * The settings of a threshold player of these options (what
+ * {@linkcode thresholdPlayer} plays by), checked.
+ *
+ * @example
+ * ```ts
+ * import { thresholdSettings } from "./mock.ts";
+ * const t = thresholdSettings({ noise: 0.1 });
+ * if (t.rule.id !== "naive" || t.prior !== 0.5 || t.seed !== 0 || t.estimated !== "naive estimate") {
+ *   throw new Error();
+ * }
+ * ```
+ * @throws {RangeError} For a noise or prior outside [0, 1].
+ */
+export function thresholdSettings(options: ThresholdPlayerOptions = {}): ThresholdSettings {
+  const rule = options.rule ?? naiveRule();
+  const noise = unit("noise", options.noise ?? 0);
+  const prior = unit("firstSpeakerPrior", options.firstSpeakerPrior ?? 0.5);
+  const seed = options.seed ?? 0;
+  const hare = options.qStar?.hare ?? "";
+  return { rule, noise, prior, seed, hare, estimated: `${rule.id} estimate` };
+}
+
 /** A threshold player's turn: its benchmark action at q-hat, flipped when `flip` is set. */
 function thresholdReply(
   qHat: number,
-  { source, cut, flip }: { source: string; cut: Cutoff; flip: boolean },
+  { source, cut, flip }: { source: string; cut: StagHuntCutoff; flip: boolean },
 ): { action: StagHuntAction; confidence: number; justification: string } {
   const qs = cut.q;
-  let action = benchmarkAction(qHat, qs);
-  if (flip) action = action === "Stag" ? "Hare" : "Stag";
   return {
-    action,
-    confidence: 0.5 + Math.min(0.5, Math.abs(qHat - qs)),
-    justification: justification(qHat, source, cut, flip),
+    action: thresholdAction(qHat, qs, flip),
+    confidence: thresholdConfidence(qHat, qs),
+    justification: thresholdJustification(qHat, source, cut, flip),
   };
+}
+
+/**
+ * A threshold player's action: the benchmark action at q-hat and cutoff q*,
+ * the other one when its noise draw flips it.
+ *
+ * @example
+ * ```ts
+ * import { thresholdAction } from "./mock.ts";
+ * if (thresholdAction(0.5, 0.4, false) !== "Stag" || thresholdAction(0.5, 0.4, true) !== "Hare") throw new Error();
+ * ```
+ */
+export function thresholdAction(qHat: number, qStar: number, flip: boolean): StagHuntAction {
+  const action = benchmarkAction(qHat, qStar);
+  return flip ? (action === "Stag" ? "Hare" : "Stag") : action;
+}
+
+/**
+ * A threshold player's confidence: `0.5 + min(0.5, |q-hat - q*|)`.
+ *
+ * @example
+ * ```ts
+ * import { thresholdConfidence } from "./mock.ts";
+ * if (thresholdConfidence(0.75, 0.5) !== 0.75 || thresholdConfidence(1, 0) !== 1) throw new Error();
+ * ```
+ */
+export function thresholdConfidence(qHat: number, qStar: number): number {
+  return 0.5 + Math.min(0.5, Math.abs(qHat - qStar));
 }
 
 /**
@@ -170,8 +275,21 @@ function thresholdReply(
  * flip) of a cutoff and then the same flat string: building it (pieces
  * joined, then flattened by the first reader) cost a fifth of a microsecond a
  * turn, and the log writes it twice and the checkpoints again.
+ *
+ * @example
+ * ```ts
+ * import { stagHuntCutoff, thresholdJustification } from "./mock.ts";
+ * const cut = stagHuntCutoff({ N: 5, M: 3, payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 } }, "", undefined);
+ * const text = thresholdJustification(0.5, "naive estimate", cut, false);
+ * if (text !== "My naive estimate 0.500 is at or above the cutoff 0.386.") throw new Error(text);
+ * ```
  */
-function justification(qHat: number, source: string, cut: Cutoff, flip: boolean): string {
+export function thresholdJustification(
+  qHat: number,
+  source: string,
+  cut: StagHuntCutoff,
+  flip: boolean,
+): string {
   const said = flip ? cut.saidFlipped : cut.said;
   let bySource = said.get(source);
   if (bySource === undefined) said.set(source, bySource = new Map());
@@ -188,7 +306,7 @@ function justification(qHat: number, source: string, cut: Cutoff, flip: boolean)
   return text;
 }
 
-function sameGame(g: Game, v: StagHuntView): boolean {
+function sameGame(g: Game, v: Game): boolean {
   const a = g.payoffs;
   const b = v.payoffs;
   return g.N === v.N && g.M === v.M && a.RS === b.RS && a.HS === b.HS && a.RF === b.RF &&
@@ -213,21 +331,48 @@ function fixed3(x: number): string {
 const cutoffs = new Map<string, number>();
 
 type Game = { N: number; M: number; payoffs: StagHuntView["payoffs"] };
-type Cutoff = {
-  game: Game;
-  hare: string;
-  q: number;
-  text: string;
-  // The justifications given at this cutoff, by source and q-hat (flipped turns apart).
-  said: Map<string, Map<number, string>>;
-  saidFlipped: Map<string, Map<number, string>>;
-};
+
+/**
+ * A threshold players' cutoff q* for a game (N, M, payoffs) and a hare
+ * option, with its text and the justifications given at it.
+ */
+export interface StagHuntCutoff {
+  /** The game it is the cutoff of (frozen). */
+  readonly game: Game;
+  /** The hare option it was computed with (`""`: the default). */
+  readonly hare: string;
+  /** q*. */
+  readonly q: number;
+  /** q* as the justifications write it (three decimals). */
+  readonly text: string;
+  /** The justifications given at this cutoff, by source and q-hat (flipped turns apart). */
+  readonly said: Map<string, Map<number, string>>;
+  /** The same, of flipped turns. */
+  readonly saidFlipped: Map<string, Map<number, string>>;
+}
 
 // The last game's cutoff: the players of an episode, and of the episodes of
 // one condition, all ask for it (its key and text were a tenth of a mock turn).
-let lastCutoff: Cutoff | undefined;
+let lastCutoff: StagHuntCutoff | undefined;
 
-function cutoffOf(v: StagHuntView, hare: string, options: QStarOptions | undefined): Cutoff {
+/**
+ * The cutoff of a game (a view, or parameters: N, M and the payoffs) for a
+ * hare option, as every threshold player takes it: q* computed once per
+ * game and hare option (`options`, the players' `qStar`).
+ *
+ * @example
+ * ```ts
+ * import { stagHuntCutoff } from "./mock.ts";
+ * const cut = stagHuntCutoff({ N: 5, M: 3, payoffs: { RS: 4, HS: 2, RF: 0, HF: 2 } }, "", undefined);
+ * if (cut.text !== "0.386") throw new Error(cut.text);
+ * ```
+ * @throws {RangeError} When q* cannot be computed for the game (see `qStar`).
+ */
+export function stagHuntCutoff(
+  v: Game,
+  hare: string,
+  options: QStarOptions | undefined,
+): StagHuntCutoff {
   const last = lastCutoff;
   if (last !== undefined && last.hare === hare && sameGame(last.game, v)) return last;
   const key = `${v.N}|${v.M}|${JSON.stringify(v.payoffs)}|${hare}`;
@@ -305,10 +450,10 @@ export function mockStagHuntPlayers(options: MockStagHuntOptions = {}): MockStag
   if (options.always) {
     assertKnownKeys(options.always, ["confidence"], 'mock Stag Hunt options "always"');
   }
-  const choose = options.players ?? PLAYER_POLICIES[0];
+  const choose = options.players;
   return (player) => {
     const index = player.index ?? playerIndex(player.id);
-    const policy = typeof choose === "function" ? choose(index, player.id) : choose;
+    const policy = stagHuntPolicyOf(choose, index, player.id);
     let agent: Agent;
     switch (policy) {
       case "always_stag":
@@ -329,4 +474,26 @@ export function mockStagHuntPlayers(options: MockStagHuntOptions = {}): MockStag
     }
     return player.model ? { ...agent, policy: `${agent.policy}@${player.model}` } : agent;
   };
+}
+
+/**
+ * The policy of the player of this index (from 0) and id under the
+ * `players` option of {@linkcode MockStagHuntOptions} (`"threshold"` when
+ * it is not given): the policy, or what the function gives (not checked
+ * here: an unknown policy is refused when the player is built).
+ *
+ * @example
+ * ```ts
+ * import { stagHuntPolicyOf } from "./mock.ts";
+ * if (stagHuntPolicyOf(undefined, 0, "p01") !== "threshold") throw new Error();
+ * if (stagHuntPolicyOf((i) => (i ? "always_stag" : "always_hare"), 1, "p02") !== "always_stag") throw new Error();
+ * ```
+ */
+export function stagHuntPolicyOf(
+  players: MockStagHuntOptions["players"],
+  index: number,
+  id: string,
+): string {
+  const choose = players ?? PLAYER_POLICIES[0];
+  return typeof choose === "function" ? choose(index, id) : choose;
 }

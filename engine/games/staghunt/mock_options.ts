@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { assertKnownKeys } from "../../core/strict_input.ts";
 import { beliefRuleOf, type RuleSpec } from "./rule_spec.ts";
 import type { MockStagHuntOptions, StagHuntMockPolicy, ThresholdPlayerOptions } from "./mock.ts";
 
@@ -52,7 +53,8 @@ export const MOCK_SPEC_KEYS: readonly string[] = [
  */
 export function stagHuntMockOptions(mock: StagHuntMockSpec): MockStagHuntOptions {
   const out: MockStagHuntOptions = {};
-  if (mock.players) out.players = mock.players;
+  // Given is given: a bad policy (e.g. "") is refused when the players are built.
+  if (mock.players !== undefined) out.players = mock.players;
   const threshold: ThresholdPlayerOptions = {};
   if (mock.rule !== undefined) {
     if (Array.isArray(mock.rule)) {
@@ -68,4 +70,46 @@ export function stagHuntMockOptions(mock: StagHuntMockSpec): MockStagHuntOptions
   if (Object.keys(threshold).length) out.threshold = threshold;
   if (mock.confidence !== undefined) out.always = { confidence: mock.confidence };
   return out;
+}
+
+/**
+ * The `mockStagHuntPlayers` options of the Stag Hunt's mock options as the
+ * descriptor's `mockAgents` takes them (and its batched path reads them):
+ * the plain options of a grid's `mock` entry (`StagHuntMockSpec`) and
+ * `seed`, or `mockStagHuntPlayers`' own `threshold` and `always` options
+ * (not both for one kind of player).
+ *
+ * @example
+ * ```ts
+ * import { stagHuntMockOf } from "./mock_options.ts";
+ * const o = stagHuntMockOf({ players: "threshold", noise: 0.2, seed: 4 });
+ * if (o.seed !== 4 || o.threshold?.noise !== 0.2 || o.players !== "threshold") throw new Error();
+ * ```
+ * @throws {RangeError} Naming an unknown option, a rule that is not one of the paper's, or
+ * `threshold` or `always` given beside the plain options they stand for.
+ */
+export function stagHuntMockOf(options: Readonly<Record<string, unknown>>): MockStagHuntOptions {
+  assertKnownKeys(
+    options,
+    [...MOCK_SPEC_KEYS, "threshold", "always", "seed"],
+    "mock Stag Hunt options",
+  );
+  const { seed, threshold, always, ...mock } = options;
+  const spec = stagHuntMockOptions(mock as StagHuntMockSpec);
+  for (const [key, given] of [["threshold", threshold], ["always", always]] as const) {
+    if (given !== undefined && spec[key] !== undefined) {
+      throw new RangeError(
+        `Invalid mock Stag Hunt options "${key}": give it or the plain options it stands for ` +
+          `(${Object.keys(mock).map((k) => `"${k}"`).join(", ")}), not both`,
+      );
+    }
+  }
+  return {
+    ...(seed !== undefined ? { seed: seed as number } : {}),
+    ...spec,
+    ...(threshold !== undefined
+      ? { threshold: threshold as MockStagHuntOptions["threshold"] }
+      : {}),
+    ...(always !== undefined ? { always: always as MockStagHuntOptions["always"] } : {}),
+  };
 }
