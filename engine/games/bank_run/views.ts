@@ -292,15 +292,18 @@ const DEPOSITORS = new DepositorIndex();
 function proposals(s: BankRunState, id: string): DepositorView["proposals"] {
   const round = s.round;
   const open = openProposals(s, id, { round, ids: "plain" });
-  return [
-    ...open.offers.map((o) => ({
+  // One list, filled in place (the offers, then the solicitation), not spread from copies.
+  const shown: DepositorView["proposals"] = [];
+  for (const o of open.offers) {
+    shown.push({
       id: o.id,
       kind: "retention_offer",
       amount: o.amount,
       lockRoundsRemaining: roundsLeft(o.lockUntil, round),
-    })),
-    ...(open.solicitation ? [{ id: open.solicitation, kind: "protection_agreement" }] : []),
-  ];
+    });
+  }
+  if (open.solicitation) shown.push({ id: open.solicitation, kind: "protection_agreement" });
+  return shown;
 }
 
 function commitmentView(s: BankRunState, id: string): CommitmentView | null {
