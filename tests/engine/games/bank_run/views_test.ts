@@ -70,6 +70,9 @@ Deno.test("initialBankRunState() and the disclosure step write the books' fields
   assertEquals(Object.keys(s.disclosed).join(), keys);
   s.round = 1;
   const disclosure = bankRun.steps(s).find((step) => step.id === "disclosure")!;
-  disclosure.apply(s, new Map(), { round: 1, stream: () => openStream({ seed: 1, round: 1, agent: "engine", purpose: "x" }) });
+  disclosure.apply(s, new Map(), {
+    round: 1,
+    stream: () => openStream({ seed: 1, round: 1, agent: "engine", purpose: "x" }),
+  });
   assertEquals(Object.keys(s.disclosed).join(), keys);
 });
