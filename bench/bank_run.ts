@@ -368,7 +368,8 @@ console.log(
     "episodes per second of the process's CPU time (all threads, the grid's worker included). " +
     "Warm-up s: each repetition's warm-up; not steady means it stopped at the cap. Path: " +
     "the path every episode of the row played (checked on each result of runEpisode): batched, " +
-    "the game's batched path (outcome only, the game's mock agents), or general, the round loop.",
+    "the game's batched path (outcome only, the game's mock agents), general, the round loop, " +
+    "or mixed, M0 batched and M1-M3 general.",
 );
 
 function pythonVersion(): string {
