@@ -40,12 +40,7 @@ import {
 } from "./mechanism_steps.ts";
 import { bankRunBounds, type BankRunParams, parseBankRunParams } from "./params.ts";
 import { settleWithdrawals } from "./settlement.ts";
-import {
-  BANK_ID,
-  type BankRunDisclosure,
-  type BankRunState,
-  initialBankRunState,
-} from "./state.ts";
+import { BANK_ID, type BankRunState, initialBankRunState } from "./state.ts";
 import { bankRunCheckpointJson, bankRunStateJson } from "./state_json.ts";
 import { bankView, depositorView } from "./views.ts";
 
@@ -55,16 +50,13 @@ function disclose(s: BankRunState): EventBody[] {
   const remaining = s.depositors.reduce((a, d) => a + d.balance, 0);
   // The same promised total twice: nothing changes the offers in between.
   const promised = promisedTotal(s);
-  // Built field by field, not as a literal (see `initialBankRunState`).
-  const disclosed = {} as BankRunDisclosure;
-  disclosed.cash = s.cash;
-  disclosed.assets = s.assets;
-  disclosed.depositsRemaining = remaining;
-  disclosed.fractionRedeemed = s.last.depositsAtStart > 0
-    ? s.last.processed / s.last.depositsAtStart
-    : 0;
-  disclosed.outstandingCompensation = promised;
-  s.disclosed = disclosed;
+  s.disclosed = {
+    cash: s.cash,
+    assets: s.assets,
+    depositsRemaining: remaining,
+    fractionRedeemed: s.last.depositsAtStart > 0 ? s.last.processed / s.last.depositsAtStart : 0,
+    outstandingCompensation: promised,
+  };
   events.push({
     type: "disclosure",
     public: { ...s.disclosed },

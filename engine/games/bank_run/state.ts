@@ -168,7 +168,13 @@ export function initialBankRunState(
       sold: 0,
       depositsAtStart: params.totalDeposits,
     },
-    disclosed: initialDisclosure(params),
+    disclosed: {
+      cash: params.initialCash,
+      assets: params.longTermAssets,
+      depositsRemaining: params.totalDeposits,
+      fractionRedeemed: 0,
+      outstandingCompensation: 0,
+    },
     failure: null,
     done: false,
     inbox: {},
@@ -198,23 +204,4 @@ export const EPS = 1e-9;
  */
 export function isActive(state: BankRunState, d: Depositor): boolean {
   return !state.done && d.balance > EPS;
-}
-
-/**
- * The books disclosed before round 1, built field by field rather than as a
- * literal: the debt rollover's disclosures have fields of the same names in
- * the same order (`cash`, then `assets` holding a list), and once they ran in
- * a process, V8 kept handing out the bank run's literals in an outdated
- * layout, which every read of the books (`INSTITUTION` in `views.ts`) then
- * migrated again (docs/benchmarks.md, "The Stag Hunt after other games").
- * The object is the same: the same fields in the same order.
- */
-function initialDisclosure(params: BankRunParams): BankRunDisclosure {
-  const d = {} as BankRunDisclosure;
-  d.cash = params.initialCash;
-  d.assets = params.longTermAssets;
-  d.depositsRemaining = params.totalDeposits;
-  d.fractionRedeemed = 0;
-  d.outstandingCompensation = 0;
-  return d;
 }
