@@ -24,7 +24,10 @@ export interface DeliveryOptions {
   central: string;
   /** Participants who can still receive messages, in roster order. */
   active: readonly string[];
-  /** The certified committed amount under M2 (e.g. signers' balances or claims). */
+  /**
+   * The certified committed amount under M2 (e.g. signers' balances or claims);
+   * read only under M2, so a caller may pass 0 under the other mechanisms.
+   */
   committedTotal: number;
   /** Key naming the participant in accepted terms, e.g. `"depositor"` or `"creditor"`. */
   participantKey: string;
