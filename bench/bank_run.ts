@@ -19,7 +19,9 @@
  * folder, removed after each timing. Each row names the path its episodes
  * play (`EpisodeResult.path`, checked on every `runEpisode` and
  * `runStagHuntEpisode` result): the outcome-only rows of the bank run M0 and
- * the Stag Hunt play the batched path, every other row the general one.
+ * the Stag Hunt play the batched path, the bank run's outcome-only M0-M3 mix
+ * plays M0 on the batched path and M1-M3 on the general one (`mixed`), every
+ * other row the general one.
  *
  * Usage: `deno task bench [--reps 3] [--seconds 3] [--window 1] [--max-warmup 20]
  * [--peer path/to/bank_run.py]` (the peer path also from `COORDLAB_PEER`).
@@ -126,10 +128,11 @@ interface Workload {
   label: string;
   /**
    * The path its episodes play (`EpisodeResult.path`): `"batched"`, the
-   * game's batched path, or `"general"`, the round loop; a `runEpisode`
+   * game's batched path, `"general"`, the round loop, or `"mixed"`, the
+   * batched path for M0 and the round loop for M1-M3; a `runEpisode`
    * workload checks every result against it.
    */
-  path: EpisodePath;
+  path: EpisodePath | "mixed";
   goal?: string;
   play(seed: number, dir: string): Promise<{ tally: { reports: number } } | void>;
   /** Times the workload itself (the grid) instead of `steadyRate`. */
@@ -156,6 +159,21 @@ const mix = (
   goal,
   play: (seed) =>
     runEpisode({ env, mechanism: MECHANISMS[seed % 4], seed }).then(on("general", label)),
+});
+/**
+ * The bank-run mix keeping only the outcome (`events: false`, as a grid's
+ * outcome-only runs would): its M0 episodes play the batched path, M1-M3 the
+ * general one, each result checked. Beside the mix with events kept.
+ */
+const mixOutcomeOnly = (label: string, goal?: string): Workload => ({
+  label: `${label} M0-M3 mix, logging off, outcome only (\`events: false\`)`,
+  path: "mixed",
+  goal,
+  play: (seed) => {
+    const mechanism = MECHANISMS[seed % 4];
+    return runEpisode({ env: "bank_run", mechanism, seed, events: false })
+      .then(on(mechanism === "M0" ? "batched" : "general", `${label} ${mechanism}`));
+  },
 });
 const stagHunt = { N: 5, M: 3, T: 4, F: 2 };
 
@@ -190,6 +208,7 @@ const WORKLOADS: Workload[] = [
     time: (dir) => gridRate(dir, { game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }, 4000),
   },
   mix("bank_run", "bank run", ">= 0.25x the peer"),
+  mixOutcomeOnly("bank run", ">= 0.25x the peer"),
   mix("debt_rollover", "debt rollover"),
   mix("crowdfunding", "crowdfunding"),
   {
@@ -361,7 +380,8 @@ console.log(
     "Warm-up s: each repetition's warm-up; not steady means it stopped at the cap. Path: " +
     "the path every episode of the row played (checked on each result of runEpisode and " +
     "runStagHuntEpisode): batched, " +
-    "the game's batched path (outcome only, the game's mock agents), or general, the round loop.",
+    "the game's batched path (outcome only, the game's mock agents), general, the round loop, " +
+    "or mixed, M0 batched and M1-M3 general.",
 );
 
 function pythonVersion(): string {

@@ -60,7 +60,7 @@ export function declareExit(
   agent: string,
   round: number,
 ): string | undefined {
-  const s = state.signers.find((x) => x.id === agent);
+  const s = signerOf(state, agent);
   if (!s) return `${agent} has not signed`;
   if (s.exitDeclared !== null) return `${agent} has already declared an exit`;
   s.exitDeclared = round;
@@ -93,7 +93,25 @@ export function applyExits(state: AgreementState, round: number): string[] {
  * ```
  */
 export function isSigner(state: AgreementState, agent: string): boolean {
-  return state.signers.some((s) => s.id === agent);
+  return signerOf(state, agent) !== undefined;
+}
+
+/**
+ * The first signer entry of a participant, or `undefined`: what
+ * `signers.find` gives, as a plain loop (it runs for every participant in
+ * every lock check, and a callback per entry cost several times more).
+ *
+ * @example
+ * ```ts
+ * import { signerOf } from "./agreement.ts";
+ * const st = { solicited: [], signers: [{ id: "a", since: 1, exitDeclared: 2 }], discloseToNonSigners: false };
+ * if (signerOf(st, "a")?.exitDeclared !== 2 || signerOf(st, "b") !== undefined) throw new Error();
+ * ```
+ */
+export function signerOf(state: AgreementState, agent: string): Signer | undefined {
+  const signers = state.signers;
+  for (let i = 0; i < signers.length; i++) if (signers[i].id === agent) return signers[i];
+  return undefined;
 }
 
 /**

@@ -52,7 +52,9 @@ export function applyCentralProposal(
   if (profile.m1) {
     const offers = (report.offers ?? []) as OfferProposal[];
     profile.m1.discloseTermsTo = (report.disclose_terms_to ?? "none") as TermsRecipients;
-    makeOffers(profile.m1, offers, { round, eligible: (id) => eligible.includes(id), ids }).forEach(
+    // Who is eligible as a set: asked once per offer, of up to every participant.
+    const may = new Set(eligible);
+    makeOffers(profile.m1, offers, { round, eligible: (id) => may.has(id), ids }).forEach(
       (r, i) => {
         if (r.ok) {
           events.push({

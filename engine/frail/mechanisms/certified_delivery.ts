@@ -24,7 +24,10 @@ export interface DeliveryOptions {
   central: string;
   /** Participants who can still receive messages, in roster order. */
   active: readonly string[];
-  /** The certified committed amount under M2 (e.g. signers' balances or claims). */
+  /**
+   * The certified committed amount under M2 (e.g. signers' balances or claims);
+   * read only under M2, so a caller may pass 0 under the other mechanisms.
+   */
   committedTotal: number;
   /** Key naming the participant in accepted terms, e.g. `"depositor"` or `"creditor"`. */
   participantKey: string;
@@ -56,8 +59,11 @@ export function deliverCertified(
 ): EventBody[] {
   const { round, central, active } = options;
   const events: EventBody[] = [];
+  // Who is active, as a set (asked for every named recipient), made when first needed.
+  let activeSet: Set<string> | undefined;
+  const isActive = (x: string) => (activeSet ??= new Set(active)).has(x);
   const send = (to: readonly string[] | "all", m: Message) => {
-    const ids = to === "all" ? [...active] : to.filter((x) => active.includes(x));
+    const ids = to === "all" ? [...active] : to.filter(isActive);
     if (!ids.length) return;
     for (const id of ids) (inbox[id] ??= []).push(m);
     events.push({
@@ -75,11 +81,19 @@ export function deliverCertified(
       content: { total: promisedTotal(profile) },
     });
     if (profile.m1.discloseTermsTo !== "none") {
-      const terms = profile.m1.offers.filter((o) => o.status === "accepted").map((o) => ({
-        [options.participantKey]: o.target,
-        amount: o.amount,
-        lock_rounds_remaining: Math.max(0, o.lockUntil - round + 1),
-      }));
+      // Each term built field by field: a literal with a computed key (the
+      // participant's) is made by a slow runtime call, once per accepted offer
+      // per round. The same fields in the same order.
+      const key = options.participantKey;
+      const terms: Record<string, unknown>[] = [];
+      for (const o of profile.m1.offers) {
+        if (o.status !== "accepted") continue;
+        const term: Record<string, unknown> = {};
+        term[key] = o.target;
+        term.amount = o.amount;
+        term.lock_rounds_remaining = Math.max(0, o.lockUntil - round + 1);
+        terms.push(term);
+      }
       send(profile.m1.discloseTermsTo, {
         from: central,
         kind: "accepted_terms",
@@ -92,7 +106,8 @@ export function deliverCertified(
     const content = { total: options.committedTotal, signers: signers.length };
     send(signers, { from: central, kind: "aggregate_committed", content });
     if (profile.m2.discloseToNonSigners) {
-      send(active.filter((x) => !signers.includes(x)), {
+      const signed = new Set(signers);
+      send(active.filter((x) => !signed.has(x)), {
         from: central,
         kind: "aggregate_committed",
         content,

@@ -104,7 +104,10 @@ export function completeExit(state: CoalitionState, ids: readonly string[]): voi
  * ```
  */
 export function isMember(state: CoalitionState, id: string): boolean {
-  return state.members.some((m) => m.id === id);
+  // A plain loop: it runs for every participant in every lock check and view.
+  const members = state.members;
+  for (let i = 0; i < members.length; i++) if (members[i].id === id) return true;
+  return false;
 }
 
 /**

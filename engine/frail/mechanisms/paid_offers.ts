@@ -61,10 +61,15 @@ interface OfferIndex {
 /** The index of each offer list, held weakly: it goes with its list. */
 const INDEXES = new WeakMap<readonly Offer[], OfferIndex>();
 
+/** The list last indexed and its index (held strongly until another list is asked about). */
+let lastList: readonly Offer[] | undefined;
+let lastIndex: OfferIndex | undefined;
+
 /** A target's offers from the index (`undefined` when it has none): the hot paths' lookup. */
 function indexedOffers(state: PaidOffersState, target: string): readonly Offer[] | undefined {
   const offers = state.offers;
-  let index = INDEXES.get(offers);
+  // The list asked about last is nearly always the one asked about next.
+  let index = offers === lastList ? lastIndex : INDEXES.get(offers);
   if (
     index === undefined || index.indexed > offers.length ||
     (index.indexed > 0 && offers[index.indexed - 1] !== index.last)
@@ -72,6 +77,8 @@ function indexedOffers(state: PaidOffersState, target: string): readonly Offer[]
     index = { indexed: 0, last: undefined, byTarget: new Map() };
     INDEXES.set(offers, index);
   }
+  lastList = offers;
+  lastIndex = index;
   if (index.indexed < offers.length) {
     const byTarget = index.byTarget;
     for (let i = index.indexed; i < offers.length; i++) {

@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { signerOf } from "./agreement.ts";
 import { type CoalitionState, coalitionTotal, isMember } from "./coalition.ts";
 import { type IdStyle, solicitationId } from "./ids.ts";
 import { type Offer, offersWithStatus } from "./paid_offers.ts";
@@ -91,7 +92,7 @@ export function acceptedOffersTo(profile: MechanismProfile<CoalitionState>, id: 
  * ```
  */
 export function hasDeclaredExit(profile: MechanismProfile<CoalitionState>, id: string): boolean {
-  const signer = profile.m2?.signers.find((x) => x.id === id);
+  const signer = profile.m2 ? signerOf(profile.m2, id) : undefined;
   return signer !== undefined && signer.exitDeclared !== null;
 }
 

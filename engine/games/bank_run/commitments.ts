@@ -26,8 +26,10 @@ import type { BankRunState } from "./state.ts";
  */
 export function committedAmount(state: BankRunState, round: number): number {
   if (!(state.m1 || state.m2 || state.m3)) return 0;
-  return state.depositors.reduce(
-    (s, d) => s + (isCommittedUnder(state, d.id, round) ? d.balance : 0),
-    0,
-  );
+  // The committed balances added in roster order (what a reduce adding 0 for the others gives).
+  let total = 0;
+  for (const d of state.depositors) {
+    total += isCommittedUnder(state, d.id, round) ? d.balance : 0;
+  }
+  return total;
 }

@@ -48,12 +48,14 @@ import { bankView, depositorView } from "./views.ts";
 function disclose(s: BankRunState): EventBody[] {
   const events = s.m3 ? advanceCoalitionExit(s.m3, s.round) : [];
   const remaining = s.depositors.reduce((a, d) => a + d.balance, 0);
+  // The same promised total twice: nothing changes the offers in between.
+  const promised = promisedTotal(s);
   s.disclosed = {
     cash: s.cash,
     assets: s.assets,
     depositsRemaining: remaining,
     fractionRedeemed: s.last.depositsAtStart > 0 ? s.last.processed / s.last.depositsAtStart : 0,
-    outstandingCompensation: promisedTotal(s),
+    outstandingCompensation: promised,
   };
   events.push({
     type: "disclosure",
@@ -65,7 +67,7 @@ function disclose(s: BankRunState): EventBody[] {
       withdrawn_this_round: s.last.processed,
       cumulative_withdrawn: s.cumulativeWithdrawn,
       committed: committedAmount(s, s.round),
-      outstanding_compensation: promisedTotal(s),
+      outstanding_compensation: promised,
     },
   });
   return events;

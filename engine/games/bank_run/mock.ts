@@ -253,7 +253,20 @@ function respond(policy: DepositorPolicy, t: number, v: DepositorView) {
     join: willing && !stressed,
     member: v.coalition && { coalition: v.coalition, self: v.id, wantsExit: stressed },
   });
-  return { proposal_actions: actions, reasoning: `Committed share visible ${share.toFixed(3)}.` };
+  return { proposal_actions: actions, reasoning: responseReasoning(share) };
+}
+
+// Most depositors of a round see the same certified share, so they give the
+// same reasoning: as for the withdrawals, the last text is kept for the next.
+let lastResponseShare = NaN;
+let lastResponseReasoning = "";
+
+function responseReasoning(share: number): string {
+  if (share !== lastResponseShare) {
+    lastResponseReasoning = `Committed share visible ${share.toFixed(3)}.`;
+    lastResponseShare = share;
+  }
+  return lastResponseReasoning;
 }
 
 /**

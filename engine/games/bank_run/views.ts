@@ -202,7 +202,16 @@ function announcements(list: Message[] | undefined): Message[] {
 function deepFreeze(value: unknown): void {
   if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
   Object.freeze(value);
-  for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
+  // A message is JSON data (plain objects and lists): its own keys are what
+  // `for...in` would give, and a list's items are read by index, not as keys.
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) deepFreeze(value[i]);
+    return;
+  }
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    deepFreeze((value as Record<string, unknown>)[keys[i]]);
+  }
 }
 
 type Decision = DepositorView["previousDecisions"][number];
@@ -211,25 +220,41 @@ type HistoryEntry = BankRunState["depositors"][number]["history"][number];
 /**
  * Where each depositor of the last list seen sits, found from where the last
  * one was (the engine asks its depositors in roster order), so a view costs
- * no search; any other id is looked for in the whole list.
+ * no search; any other id (a coalition member shown in a view) is looked up
+ * in a map of the list's positions, made once per list and checked against
+ * the list on every use (a position that no longer holds the id makes the map
+ * again). A state's depositor ids are unique (`participantIds`), so the
+ * position found is the one a search from the start would find.
  */
 class DepositorIndex {
   #list: readonly { id: string }[] | undefined;
   #hint = -1;
+  #at: Map<string, number> | undefined;
 
   /** Where `id` sits in `list`, or -1. */
   indexOf(list: readonly { id: string }[], id: string): number {
     if (list !== this.#list) {
       this.#list = list;
       this.#hint = -1;
+      this.#at = undefined;
     }
     const next = this.#hint + 1;
     if (next < list.length && list[next].id === id) return this.#hint = next;
-    for (let i = 0; i < list.length; i++) {
-      if (list[i].id === id) return this.#hint = i;
+    let at = this.#at?.get(id);
+    if (at === undefined || at >= list.length || list[at].id !== id) {
+      this.#at = positions(list);
+      at = this.#at.get(id);
+      if (at === undefined) return -1;
     }
-    return -1;
+    return this.#hint = at;
   }
+}
+
+/** Each id's first position in `list`. */
+function positions(list: readonly { id: string }[]): Map<string, number> {
+  const at = new Map<string, number>();
+  for (let i = 0; i < list.length; i++) if (!at.has(list[i].id)) at.set(list[i].id, i);
+  return at;
 }
 
 /**
@@ -267,15 +292,18 @@ const DEPOSITORS = new DepositorIndex();
 function proposals(s: BankRunState, id: string): DepositorView["proposals"] {
   const round = s.round;
   const open = openProposals(s, id, { round, ids: "plain" });
-  return [
-    ...open.offers.map((o) => ({
+  // One list, filled in place (the offers, then the solicitation), not spread from copies.
+  const shown: DepositorView["proposals"] = [];
+  for (const o of open.offers) {
+    shown.push({
       id: o.id,
       kind: "retention_offer",
       amount: o.amount,
       lockRoundsRemaining: roundsLeft(o.lockUntil, round),
-    })),
-    ...(open.solicitation ? [{ id: open.solicitation, kind: "protection_agreement" }] : []),
-  ];
+    });
+  }
+  if (open.solicitation) shown.push({ id: open.solicitation, kind: "protection_agreement" });
+  return shown;
 }
 
 function commitmentView(s: BankRunState, id: string): CommitmentView | null {

@@ -139,7 +139,8 @@ export function deliverMessages(s: DebtRolloverState): EventBody[] {
     round: s.round,
     central: BORROWER_ID,
     active: activeIds(s),
-    committedTotal: committedClaims(s, s.round),
+    // Only M2 certifies the committed aggregate: nothing reads it under M1 or M3.
+    committedTotal: s.m2 ? committedClaims(s, s.round) : 0,
     participantKey: "creditor",
     compensationKind: "outstanding_premiums",
   });
