@@ -101,14 +101,27 @@ export interface MemberActionOptions {
   wantsExit: boolean;
 }
 
+/**
+ * The member id that sorts first (`Array.prototype.sort`'s default order, by
+ * UTF-16 code units, which is `<` on strings), found in one pass instead of
+ * sorting a copy for every member every round.
+ */
+function lowestId(members: readonly { readonly id: string }[]): string | undefined {
+  let lowest = members[0]?.id;
+  for (let i = 1; i < members.length; i++) if (members[i].id < lowest!) lowest = members[i].id;
+  return lowest;
+}
+
 function memberActions(
   coalition: MemberCoalitionView,
   options: MemberActionOptions,
 ): MechanismAction[] {
   const { self, wantsExit } = options;
   const actions: MechanismAction[] = [];
-  const lowest = coalition.members.map((m) => m.id).sort()[0];
-  if (self === lowest && coalition.pendingVotes.length === 0 && coalition.members.length > 1) {
+  if (
+    coalition.pendingVotes.length === 0 && coalition.members.length > 1 &&
+    self === lowestId(coalition.members)
+  ) {
     actions.push({ action: "propose_announcement_vote", announce_to: "all" });
   }
   for (const vote of coalition.pendingVotes) {
