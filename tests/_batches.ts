@@ -11,11 +11,13 @@
  * and a failure still names its file and line.
  *
  * What a batch gives up is one worker per file: a file's module state (a
- * registered game, a cache filled at first use, `console.warn` replaced for
- * a test) is seen by the files after it in its batch, so a test file puts
- * back what it changes (they all do: tests/batches_test.ts lists the
- * repository's ones). `deno test <file>` still runs one file alone, in its
- * own worker; `test:long` runs the long group one worker a file.
+ * game registered, a cache filled at first use, `console.warn` or an
+ * environment variable replaced for a test) is seen by the files after it
+ * in its batch, so a test file puts back what it changes, in a `finally`
+ * (the files that change such state do: registry, unknown_game, workers,
+ * launch, shard_set and live_folder tests). `deno test <file>` still runs
+ * one file alone, in its own worker; `test:long` runs the long group one
+ * worker a file.
  *
  * Each test file (`*_test.ts` under tests/, not `*_long_test.ts`) is in
  * exactly one batch or in {@link ALONE}; tests/batches_test.ts checks it,
@@ -31,8 +33,8 @@
  */
 export const ALONE: readonly string[] = [
   "tests/engine/cli/reproduce_test.ts",
-  "tests/engine/cli/permissions_test.ts",
   "tests/engine/agents/llm/server_test.ts",
+  "tests/engine/cli/permissions_test.ts",
   "tests/engine/grid/stops_test.ts",
 ];
 
@@ -49,23 +51,11 @@ export interface Batch {
 
 /**
  * The batches by name (`tests/_batches/<name>.ts` imports batch `<name>`), in
- * the order the task runs them: the ones that take longest first.
+ * the order the task runs them (the ones that take longest first; the task
+ * puts the files of {@link ALONE} among them by the same rule).
  */
 export const BATCHES: Readonly<Record<string, Batch>> = {
-  grid_1: { folders: ["tests/engine/grid"], part: [1, 2] },
-  grid_2: { folders: ["tests/engine/grid"], part: [2, 2] },
-  llm_1: { folders: ["tests/engine/agents/llm"], part: [1, 2] },
-  llm_2: { folders: ["tests/engine/agents/llm"], part: [2, 2] },
-  analysis_load: { folders: ["tests/analysis/load"] },
-  analysis_views: {
-    folders: [
-      "tests/analysis/viewer",
-      "tests/analysis/charts",
-      "tests/analysis/frail",
-      "tests/analysis/staghunt",
-    ],
-  },
-  analysis: { folders: ["tests/analysis", "tests/analysis/report", "tests/analysis/games"] },
+  engine: { folders: ["tests/engine", "tests/engine/core", "tests/engine/cli"] },
   games: {
     folders: [
       "tests/engine/games",
@@ -77,8 +67,21 @@ export const BATCHES: Readonly<Record<string, Batch>> = {
       "tests/engine/frail/mechanisms",
     ],
   },
-  engine: { folders: ["tests/engine", "tests/engine/core", "tests/engine/cli"] },
+  analysis_views: {
+    folders: [
+      "tests/analysis/viewer",
+      "tests/analysis/charts",
+      "tests/analysis/frail",
+      "tests/analysis/staghunt",
+    ],
+  },
+  llm_2: { folders: ["tests/engine/agents/llm"], part: [2, 2] },
+  grid_2: { folders: ["tests/engine/grid"], part: [2, 2] },
+  grid_1: { folders: ["tests/engine/grid"], part: [1, 2] },
+  analysis_load: { folders: ["tests/analysis/load"] },
+  analysis: { folders: ["tests/analysis", "tests/analysis/report", "tests/analysis/games"] },
   root: { folders: ["tests", "tests/bench"] },
+  llm_1: { folders: ["tests/engine/agents/llm"], part: [1, 2] },
 };
 
 const ROOT = new URL("../", import.meta.url);

@@ -52,7 +52,7 @@ Deno.test("batchFiles() splits a folder's files into its shares in name order, a
   assertThrows(
     () => batchFiles("grid", files),
     RangeError,
-    'Unknown test batch "grid": tests/_batches.ts has grid_1, grid_2, llm_1, llm_2, analysis_load, ' +
-      "analysis_views, analysis, games, engine, root",
+    'Unknown test batch "grid": tests/_batches.ts has engine, games, analysis_views, llm_2, ' +
+      "grid_2, grid_1, analysis_load, analysis, root, llm_1",
   );
 });
