@@ -44,7 +44,11 @@ export async function reproduce(
 }
 
 /** reproduce.ts itself, run in `cwd` with `flags` only. */
-export async function reproduceDirectly(cwd: string, args: string[], flags: string[]): Promise<Ran> {
+export async function reproduceDirectly(
+  cwd: string,
+  args: string[],
+  flags: string[],
+): Promise<Ran> {
   return decode(
     await new Deno.Command(Deno.execPath(), {
       args: ["run", `--config=${ROOT}deno.json`, ...flags, SCRIPT, ...args],
