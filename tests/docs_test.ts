@@ -3,6 +3,7 @@
 // run by `deno test --doc`. Exports of the other entry points need JSDoc
 // only: an example on an internal constant would be filler.
 import { assertEquals } from "./_assert.ts";
+import { ALONE, BATCHES } from "./_batches.ts";
 
 interface Declaration {
   kind: string;
@@ -121,19 +122,16 @@ Deno.test("deno task test type-checks every example and runs tests/; test:doc ru
   assertEquals(check, "NO_COLOR=1 deno check --quiet --doc . docs/*.md README.md");
   assertEquals(run.includes(" --no-check "), true, run);
   assertEquals(run.includes("--doc"), false, run);
-  // The slowest files first, then all of tests/ (deno test runs a file named twice once).
+  // The files of ALONE and every batch (tests/_batches.ts), each once:
+  // tests/batches_test.ts checks that they hold every test file.
   const [, files] = run.split(" --ignore='tests/**/*_long_test.ts' ");
-  const first = files.split(" ");
-  assertEquals(first.pop(), "tests/", run);
-  assertEquals(first.length > 0, true, run);
-  for (const file of first) {
-    assertEquals(
-      /^tests\/.*_test\.ts$/.test(file) && !file.endsWith("_long_test.ts"),
-      true,
-      file,
-    );
-    await Deno.stat(new URL(`../${file}`, import.meta.url));
-  }
+  const named = files.split(" ");
+  assertEquals(
+    [...named].sort(),
+    [...ALONE, ...Object.keys(BATCHES).map((b) => `tests/_batches/${b}.ts`)].sort(),
+    run,
+  );
+  for (const file of named) await Deno.stat(new URL(`../${file}`, import.meta.url));
   // Every example still executes: deno test --doc over everything but tests/.
   assertEquals(t["test:doc"].includes(" --doc "), true, t["test:doc"]);
   assertEquals(t["test:doc"].includes("--no-check"), false, t["test:doc"]);

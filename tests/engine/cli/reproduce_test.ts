@@ -1,6 +1,7 @@
 // deno task reproduce: a launcher that runs the command with exactly the
 // permissions its arguments need (an LLM run into a folder outside runs/ with
-// no command to copy, keys checked first, SIGINT forwarded once), the grid's
+// no command to copy, keys checked first; SIGINT forwarded once is in
+// reproduce_signal_long_test.ts, the long group), the grid's
 // one-screen dry run, a mock report, a pack rebuilt offline byte for byte in
 // a fresh folder with network denied, and a grid played again from a pack's
 // reply cache against a closed port with zero requests.
@@ -8,102 +9,7 @@ import { assert, assertEquals } from "../../_assert.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { narrowFlags } from "../../../engine/cli/_permissions.ts";
 import { readReproduceCommand, reproduceNeeds } from "../../../engine/cli/_reproduce_args.ts";
-
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const SCRIPT = `${ROOT}engine/cli/reproduce.ts`;
-const LAUNCHER = "engine/cli/launch_reproduce.ts";
-
-/** The reproduce task's flags (deno.json): the launcher's. */
-async function taskFlags(): Promise<string[]> {
-  const text = await Deno.readTextFile(`${ROOT}/deno.json`);
-  const json = text.split("\n").filter((l) => !l.trimStart().startsWith("//")).join("\n");
-  const task: string = JSON.parse(json).tasks.reproduce;
-  assert(task.endsWith(` ${LAUNCHER}`), task);
-  return task.split(" ").filter((w) => w.startsWith("--"));
-}
-
-type Ran = { code: number; out: string; err: string };
-const decode = (r: Deno.CommandOutput): Ran => {
-  const d = new TextDecoder();
-  return { code: r.code, out: d.decode(r.stdout), err: d.decode(r.stderr) };
-};
-
-/** The launcher as the task runs it (its flags, the toolkit's config), in `cwd`. */
-async function reproduce(
-  cwd: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<Ran> {
-  return decode(
-    await new Deno.Command(Deno.execPath(), {
-      args: ["run", `--config=${ROOT}deno.json`, ...(await taskFlags()), ROOT + LAUNCHER, ...args],
-      cwd,
-      env: { NO_COLOR: "1", ...env },
-      stdout: "piped",
-      stderr: "piped",
-    }).output(),
-  );
-}
-
-/** reproduce.ts itself, run in `cwd` with `flags` only. */
-async function reproduceDirectly(cwd: string, args: string[], flags: string[]): Promise<Ran> {
-  return decode(
-    await new Deno.Command(Deno.execPath(), {
-      args: ["run", `--config=${ROOT}deno.json`, ...flags, SCRIPT, ...args],
-      cwd,
-      env: { NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output(),
-  );
-}
-
-/** `deno task --quiet reproduce <args>`, as a user types it (the task runs in the toolkit's folder). */
-async function task(args: string[], env: Record<string, string>): Promise<Ran> {
-  return decode(
-    await new Deno.Command(Deno.execPath(), {
-      args: ["task", "--quiet", "reproduce", ...args],
-      cwd: ROOT,
-      env: { NO_COLOR: "1", ...env },
-      stdout: "piped",
-      stderr: "piped",
-    }).output(),
-  );
-}
-
-/**
- * A one-model models file for `baseURL` and a small Stag Hunt design (two
- * cells), in `dir`; returns the arguments that name them.
- */
-async function llmInputs(
-  dir: string,
-  baseURL: string,
-  keyVariable: string,
-  { T = [1], episodes = 3 } = {},
-) {
-  await Deno.writeTextFile(
-    `${dir}/models.json`,
-    JSON.stringify({
-      models: [{
-        id: "local",
-        baseURL,
-        model: "coordlab-defensive",
-        testDouble: true,
-        apiKeyEnv: keyVariable,
-        provider: "local",
-      }],
-    }),
-  );
-  await Deno.writeTextFile(
-    `${dir}/spec.json`,
-    JSON.stringify({
-      name: "tiny",
-      episodes,
-      blocks: [{ game: "staghunt", N: [5], M: [3], T, F: [1, 4], agents: [{ model: "local" }] }],
-    }),
-  );
-  return ["staghunt", "--spec", `${dir}/spec.json`, "--models", `${dir}/models.json`];
-}
+import { llmInputs, reproduce, reproduceDirectly, ROOT, task } from "./_reproduce.ts";
 
 Deno.test("reproduce staghunt writes a mock report and a pack that a fresh folder rebuilds byte for byte with network denied", async () => {
   const a = await Deno.makeTempDir({ prefix: "coordlab-repro-a-" });
@@ -311,61 +217,6 @@ Deno.test("deno task reproduce with a key variable unset exits 2 naming it and i
     );
     assertEquals(server.stats().chat, 0);
     await Deno.stat(`${dir}/out`).then(() => assert(false, "the output folder was made"), () => {});
-  } finally {
-    await server.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("deno task reproduce forwards a Ctrl-C to the run once: it stops, says how to resume, and resumes", async () => {
-  const key = "sk-signal";
-  // The run makes about 300 calls, 120 of them in the first part (the signal
-  // comes after about 16): 50 ms each keeps it running for seconds after the
-  // first call, while 200 ms made the test wait 11 s.
-  const server = serveLocalModel({ apiKey: key, latencyMs: 50 });
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-signal-" });
-  try {
-    // 20 episodes: more than the 8 a run plays at once, so some are left to resume.
-    const args = [
-      ...await llmInputs(dir, server.url, "REPRO_TEST_KEY", { T: [2], episodes: 10 }),
-      "--out",
-      "out",
-      "--no-progress",
-      "--no-preflight",
-    ];
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", `--config=${ROOT}deno.json`, ...(await taskFlags()), ROOT + LAUNCHER, ...args],
-      cwd: dir,
-      env: { REPRO_TEST_KEY: key, NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-      // Its own process group, as a terminal's foreground job.
-      detached: true,
-    }).spawn();
-    while (server.stats().chat === 0) await new Promise((r) => setTimeout(r, 50));
-    if (Deno.build.os === "linux") {
-      // The command runs in a process group of its own, so a Ctrl-C reaches
-      // it only through the launcher. (Signals sent at once may merge into
-      // one, so the count below alone would not show it.)
-      // (ps, not /proc/<pid>/task/.../children, which Deno grants only with --allow-all.)
-      const ps = async (...args: string[]) =>
-        new TextDecoder().decode((await new Deno.Command("ps", { args }).output()).stdout).trim();
-      const [pid] = (await ps("-o", "pid=", "--ppid", String(child.pid))).split(/\s+/).map(Number);
-      const group = async (p: number) => Number(await ps("-o", "pgid=", "-p", String(p)));
-      assertEquals([await group(child.pid), await group(pid)], [child.pid, pid]);
-    }
-    // A Ctrl-C: SIGINT to the whole foreground group, the launcher's.
-    Deno.kill(-child.pid, "SIGINT");
-    const ran = decode(await child.output());
-    assertEquals(ran.code, 130, ran.out + ran.err);
-    // Once: the launcher's forwarded signal, not a second one that would abandon them.
-    assertEquals(ran.err.split("Received SIGINT").length, 2, ran.err);
-    assert(ran.err.includes("Received SIGINT: no new episode starts"), ran.err);
-    assert(!ran.err.includes("abandoning"), ran.err);
-    assert(ran.out.includes("Not finished: run the same command again to resume."), ran.out);
-    const resumed = await reproduce(dir, args, { REPRO_TEST_KEY: key });
-    assertEquals(resumed.code, 0, resumed.out + resumed.err);
-    assert(resumed.out.includes("tiny: 20/20 episodes in out/run"), resumed.out);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

@@ -1,5 +1,5 @@
 // The diff page in a real browser (Debian's chromium via puppeteer-core, as
-// browser_test.ts): a branch's page links to its parent and to the diff; the
+// browser_long_test.ts): a branch's page links to its parent and to the diff; the
 // diff shows both episodes aligned by round, the first divergence open and
 // anchored, hostile replies as text. Screenshot: screenshots/viewer/diff.png.
 
