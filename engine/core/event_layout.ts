@@ -485,6 +485,24 @@ export class LogLineDecoder {
   delta: DeltaReader | undefined = undefined;
 
   /**
+   * Says that a line of the file could not be read (not JSON): the lines
+   * after it in an open `"lines-v6"` block are then errors, since what they
+   * leave out is unknown, until the next header.
+   *
+   * @example
+   * ```ts
+   * import { LogLineDecoder } from "./event_layout.ts";
+   * const d = new LogLineDecoder();
+   * d.decode({ schema: 4, run: "r", episode: "e", time: "t" });
+   * d.lost();
+   * if (typeof d.decode({ type: "round_start" }) !== "string") throw new Error();
+   * ```
+   */
+  lost(): void {
+    if (this.delta !== undefined) this.delta.broken = true;
+  }
+
+  /**
    * The event a parsed line stands for; `undefined` for a block header;
    * a message (without the place) for a line that is not one of either
    * layout, a header that is malformed, or a block line outside a block.
@@ -524,8 +542,13 @@ export class LogLineDecoder {
         `{"schema":3,...}, or after its block's episode_end): the header line is missing`;
     }
     if (this.delta !== undefined) {
+      if (this.delta.broken) {
+        return `a "lines-v6" line after a line of its block that could not be read: ` +
+          `what it leaves out is unknown`;
+      }
       const out = this.delta.decode(v);
-      if (typeof out !== "string" && out.type === "episode_end") {
+      if (typeof out === "string") this.delta.broken = true;
+      else if (out.type === "episode_end") {
         this.header = undefined;
         this.delta = undefined;
       }
@@ -578,6 +601,8 @@ export class DeltaReader {
   readonly templates = new Map<string, Record<string, unknown>>();
   /** Types whose lines a fast reader skipped (their templates are unknown). */
   readonly skipped = new Set<string>();
+  /** Whether a line of the block could not be read (the lines after it cannot be rebuilt). */
+  broken = false;
   private stateText: string | undefined;
   private stateValue: unknown = undefined;
   // What readHead read, until committed.
@@ -594,43 +619,17 @@ export class DeltaReader {
 
   /** The event a parsed line of the block stands for, or a message saying why it has none. */
   decode(v: Record<string, unknown>): Record<string, unknown> | string {
-    let round = this.round;
-    let step = this.step;
-    let seq: unknown = this.seq;
-    let ms: unknown = undefined;
-    let time: unknown = undefined;
-    let full = false;
-    let inHead = true;
+    const h = this.head(v);
+    if (typeof h === "string") return h;
+    const { round, step, seq, time: at, full, type } = h;
     let body: Record<string, unknown> = {};
+    let inBody = false;
     for (const k in v) {
-      if (inHead) {
-        if (k === "type") inHead = false;
-        else if (!DELTA_HEAD_KEYS.has(k)) {
-          return `a "lines-v6" line's member "${k}" comes before its "type"`;
-        } else {
-          const x = v[k];
-          if (k === "round") round = x;
-          else if (k === "step") step = x;
-          else if (k === "seq") seq = x;
-          else if (k === "ms") ms = x;
-          else if (k === "time") time = x;
-          else if (x !== 1) return `a "lines-v6" line's "full" must be 1: received ${JSON.stringify(x)}`;
-          else full = true;
-          continue;
-        }
+      if (!inBody) {
+        if (k !== "type") continue;
+        inBody = true;
       }
       body[k] = v[k];
-    }
-    const type = body.type;
-    if (typeof type !== "string") return `a "lines-v6" line must have a string "type"`;
-    if (typeof seq !== "number") {
-      return `a "lines-v6" line's "seq" must be a number: received ${JSON.stringify(seq)}`;
-    }
-    let at = this.time;
-    if (ms !== undefined || time !== undefined) {
-      const t = blockLineTime(this.header, ms, time);
-      if (typeof t !== "string") return t.problem;
-      at = t;
     }
     if (type === "checkpoint") {
       const state = this.checkpoint(body);
@@ -665,6 +664,61 @@ export class DeltaReader {
     };
     for (const k in body) out[k] = body[k];
     return out;
+  }
+
+  /**
+   * Commits the head of a parsed line whose body the reader does not need
+   * (its type's templates are then unknown); a message when it is malformed.
+   */
+  skipParsed(v: Record<string, unknown>): string | undefined {
+    const h = this.head(v);
+    if (typeof h === "string") return h;
+    this.round = h.round;
+    this.step = h.step;
+    this.seq = AGENT_SIDE_EVENT_TYPES.has(h.type) ? h.seq : h.seq + 1;
+    this.time = h.time;
+    this.skipped.add(h.type);
+    return undefined;
+  }
+
+  /** The head of a parsed line (the members before its type, or what they imply), or a message. */
+  private head(v: Record<string, unknown>):
+    | { round: unknown; step: unknown; seq: number; time: string; full: boolean; type: string }
+    | string {
+    let round = this.round;
+    let step = this.step;
+    let seq: unknown = this.seq;
+    let ms: unknown = undefined;
+    let time: unknown = undefined;
+    let full = false;
+    let typed = false;
+    for (const k in v) {
+      if (k === "type") {
+        typed = true;
+        break;
+      }
+      if (!DELTA_HEAD_KEYS.has(k)) return `a "lines-v6" line's member "${k}" comes before its "type"`;
+      const x = v[k];
+      if (k === "round") round = x;
+      else if (k === "step") step = x;
+      else if (k === "seq") seq = x;
+      else if (k === "ms") ms = x;
+      else if (k === "time") time = x;
+      else if (x !== 1) return `a "lines-v6" line's "full" must be 1: received ${JSON.stringify(x)}`;
+      else full = true;
+    }
+    const type = v.type;
+    if (!typed || typeof type !== "string") return `a "lines-v6" line must have a string "type"`;
+    if (typeof seq !== "number") {
+      return `a "lines-v6" line's "seq" must be a number: received ${JSON.stringify(seq)}`;
+    }
+    let at = this.time;
+    if (ms !== undefined || time !== undefined) {
+      const t = blockLineTime(this.header, ms, time);
+      if (typeof t !== "string") return t.problem;
+      at = t;
+    }
+    return { round, step, seq, time: at, full, type };
   }
 
   /** A checkpoint's body with its state (rebuilt from its delta), or a message. */
@@ -1024,6 +1078,22 @@ export const DELTA_SCHEMA_VERSION = 4;
 
 /** How a `"lines-v6"` block header starts: `{"schema":4,`. */
 export const DELTA_HEADER_PREFIX = `{"schema":${DELTA_SCHEMA_VERSION},`;
+
+/**
+ * Whether a line (its text, from its opening brace) is a block's line, not a
+ * header or a line of the old layout: a JSON object that does not start with
+ * a `schema` member (under `"lines-v5"` it starts with `{"round":`; under
+ * `"lines-v6"` with any head member or its `type`).
+ *
+ * @example
+ * ```ts
+ * import { isBlockLine } from "./event_layout.ts";
+ * if (!isBlockLine('{"type":"round_start"}') || isBlockLine('{"schema":4,"run":"r"}')) throw new Error();
+ * ```
+ */
+export function isBlockLine(line: string): boolean {
+  return line.startsWith('{"') && !line.startsWith('{"schema":');
+}
 
 /** The head members of a `"lines-v6"` line, before its `type`. */
 const DELTA_HEAD_KEYS: ReadonlySet<string> = new Set([

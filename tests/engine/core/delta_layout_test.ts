@@ -105,3 +105,228 @@ Deno.test("every game's lines-v6 log decodes to exactly its recorder's events an
     assertEquals([llm.hashes, llm.outcome], [v5.hashes, v5.outcome]);
   }
 });
+
+Deno.test("a seeded bank-run M0 episode takes exactly these bytes under lines-v6", async () => {
+  // Defensive mock agents, seed 3, run "adhoc", the clock of block_layout_test (7 ms per read).
+  let n = 0;
+  const clock = () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * n++).toISOString();
+  const r = await playEpisode(bankRunGame.environment, {
+    ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
+    seed: 3,
+    agents: bankRunGame.mockAgents({ seed: 3 }),
+    run: "adhoc",
+    episode: "bank_run_M0_stable_s3",
+    ndjson: true,
+    clock,
+  });
+  const lines = r.ndjson!.trimEnd().split("\n");
+  assertEquals([r.ndjsonBytes!.length, lines.length], [33632, 197]);
+  assertEquals(lines[2], '{"round":1,"step":"start","ms":7,"type":"round_start"}');
+  // A decision of round 2 carries only what its agent's decision of round 1 does not.
+  const decisions = lines.filter((l) => l.includes('"type":"decision","agent":"dep_01"'));
+  assertEquals(
+    decisions[1],
+    '{"step":"settlement","type":"decision","agent":"dep_01","reported":6,"probability":0.06,"draw":0.513098962499431}',
+  );
+  // The second checkpoint is the first's state with one piece changed.
+  const checkpoints = lines.filter((l) => l.includes('"type":"checkpoint"'));
+  assert(checkpoints[0].includes('"type":"checkpoint","state":{"assets":15.075,'));
+  assert(checkpoints[1].startsWith('{"step":"checkpoint","type":"checkpoint","delta":[[93,1,"\\"round\\":2}"]],'));
+});
+
+Deno.test("lines-v6 hashes are SHA-256 over the lines' bytes less their time members", async () => {
+  const r = await bankRunM0(22);
+  const lines = r.ndjson!.trimEnd().split("\n");
+  let segment = lines[0].replace(/,"time":"[^"]*"\}$/, "}") + "\n";
+  assertEquals(segment, '{"schema":4,"run":"adhoc","episode":"bank_run_M0_stable_s22"}\n');
+  let checkpoints = 0;
+  for (const line of lines.slice(1)) {
+    const bare = line.replace(/"ms":\d+,/, "");
+    const e = JSON.parse(line) as Record<string, unknown>;
+    if (e.type === "checkpoint") {
+      assertEquals(e.events_hash, sha256Hex(segment));
+      segment = "";
+      checkpoints++;
+    } else if (e.type === "episode_end") {
+      const own = bare.replace(`,"events_hash":"${e.events_hash}"}`, "}");
+      assertEquals(e.events_hash, sha256Hex(segment + own + "\n"));
+    } else segment += bare + "\n";
+  }
+  assertEquals(checkpoints, 3);
+  // The state hashes and the outcome are those of lines-v5.
+  const v5 = await bankRunM0(22, "lines-v5");
+  assertEquals([r.hashes, r.outcome], [v5.hashes, v5.outcome]);
+});
+
+Deno.test("the lines-v6 log of an episode loads to the same frames and viewer events as its lines-v5 log", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const seed of [22, 23, 24]) {
+      const v5 = await bankRunM0(seed, "lines-v5", "fixture");
+      const v6 = await bankRunM0(seed, undefined, "fixture");
+      writeEpisodeLogText(`${dir}/old/fixture/s${seed}.ndjson`, v5.ndjson!);
+      writeEpisodeLogText(`${dir}/new/fixture/s${seed}.ndjson`, v6.ndjson!);
+      const [va, vb] = [
+        await readLogFile(`${dir}/old/fixture/s${seed}.ndjson`),
+        await readLogFile(`${dir}/new/fixture/s${seed}.ndjson`),
+      ];
+      assertEquals([va.malformed, vb.malformed], [[], []]);
+      assertEquals(texts(vb.episodes[0].events), texts(v6.events));
+    }
+    const frames = ["rounds", "decisions", "mechanisms", "corrections", "calls"] as const;
+    // Each frame alone (the fast path skips the lines of the others) and all together.
+    for (const asked of [...frames.map((f) => [f]), [...frames]]) {
+      const [a, b] = [
+        await loadRuns(`${dir}/old`, { frames: [...asked], strict: true }),
+        await loadRuns(`${dir}/new`, { frames: [...asked], strict: true }),
+      ];
+      for (const name of asked) assertEquals(b[name].toRecords(), a[name].toRecords(), name);
+      const columns = a.episodes.columns.filter((c) => c !== "file");
+      const differ = columns.filter((c) =>
+        JSON.stringify(a.episodes.getColumn(c).toArray()) !==
+          JSON.stringify(b.episodes.getColumn(c).toArray())
+      );
+      assertEquals(differ, differ.filter((c) => /hash/.test(c)));
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an LLM-scripted lines-v6 log loads its calls and corrections as its lines-v5 log does", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const v5 = await scriptedEpisode({ fail: true, hashing: "lines-v5" });
+    const v6 = await scriptedEpisode({ fail: true });
+    writeEpisodeLogText(`${dir}/old/adhoc/ep.ndjson`, v5.ndjson!);
+    writeEpisodeLogText(`${dir}/new/adhoc/ep.ndjson`, v6.ndjson!);
+    const frames = ["decisions", "corrections", "calls"] as const;
+    const [a, b] = [
+      await loadRuns(`${dir}/old`, { frames: [...frames], strict: true }),
+      await loadRuns(`${dir}/new`, { frames: [...frames], strict: true }),
+    ];
+    for (const name of frames) assertEquals(b[name].toRecords(), a[name].toRecords(), name);
+    assertEquals(b.calls.height, 147);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a segment holds lines-v5 and lines-v6 blocks; its readers and its recovery read both", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const v5 = await bankRunM0(22, "lines-v5", "fixture");
+    const v6 = await bankRunM0(26, undefined, "fixture");
+    const writer = SegmentWriter.create(dir, "mix");
+    const a = writer.appendText({ run: "fixture", episode: "bank_run_M0_stable_s22", bytes: v5.ndjsonBytes! });
+    const b = writer.appendText({ run: "fixture", episode: "bank_run_M0_stable_s26", bytes: v6.ndjsonBytes! });
+    const c = writer.appendText({
+      run: "fixture",
+      episode: "bank_run_M0_stable_s26",
+      bytes: v6.ndjsonBytes!,
+      status: "ok",
+    });
+    assertEquals([a.status, b.status, c.status], ["ok", "ok", "ok"]);
+    writer.close();
+    const episodes = await readLogEpisodes(writer.path);
+    assertEquals(episodes.map((e) => texts(e.events)), [
+      texts(v5.events),
+      texts([...v6.events, ...v6.events]),
+    ]);
+    await Deno.remove(segmentIndexPath(writer.path));
+    const recovered = await recoverSegment(writer.path);
+    assertEquals(recovered.entries.map((e) => [e.episode, e.offset, e.bytes, e.status]), [
+      ["bank_run_M0_stable_s22", a.offset, a.bytes, "ok"],
+      ["bank_run_M0_stable_s26", b.offset, b.bytes, "ok"],
+      ["bank_run_M0_stable_s26", c.offset, c.bytes, "ok"],
+    ]);
+    // A torn lines-v6 tail is cut, naming its episode from its header.
+    Deno.writeTextFileSync(
+      writer.path,
+      new TextDecoder().decode(v6.ndjsonBytes!.subarray(0, 3000)),
+      { append: true },
+    );
+    const torn = await recoverSegment(writer.path);
+    assertEquals([torn.truncated, torn.entries.length], ["bank_run_M0_stable_s26", 3]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a malformed lines-v6 line is an error naming its file and line, in every reader", async () => {
+  const r = await bankRunM0(22);
+  const lines = r.ndjson!.split("\n");
+  const cp = lines.findIndex((l) => l.includes('"delta":['));
+  const bad = [...lines];
+  bad[cp] = bad[cp].replace(/"delta":\[\[(\d+),/, '"delta":[[9999,');
+  const text = bad.join("\n");
+  const message = `a checkpoint's "delta" op 0 [9999,2,"{\\"assets\\":9.339705882352943,` +
+    `\\"assetsSold\\":5.73529411764706"] does not fit the previous state's 94 pieces after 0`;
+  assertThrows(() => parseEpisodeLog(text, "bad.ndjson"), SyntaxError, `bad.ndjson:${cp + 1}: ${message}`);
+  // A delta that does not give JSON, a member before the type, a member its template lacks.
+  const cases: [string, string][] = [
+    [
+      JSON.stringify({ ...JSON.parse(lines[cp]), delta: [[0, 1, "{"]] }),
+      `a checkpoint's "delta" does not give JSON`,
+    ],
+    [lines[2].replace('"type":', '"x":1,"type":'), `a "lines-v6" line's member "x" comes before its "type"`],
+    [
+      lines.filter((l) => l.includes('"type":"decision","agent":"dep_01",'))[1].replace(
+        '"draw"',
+        '"zzz":1,"draw"',
+      ),
+      `a "lines-v6" line's member "zzz" is not one of the members of the previous "decision" line`,
+    ],
+  ];
+  for (const [line, expected] of cases) {
+    const original = lines.findIndex((l) =>
+      l === line.replace('"x":1,', "").replace('"zzz":1,', "") ||
+      (line.includes('"delta":[[') && l.includes('"delta":[[') &&
+        l.slice(l.indexOf('"state_hash"')) === line.slice(line.indexOf('"state_hash"')))
+    );
+    const edited = [...lines];
+    edited[original] = line;
+    assertThrows(
+      () => parseEpisodeLog(edited.join("\n"), "e.ndjson"),
+      SyntaxError,
+      `e.ndjson:${original + 1}: ${expected}`,
+    );
+    if (line.includes('"delta"')) continue;
+    // The loaders (their fast path refuses the line, and the decoder says why).
+    const dir = await Deno.makeTempDir();
+    try {
+      writeEpisodeLogText(`${dir}/run/e.ndjson`, edited.join("\n"));
+      await assertRejects(
+        () => loadRuns(dir, { frames: ["decisions"], strict: true }),
+        SyntaxError,
+        `${dir}/run/e.ndjson:${original + 1}: ${expected}`,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/run/bad.ndjson`;
+    writeEpisodeLogText(file, text);
+    // The loaders read a checkpoint's events hash, not its state (as under every layout).
+    assertEquals((await loadRuns(dir, { strict: true })).episodes.height, 1);
+    await assertRejects(() => readLogEpisodes(file), SyntaxError, `${file}:${cp + 1}: ${message}`);
+    const viewed = await readLogFile(file);
+    assertEquals(viewed.malformed[0], { file, line: cp + 1, message });
+    // A line that is not JSON: the lines after it in its block cannot be rebuilt, and say so.
+    const torn = [...lines];
+    torn[5] = torn[5].slice(0, 20);
+    writeEpisodeLogText(file, torn.join("\n"));
+    const lenient = await readLogFile(file);
+    assertEquals(lenient.malformed[1], {
+      file,
+      line: 7,
+      message: `a "lines-v6" line after a line of its block that could not be read: what it leaves out is unknown`,
+    });
+    const loaded = await loadRuns(dir);
+    assertEquals(loaded.malformed[1], lenient.malformed[1]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
