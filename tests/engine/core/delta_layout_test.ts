@@ -18,6 +18,8 @@ import { FRAIL_ENV_IDS } from "../../../engine/frail/registry.ts";
 import { MECHANISMS } from "../../../engine/frail/types.ts";
 import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
 import { replayEpisode, runEpisode } from "../../../engine/run_episode.ts";
+import { replayWith } from "../../../engine/core/replay.ts";
+import { bankRun } from "../../../engine/games/bank_run/environment.ts";
 import {
   readLogEpisodes,
   recoverSegment,
@@ -329,4 +331,95 @@ Deno.test("a malformed lines-v6 line is an error naming its file and line, in ev
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("replayWith() names an edited model call of a lines-v6 log by its event_hash, a reordered line and a removed one by their round", async () => {
+  const log = parseEpisodeLog((await scriptedEpisode({})).ndjson!);
+  // An edited reply: the hash of its line as edited (less its time, in its block's context).
+  const at = log.findIndex((e) => e.type === "llm_call" && e.round === 3);
+  const copy = structuredClone(log) as unknown as Record<string, unknown>[];
+  copy[at].content = '{"withdraw_probability": 95}';
+  const events = copy as unknown as EngineEvent[];
+  const check = await replayWith(bankRun, events);
+  const segment = events.findIndex((e) => e.type === "round_start" && e.round === 3);
+  const line = deltaBlockLines(events)[at + 1].hashed!;
+  const own = line.replace(/,"event_hash":"[0-9a-f]{64}"\}$/, "}");
+  assertEquals(check.mismatch?.field, `events[${at - segment}].event_hash`);
+  assertEquals([check.mismatch?.recorded, check.mismatch?.replayed], [
+    copy[at].event_hash,
+    sha256Hex(own),
+  ]);
+  // A decision with its members reordered is the same event, but not the text that was hashed.
+  const d = log.findIndex((e) => e.type === "decision" && e.round === 2);
+  const { type, ...rest } = log[d] as unknown as Record<string, unknown>;
+  const reordered = log.map((e, i) => i === d ? { ...rest, type } as unknown as EngineEvent : e);
+  const cp = log.findIndex((e) => e.type === "checkpoint" && e.round === 2);
+  const round = log.findIndex((e) => e.type === "round_start" && e.round === 2);
+  assertEquals((await replayWith(bankRun, reordered)).mismatch, {
+    round: 2,
+    kind: "events",
+    field: `events[${cp - round}].events_hash`,
+    recorded: (log[cp] as { events_hash: string }).events_hash,
+    replayed: eventsHash(reordered.slice(round, cp), { before: reordered.slice(0, round) }),
+    event: { type: "checkpoint", seq: log[cp].seq, step: "checkpoint", round: 2, index: cp },
+  });
+  // A model call left out: its round is named.
+  const removed = log.filter((e) => !(e.type === "llm_call" && e.round === 4 && e.agent === "dep_03"));
+  const gone = await replayWith(bankRun, removed);
+  assertEquals([gone.ok, gone.mismatch?.round], [false, 4]);
+});
+
+Deno.test("a lines-v5 log (real bytes of efb2320) still reads, replays, and is what the lines-v5 writer writes", async () => {
+  const file = new URL(
+    "../../fixtures/lines_v5/fixture/bank_run_M0_stable_s22.ndjson",
+    import.meta.url,
+  ).pathname;
+  const text = await Deno.readTextFile(file);
+  const events = parseEpisodeLog(text, file);
+  assertEquals([events.length, (events[0] as { hashing?: string }).hashing], [105, "lines-v5"]);
+  const replay = await replayEpisode(events);
+  assertEquals([replay.ok, replay.hashing, replay.rounds], [true, "lines-v5", 3]);
+  let n = 0;
+  const clock = () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * n++).toISOString();
+  const again = await playEpisode(bankRunGame.environment, {
+    ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
+    seed: 22,
+    agents: bankRunGame.mockAgents({ seed: 22 }),
+    run: "fixture",
+    episode: "bank_run_M0_stable_s22",
+    ndjson: true,
+    clock,
+    hashing: "lines-v5",
+  });
+  assertEquals(again.ndjson, text);
+  const [one] = await readLogEpisodes(file);
+  assertEquals(texts(one.events), texts(events));
+});
+
+Deno.test("the lines-v6 recorder refuses a body whose first member is not its type, or that carries a header's member", () => {
+  const record = (body: Record<string, unknown>) => {
+    const rec = new EventRecorder({ run: "r", episode: "e", keep: true, lines: true, hashes: true });
+    rec.tick();
+    rec.emit(body as never);
+    return rec;
+  };
+  assertThrows(
+    () => record({ kind: "k", type: "transition" }),
+    TypeError,
+    `A "transition" event whose first member is not its "type" cannot be logged in the delta ` +
+      `layout ("lines-v6"), whose members before "type" are the line's head`,
+  );
+  assertThrows(
+    () => record({ type: "transition", kind: "k", run: "x" }),
+    TypeError,
+    `A "transition" event with its own "run" cannot be logged in the block layout ("lines-v6")`,
+  );
+  // A body's own round is the event's, and the next line's implied one.
+  const rec = record({ type: "transition", kind: "asset_matured", round: 4 });
+  rec.emit({ type: "transition", kind: "asset_matured" } as never);
+  assertEquals(rec.text.split("\n").slice(1, 3), [
+    '{"round":4,"type":"transition","kind":"asset_matured"}',
+    '{"round":0,"type":"transition"}',
+  ]);
+  assertEquals(texts(parseEpisodeLog(rec.text)), texts(rec.events));
 });
