@@ -143,11 +143,11 @@ const OPEN_BODIES: ReadonlySet<string> = new Set(["mechanism", "transition"]);
  *   clock: () => "t" });
  * rec.tick();
  * rec.emit({ type: "round_start" });
- * // "lines-v5": the block header, then the event's own members (at the header's time: no time member).
- * if (
- *   rec.text !== '{"schema":3,"run":"r","episode":"e","time":"t"}\n' +
- *       '{"round":0,"step":"setup","seq":0,"type":"round_start"}\n'
- * ) throw new Error(rec.text);
+ * // "lines-v6": the block header, then the event less what the lines before imply (round 0,
+ * // step "setup", seq 0 and the header's time for the first line).
+ * if (rec.text !== '{"schema":4,"run":"r","episode":"e","time":"t"}\n{"type":"round_start"}\n') {
+ *   throw new Error(rec.text);
+ * }
  * if (rec.events[0].seq !== 0 || rec.seq !== 1) throw new Error();
  * ```
  */
