@@ -1140,10 +1140,10 @@ export function deltaHeaderLine(header: BlockHeader): string {
  * import { blockHeader, DeltaWriter } from "./event_layout.ts";
  * const w = new DeltaWriter(blockHeader("r", "e", "1970-01-01T00:00:00.000Z"));
  * const a = w.head(1, "s", 0, "1970-01-01T00:00:00.000Z", true);
- * if (a.head + a.time !== '"round":1,"step":"s",') throw new Error(a.head);
+ * if (a + w.time !== '"round":1,"step":"s",') throw new Error(a);
  * if (w.body({ type: "x", agent: "a", v: 1, w: 2 }) !== '"type":"x","agent":"a","v":1,"w":2}') throw new Error();
  * const b = w.head(1, "s", 1, "1970-01-01T00:00:00.004Z", true);
- * if (b.head !== "" || b.time !== '"ms":4,') throw new Error();
+ * if (b !== "" || w.time !== '"ms":4,') throw new Error();
  * if (w.body({ type: "x", agent: "a", v: 1, w: 3 }) !== '"type":"x","agent":"a","w":3}') throw new Error();
  * ```
  */
@@ -1151,32 +1151,31 @@ export class DeltaWriter {
   private round = 0;
   private step = "setup";
   private seq = 0;
-  private time: string;
+  private at: string;
+  private timeMember = "";
   private stepText = "";
   private timeAt = "";
   private timeText = "";
-  private readonly templates = new Map<string, Record<string, unknown>>();
-  private readonly templateKeys = new Map<string, string[]>();
-  private statePieces: string[] | undefined;
+  // The templates by type, then by agent (NO_AGENT for a body without a string agent).
+  private readonly templates = new Map<string, Map<unknown, DeltaTemplate>>();
+  // The previous checkpoint's state text and its pieces' starts; a spare array for the next.
+  private stateText: string | undefined;
+  private stateStarts: number[] | undefined;
+  private spare: number[] | undefined;
 
   /** A writer at the start of the block under `header`. */
   constructor(readonly header: BlockHeader) {
-    this.time = header.time;
+    this.at = header.time;
   }
 
   /**
-   * The head members of the next line (`head`, hashed; `time`, its time
-   * member, which the hash leaves out: it follows `head` in the line), each
-   * with its comma, for an event at `round`, `step`, `seq` and `time`; `game`
-   * is false for an agent-side event (the `seq` after it is its own).
+   * The head members of the next line, each with its comma (hashed; its time
+   * member, which the hash leaves out and which follows them in the line, is
+   * then {@linkcode DeltaWriter.time}), for an event at `round`, `step`,
+   * `seq` and `time`; `game` is false for an agent-side event (the `seq`
+   * after it is its own).
    */
-  head(
-    round: number,
-    step: string,
-    seq: number,
-    time: string,
-    game: boolean,
-  ): { head: string; time: string } {
+  head(round: number, step: string, seq: number, time: string, game: boolean): string {
     let head = "";
     if (round !== this.round) {
       head = `"round":${JSON.stringify(round)},`;
@@ -1189,8 +1188,8 @@ export class DeltaWriter {
     }
     if (seq !== this.seq) head += `"seq":${JSON.stringify(seq)},`;
     this.seq = game ? seq + 1 : seq;
-    let member = "";
-    if (time !== this.time) {
+    this.timeMember = "";
+    if (time !== this.at) {
       if (time !== this.timeAt) {
         this.timeAt = time;
         const m = timeMember(this.header, time);
@@ -1200,10 +1199,15 @@ export class DeltaWriter {
           ? `"time":${JSON.stringify(time)},`
           : `"ms":0,`;
       }
-      member = this.timeText;
-      this.time = time;
+      this.timeMember = this.timeText;
+      this.at = time;
     }
-    return { head, time: member };
+    return head;
+  }
+
+  /** The time member of the line {@linkcode DeltaWriter.head} gave the head of, with its comma, or `""`. */
+  get time(): string {
+    return this.timeMember;
   }
 
   /**
@@ -1214,43 +1218,126 @@ export class DeltaWriter {
    * `events_hash`), whose value it gives to {@linkcode DeltaWriter.trail}.
    */
   body(body: Record<string, unknown>, trailing?: string): string {
-    const key = templateKey(body.type, body.agent);
-    const keys = Object.keys(body);
-    if (trailing !== undefined) keys.push(trailing);
-    const t = this.templates.get(key);
-    let text: string;
-    let clean = true;
-    for (const k of keys) {
-      const v = body[k];
-      if (v === undefined ? k !== trailing : typeof v === "function" || typeof v === "symbol") {
-        clean = false;
-      }
-    }
-    if (t === undefined) text = JSON.stringify(body).slice(1);
-    else if (!sameKeys(keys, this.templateKeys.get(key)!) || !clean) {
-      text = `"full":1,${JSON.stringify(body).slice(1)}`;
-    } else {
-      const d: Record<string, unknown> = {};
-      for (const k of keys) {
-        if (k === trailing) continue;
+    const type = body.type;
+    const agent = body.agent;
+    let byAgent = this.templates.get(type as string);
+    if (byAgent === undefined) this.templates.set(type as string, byAgent = new Map());
+    const agentKey = typeof agent === "string" ? agent : NO_AGENT;
+    const t = byAgent.get(agentKey);
+    if (t !== undefined) {
+      // The members the template does not repeat, each as JSON.stringify writes it in the
+      // body; the template's values become the body's as they are read (a body that cannot
+      // be written this way is written whole below, with a new template).
+      const keys = t.keys;
+      const before = t.values;
+      const n = t.count;
+      let text = t.typeText;
+      let i = 0;
+      let whole = true;
+      for (const k in body) {
+        if (i >= n || k !== keys[i]) {
+          whole = false;
+          break;
+        }
         const v = body[k];
-        if (k === "type" || k === "agent" || typeof v === "object" || v !== t[k]) d[k] = v;
+        if (i === 0 || i === t.agentAt) {
+          if (i !== 0) text += t.agentText;
+          i++;
+          continue;
+        }
+        let out: string | undefined;
+        switch (typeof v) {
+          case "number":
+            if (v === before[i]) {
+              i++;
+              continue;
+            }
+            out = v === 0 ? "0" : v - v === 0 ? "" + v : "null";
+            break;
+          case "string":
+            if (v === before[i]) {
+              i++;
+              continue;
+            }
+            out = JSON.stringify(v);
+            break;
+          case "boolean":
+            if (v === before[i]) {
+              i++;
+              continue;
+            }
+            out = v ? "true" : "false";
+            break;
+          case "object":
+            if (v === null) {
+              if (before[i] === null) {
+                i++;
+                continue;
+              }
+              out = "null";
+            } else out = JSON.stringify(v);
+            break;
+        }
+        if (out === undefined) {
+          // undefined, a function or a symbol (JSON.stringify leaves the member out).
+          whole = false;
+          break;
+        }
+        before[i] = v;
+        text += t.names[i] + out;
+        i++;
       }
-      text = JSON.stringify(d).slice(1);
+      if (whole && i === n && (trailing === undefined) === (n === keys.length)) {
+        this.last = t;
+        return text + "}";
+      }
     }
-    const template = clean ? body : JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
-    this.pendingKey = key;
-    this.templates.set(key, template);
-    this.templateKeys.set(key, clean ? keys : Object.keys(template).concat(trailing ?? []));
-    return text;
+    const keys = Object.keys(body);
+    if (keys[0] !== "type") {
+      throw new TypeError(
+        `A "${type}" body whose first member is not its "type" has no "lines-v6" line`,
+      );
+    }
+    const json = JSON.stringify(body);
+    let values = Object.values(body);
+    let clean = true;
+    for (const v of values) {
+      const kind = typeof v;
+      if (kind === "undefined" || kind === "function" || kind === "symbol") clean = false;
+    }
+    let k = keys;
+    if (!clean) {
+      // What a reader gets back of it: the members JSON.stringify wrote.
+      const decoded = JSON.parse(json) as Record<string, unknown>;
+      k = Object.keys(decoded);
+      values = Object.values(decoded);
+    }
+    const count = k.length;
+    if (trailing !== undefined) {
+      k.push(trailing);
+      values.push(undefined);
+    }
+    const agentAt = typeof agent === "string" ? k.indexOf("agent") : -1;
+    const made: DeltaTemplate = {
+      keys: k,
+      count,
+      names: k.map(memberName),
+      values,
+      typeText: `"type":${JSON.stringify(type)}`,
+      agentAt,
+      agentText: agentAt === -1 ? "" : `,"agent":${JSON.stringify(agent)}`,
+    };
+    this.last = made;
+    byAgent.set(agentKey, made);
+    return t === undefined ? json.slice(1) : `"full":1,${json.slice(1)}`;
   }
 
-  private pendingKey = "";
+  private last: DeltaTemplate | undefined;
 
   /** Gives the template of the last body its `trailing` member's value (see {@linkcode DeltaWriter.body}). */
-  trail(name: string, value: string): void {
-    const t = this.templates.get(this.pendingKey)!;
-    this.templates.set(this.pendingKey, { ...t, [name]: value });
+  trail(_name: string, value: string): void {
+    const values = this.last!.values;
+    values[values.length - 1] = value;
   }
 
   /**
@@ -1258,60 +1345,143 @@ export class DeltaWriter {
    * shorter, `"delta":[...]` against the previous checkpoint's state text.
    */
   state(text: string): string {
-    const pieces = text.split(",");
-    const before = this.statePieces;
-    this.statePieces = pieces;
+    text.charCodeAt(0); // flat: the pieces are compared by character
+    const before = this.stateText;
+    const starts = pieceStarts(text, this.spare);
+    this.spare = this.stateStarts;
+    this.stateText = text;
+    this.stateStarts = starts;
     const whole = `"state":${text}`;
     if (before === undefined) return whole;
-    const ops = stateDelta(before, pieces);
+    const ops = stateDelta(before, this.spare!, text, starts);
     if (ops === undefined) return whole;
     const delta = `"delta":${JSON.stringify(ops)}`;
     return delta.length < whole.length ? delta : whole;
   }
 }
 
-/** Whether two key lists are the same, in order. */
-function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/**
+ * Where each comma-separated piece of `text` starts, and one past the end
+ * (`length + 1`) last, in `into` when it is given (reused).
+ */
+function pieceStarts(text: string, into: number[] | undefined): number[] {
+  const out = into ?? [];
+  out.length = 0;
+  out.push(0);
+  let at = text.indexOf(",");
+  while (at !== -1) {
+    out.push(at + 1);
+    at = text.indexOf(",", at + 1);
+  }
+  out.push(text.length + 1);
+  return out;
 }
 
-/** The ops that turn the pieces `before` into `after` (see {@linkcode DELTA_SCHEMA_VERSION}). */
+/**
+ * Whether the `count` pieces of `a` (starts `as`) from piece `i` are those of
+ * `b` (starts `bs`) from piece `j` (compared as two slices: the engine's
+ * string comparison is much faster than a loop over characters).
+ */
+function samePieces(
+  a: string,
+  as: number[],
+  i: number,
+  b: string,
+  bs: number[],
+  j: number,
+  count = 1,
+): boolean {
+  const from = as[i];
+  const length = as[i + count] - from;
+  const at = bs[j];
+  return bs[j + count] - at === length && a.slice(from, from + length) === b.slice(at, at + length);
+}
+
+/**
+ * The ops that turn the pieces of `before` into those of `after` (see
+ * {@linkcode DELTA_SCHEMA_VERSION}), from their piece starts; undefined when
+ * no op can (both one piece and the same).
+ */
 function stateDelta(
-  before: readonly string[],
-  after: readonly string[],
+  before: string,
+  bs: number[],
+  after: string,
+  as: number[],
 ): [number, number, string][] | undefined {
   const ops: [number, number, string][] = [];
-  if (before.length === after.length) {
-    const n = before.length;
+  const n = bs.length - 1;
+  const m = as.length - 1;
+  // Pieces i..j-1 of `after`, as one text.
+  const text = (i: number, j: number) => after.slice(as[i], as[j] - 1);
+  if (n === m) {
     let i = 0;
     while (i < n) {
-      if (before[i] === after[i]) {
+      // Most pieces are unchanged: a run of 8 is compared at once.
+      const k = Math.min(n, i + 8);
+      if (k - i > 1 && samePieces(before, bs, i, after, as, i, k - i)) {
+        i = k;
+        continue;
+      }
+      if (samePieces(before, bs, i, after, as, i)) {
         i++;
         continue;
       }
       let j = i + 1;
-      while (j < n && before[j] !== after[j]) j++;
-      ops.push([i, j - i, after.slice(i, j).join(",")]);
+      while (j < n && !samePieces(before, bs, j, after, as, j)) j++;
+      ops.push([i, j - i, text(i, j)]);
       i = j;
     }
     return ops;
   }
-  const n = before.length;
-  const m = after.length;
   let p = 0;
-  while (p < n && p < m && before[p] === after[p]) p++;
+  while (p < n && p < m && samePieces(before, bs, p, after, as, p)) p++;
   let s = 0;
-  while (s < n - p && s < m - p && before[n - 1 - s] === after[m - 1 - s]) s++;
+  while (s < n - p && s < m - p && samePieces(before, bs, n - 1 - s, after, as, m - 1 - s)) s++;
   // The one piece that replaces the middle must not be empty: widen it by a piece.
   if (m - s - p === 0) {
     if (p > 0) p--;
     else if (s > 0) s--;
     else return undefined;
   }
-  ops.push([p, n - s - p, after.slice(p, m - s).join(",")]);
+  ops.push([p, n - s - p, text(p, m - s)]);
   return ops;
+}
+
+/** A template as the writer keeps it: the member names, their `,"name":` texts and values. */
+interface DeltaTemplate {
+  /** The member names, a trailing one last. */
+  keys: string[];
+  /** How many of them the body has (all but a trailing one). */
+  count: number;
+  names: string[];
+  values: unknown[];
+  /** `"type":"<type>"`. */
+  typeText: string;
+  /** Where the body's string `agent` is (-1 without one), and its text `,"agent":"<id>"`. */
+  agentAt: number;
+  agentText: string;
+}
+
+/** The agent key of a body without a string agent. */
+const NO_AGENT = Symbol("no agent");
+
+/** A member's name as it follows another member: `,"name":` (cached). */
+function memberName(name: string): string {
+  let text = memberNames.get(name);
+  if (text === undefined) {
+    text = `,${JSON.stringify(name)}:`;
+    if (memberNames.size >= 8192) memberNames.clear();
+    memberNames.set(name, text);
+  }
+  return text;
+}
+const memberNames = new Map<string, string>();
+
+/** Whether two key lists are the same, in order. */
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The state text a checkpoint's delta gives from the previous state's, or a message. */
@@ -1395,13 +1565,16 @@ export function deltaBlockLines(
       throw new TypeError(`A "${e.type}" event with its own "ms" has no block line`);
     }
     const type = body.type;
-    const h = w.head(
-      round as number,
-      step as string,
-      seq as number,
-      at,
-      !AGENT_SIDE_EVENT_TYPES.has(String(type)),
-    );
+    const h = {
+      head: w.head(
+        round as number,
+        step as string,
+        seq as number,
+        at,
+        !AGENT_SIDE_EVENT_TYPES.has(String(type)),
+      ),
+      time: w.time,
+    };
     if (type === "checkpoint") {
       const { type: _t, state, ...hashes } = body;
       const rest = JSON.stringify(hashes).slice(1);

@@ -388,9 +388,11 @@ export class EventRecorder {
     this.restartSegment();
     if (this.deltas) {
       // Its head is implied for the next line whether or not lines are built.
-      const h = this.delta!.head(this.roundNo, this.stepId, seq, this.time, true);
+      const head = this.delta!.head(this.roundNo, this.stepId, seq, this.time, true);
       if (this.lines) {
-        const line = `{${h.head}${h.time}${TYPE_KEY}checkpoint",${this.delta!.state(stateText)},` +
+        const line = `{${head}${this.delta!.time}${TYPE_KEY}checkpoint",${
+          this.delta!.state(stateText)
+        },` +
           `"state_hash":"${stateHash}",${EVENTS_HASH_KEY}${roundHash}"}\n`;
         this.addLine(line, 0, line.length);
       }
@@ -591,12 +593,6 @@ export class EventRecorder {
     let round = this.roundNo;
     let step = this.stepId;
     let at = seq;
-    if (Object.keys(own)[0] !== "type") {
-      throw new TypeError(
-        `A "${body.type}" event whose first member is not its "type" cannot be logged in the ` +
-          `delta layout ("${this.hashing}"), whose members before "type" are the line's head`,
-      );
-    }
     if (OPEN_BODIES.has(body.type) && repeatsBase(body)) {
       this.refuseReserved(body);
       const { round: r, step: s, seq: q, ...rest } = own;
@@ -606,8 +602,8 @@ export class EventRecorder {
       own = rest;
     }
     const delta = this.delta!;
-    const h = delta.head(round, step, at, this.time, game);
-    const head = "{" + h.head;
+    const head = "{" + delta.head(round, step, at, this.time, game);
+    const h = { time: delta.time };
     if (game && body.type !== "episode_end") {
       this.addLine(head + h.time + delta.body(own) + "\n", head.length, h.time.length);
       return undefined;
