@@ -11,8 +11,8 @@ import { LogChunkReader, readLogTexts } from "../../engine/grid/segments.ts";
 import { EVENT_SCHEMA_VERSION } from "../../engine/core/events.ts";
 import {
   BLOCK_HEADER_PREFIX,
-  DELTA_HEADER_PREFIX,
   type DecisionLine,
+  DELTA_HEADER_PREFIX,
   type DeltaReader,
   eventsHashAt,
   isBlockLine,
@@ -524,8 +524,7 @@ export class EventScanner {
       // A line of the old layout ends any block.
       this.decoder.header = undefined;
       this.decoder.delta = undefined;
-    }
-    else if (this.decoder.header === undefined) {
+    } else if (this.decoder.header === undefined) {
       // A block line outside a block: the slow path says so.
       this.addSlowLine(text.slice(start, stop), file, line);
       return;

@@ -697,15 +697,18 @@ export class DeltaReader {
         typed = true;
         break;
       }
-      if (!DELTA_HEAD_KEYS.has(k)) return `a "lines-v6" line's member "${k}" comes before its "type"`;
+      if (!DELTA_HEAD_KEYS.has(k)) {
+        return `a "lines-v6" line's member "${k}" comes before its "type"`;
+      }
       const x = v[k];
       if (k === "round") round = x;
       else if (k === "step") step = x;
       else if (k === "seq") seq = x;
       else if (k === "ms") ms = x;
       else if (k === "time") time = x;
-      else if (x !== 1) return `a "lines-v6" line's "full" must be 1: received ${JSON.stringify(x)}`;
-      else full = true;
+      else if (x !== 1) {
+        return `a "lines-v6" line's "full" must be 1: received ${JSON.stringify(x)}`;
+      } else full = true;
     }
     const type = v.type;
     if (!typed || typeof type !== "string") return `a "lines-v6" line must have a string "type"`;
@@ -737,7 +740,9 @@ export class DeltaReader {
       try {
         this.stateText = canonicalJson(this.stateValue);
       } catch (error) {
-        return `the checkpoint state before a "delta" is not JSON data (${(error as Error).message})`;
+        return `the checkpoint state before a "delta" is not JSON data (${
+          (error as Error).message
+        })`;
       }
     }
     const text = applyStateDelta(this.stateText, body.delta);

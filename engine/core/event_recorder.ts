@@ -390,9 +390,8 @@ export class EventRecorder {
       // Its head is implied for the next line whether or not lines are built.
       const head = this.delta!.head(this.roundNo, this.stepId, seq, this.time, true);
       if (this.lines) {
-        const line = `{${head}${this.delta!.time}${TYPE_KEY}checkpoint",${
-          this.delta!.state(stateText)
-        },` +
+        const line =
+          `{${head}${this.delta!.time}${TYPE_KEY}checkpoint",${this.delta!.state(stateText)},` +
           `"state_hash":"${stateHash}",${EVENTS_HASH_KEY}${roundHash}"}\n`;
         this.addLine(line, 0, line.length);
       }

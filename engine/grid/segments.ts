@@ -361,9 +361,7 @@ export class SegmentWriter {
     if (
       status === undefined || !first.startsWith(names, first.indexOf(",") + 1) ||
       (log.status !== undefined &&
-        (!(blocks
-          ? isBlockLine(last)
-          : last.startsWith(names, last.indexOf(",") + 1)) ||
+        (!(blocks ? isBlockLine(last) : last.startsWith(names, last.indexOf(",") + 1)) ||
           !last.includes(`"type":"episode_end","status":${JSON.stringify(status)}`)))
     ) {
       throw new TypeError(

@@ -9,7 +9,7 @@ import { assert, assertEquals, assertRejects, assertThrows } from "../../_assert
 import { playEpisode } from "../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
 import { eventsHash, type HashingVersion } from "../../../engine/core/events_hash.ts";
-import { deltaBlockLines, LogLineDecoder } from "../../../engine/core/event_layout.ts";
+import { deltaBlockLines } from "../../../engine/core/event_layout.ts";
 import { EventRecorder } from "../../../engine/core/event_recorder.ts";
 import { sha256Hex } from "../../../engine/core/hash.ts";
 import { parseEpisodeLog, writeEpisodeLogText } from "../../../engine/core/log_file.ts";
@@ -74,7 +74,11 @@ async function checkLog(ndjson: string, events: readonly EngineEvent[], where: s
     }
   }
   const replay = await replayEpisode(decoded);
-  assertEquals([replay.ok, replay.hashing], [true, "lines-v6"], `${where}: ${JSON.stringify(replay.mismatch)}`);
+  assertEquals(
+    [replay.ok, replay.hashing],
+    [true, "lines-v6"],
+    `${where}: ${JSON.stringify(replay.mismatch)}`,
+  );
 }
 
 Deno.test("every game's lines-v6 log decodes to exactly its recorder's events and replays", async () => {
@@ -97,7 +101,12 @@ Deno.test("every game's lines-v6 log decodes to exactly its recorder's events an
     clock: steppingClock(),
   });
   await checkLog(hunt.ndjson!, hunt.events, "staghunt");
-  const effort = await runEpisode({ game: "min_effort", seed: 3, ndjson: true, clock: steppingClock() });
+  const effort = await runEpisode({
+    game: "min_effort",
+    seed: 3,
+    ndjson: true,
+    clock: steppingClock(),
+  });
   await checkLog(effort.ndjson!, effort.events, "min_effort");
   for (const fail of [false, true]) {
     const llm = await scriptedEpisode({ fail });
@@ -133,7 +142,11 @@ Deno.test("a seeded bank-run M0 episode takes exactly these bytes under lines-v6
   // The second checkpoint is the first's state with one piece changed.
   const checkpoints = lines.filter((l) => l.includes('"type":"checkpoint"'));
   assert(checkpoints[0].includes('"type":"checkpoint","state":{"assets":15.075,'));
-  assert(checkpoints[1].startsWith('{"step":"checkpoint","type":"checkpoint","delta":[[93,1,"\\"round\\":2}"]],'));
+  assert(
+    checkpoints[1].startsWith(
+      '{"step":"checkpoint","type":"checkpoint","delta":[[93,1,"\\"round\\":2}"]],',
+    ),
+  );
 });
 
 Deno.test("lines-v6 hashes are SHA-256 over the lines' bytes less their time members", async () => {
@@ -220,8 +233,16 @@ Deno.test("a segment holds lines-v5 and lines-v6 blocks; its readers and its rec
     const v5 = await bankRunM0(22, "lines-v5", "fixture");
     const v6 = await bankRunM0(26, undefined, "fixture");
     const writer = SegmentWriter.create(dir, "mix");
-    const a = writer.appendText({ run: "fixture", episode: "bank_run_M0_stable_s22", bytes: v5.ndjsonBytes! });
-    const b = writer.appendText({ run: "fixture", episode: "bank_run_M0_stable_s26", bytes: v6.ndjsonBytes! });
+    const a = writer.appendText({
+      run: "fixture",
+      episode: "bank_run_M0_stable_s22",
+      bytes: v5.ndjsonBytes!,
+    });
+    const b = writer.appendText({
+      run: "fixture",
+      episode: "bank_run_M0_stable_s26",
+      bytes: v6.ndjsonBytes!,
+    });
     const c = writer.appendText({
       run: "fixture",
       episode: "bank_run_M0_stable_s26",
@@ -264,14 +285,21 @@ Deno.test("a malformed lines-v6 line is an error naming its file and line, in ev
   const text = bad.join("\n");
   const message = `a checkpoint's "delta" op 0 [9999,2,"{\\"assets\\":9.339705882352943,` +
     `\\"assetsSold\\":5.73529411764706"] does not fit the previous state's 94 pieces after 0`;
-  assertThrows(() => parseEpisodeLog(text, "bad.ndjson"), SyntaxError, `bad.ndjson:${cp + 1}: ${message}`);
+  assertThrows(
+    () => parseEpisodeLog(text, "bad.ndjson"),
+    SyntaxError,
+    `bad.ndjson:${cp + 1}: ${message}`,
+  );
   // A delta that does not give JSON, a member before the type, a member its template lacks.
   const cases: [string, string][] = [
     [
       JSON.stringify({ ...JSON.parse(lines[cp]), delta: [[0, 1, "{"]] }),
       `a checkpoint's "delta" does not give JSON`,
     ],
-    [lines[2].replace('"type":', '"x":1,"type":'), `a "lines-v6" line's member "x" comes before its "type"`],
+    [
+      lines[2].replace('"type":', '"x":1,"type":'),
+      `a "lines-v6" line's member "x" comes before its "type"`,
+    ],
     [
       lines.filter((l) => l.includes('"type":"decision","agent":"dep_01",'))[1].replace(
         '"draw"',
@@ -324,7 +352,8 @@ Deno.test("a malformed lines-v6 line is an error naming its file and line, in ev
     assertEquals(lenient.malformed[1], {
       file,
       line: 7,
-      message: `a "lines-v6" line after a line of its block that could not be read: what it leaves out is unknown`,
+      message:
+        `a "lines-v6" line after a line of its block that could not be read: what it leaves out is unknown`,
     });
     const loaded = await loadRuns(dir);
     assertEquals(loaded.malformed[1], lenient.malformed[1]);
@@ -366,7 +395,9 @@ Deno.test("replayWith() names an edited model call of a lines-v6 log by its even
     event: { type: "checkpoint", seq: log[cp].seq, step: "checkpoint", round: 2, index: cp },
   });
   // A model call left out: its round is named.
-  const removed = log.filter((e) => !(e.type === "llm_call" && e.round === 4 && e.agent === "dep_03"));
+  const removed = log.filter((e) =>
+    !(e.type === "llm_call" && e.round === 4 && e.agent === "dep_03")
+  );
   const gone = await replayWith(bankRun, removed);
   assertEquals([gone.ok, gone.mismatch?.round], [false, 4]);
 });
@@ -400,7 +431,13 @@ Deno.test("a lines-v5 log (real bytes of efb2320) still reads, replays, and is w
 
 Deno.test("the lines-v6 recorder refuses a body whose first member is not its type, or that carries a header's member", () => {
   const record = (body: Record<string, unknown>) => {
-    const rec = new EventRecorder({ run: "r", episode: "e", keep: true, lines: true, hashes: true });
+    const rec = new EventRecorder({
+      run: "r",
+      episode: "e",
+      keep: true,
+      lines: true,
+      hashes: true,
+    });
     rec.tick();
     rec.emit(body as never);
     return rec;
