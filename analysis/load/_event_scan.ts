@@ -603,11 +603,17 @@ export class EventScanner {
     }
     const delta = this.decoder.delta!;
     const type = (value as { type?: unknown } | null)?.type;
-    if (typeof type === "string" && type !== "checkpoint" && !this.needs(type)) {
-      // Its head is all the lines after it need of it.
+    if (typeof type === "string" && !this.needs(type)) {
+      // Its head is all the lines after it need of it (and a checkpoint's its events hash:
+      // its state, which the loaders do not read, may be a delta of states never decoded).
       const problem = delta.skipParsed(value as Record<string, unknown>);
-      if (problem !== undefined) {
-        this.fail(file, line, problem);
+      if (problem !== undefined) this.fail(file, line, problem);
+      else if (type === "checkpoint") {
+        const hash = (value as { events_hash?: unknown }).events_hash;
+        const header = delta.header;
+        if (typeof hash === "string") {
+          this.episodes[this.episodeOf(header.run, header.episode, file)].hash = hash;
+        }
       }
       return;
     }

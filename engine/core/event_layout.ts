@@ -677,7 +677,7 @@ export class DeltaReader {
     this.step = h.step;
     this.seq = AGENT_SIDE_EVENT_TYPES.has(h.type) ? h.seq : h.seq + 1;
     this.time = h.time;
-    this.skipped.add(h.type);
+    if (h.type !== "checkpoint") this.skipped.add(h.type);
     return undefined;
   }
 

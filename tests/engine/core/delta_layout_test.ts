@@ -461,3 +461,32 @@ Deno.test("the lines-v6 recorder refuses a body whose first member is not its ty
   ]);
   assertEquals(texts(parseEpisodeLog(rec.text)), texts(rec.events));
 });
+
+Deno.test("the loaders read a lines-v6 checkpoint they cannot read on the fast path without decoding its delta", async () => {
+  // An escape in its step (the same text read back) sends the line to JSON.parse; its state is a
+  // delta of states the loader never decoded, and it needs only its events hash.
+  const r = await bankRunM0(22);
+  const lines = r.ndjson!.split("\n");
+  const cp = lines.findIndex((l) => l.includes('"delta":['));
+  assert(lines[cp].startsWith('{"step":"checkpoint",'), lines[cp]);
+  const edited = [...lines];
+  edited[cp] = lines[cp].replace('"step":"checkpoint"', '"step":"check\\u0070oint"');
+  assertEquals(texts(parseEpisodeLog(edited.join("\n"))), texts(r.events));
+  const dir = await Deno.makeTempDir();
+  try {
+    writeEpisodeLogText(`${dir}/a/run/e.ndjson`, r.ndjson!);
+    writeEpisodeLogText(`${dir}/b/run/e.ndjson`, edited.join("\n"));
+    const [a, b] = [
+      await loadRuns(`${dir}/a`, { frames: ["decisions"], strict: true }),
+      await loadRuns(`${dir}/b`, { frames: ["decisions"], strict: true }),
+    ];
+    assertEquals(b.decisions.toRecords(), a.decisions.toRecords());
+    const hashes = (f: typeof a) =>
+      f.episodes.columns.filter((c) => /hash/.test(c)).map((c) =>
+        f.episodes.getColumn(c).toArray()
+      );
+    assertEquals(hashes(b), hashes(a));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
