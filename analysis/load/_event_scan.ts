@@ -11,13 +11,16 @@ import { LogChunkReader, readLogTexts } from "../../engine/grid/segments.ts";
 import { EVENT_SCHEMA_VERSION } from "../../engine/core/events.ts";
 import {
   BLOCK_HEADER_PREFIX,
-  BLOCK_LINE_PREFIX,
   type DecisionLine,
+  DELTA_HEADER_PREFIX,
+  type DeltaReader,
   eventsHashAt,
+  isBlockLine,
   LINE_PREFIX,
   LineReader,
   LogLineDecoder,
   readDecision,
+  readDeltaDecision,
   readRunEpisode,
   RUN_EPISODE_PATTERN,
   TYPE_KEY,
@@ -505,6 +508,11 @@ export class EventScanner {
   }
 
   private addLine(text: string, start: number, stop: number, file: string, line: number): void {
+    const delta = this.decoder.delta;
+    if (delta !== undefined && !delta.broken && !text.startsWith('{"schema":', start)) {
+      this.deltaLine(delta, text, start, stop, file, line);
+      return;
+    }
     // The line's layout is the writer's (engine/core/event_layout.ts), either one.
     const at = typeKeyAt(text, start, stop);
     if (at === -1) {
@@ -512,8 +520,11 @@ export class EventScanner {
       return;
     }
     const block = text.charCodeAt(start + 2) === 114; /* r: {"round": */
-    if (!block) this.decoder.header = undefined; // a line of the old layout ends any block
-    else if (this.decoder.header === undefined) {
+    if (!block) {
+      // A line of the old layout ends any block.
+      this.decoder.header = undefined;
+      this.decoder.delta = undefined;
+    } else if (this.decoder.header === undefined) {
       // A block line outside a block: the slow path says so.
       this.addSlowLine(text.slice(start, stop), file, line);
       return;
@@ -536,6 +547,118 @@ export class EventScanner {
   }
 
   /**
+   * A line of a `"lines-v6"` block: its head is read on every line (the next
+   * line's implied members depend on it), its body only when its type is
+   * needed (a decision's on the fast path); a checkpoint's events hash is
+   * read without its state. What the fast readers cannot read exactly is
+   * parsed and decoded.
+   */
+  private deltaLine(
+    delta: DeltaReader,
+    text: string,
+    start: number,
+    stop: number,
+    file: string,
+    line: number,
+  ): void {
+    const at = text.charCodeAt(stop - 1) === 125 /* } */ ? delta.readHead(text, start, stop) : -1;
+    if (at !== -1) {
+      const typeAt = at + TYPE_KEY.length;
+      if (!this.needsAt(text, typeAt)) {
+        const typeEnd = text.indexOf('"', typeAt);
+        const type = text.slice(typeAt, typeEnd);
+        if (type === "checkpoint") {
+          const hash = eventsHashAt(text, start, stop);
+          if (hash === undefined) {
+            this.deltaSlowLine(text.slice(start, stop), file, line);
+            return;
+          }
+          const header = delta.header;
+          this.episodes[this.episodeOf(header.run, header.episode, file)].hash = detached(
+            text.slice(hash[0], hash[1]),
+          );
+        }
+        delta.commitHead(type, true);
+        return;
+      }
+      if (
+        text.startsWith('decision"', typeAt) &&
+        this.fastDeltaDecision(delta, text, at, stop, file)
+      ) {
+        return;
+      }
+    }
+    this.deltaSlowLine(text.slice(start, stop), file, line);
+  }
+
+  /** A `"lines-v6"` line the fast readers did not read: parsed; decoded if its type is needed. */
+  private deltaSlowLine(source: string, file: string, line: number): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(source);
+    } catch (error) {
+      this.decoder.lost();
+      this.fail(file, line, `malformed event line (${(error as Error).message})`);
+      return;
+    }
+    const delta = this.decoder.delta!;
+    const type = (value as { type?: unknown } | null)?.type;
+    if (typeof type === "string" && !this.needs(type)) {
+      // Its head is all the lines after it need of it (and a checkpoint's its events hash:
+      // its state, which the loaders do not read, may be a delta of states never decoded).
+      const problem = delta.skipParsed(value as Record<string, unknown>);
+      if (problem !== undefined) this.fail(file, line, problem);
+      else if (type === "checkpoint") {
+        const hash = (value as { events_hash?: unknown }).events_hash;
+        const header = delta.header;
+        if (typeof hash === "string") {
+          this.episodes[this.episodeOf(header.run, header.episode, file)].hash = hash;
+        }
+      }
+      return;
+    }
+    const event = this.decoder.decode(value);
+    if (typeof event === "string") {
+      this.fail(file, line, event);
+      return;
+    }
+    if (event === undefined) return;
+    if (event.type === "checkpoint") this.checkpointHash(event, file);
+    else this.addEvent(event, String(event.type), file, line);
+  }
+
+  /** A `"lines-v6"` decision on the fast path (see `readDeltaDecision`). */
+  private fastDeltaDecision(
+    delta: DeltaReader,
+    text: string,
+    at: number,
+    stop: number,
+    file: string,
+  ): boolean {
+    const v = this.decisionLine;
+    if (!readDeltaDecision(delta, text, at, stop, v)) return false;
+    const index = this.episodeOf(delta.header.run, delta.header.episode, file);
+    const d = this.decisionColumns!;
+    const meta = this.episodes[index];
+    if (v.round > meta.lastRound) meta.lastRound = v.round;
+    d.episode.push(index);
+    d.round.push(v.round);
+    d.step.push(v.step);
+    d.seq.push(v.seq);
+    d.agent.push(v.agent);
+    d.call.push(v.call);
+    d.action.push(v.action);
+    d.alternative.push(v.alternative);
+    d.reported.push(v.reported);
+    d.probability.push(v.probability);
+    d.draw.push(v.draw);
+    d.realized.push(v.realized);
+    d.committed.push(v.committed);
+    d.amount.push(v.amount);
+    return true;
+  }
+
+  /**
    * A line parsed into the event it stands for (a block line rebuilt from
    * its block's header), or undefined, reported, for a line that is not
    * JSON or is a block line outside a block (or a header: no event).
@@ -545,6 +668,7 @@ export class EventScanner {
     try {
       value = JSON.parse(source);
     } catch (error) {
+      this.decoder.lost();
       this.fail(file, line, `malformed event line (${(error as Error).message})`);
       return undefined;
     }
@@ -1180,10 +1304,14 @@ function copyDigestsOf(
 ): void {
   for (const line of text.split("\n")) {
     // A block's header and lines are decoded whoever's they are (the header opens the block).
-    const m = line.startsWith(BLOCK_HEADER_PREFIX) || line.startsWith(BLOCK_LINE_PREFIX)
+    const m = line.startsWith(BLOCK_HEADER_PREFIX) || line.startsWith(DELTA_HEADER_PREFIX) ||
+        isBlockLine(line)
       ? null
       : RUN_EPISODE_PATTERN.exec(line);
-    if (m !== null) decoder.header = undefined;
+    if (m !== null) {
+      decoder.header = undefined;
+      decoder.delta = undefined;
+    }
     if (m !== null && !keys.has(`${m[1]}\u0000${m[2]}`)) continue;
     let decoded: Record<string, unknown> | string | undefined;
     try {

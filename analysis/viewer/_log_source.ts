@@ -149,7 +149,7 @@ interface ParseState {
   line: number;
   /** Keeps only the events it accepts (all when absent). */
   keep?: (event: LogEvent) => boolean;
-  /** The file's open block (`"lines-v5"`: its header), carried from chunk to chunk. */
+  /** The file's open block (`"lines-v5"`, `"lines-v6"`: its header), carried from chunk to chunk. */
   decoder?: LogLineDecoder;
 }
 
@@ -171,6 +171,7 @@ function parseLines(text: string, source: string, state: ParseState): void {
       value = JSON.parse(raw);
     } catch (err) {
       malformed.push({ file: source, line, message: `not JSON (${(err as Error).message})` });
+      decoder.lost(); // a "lines-v6" block's later lines cannot be rebuilt without it
       continue;
     }
     // A block's header gives no event; its lines are rebuilt from it as the old layout holds them.

@@ -23,6 +23,7 @@
  *
  * @module
  */
+import { canonicalJson } from "./canonical_json.ts";
 import { EVENT_SCHEMA_VERSION, type EventBody } from "./events.ts";
 
 /** How every line the engine writes starts: `{"schema":<version>,`. */
@@ -480,6 +481,26 @@ const BLOCK_TIME_KEYS: ReadonlySet<string> = new Set(["ms", "time"]);
 export class LogLineDecoder {
   /** The header of the block being read, if any. */
   header: BlockHeader | undefined = undefined;
+  /** What the lines so far imply, when the open block is a `"lines-v6"` one. */
+  delta: DeltaReader | undefined = undefined;
+
+  /**
+   * Says that a line of the file could not be read (not JSON): the lines
+   * after it in an open `"lines-v6"` block are then errors, since what they
+   * leave out is unknown, until the next header.
+   *
+   * @example
+   * ```ts
+   * import { LogLineDecoder } from "./event_layout.ts";
+   * const d = new LogLineDecoder();
+   * d.decode({ schema: 4, run: "r", episode: "e", time: "t" });
+   * d.lost();
+   * if (typeof d.decode({ type: "round_start" }) !== "string") throw new Error();
+   * ```
+   */
+  lost(): void {
+    if (this.delta !== undefined) this.delta.broken = true;
+  }
 
   /**
    * The event a parsed line stands for; `undefined` for a block header;
@@ -493,28 +514,45 @@ export class LogLineDecoder {
       return value as Record<string, unknown>;
     }
     const v = value as Record<string, unknown>;
-    if (v.schema === undefined && typeof v.round !== "number") {
+    if (v.schema === undefined && typeof v.round !== "number" && this.delta === undefined) {
       // Not a block line (those start with their round): the caller's checks name what it lacks.
       return v;
     }
-    if (v.schema === BLOCK_SCHEMA_VERSION) {
+    if (v.schema === BLOCK_SCHEMA_VERSION || v.schema === DELTA_SCHEMA_VERSION) {
       const { run, episode, time } = v;
       if (typeof run !== "string" || typeof episode !== "string" || typeof time !== "string") {
-        return `a block header (schema 3) must hold "run", "episode" and "time" strings`;
+        return `a block header (schema ${v.schema}) must hold "run", "episode" and "time" strings`;
       }
-      if (v.type !== undefined) return `a block header (schema 3) is not an event: it has a "type"`;
+      if (v.type !== undefined) {
+        return `a block header (schema ${v.schema}) is not an event: it has a "type"`;
+      }
       this.header = blockHeader(run, episode, time);
+      this.delta = v.schema === DELTA_SCHEMA_VERSION ? new DeltaReader(this.header) : undefined;
       return undefined;
     }
     if (v.schema !== undefined) {
       // A line of the old layout ends any block before it.
       this.header = undefined;
+      this.delta = undefined;
       return v;
     }
     const header = this.header;
     if (header === undefined) {
       return `a block line (no "schema") outside a block (before any block header ` +
         `{"schema":3,...}, or after its block's episode_end): the header line is missing`;
+    }
+    if (this.delta !== undefined) {
+      if (this.delta.broken) {
+        return `a "lines-v6" line after a line of its block that could not be read: ` +
+          `what it leaves out is unknown`;
+      }
+      const out = this.delta.decode(v);
+      if (typeof out === "string") this.delta.broken = true;
+      else if (out.type === "episode_end") {
+        this.header = undefined;
+        this.delta = undefined;
+      }
+      return out;
     }
     const t = blockLineTime(header, v.ms, v.time);
     if (typeof t !== "string") return t.problem;
@@ -532,6 +570,399 @@ export class LogLineDecoder {
     return out;
   }
 }
+
+/**
+ * The reader's side of a `"lines-v6"` block (see
+ * {@linkcode DELTA_SCHEMA_VERSION}): what the lines so far imply, to rebuild
+ * the next line's event. {@linkcode LogLineDecoder} holds one per open
+ * block; the loader's fast path reads a line's head with
+ * {@linkcode DeltaReader.readHead} and its decisions with
+ * {@linkcode readDeltaDecision}, and commits what it read.
+ *
+ * @example
+ * ```ts
+ * import { blockHeader, DeltaReader } from "./event_layout.ts";
+ * const d = new DeltaReader(blockHeader("r", "e", "1970-01-01T00:00:00.000Z"));
+ * d.decode({ round: 1, type: "x", agent: "a", v: 1, w: 2 });
+ * const e = d.decode({ ms: 4, type: "x", agent: "a", w: 3 });
+ * if (typeof e === "string" || e.seq !== 1 || e.v !== 1 || e.time !== "1970-01-01T00:00:00.004Z") throw new Error();
+ * ```
+ */
+export class DeltaReader {
+  /** The previous line's round. */
+  round: unknown = 0;
+  /** The previous line's step. */
+  step: unknown = "setup";
+  /** The implied `seq` of the next line. */
+  seq = 0;
+  /** The previous line's time. */
+  time: string;
+  /** The previous line of each template key (its body from `type` on). */
+  readonly templates = new Map<string, Record<string, unknown>>();
+  /** Types whose lines a fast reader skipped (their templates are unknown). */
+  readonly skipped = new Set<string>();
+  /** Whether a line of the block could not be read (the lines after it cannot be rebuilt). */
+  broken = false;
+  private stateText: string | undefined;
+  private stateValue: unknown = undefined;
+  // What readHead read, until committed.
+  private hRound: unknown = 0;
+  private hStep: unknown = "";
+  private hSeq = 0;
+  private hMs = NaN;
+  private hTime: string | undefined;
+
+  /** A reader at the start of the block under `header`. */
+  constructor(readonly header: BlockHeader) {
+    this.time = header.time;
+  }
+
+  /** The event a parsed line of the block stands for, or a message saying why it has none. */
+  decode(v: Record<string, unknown>): Record<string, unknown> | string {
+    const h = this.head(v);
+    if (typeof h === "string") return h;
+    const { round, step, seq, time: at, full, type } = h;
+    let body: Record<string, unknown> = {};
+    let inBody = false;
+    for (const k in v) {
+      if (!inBody) {
+        if (k !== "type") continue;
+        inBody = true;
+      }
+      body[k] = v[k];
+    }
+    if (type === "checkpoint") {
+      const state = this.checkpoint(body);
+      if (typeof state === "string") return state;
+      body = state;
+    } else {
+      const key = templateKey(type, body.agent);
+      const t = this.templates.get(key);
+      if (!full && this.skipped.has(type)) {
+        return `a "lines-v6" "${type}" line follows lines of its type this reader skipped: ` +
+          `its template is unknown`;
+      }
+      if (!full && t !== undefined) {
+        const merged = mergeTemplate(t, body);
+        if (typeof merged === "string") return merged;
+        body = merged;
+      }
+      this.templates.set(key, body);
+    }
+    this.round = round;
+    this.step = step;
+    this.seq = AGENT_SIDE_EVENT_TYPES.has(type) ? seq : seq + 1;
+    this.time = at;
+    const out: Record<string, unknown> = {
+      schema: EVENT_SCHEMA_VERSION,
+      run: this.header.run,
+      episode: this.header.episode,
+      round,
+      step,
+      seq,
+      time: at,
+    };
+    for (const k in body) out[k] = body[k];
+    return out;
+  }
+
+  /**
+   * Commits the head of a parsed line whose body the reader does not need
+   * (its type's templates are then unknown); a message when it is malformed.
+   */
+  skipParsed(v: Record<string, unknown>): string | undefined {
+    const h = this.head(v);
+    if (typeof h === "string") return h;
+    this.round = h.round;
+    this.step = h.step;
+    this.seq = AGENT_SIDE_EVENT_TYPES.has(h.type) ? h.seq : h.seq + 1;
+    this.time = h.time;
+    if (h.type !== "checkpoint") this.skipped.add(h.type);
+    return undefined;
+  }
+
+  /** The head of a parsed line (the members before its type, or what they imply), or a message. */
+  private head(v: Record<string, unknown>):
+    | { round: unknown; step: unknown; seq: number; time: string; full: boolean; type: string }
+    | string {
+    let round = this.round;
+    let step = this.step;
+    let seq: unknown = this.seq;
+    let ms: unknown = undefined;
+    let time: unknown = undefined;
+    let full = false;
+    let typed = false;
+    for (const k in v) {
+      if (k === "type") {
+        typed = true;
+        break;
+      }
+      if (!DELTA_HEAD_KEYS.has(k)) {
+        return `a "lines-v6" line's member "${k}" comes before its "type"`;
+      }
+      const x = v[k];
+      if (k === "round") round = x;
+      else if (k === "step") step = x;
+      else if (k === "seq") seq = x;
+      else if (k === "ms") ms = x;
+      else if (k === "time") time = x;
+      else if (x !== 1) {
+        return `a "lines-v6" line's "full" must be 1: received ${JSON.stringify(x)}`;
+      } else full = true;
+    }
+    const type = v.type;
+    if (!typed || typeof type !== "string") return `a "lines-v6" line must have a string "type"`;
+    if (typeof seq !== "number") {
+      return `a "lines-v6" line's "seq" must be a number: received ${JSON.stringify(seq)}`;
+    }
+    let at = this.time;
+    if (ms !== undefined || time !== undefined) {
+      const t = blockLineTime(this.header, ms, time);
+      if (typeof t !== "string") return t.problem;
+      at = t;
+    }
+    return { round, step, seq, time: at, full, type };
+  }
+
+  /** A checkpoint's body with its state (rebuilt from its delta), or a message. */
+  private checkpoint(body: Record<string, unknown>): Record<string, unknown> | string {
+    if (body.delta === undefined) {
+      if (body.state !== undefined) {
+        this.stateValue = body.state;
+        this.stateText = undefined;
+      }
+      return body;
+    }
+    if (this.stateText === undefined) {
+      if (this.stateValue === undefined) {
+        return `a checkpoint's "delta" has no previous checkpoint state in its block`;
+      }
+      try {
+        this.stateText = canonicalJson(this.stateValue);
+      } catch (error) {
+        return `the checkpoint state before a "delta" is not JSON data (${
+          (error as Error).message
+        })`;
+      }
+    }
+    const text = applyStateDelta(this.stateText, body.delta);
+    if (typeof text !== "string") return text.problem;
+    let state: unknown;
+    try {
+      state = JSON.parse(text);
+    } catch (error) {
+      return `a checkpoint's "delta" does not give JSON (${(error as Error).message})`;
+    }
+    this.stateText = text;
+    this.stateValue = state;
+    const out: Record<string, unknown> = {};
+    for (const k in body) {
+      if (k === "delta") out.state = state;
+      else out[k] = body[k];
+    }
+    return out;
+  }
+
+  /**
+   * Reads the head of a line of the block (`{` then the head members, as the
+   * writer writes them) from `start`, without committing it; returns where
+   * its `"type":"` key is, or -1 when the line does not start as the writer
+   * writes one (the caller parses it then). `"full":1` lines give -1 too.
+   */
+  readHead(text: string, start: number, stop: number): number {
+    if (text.charCodeAt(start) !== 123 /* { */) return -1;
+    const r = new LineReader(text, start + 1, stop);
+    let round: unknown = this.round;
+    let step: unknown = this.step;
+    let seq = this.seq;
+    let ms = NaN;
+    let time: string | undefined;
+    if (r.key('"round":')) {
+      round = r.number();
+      if (Number.isNaN(round) || !r.key(",")) return -1;
+    }
+    if (r.key('"step":"')) {
+      step = r.stringLike(this.step);
+      if (step === undefined || !r.key(",")) return -1;
+    }
+    if (r.key('"seq":')) {
+      seq = r.number();
+      if (Number.isNaN(seq) || !r.key(",")) return -1;
+    }
+    if (r.key('"ms":')) {
+      ms = r.number();
+      if (!Number.isSafeInteger(ms) || Number.isNaN(this.header.ms) || !r.key(",")) return -1;
+    } else if (r.key('"time":"')) {
+      time = r.string();
+      if (time === undefined || !r.key(",")) return -1;
+    }
+    if (!text.startsWith(TYPE_KEY, r.pos)) return -1;
+    this.hRound = round;
+    this.hStep = step;
+    this.hSeq = seq;
+    this.hMs = ms;
+    this.hTime = time;
+    return r.pos;
+  }
+
+  /** The round, step and seq {@linkcode DeltaReader.readHead} read last. */
+  get headRead(): { round: unknown; step: unknown; seq: number } {
+    return { round: this.hRound, step: this.hStep, seq: this.hSeq };
+  }
+
+  /**
+   * Commits the head {@linkcode DeltaReader.readHead} read, for a line of
+   * `type` whose body the caller read itself (a decision, whose template it
+   * set) or skipped (`skipped`: its type's templates are then unknown).
+   */
+  commitHead(type: string, skipped: boolean): void {
+    this.round = this.hRound;
+    this.step = this.hStep;
+    this.seq = AGENT_SIDE_EVENT_TYPES.has(type) ? this.hSeq : this.hSeq + 1;
+    if (!Number.isNaN(this.hMs)) this.time = new Date(this.header.ms + this.hMs).toISOString();
+    else if (this.hTime !== undefined) this.time = this.hTime;
+    if (skipped && type !== "checkpoint") this.skipped.add(type);
+  }
+}
+
+/** A body from its template and the members its line carries, or a message. */
+function mergeTemplate(
+  t: Record<string, unknown>,
+  d: Record<string, unknown>,
+): Record<string, unknown> | string {
+  const keys = Object.keys(d);
+  const out: Record<string, unknown> = {};
+  let j = 0;
+  for (const k in t) {
+    if (j < keys.length && keys[j] === k) {
+      out[k] = d[k];
+      j++;
+    } else out[k] = t[k];
+  }
+  if (j < keys.length) {
+    return `a "lines-v6" line's member "${keys[j]}" is not one of the members of the previous ` +
+      `"${d.type}" line of its agent, in their order (write the line whole after "full":1)`;
+  }
+  return out;
+}
+
+/** The members of a decision, in the order the writer puts them. */
+const DECISION_KEYS = [
+  "type",
+  "agent",
+  "call",
+  "action",
+  "alternative",
+  "reported",
+  "probability",
+  "draw",
+  "realized",
+  "committed",
+  "amount",
+] as const;
+
+/**
+ * Reads the body of a `"lines-v6"` decision line from its type key `at`
+ * (the head read by {@linkcode DeltaReader.readHead}) into `out`, members
+ * its line leaves out taken from the previous decision of its agent in
+ * `reader`, whose template it then sets, and commits the head. Returns false,
+ * having changed nothing, for anything else (another member list, escapes,
+ * non-finite numbers, no template for a member left out): the caller parses
+ * the line.
+ *
+ * @example
+ * ```ts
+ * import { blockHeader, type DecisionLine, DeltaReader, readDeltaDecision } from "./event_layout.ts";
+ * const d = new DeltaReader(blockHeader("r", "e", "t"));
+ * d.decode({ type: "decision", agent: "a", call: "c", action: "x", alternative: "y", reported: 4,
+ *   probability: 0.04, draw: 0.5, realized: false, committed: false, amount: 1 });
+ * const line = '{"type":"decision","agent":"a","reported":5,"probability":0.05,"draw":0.1,"realized":true}';
+ * const out = {} as DecisionLine;
+ * if (!readDeltaDecision(d, line, d.readHead(line, 0, line.length), line.length, out)) throw new Error();
+ * if (out.seq !== 1 || out.call !== "c" || out.amount !== 1 || !out.realized) throw new Error();
+ * ```
+ */
+export function readDeltaDecision(
+  reader: DeltaReader,
+  text: string,
+  at: number,
+  stop: number,
+  out: DecisionLine,
+): boolean {
+  const r = new LineReader(text, at + TYPE_KEY.length, stop);
+  if (!r.key('decision","agent":"')) return false;
+  const agent = r.string();
+  if (agent === undefined) return false;
+  const key = `decision\n${agent}`;
+  const t = reader.templates.get(key);
+  if (t !== undefined && !decisionTemplates.has(t) && !sameKeys(Object.keys(t), DECISION_KEYS)) {
+    return false;
+  }
+  const s = (name: string, last: unknown): string | undefined => {
+    if (r.key(`,"${name}":"`)) return r.stringLike(last);
+    return typeof last === "string" ? last : undefined;
+  };
+  const n = (name: string, last: unknown): number => {
+    if (r.key(`,"${name}":`)) return r.number();
+    return typeof last === "number" ? last : NaN;
+  };
+  const b = (name: string, last: unknown): boolean | undefined => {
+    if (r.key(`,"${name}":`)) return r.boolean();
+    return typeof last === "boolean" ? last : undefined;
+  };
+  const call = s("call", t?.call);
+  const action = s("action", t?.action);
+  const alternative = s("alternative", t?.alternative);
+  const reported = n("reported", t?.reported);
+  const probability = n("probability", t?.probability);
+  const draw = n("draw", t?.draw);
+  const realized = b("realized", t?.realized);
+  const committed = b("committed", t?.committed);
+  const amount = n("amount", t?.amount);
+  if (
+    r.pos !== stop - 1 || text.charCodeAt(r.pos) !== 125 /* } */ || Number.isNaN(reported) ||
+    Number.isNaN(probability) || Number.isNaN(draw) || Number.isNaN(amount) ||
+    call === undefined || action === undefined || alternative === undefined ||
+    realized === undefined || committed === undefined
+  ) {
+    return false;
+  }
+  const head = reader.headRead;
+  if (typeof head.round !== "number" || typeof head.step !== "string") return false;
+  const template = {
+    type: "decision",
+    agent,
+    call,
+    action,
+    alternative,
+    reported,
+    probability,
+    draw,
+    realized,
+    committed,
+    amount,
+  };
+  decisionTemplates.add(template);
+  reader.templates.set(key, template);
+  reader.commitHead("decision", false);
+  out.round = head.round;
+  out.step = head.step;
+  out.seq = head.seq;
+  out.agent = agent;
+  out.call = call;
+  out.action = action;
+  out.alternative = alternative;
+  out.reported = reported;
+  out.probability = probability;
+  out.draw = draw;
+  out.realized = realized;
+  out.committed = committed;
+  out.amount = amount;
+  return true;
+}
+
+/** The decision templates {@linkcode readDeltaDecision} made (their members are the decision's). */
+const decisionTemplates = new WeakSet<object>();
 
 /**
  * The NDJSON text of events in the block layout (`"lines-v5"`), exactly as
@@ -580,4 +1011,610 @@ export function blockText(events: readonly Record<string, unknown>[] | readonly 
     if (e.type === "episode_end") header = undefined;
   }
   return text;
+}
+
+/**
+ * Event types that record the agent side of the boundary rather than the game:
+ * model-call records, agent failures and contract repairs. Replay feeds them
+ * back rather than regenerating them, and they do not advance `seq` (each
+ * takes the `seq` of the game event that follows it), so a log numbers its
+ * game events alike whatever its agents did. From `"lines-v3"` on each carries
+ * its own `event_hash`. (Defined here, where the `"lines-v6"` layout implies
+ * each line's `seq` from them; `events_hash.ts` exports it too.)
+ *
+ * @example
+ * ```ts
+ * import { AGENT_SIDE_EVENT_TYPES } from "./event_layout.ts";
+ * if (!AGENT_SIDE_EVENT_TYPES.has("llm_call") || AGENT_SIDE_EVENT_TYPES.has("report")) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export const AGENT_SIDE_EVENT_TYPES: ReadonlySet<string> = new Set([
+  "llm_call",
+  "agent_error",
+  "correction",
+]);
+
+/**
+ * The schema version a `"lines-v6"` block header carries: `4`, the delta
+ * layout of the schema-2 events. Each episode is a block, as under
+ * `"lines-v5"` ({@linkcode BLOCK_SCHEMA_VERSION}): a header line
+ * `{"schema":4,"run":R,"episode":E,"time":T}`, then one line per event, but a
+ * line leaves out what the lines before it in its block imply:
+ *
+ * - **Its head.** The members before `type` are, in this order, `round`,
+ *   `step`, `seq`, a time member (`"ms":N`, the milliseconds after the
+ *   header's time, or `"time":"..."` whole when either is not ISO text) and
+ *   `"full":1` (below); each is written only where it differs from what is
+ *   implied: the previous line's round, step and time (for the first line:
+ *   round 0, step `"setup"`, the header's time) and its `seq` plus one (the
+ *   same `seq` after an agent-side line, {@linkcode AGENT_SIDE_EVENT_TYPES};
+ *   0 for the first line). A checkpoint's line counts as a previous line.
+ * - **Members its template repeats.** A line's template is the previous
+ *   line in its block of the same `type` and, when it carries a string
+ *   `agent`, the same agent (checkpoints have none). When the event has
+ *   exactly the template's members, in its order, every member whose value
+ *   is a string, number, boolean or null equal to the template's (`===`) is
+ *   left out, but `type` and `agent`; a reader takes them from the template.
+ *   An event with other members than its template's (or another order) is
+ *   written whole after `"full":1`. Objects and arrays are always written.
+ * - **A checkpoint's state as a delta.** The first checkpoint of a block
+ *   writes `"state":S` (S the canonical text, as `"lines-v5"` does); a later
+ *   one may write `"delta":[[at,removed,text],...]` in its place: S is the
+ *   previous checkpoint's state text cut at every comma, the pieces
+ *   `at .. at+removed-1` (of that list, the ops in rising order, not
+ *   overlapping) replaced by the one piece `text`, joined again with commas.
+ *   The writer writes whichever is shorter. A delta that does not apply (or
+ *   does not give JSON) is an error naming its file and line.
+ *
+ * A reader gives the same event objects as every other layout does (`schema:
+ * 2`, the header's `run` and `episode`, every member in the writer's order).
+ * A `"lines-v5"` build reading such a log stops at its header: "event schema
+ * 4 is not supported".
+ *
+ * @example
+ * ```ts
+ * import { DELTA_SCHEMA_VERSION } from "./event_layout.ts";
+ * if (DELTA_SCHEMA_VERSION !== 4) throw new Error();
+ * ```
+ */
+export const DELTA_SCHEMA_VERSION = 4;
+
+/** How a `"lines-v6"` block header starts: `{"schema":4,`. */
+export const DELTA_HEADER_PREFIX = `{"schema":${DELTA_SCHEMA_VERSION},`;
+
+/**
+ * Whether a line (its text, from its opening brace) is a block's line, not a
+ * header or a line of the old layout: a JSON object that does not start with
+ * a `schema` member (under `"lines-v5"` it starts with `{"round":`; under
+ * `"lines-v6"` with any head member or its `type`).
+ *
+ * @example
+ * ```ts
+ * import { isBlockLine } from "./event_layout.ts";
+ * if (!isBlockLine('{"type":"round_start"}') || isBlockLine('{"schema":4,"run":"r"}')) throw new Error();
+ * ```
+ */
+export function isBlockLine(line: string): boolean {
+  return line.startsWith('{"') && !line.startsWith('{"schema":');
+}
+
+/** The head members of a `"lines-v6"` line, before its `type`. */
+const DELTA_HEAD_KEYS: ReadonlySet<string> = new Set([
+  "round",
+  "step",
+  "seq",
+  "ms",
+  "time",
+  "full",
+]);
+
+/** The template key of a body: its type, and its agent when it is a string. */
+function templateKey(type: unknown, agent: unknown): string {
+  return typeof agent === "string" ? `${type}\n${agent}` : String(type);
+}
+
+/**
+ * The header line of a `"lines-v6"` block (without its newline):
+ * `{"schema":4,"run":R,"episode":E,"time":T}`; hashed without `,"time":T`.
+ *
+ * @example
+ * ```ts
+ * import { blockHeader, deltaHeaderLine } from "./event_layout.ts";
+ * if (deltaHeaderLine(blockHeader("r", "e", "t")) !== '{"schema":4,"run":"r","episode":"e","time":"t"}') {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function deltaHeaderLine(header: BlockHeader): string {
+  return `${DELTA_HEADER_PREFIX}"run":${JSON.stringify(header.run)},"episode":${
+    JSON.stringify(header.episode)
+  },"time":${JSON.stringify(header.time)}}`;
+}
+
+/**
+ * The writer's side of a `"lines-v6"` block (see
+ * {@linkcode DELTA_SCHEMA_VERSION}): what the lines so far imply, and the
+ * members of the next line given that. The recorder and
+ * {@linkcode deltaBlockLines} write through it; {@linkcode LogLineDecoder}
+ * undoes it.
+ *
+ * @example
+ * ```ts
+ * import { blockHeader, DeltaWriter } from "./event_layout.ts";
+ * const w = new DeltaWriter(blockHeader("r", "e", "1970-01-01T00:00:00.000Z"));
+ * const a = w.head(1, "s", 0, "1970-01-01T00:00:00.000Z", true);
+ * if (a + w.time !== '"round":1,"step":"s",') throw new Error(a);
+ * if (w.body({ type: "x", agent: "a", v: 1, w: 2 }) !== '"type":"x","agent":"a","v":1,"w":2}') throw new Error();
+ * const b = w.head(1, "s", 1, "1970-01-01T00:00:00.004Z", true);
+ * if (b !== "" || w.time !== '"ms":4,') throw new Error();
+ * if (w.body({ type: "x", agent: "a", v: 1, w: 3 }) !== '"type":"x","agent":"a","w":3}') throw new Error();
+ * ```
+ */
+export class DeltaWriter {
+  private round = 0;
+  private step = "setup";
+  private seq = 0;
+  private at: string;
+  private timeMember = "";
+  private stepText = "";
+  private timeAt = "";
+  private timeText = "";
+  // The templates by type, then by agent (NO_AGENT for a body without a string agent).
+  private readonly templates = new Map<string, Map<unknown, DeltaTemplate>>();
+  // The previous checkpoint's state text and its pieces' starts; a spare array for the next.
+  private stateText: string | undefined;
+  private stateStarts: number[] | undefined;
+  private spare: number[] | undefined;
+
+  /** A writer at the start of the block under `header`. */
+  constructor(readonly header: BlockHeader) {
+    this.at = header.time;
+  }
+
+  /**
+   * The head members of the next line, each with its comma (hashed; its time
+   * member, which the hash leaves out and which follows them in the line, is
+   * then {@linkcode DeltaWriter.time}), for an event at `round`, `step`,
+   * `seq` and `time`; `game` is false for an agent-side event (the `seq`
+   * after it is its own).
+   */
+  head(round: number, step: string, seq: number, time: string, game: boolean): string {
+    let head = "";
+    if (round !== this.round) {
+      head = `"round":${JSON.stringify(round)},`;
+      this.round = round;
+    }
+    if (step !== this.step) {
+      this.step = step;
+      this.stepText = `"step":${JSON.stringify(step)},`;
+      head += this.stepText;
+    }
+    if (seq !== this.seq) head += `"seq":${JSON.stringify(seq)},`;
+    this.seq = game ? seq + 1 : seq;
+    this.timeMember = "";
+    if (time !== this.at) {
+      if (time !== this.timeAt) {
+        this.timeAt = time;
+        const m = timeMember(this.header, time);
+        this.timeText = m !== ""
+          ? m
+          : Number.isNaN(this.header.ms)
+          ? `"time":${JSON.stringify(time)},`
+          : `"ms":0,`;
+      }
+      this.timeMember = this.timeText;
+      this.at = time;
+    }
+    return head;
+  }
+
+  /** The time member of the line {@linkcode DeltaWriter.head} gave the head of, with its comma, or `""`. */
+  get time(): string {
+    return this.timeMember;
+  }
+
+  /**
+   * The body's text from its `type` on (`"type":...}`, after `"full":1,`
+   * when its template has other members), members its template repeats left
+   * out; `trailing` names a member the caller appends to the text before its
+   * closing brace (an agent-side event's `event_hash`, `episode_end`'s
+   * `events_hash`), whose value it gives to {@linkcode DeltaWriter.trail}.
+   */
+  body(body: Record<string, unknown>, trailing?: string): string {
+    const type = body.type;
+    const agent = body.agent;
+    let byAgent = this.templates.get(type as string);
+    if (byAgent === undefined) this.templates.set(type as string, byAgent = new Map());
+    const agentKey = typeof agent === "string" ? agent : NO_AGENT;
+    const t = byAgent.get(agentKey);
+    if (t !== undefined) {
+      // The members the template does not repeat, each as JSON.stringify writes it in the
+      // body; the template's values become the body's as they are read (a body that cannot
+      // be written this way is written whole below, with a new template).
+      const keys = t.keys;
+      const before = t.values;
+      const n = t.count;
+      let text = t.typeText;
+      let i = 0;
+      let whole = true;
+      for (const k in body) {
+        if (i >= n || k !== keys[i]) {
+          whole = false;
+          break;
+        }
+        const v = body[k];
+        if (i === 0 || i === t.agentAt) {
+          if (i !== 0) text += t.agentText;
+          i++;
+          continue;
+        }
+        let out: string | undefined;
+        switch (typeof v) {
+          case "number":
+            if (v === before[i]) {
+              i++;
+              continue;
+            }
+            out = v === 0 ? "0" : v - v === 0 ? "" + v : "null";
+            break;
+          case "string":
+            if (v === before[i]) {
+              i++;
+              continue;
+            }
+            out = JSON.stringify(v);
+            break;
+          case "boolean":
+            if (v === before[i]) {
+              i++;
+              continue;
+            }
+            out = v ? "true" : "false";
+            break;
+          case "object":
+            if (v === null) {
+              if (before[i] === null) {
+                i++;
+                continue;
+              }
+              out = "null";
+            } else out = JSON.stringify(v);
+            break;
+        }
+        if (out === undefined) {
+          // undefined, a function or a symbol (JSON.stringify leaves the member out).
+          whole = false;
+          break;
+        }
+        before[i] = v;
+        text += t.names[i] + out;
+        i++;
+      }
+      if (whole && i === n && (trailing === undefined) === (n === keys.length)) {
+        this.last = t;
+        return text + "}";
+      }
+    }
+    const keys = Object.keys(body);
+    if (keys[0] !== "type") {
+      throw new TypeError(
+        `A "${type}" body whose first member is not its "type" has no "lines-v6" line`,
+      );
+    }
+    const json = JSON.stringify(body);
+    let values = Object.values(body);
+    let clean = true;
+    for (const v of values) {
+      const kind = typeof v;
+      if (kind === "undefined" || kind === "function" || kind === "symbol") clean = false;
+    }
+    let k = keys;
+    if (!clean) {
+      // What a reader gets back of it: the members JSON.stringify wrote.
+      const decoded = JSON.parse(json) as Record<string, unknown>;
+      k = Object.keys(decoded);
+      values = Object.values(decoded);
+    }
+    const count = k.length;
+    if (trailing !== undefined) {
+      k.push(trailing);
+      values.push(undefined);
+    }
+    const agentAt = typeof agent === "string" ? k.indexOf("agent") : -1;
+    const made: DeltaTemplate = {
+      keys: k,
+      count,
+      names: k.map(memberName),
+      values,
+      typeText: `"type":${JSON.stringify(type)}`,
+      agentAt,
+      agentText: agentAt === -1 ? "" : `,"agent":${JSON.stringify(agent)}`,
+    };
+    this.last = made;
+    byAgent.set(agentKey, made);
+    return t === undefined ? json.slice(1) : `"full":1,${json.slice(1)}`;
+  }
+
+  private last: DeltaTemplate | undefined;
+
+  /** Gives the template of the last body its `trailing` member's value (see {@linkcode DeltaWriter.body}). */
+  trail(_name: string, value: string): void {
+    const values = this.last!.values;
+    values[values.length - 1] = value;
+  }
+
+  /**
+   * A checkpoint's state member, with no comma: `"state":<text>` or, when
+   * shorter, `"delta":[...]` against the previous checkpoint's state text.
+   */
+  state(text: string): string {
+    text.charCodeAt(0); // flat: the pieces are compared by character
+    const before = this.stateText;
+    const starts = pieceStarts(text, this.spare);
+    this.spare = this.stateStarts;
+    this.stateText = text;
+    this.stateStarts = starts;
+    const whole = `"state":${text}`;
+    if (before === undefined) return whole;
+    const ops = stateDelta(before, this.spare!, text, starts);
+    if (ops === undefined) return whole;
+    const delta = `"delta":${JSON.stringify(ops)}`;
+    return delta.length < whole.length ? delta : whole;
+  }
+}
+
+/**
+ * Where each comma-separated piece of `text` starts, and one past the end
+ * (`length + 1`) last, in `into` when it is given (reused).
+ */
+function pieceStarts(text: string, into: number[] | undefined): number[] {
+  const out = into ?? [];
+  out.length = 0;
+  out.push(0);
+  let at = text.indexOf(",");
+  while (at !== -1) {
+    out.push(at + 1);
+    at = text.indexOf(",", at + 1);
+  }
+  out.push(text.length + 1);
+  return out;
+}
+
+/**
+ * Whether the `count` pieces of `a` (starts `as`) from piece `i` are those of
+ * `b` (starts `bs`) from piece `j` (compared as two slices: the engine's
+ * string comparison is much faster than a loop over characters).
+ */
+function samePieces(
+  a: string,
+  as: number[],
+  i: number,
+  b: string,
+  bs: number[],
+  j: number,
+  count = 1,
+): boolean {
+  const from = as[i];
+  const length = as[i + count] - from;
+  const at = bs[j];
+  return bs[j + count] - at === length && a.slice(from, from + length) === b.slice(at, at + length);
+}
+
+/**
+ * The ops that turn the pieces of `before` into those of `after` (see
+ * {@linkcode DELTA_SCHEMA_VERSION}), from their piece starts; undefined when
+ * no op can (both one piece and the same).
+ */
+function stateDelta(
+  before: string,
+  bs: number[],
+  after: string,
+  as: number[],
+): [number, number, string][] | undefined {
+  const ops: [number, number, string][] = [];
+  const n = bs.length - 1;
+  const m = as.length - 1;
+  // Pieces i..j-1 of `after`, as one text.
+  const text = (i: number, j: number) => after.slice(as[i], as[j] - 1);
+  if (n === m) {
+    let i = 0;
+    while (i < n) {
+      // Most pieces are unchanged: a run of 8 is compared at once.
+      const k = Math.min(n, i + 8);
+      if (k - i > 1 && samePieces(before, bs, i, after, as, i, k - i)) {
+        i = k;
+        continue;
+      }
+      if (samePieces(before, bs, i, after, as, i)) {
+        i++;
+        continue;
+      }
+      let j = i + 1;
+      while (j < n && !samePieces(before, bs, j, after, as, j)) j++;
+      ops.push([i, j - i, text(i, j)]);
+      i = j;
+    }
+    return ops;
+  }
+  let p = 0;
+  while (p < n && p < m && samePieces(before, bs, p, after, as, p)) p++;
+  let s = 0;
+  while (s < n - p && s < m - p && samePieces(before, bs, n - 1 - s, after, as, m - 1 - s)) s++;
+  // The one piece that replaces the middle must not be empty: widen it by a piece.
+  if (m - s - p === 0) {
+    if (p > 0) p--;
+    else if (s > 0) s--;
+    else return undefined;
+  }
+  ops.push([p, n - s - p, text(p, m - s)]);
+  return ops;
+}
+
+/** A template as the writer keeps it: the member names, their `,"name":` texts and values. */
+interface DeltaTemplate {
+  /** The member names, a trailing one last. */
+  keys: string[];
+  /** How many of them the body has (all but a trailing one). */
+  count: number;
+  names: string[];
+  values: unknown[];
+  /** `"type":"<type>"`. */
+  typeText: string;
+  /** Where the body's string `agent` is (-1 without one), and its text `,"agent":"<id>"`. */
+  agentAt: number;
+  agentText: string;
+}
+
+/** The agent key of a body without a string agent. */
+const NO_AGENT = Symbol("no agent");
+
+/** A member's name as it follows another member: `,"name":` (cached). */
+function memberName(name: string): string {
+  let text = memberNames.get(name);
+  if (text === undefined) {
+    text = `,${JSON.stringify(name)}:`;
+    if (memberNames.size >= 8192) memberNames.clear();
+    memberNames.set(name, text);
+  }
+  return text;
+}
+const memberNames = new Map<string, string>();
+
+/** Whether two key lists are the same, in order. */
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The state text a checkpoint's delta gives from the previous state's, or a message. */
+function applyStateDelta(before: string, delta: unknown): string | { problem: string } {
+  const bad = (why: string) => ({ problem: `a checkpoint's "delta" ${why}` });
+  if (!Array.isArray(delta)) return bad("must be an array of [at, removed, text] ops");
+  const pieces = before.split(",");
+  let out = "";
+  let from = 0;
+  let first = true;
+  for (let i = 0; i < delta.length; i++) {
+    const op = delta[i];
+    if (
+      !Array.isArray(op) || op.length !== 3 || !Number.isSafeInteger(op[0]) ||
+      !Number.isSafeInteger(op[1]) || typeof op[2] !== "string"
+    ) {
+      return bad(`op ${i} must be [at, removed, text]: received ${JSON.stringify(op)}`);
+    }
+    const [at, removed, text] = op as [number, number, string];
+    if (at < from || removed < 0 || at + removed > pieces.length) {
+      return bad(
+        `op ${i} ${JSON.stringify(op)} does not fit the previous state's ${pieces.length} ` +
+          `pieces after ${from}`,
+      );
+    }
+    for (let k = from; k < at; k++) {
+      out += first ? pieces[k] : "," + pieces[k];
+      first = false;
+    }
+    out += first ? text : "," + text;
+    first = false;
+    from = at + removed;
+  }
+  for (let k = from; k < pieces.length; k++) {
+    out += first ? pieces[k] : "," + pieces[k];
+    first = false;
+  }
+  return out;
+}
+
+/**
+ * The lines of one episode's events in the `"lines-v6"` layout (see
+ * {@linkcode DELTA_SCHEMA_VERSION}), as the recorder writes them: the
+ * header, then a line per event; each with its `hashed` text (the line less
+ * its time member; a header's less its time; `null` for a checkpoint, which
+ * no hash covers). `episode_end`'s hashed text is without its own
+ * `events_hash`. Every event must be of the episode of the first.
+ *
+ * @example
+ * ```ts
+ * import { deltaBlockLines } from "./event_layout.ts";
+ * const e = { schema: 2, run: "r", episode: "e", round: 0, step: "setup", seq: 0, time: "t" };
+ * const lines = deltaBlockLines([{ ...e, type: "round_start" }, { ...e, seq: 1, type: "round_start" }]);
+ * if (lines.map((l) => l.line).join("\n") !== '{"schema":4,"run":"r","episode":"e","time":"t"}\n' +
+ *   '{"type":"round_start"}\n{"type":"round_start"}') throw new Error();
+ * ```
+ * @throws {TypeError} For an event of an unknown schema or another episode, or a body member the layout reserves.
+ */
+export function deltaBlockLines(
+  events: readonly Record<string, unknown>[] | readonly object[],
+): { line: string; hashed: string | null }[] {
+  const out: { line: string; hashed: string | null }[] = [];
+  let w: DeltaWriter | undefined;
+  for (const item of events) {
+    const e = item as Record<string, unknown>;
+    const { schema, run, episode, round, step, seq, time, ...body } = e;
+    if (schema !== EVENT_SCHEMA_VERSION || typeof run !== "string" || typeof episode !== "string") {
+      throw new TypeError(
+        `Only schema-${EVENT_SCHEMA_VERSION} events with a run and an episode have a block line`,
+      );
+    }
+    const at = typeof time === "string" ? time : "";
+    if (w === undefined) {
+      w = new DeltaWriter(blockHeader(run, episode, at));
+      const line = deltaHeaderLine(w.header);
+      out.push({ line, hashed: line.slice(0, line.lastIndexOf(',"time":')) + "}" });
+    } else if (w.header.run !== run || w.header.episode !== episode) {
+      throw new TypeError(`An event of episode "${episode}" in the block of "${w.header.episode}"`);
+    }
+    if (body.ms !== undefined) {
+      throw new TypeError(`A "${e.type}" event with its own "ms" has no block line`);
+    }
+    const type = body.type;
+    const h = {
+      head: w.head(
+        round as number,
+        step as string,
+        seq as number,
+        at,
+        !AGENT_SIDE_EVENT_TYPES.has(String(type)),
+      ),
+      time: w.time,
+    };
+    if (type === "checkpoint") {
+      const { type: _t, state, ...hashes } = body;
+      const rest = JSON.stringify(hashes).slice(1);
+      const line = `{${h.head}${h.time}"type":"checkpoint",${w.state(canonicalJson(state))}${
+        rest === "}" ? "}" : "," + rest
+      }`;
+      out.push({ line, hashed: null });
+      continue;
+    }
+    if (AGENT_SIDE_EVENT_TYPES.has(String(type)) && body.event_hash !== undefined) {
+      // Its own hash is always written, last (the recorder appends it to the text it covers).
+      const { event_hash, ...rest } = body;
+      const text = w.body(rest, "event_hash");
+      w.trail("event_hash", String(event_hash));
+      const member = `,"event_hash":${JSON.stringify(event_hash)}}`;
+      out.push({
+        line: `{${h.head}${h.time}${text.slice(0, -1)}${member}`,
+        hashed: `{${h.head}${text.slice(0, -1)}${member}`,
+      });
+      continue;
+    }
+    if (type === "episode_end" && body.events_hash !== undefined) {
+      const { events_hash, ...rest } = body;
+      const text = w.body(rest, "events_hash");
+      w.trail("events_hash", String(events_hash));
+      out.push({
+        line: `{${h.head}${h.time}${text.slice(0, -1)},"events_hash":${
+          JSON.stringify(events_hash)
+        }}`,
+        hashed: `{${h.head}${text}`,
+      });
+      continue;
+    }
+    const text = w.body(body);
+    out.push({ line: `{${h.head}${h.time}${text}`, hashed: `{${h.head}${text}` });
+  }
+  return out;
 }

@@ -53,6 +53,8 @@ import {
   type BlockHeader,
   blockHeader,
   blockHeaderLine,
+  deltaHeaderLine,
+  DeltaWriter,
   EVENTS_HASH_KEY,
   lineHead,
   stepHead,
@@ -67,6 +69,7 @@ import {
   HASHING_VERSION,
   type HashingVersion,
   writesBlocks,
+  writesDeltas,
 } from "./events_hash.ts";
 import { sha256Hex } from "./hash.ts";
 
@@ -140,11 +143,11 @@ const OPEN_BODIES: ReadonlySet<string> = new Set(["mechanism", "transition"]);
  *   clock: () => "t" });
  * rec.tick();
  * rec.emit({ type: "round_start" });
- * // "lines-v5": the block header, then the event's own members (at the header's time: no time member).
- * if (
- *   rec.text !== '{"schema":3,"run":"r","episode":"e","time":"t"}\n' +
- *       '{"round":0,"step":"setup","seq":0,"type":"round_start"}\n'
- * ) throw new Error(rec.text);
+ * // "lines-v6": the block header, then the event less what the lines before imply (round 0,
+ * // step "setup", seq 0 and the header's time for the first line).
+ * if (rec.text !== '{"schema":4,"run":"r","episode":"e","time":"t"}\n{"type":"round_start"}\n') {
+ *   throw new Error(rec.text);
+ * }
  * if (rec.events[0].seq !== 0 || rec.seq !== 1) throw new Error();
  * ```
  */
@@ -193,6 +196,10 @@ export class EventRecorder {
   // Whether lines are written in the block layout ("lines-v5"), and the block's header once written.
   private readonly blocks: boolean;
   private header: BlockHeader | undefined;
+  // Under "lines-v6": the block's writer (what its lines so far imply), once its header is written.
+  private readonly deltas: boolean;
+  private delta: DeltaWriter | undefined;
+  private readonly hashing: HashingVersion;
   private readonly options: EventRecorderOptions;
 
   /** Starts an empty record. */
@@ -205,6 +212,8 @@ export class EventRecorder {
     const hashing = checkHashing(options.hashing ?? HASHING_VERSION);
     this.all = hashing !== "lines-v2";
     this.blocks = writesBlocks(hashing);
+    this.deltas = writesDeltas(hashing);
+    this.hashing = hashing;
     this.timed = this.keep || this.lines || options.onEvent !== undefined;
     this.prefix = this.blocks ? BLOCK_LINE_PREFIX : lineHead(options.run, options.episode);
     if (this.hashed) {
@@ -310,7 +319,7 @@ export class EventRecorder {
       this.time = time;
       this.timePart = !this.blocks
         ? `"time":${JSON.stringify(time)},`
-        : this.header === undefined
+        : this.header === undefined || this.deltas
         ? ""
         : timeMember(this.header, time);
       this.mark();
@@ -377,7 +386,16 @@ export class EventRecorder {
     const roundHash = this.segment!.digest("hex");
     const stateHash = utf8Sha256Hex(stateText);
     this.restartSegment();
-    if (this.lines) {
+    if (this.deltas) {
+      // Its head is implied for the next line whether or not lines are built.
+      const head = this.delta!.head(this.roundNo, this.stepId, seq, this.time, true);
+      if (this.lines) {
+        const line =
+          `{${head}${this.delta!.time}${TYPE_KEY}checkpoint",${this.delta!.state(stateText)},` +
+          `"state_hash":"${stateHash}",${EVENTS_HASH_KEY}${roundHash}"}\n`;
+        this.addLine(line, 0, line.length);
+      }
+    } else if (this.lines) {
       // Encoded with the next segment's lines, and left out of its hash.
       const line = `${this.head(seq)}${this.timePart}${TYPE_KEY}checkpoint","state":${stateText},` +
         `"state_hash":"${stateHash}",${EVENTS_HASH_KEY}${roundHash}"}\n`;
@@ -399,7 +417,8 @@ export class EventRecorder {
     const header = blockHeader(this.options.run, this.options.episode, this.time);
     this.header = header;
     this.timePart = "";
-    const line = blockHeaderLine(header);
+    if (this.deltas) this.delta = new DeltaWriter(header);
+    const line = this.deltas ? deltaHeaderLine(header) : blockHeaderLine(header);
     const out = `,"time":${JSON.stringify(header.time)}`.length;
     this.addLine(line + "\n", line.length - 1 - out, out);
   }
@@ -524,6 +543,7 @@ export class EventRecorder {
    * agent-side event's own, or `episode_end`'s of the last segment), if any.
    */
   private serialise(body: EventBody, seq: number, game: boolean): string | undefined {
+    if (this.deltas) return this.serialiseDelta(body, seq, game);
     const json = JSON.stringify(body);
     if (
       !json.startsWith('{"type":') ||
@@ -561,6 +581,66 @@ export class EventRecorder {
     return own;
   }
 
+  /**
+   * {@linkcode EventRecorder.serialise} under `"lines-v6"`: the head members
+   * the previous line does not imply, the body less what its template
+   * repeats (`event_layout.ts`). A body's own `round`, `step` or `seq` is the
+   * event's, as in the event object.
+   */
+  private serialiseDelta(body: EventBody, seq: number, game: boolean): string | undefined {
+    let own = body as Record<string, unknown>;
+    let round = this.roundNo;
+    let step = this.stepId;
+    let at = seq;
+    if (OPEN_BODIES.has(body.type) && repeatsBase(body)) {
+      this.refuseReserved(body);
+      const { round: r, step: s, seq: q, ...rest } = own;
+      if (r !== undefined) round = r as number;
+      if (s !== undefined) step = s as string;
+      if (q !== undefined) at = q as number;
+      own = rest;
+    }
+    const delta = this.delta!;
+    const head = "{" + delta.head(round, step, at, this.time, game);
+    const h = { time: delta.time };
+    if (game && body.type !== "episode_end") {
+      this.addLine(head + h.time + delta.body(own) + "\n", head.length, h.time.length);
+      return undefined;
+    }
+    if (!game) {
+      const rest = delta.body(own, "event_hash");
+      const hash = sha256Hex(head + rest);
+      delta.trail("event_hash", hash);
+      this.addLine(
+        `${head}${h.time}${rest.slice(0, -1)},"event_hash":"${hash}"}\n`,
+        head.length,
+        h.time.length,
+      );
+      return hash;
+    }
+    // episode_end: its hash covers the segment so far and its own text without the member.
+    this.addLine(head + h.time + delta.body(own, "events_hash") + "\n", head.length, h.time.length);
+    this.flush(true);
+    const hash = this.segment!.digest("hex");
+    delta.trail("events_hash", hash);
+    this.pos -= 2; // its "}\n", which the member replaces
+    this.putString(`,${EVENTS_HASH_KEY}${hash}"}\n`);
+    this.restartSegment();
+    return hash;
+  }
+
+  /** Refuses a body carrying a member the block header or the time member holds. */
+  private refuseReserved(body: EventBody): void {
+    for (const k of BLOCK_RESERVED) {
+      if ((body as Record<string, unknown>)[k] !== undefined) {
+        throw new TypeError(
+          `A "${body.type}" event with its own "${k}" cannot be logged in the block layout ` +
+            `("${this.hashing}"), whose header and time member hold "${k}"`,
+        );
+      }
+    }
+  }
+
   /** {@linkcode EventRecorder.serialise} for a body that repeats a base field: from the whole event. */
   private serialiseWhole(body: EventBody, seq: number, game: boolean): string | undefined {
     let bare: string;
@@ -568,14 +648,7 @@ export class EventRecorder {
     if (this.blocks) {
       // A block line holds the event less what its header holds: a body's own copy of those
       // (or of the time member) could not be told apart from them when read back.
-      for (const k of BLOCK_RESERVED) {
-        if ((body as Record<string, unknown>)[k] !== undefined) {
-          throw new TypeError(
-            `A "${body.type}" event with its own "${k}" cannot be logged in the block layout ` +
-              `("lines-v5"), whose header and time member hold "${k}"`,
-          );
-        }
-      }
+      this.refuseReserved(body);
       const own = { round: this.roundNo, step: this.stepId, seq };
       bare = JSON.stringify({ ...own, ...body });
       const t = this.timePart === "" ? {} : JSON.parse(`{${this.timePart.slice(0, -1)}}`);

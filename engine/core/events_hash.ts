@@ -64,7 +64,11 @@
  *
  * @module
  */
-import { BLOCK_SCHEMA_VERSION } from "./event_layout.ts";
+import {
+  AGENT_SIDE_EVENT_TYPES as AGENT_SIDE,
+  BLOCK_SCHEMA_VERSION,
+  deltaBlockLines,
+} from "./event_layout.ts";
 import type { EngineEvent } from "./events.ts";
 import { sha256Hex } from "./hash.ts";
 
@@ -74,10 +78,10 @@ import { sha256Hex } from "./hash.ts";
  * @example
  * ```ts
  * import { HASHING_VERSION } from "./events_hash.ts";
- * if (HASHING_VERSION !== "lines-v5") throw new Error();
+ * if (HASHING_VERSION !== "lines-v6") throw new Error();
  * ```
  */
-export const HASHING_VERSION = "lines-v5";
+export const HASHING_VERSION = "lines-v6";
 
 /**
  * Every events-hash definition this toolkit can compute and replay, oldest first.
@@ -90,18 +94,21 @@ export const HASHING_VERSION = "lines-v5";
  * }
  * ```
  */
-export const HASHING_VERSIONS = ["lines-v2", "lines-v3", "lines-v4", "lines-v5"] as const;
+export const HASHING_VERSIONS = [
+  "lines-v2",
+  "lines-v3",
+  "lines-v4",
+  "lines-v5",
+  "lines-v6",
+] as const;
 
 /** An events-hash definition this toolkit can compute. */
 export type HashingVersion = typeof HASHING_VERSIONS[number];
 
 /**
- * Event types that record the agent side of the boundary rather than the game:
- * model-call records, agent failures and contract repairs. Replay feeds them
- * back rather than regenerating them, and they do not advance `seq` (each
- * takes the `seq` of the game event that follows it), so a log numbers its
- * game events alike whatever its agents did. From `"lines-v3"` on each carries
- * its own `event_hash`.
+ * Event types that record the agent side of the boundary rather than the game
+ * (defined in `event_layout.ts`, whose `"lines-v6"` lines imply their `seq`
+ * from them): model calls, agent errors and corrections.
  *
  * @example
  * ```ts
@@ -111,11 +118,7 @@ export type HashingVersion = typeof HASHING_VERSIONS[number];
  * }
  * ```
  */
-export const AGENT_SIDE_EVENT_TYPES: ReadonlySet<string> = new Set([
-  "llm_call",
-  "agent_error",
-  "correction",
-]);
+export const AGENT_SIDE_EVENT_TYPES: ReadonlySet<string> = AGENT_SIDE;
 
 /**
  * The event types `"lines-v2"` leaves out of its hash: the agent-side ones
@@ -140,6 +143,11 @@ export interface EventsHashOptions {
    * (every episode's first event).
    */
   opensBlock?: boolean;
+  /**
+   * Under `"lines-v6"`: the episode's events before these (from its first),
+   * whose lines imply what these lines leave out. Default: none.
+   */
+  before?: readonly EngineEvent[];
 }
 
 /**
@@ -156,8 +164,14 @@ export interface EventsHashOptions {
  * const end = { schema: 2, time: "t", type: "episode_end", status: "ok", events_hash: "x" };
  * const v4 = eventsHash([end as never], { hashing: "lines-v4" });
  * if (v4 !== sha256Hex('{"schema":2,"type":"episode_end","status":"ok"}\n')) throw new Error();
- * // "lines-v5" (the default) covers the block line: the event less schema, run, episode and time.
- * if (eventsHash([end as never]) !== sha256Hex('{"type":"episode_end","status":"ok"}\n')) {
+ * // "lines-v5" covers the block line: the event less schema, run, episode and time.
+ * if (eventsHash([end as never], { hashing: "lines-v5" }) !== sha256Hex('{"type":"episode_end","status":"ok"}\n')) {
+ *   throw new Error();
+ * }
+ * // "lines-v6" (the default) covers the delta line, whose head the lines before imply.
+ * const at = { ...end, run: "r", episode: "e", round: 0, step: "setup" };
+ * const before = [{ ...at, seq: 0, type: "round_start" }];
+ * if (eventsHash([{ ...at, seq: 1 }] as never, { before: before as never }) !== sha256Hex('{"type":"episode_end","status":"ok"}\n')) {
  *   throw new Error();
  * }
  * ```
@@ -170,6 +184,18 @@ export function eventsHash(
   const hashing = checkHashing(options.hashing ?? HASHING_VERSION);
   if (hashing === "lines-v5") {
     return blockEventsHash(events, options.opensBlock ?? events[0]?.type === "episode_start");
+  }
+  if (hashing === "lines-v6") {
+    const before = options.before ?? [];
+    const opens = options.opensBlock ??
+      (before.length === 0 && events[0]?.type === "episode_start");
+    const lines = deltaBlockLines([...before, ...events]);
+    let text = opens ? lines[0].hashed + "\n" : "";
+    for (let i = before.length + 1; i < lines.length; i++) {
+      const hashed = lines[i].hashed;
+      if (hashed !== null) text += hashed + "\n";
+    }
+    return sha256Hex(text);
   }
   let text = "";
   for (const e of events) {
@@ -195,7 +221,21 @@ export function eventsHash(
  * ```
  */
 export function writesBlocks(hashing: HashingVersion): boolean {
-  return hashing === "lines-v5";
+  return hashing === "lines-v5" || hashing === "lines-v6";
+}
+
+/**
+ * Whether a definition writes the delta layout (`"lines-v6"`: lines leave out
+ * what the lines before them imply; see `event_layout.ts`).
+ *
+ * @example
+ * ```ts
+ * import { writesDeltas } from "./events_hash.ts";
+ * if (!writesDeltas("lines-v6") || writesDeltas("lines-v5")) throw new Error();
+ * ```
+ */
+export function writesDeltas(hashing: HashingVersion): boolean {
+  return hashing === "lines-v6";
 }
 
 /** {@linkcode eventsHash} under `"lines-v5"`: over the block layout's bytes less the times. */

@@ -374,6 +374,7 @@ function compareReplay(
       roundOf(rTail),
       hashedLog,
       hashing,
+      events,
     );
     const outcome = m?.event?.type === "episode_end" && /^events\[\d+\]\.outcome\b/.test(m.field);
     if (m && !outcome) return m;
@@ -440,7 +441,7 @@ function compareRound(
     return { round, kind: "state", field: d.path, recorded: d.left, replayed: d.right };
   }
   if (hashing !== "lines-v2") {
-    return compareEvents(rEvents, pEvents, rAt, round, hashedLog, hashing);
+    return compareEvents(rEvents, pEvents, rAt, round, hashedLog, hashing, recorded.events);
   }
   const own = eventsHash(rEvents, { hashing });
   if (own !== (hashed ? rc.events_hash : own) || own !== pc.events_hash) {
@@ -632,6 +633,7 @@ function compareEvents(
   round: number,
   hashed: boolean,
   hashing: HashingVersion,
+  log: readonly EngineEvent[],
 ): ReplayMismatch | undefined {
   const bare = (e: EngineEvent) => {
     const rest = withoutTime(e) as Record<string, unknown>;
@@ -646,10 +648,19 @@ function compareEvents(
   const closing = last.type === "checkpoint" ? last.events_hash : undefined;
   const end = last.type === "episode_end" ? last.events_hash : undefined;
   if (closing === undefined && end === undefined) return undefined;
-  const own = eventsHash(closing !== undefined ? recorded.slice(0, -1) : recorded, {
-    hashing,
-    opensBlock: at === 0,
-  });
+  let own: string;
+  try {
+    own = eventsHash(closing !== undefined ? recorded.slice(0, -1) : recorded, {
+      hashing,
+      opensBlock: at === 0,
+      // "lines-v6": the lines before the segment imply what its lines leave out.
+      ...(hashing === "lines-v6" ? { before: log.slice(0, at) } : {}),
+    });
+  } catch (error) {
+    // An event the layout cannot write (a body not led by its type): it was not what was hashed.
+    if (!(error instanceof TypeError)) throw error;
+    own = `(no ${hashing} text: ${error.message})`;
+  }
   if (own === (closing ?? end)) return undefined;
   const n = recorded.length - 1;
   return eventsMismatch(
@@ -740,7 +751,7 @@ function byRound(events: readonly EngineEvent[], all: boolean) {
     } else if (started || checkpoints.length === 0) current.push(e);
   });
   const tailAt = checkpoints.length === 0 ? 0 : events.lastIndexOf(checkpoints.at(-1)!) + 1;
-  return { checkpoints, rounds, starts, tail: events.slice(tailAt), tailAt };
+  return { checkpoints, rounds, starts, tail: events.slice(tailAt), tailAt, events };
 }
 
 /** A log's events by round (see {@linkcode byRound}). */

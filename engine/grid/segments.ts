@@ -46,8 +46,10 @@ import { basename, join } from "node:path";
 import type { EngineEvent } from "../core/events.ts";
 import {
   BLOCK_HEADER_PREFIX,
-  BLOCK_LINE_PREFIX,
   BLOCK_SCHEMA_VERSION,
+  DELTA_HEADER_PREFIX,
+  DELTA_SCHEMA_VERSION,
+  isBlockLine,
   LogLineDecoder,
 } from "../core/event_layout.ts";
 import { parseEpisodeLog } from "../core/log_file.ts";
@@ -107,7 +109,7 @@ function statusOf(line: string, run: string, episode: string, blocks: boolean): 
     return undefined;
   }
   const named = blocks
-    ? line.startsWith(BLOCK_LINE_PREFIX) && end?.run === undefined
+    ? isBlockLine(line) && end?.run === undefined
     : end?.run === run && end.episode === episode;
   return end?.type === "episode_end" && named && typeof end.status === "string"
     ? end.status
@@ -188,7 +190,8 @@ export interface LogText {
    * a newline, as the engine writes them: every one carrying the base fields
    * first (`{"schema":2,"run":...,"episode":...,`), or (`"lines-v5"`) a block
    * header (`{"schema":3,"run":...,"episode":...,`) and then lines without
-   * them (`{"round":...`).
+   * them (`{"round":...`), or (`"lines-v6"`) a delta block's header
+   * (`{"schema":4,...`) and lines that leave out what the lines before imply.
    */
   text?: string;
   /** The same lines as UTF-8 (`runEpisode(...).ndjsonBytes`), written as they are; wins over `text`. */
@@ -353,14 +356,12 @@ export class SegmentWriter {
       first = text!;
     }
     // A status given is checked where the engine writes it; else the last line is parsed for it.
-    const blocks = first.startsWith(BLOCK_HEADER_PREFIX);
+    const blocks = first.startsWith(BLOCK_HEADER_PREFIX) || first.startsWith(DELTA_HEADER_PREFIX);
     const status = log.status ?? statusOf(last, run, episode, blocks);
     if (
       status === undefined || !first.startsWith(names, first.indexOf(",") + 1) ||
       (log.status !== undefined &&
-        (!(blocks
-          ? last.startsWith(BLOCK_LINE_PREFIX)
-          : last.startsWith(names, last.indexOf(",") + 1)) ||
+        (!(blocks ? isBlockLine(last) : last.startsWith(names, last.indexOf(",") + 1)) ||
           !last.includes(`"type":"episode_end","status":${JSON.stringify(status)}`)))
     ) {
       throw new TypeError(
@@ -859,9 +860,11 @@ function scanBlocks(bytes: Uint8Array, base: number, path: string): TailScan {
           `repair or remove the file`,
       );
     }
-    const header = e?.schema === (BLOCK_SCHEMA_VERSION as number);
+    const header = e?.schema === (BLOCK_SCHEMA_VERSION as number) ||
+      e?.schema === (DELTA_SCHEMA_VERSION as number);
     if (
-      typeof e === "object" && e !== null && e.schema === undefined && typeof e.round === "number"
+      typeof e === "object" && e !== null && e.schema === undefined &&
+      (typeof e.round === "number" || (open?.blocks === true && typeof e.type === "string"))
     ) {
       // A block line: it belongs to the block its header opened.
       if (open === null || !open.blocks) {

@@ -38,7 +38,7 @@ function steppingClock(): () => string {
 }
 
 /** A bank-run M0 episode of the default (defensive) mock agents, as `runEpisode` plays it. */
-async function bankRunM0(seed: number, hashing?: HashingVersion, run = "fixture") {
+async function bankRunM0(seed: number, hashing: HashingVersion = "lines-v5", run = "fixture") {
   return await playEpisode(bankRunGame.environment, {
     ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
     seed,
@@ -47,7 +47,7 @@ async function bankRunM0(seed: number, hashing?: HashingVersion, run = "fixture"
     episode: `bank_run_M0_stable_s${seed}`,
     ndjson: true,
     clock: steppingClock(),
-    ...(hashing ? { hashing } : {}),
+    hashing,
   });
 }
 
@@ -165,7 +165,7 @@ Deno.test("the lines-v5 log of an episode loads to the same events and frames as
 });
 
 Deno.test("lines-v5 hashes are SHA-256 over the block's bytes less the time members, agent-side events included", async () => {
-  const r = await scriptedEpisode({ fail: true });
+  const r = await scriptedEpisode({ fail: true, hashing: "lines-v5" });
   const lines = r.ndjson!.trimEnd().split("\n");
   const header = lines.shift()!;
   let segment = header.replace(',"time":"2026-01-01T00:00:00.000Z"', "") + "\n";
@@ -195,7 +195,7 @@ Deno.test("lines-v5 hashes are SHA-256 over the block's bytes less the time memb
   const events = parseEpisodeLog(r.ndjson!);
   const cp = events.findIndex((e) => e.type === "checkpoint");
   assertEquals(
-    eventsHash(events.slice(0, cp)),
+    eventsHash(events.slice(0, cp), { hashing: "lines-v5" }),
     (events[cp] as { events_hash?: string }).events_hash,
   );
   const check = await replayEpisode(events);
@@ -317,6 +317,7 @@ Deno.test("the recorder refuses a body that carries a member the block header or
       keep: true,
       lines: true,
       hashes: true,
+      hashing: "lines-v5",
       clock: () => "2026-12-01T12:00:00.000Z",
     });
     rec.tick();

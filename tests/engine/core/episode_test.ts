@@ -9,7 +9,11 @@ import { canonicalJson } from "../../../engine/core/canonical_json.ts";
 import type { Environment } from "../../../engine/core/environment.ts";
 import { EpisodeError, playEpisode } from "../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
-import { blockText, LogLineDecoder } from "../../../engine/core/event_layout.ts";
+import { deltaBlockLines, LogLineDecoder } from "../../../engine/core/event_layout.ts";
+
+/** The log text of one episode's events as the recorder writes it ("lines-v6"). */
+const deltaText = (events: readonly object[]) =>
+  deltaBlockLines(events).map((l) => l.line + "\n").join("");
 import { sha256Hex, stateHash } from "../../../engine/core/hash.ts";
 import { bankRun } from "../../../engine/games/bank_run/environment.ts";
 import { debtRollover } from "../../../engine/games/debt_rollover/environment.ts";
@@ -64,11 +68,11 @@ Deno.test("playEpisode() with events: false keeps none and plays the same episod
   const none = await play(bankRun, "M3", 2, { events: false, ndjson: true });
   assertEquals(none.events, []);
   assertEquals(none.outcome, kept.outcome);
-  // One line per event, after the block header ("lines-v5").
+  // One line per event, after the block header ("lines-v5" on).
   assertEquals(none.ndjson!.split("\n").length - 1, kept.events.length + 1);
 });
 
-Deno.test("the log text is each event serialised once: its block line (blockText), checkpoints with their canonical state", async () => {
+Deno.test("the log text is each event serialised once: its block line (deltaBlockLines), checkpoints with their canonical state", async () => {
   for (const env of FRAIL) {
     for (const mechanism of MECHANISMS) {
       const r = await play(env, mechanism, 7, { ndjson: true });
@@ -76,7 +80,7 @@ Deno.test("the log text is each event serialised once: its block line (blockText
       assertEquals(lines.pop(), "");
       // The block header, then a line per event.
       assertEquals(lines.length, r.events.length + 1);
-      const expected = blockText(r.events).split("\n");
+      const expected = deltaText(r.events).split("\n");
       assertEquals(lines[0], expected[0]);
       const decoder = new LogLineDecoder();
       decoder.decode(JSON.parse(lines[0]));
@@ -240,7 +244,7 @@ Deno.test("a crashing episode ends its events and its log text with an error, an
   assertEquals([last.type, last.step, last.round], ["episode_end", "end", 2]);
   const lines = err.ndjson!.trimEnd().split("\n");
   assertEquals(lines.length, err.events.length + 1); // and the block header
-  assertEquals(err.ndjson, blockText(err.events));
+  assertEquals(err.ndjson, deltaText(err.events));
 });
 
 Deno.test("runEpisode() with outDir writes exactly its log text, and makes its folder again if it was removed", async () => {

@@ -72,7 +72,7 @@ Deno.test("playEpisode() under lines-v2 reproduces the hashes and the log text w
 });
 
 Deno.test("a lines-v3 or lines-v4 log hashes every event: agent-side events by their own event_hash, the tail in episode_end", async () => {
-  assertEquals(HASHING_VERSION, "lines-v5"); // the block layout: its own test (block_layout_test.ts)
+  assertEquals(HASHING_VERSION, "lines-v6"); // the block layouts: their own tests (block_layout_test.ts, delta_layout_test.ts)
   for (
     const [fail, hashing] of [[false, "lines-v4"], [true, "lines-v4"], [false, "lines-v3"]] as const
   ) {
@@ -163,8 +163,8 @@ Deno.test("a lines-v3 or lines-v4 log replays, read back from its text or played
 });
 
 Deno.test("replayWith() names the edited llm_call, correction or agent_error of a lines-v5 log by its event_hash", async () => {
-  const ok = await logOf();
-  const degraded = await logOf({ fail: true });
+  const ok = await logOf({ hashing: "lines-v5" });
+  const degraded = await logOf({ fail: true, hashing: "lines-v5" });
   const cases: [EngineEvent[], (e: Loose) => boolean, (e: Loose) => void][] = [
     [ok, (e) => e.type === "llm_call" && e.round === 3, (e) => {
       e.content = '{"withdraw_probability": 95}';
@@ -269,7 +269,9 @@ Deno.test("replayWith() names episode_end's status edited ok to degraded, degrad
 });
 
 Deno.test("replayWith() names an edited checkpoint events_hash or episode_end events_hash, and a removed llm_call at its checkpoint", async () => {
-  const log = await logOf();
+  // "lines-v5": under "lines-v6" a removed line changes the text of the lines after it
+  // (delta_layout_test.ts).
+  const log = await logOf({ hashing: "lines-v5" });
   const zero = "0".repeat(64);
   for (const type of ["checkpoint", "episode_end"]) {
     const [events, at] = edited(log, (e) => e.type === type && e.round === 12, (e) => {
@@ -382,7 +384,7 @@ Deno.test("a model-backed episode through the local server round-trips its lines
 });
 
 Deno.test("replayWith() names the checkpoint of a lines-v3 round whose event text was rewritten with its keys reordered", async () => {
-  const log = await logOf();
+  const log = await logOf({ hashing: "lines-v5" });
   const at = log.findIndex((e) => e.type === "decision" && e.round === 2);
   const { type, ...rest } = log[at] as unknown as Loose;
   const reordered = log.map((e, i) => i === at ? { ...rest, type } as unknown as EngineEvent : e);
@@ -394,7 +396,7 @@ Deno.test("replayWith() names the checkpoint of a lines-v3 round whose event tex
     kind: "events",
     field: `events[${cp - round}].events_hash`,
     recorded: (log[cp] as { events_hash: string }).events_hash,
-    replayed: eventsHash(reordered.slice(round, cp)),
+    replayed: eventsHash(reordered.slice(round, cp), { hashing: "lines-v5" }),
     event: { type: "checkpoint", seq: log[cp].seq, step: "checkpoint", round: 2, index: cp },
   });
 });

@@ -1,0 +1,492 @@
+// The delta layout ("lines-v6", issue 23): a block line leaves out what the
+// lines before it imply (its round, step, seq and time; the members the
+// previous line of its type and agent repeats; a checkpoint state's unchanged
+// pieces). Decoding gives exactly the events the recorder had, members in
+// their order, for every game and an LLM-scripted episode; the hashes are over
+// the written bytes less the time members; replay, the segments and the
+// loaders read it; a malformed line is an error naming its file and line.
+import { assert, assertEquals, assertRejects, assertThrows } from "../../_assert.ts";
+import { playEpisode } from "../../../engine/core/episode.ts";
+import type { EngineEvent } from "../../../engine/core/events.ts";
+import { eventsHash, type HashingVersion } from "../../../engine/core/events_hash.ts";
+import { deltaBlockLines } from "../../../engine/core/event_layout.ts";
+import { EventRecorder } from "../../../engine/core/event_recorder.ts";
+import { sha256Hex } from "../../../engine/core/hash.ts";
+import { parseEpisodeLog, writeEpisodeLogText } from "../../../engine/core/log_file.ts";
+import { frailSetup } from "../../../engine/frail/descriptor.ts";
+import { FRAIL_ENV_IDS } from "../../../engine/frail/registry.ts";
+import { MECHANISMS } from "../../../engine/frail/types.ts";
+import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
+import { replayEpisode, runEpisode } from "../../../engine/run_episode.ts";
+import { replayWith } from "../../../engine/core/replay.ts";
+import { bankRun } from "../../../engine/games/bank_run/environment.ts";
+import {
+  readLogEpisodes,
+  recoverSegment,
+  segmentIndexPath,
+  SegmentWriter,
+} from "../../../engine/grid/segments.ts";
+import { loadRuns } from "../../../analysis/load/load_runs.ts";
+import { readLogFile } from "../../../analysis/viewer/_log_source.ts";
+import { scriptedEpisode } from "./_scripted_llm.ts";
+
+/** A clock that moves 7 ms every other read from 2026-12-01T12:00:00Z. */
+function steppingClock(): () => string {
+  let n = 0;
+  return () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * Math.floor(n++ / 2)).toISOString();
+}
+
+/** A bank-run M0 episode of the default (defensive) mock agents. */
+async function bankRunM0(seed: number, hashing?: HashingVersion, run = "adhoc") {
+  return await playEpisode(bankRunGame.environment, {
+    ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
+    seed,
+    agents: bankRunGame.mockAgents({ seed }),
+    run,
+    episode: `bank_run_M0_stable_s${seed}`,
+    ndjson: true,
+    clock: steppingClock(),
+    ...(hashing ? { hashing } : {}),
+  });
+}
+
+/** Each event's JSON text: equal texts are equal events with their members in the same order. */
+function texts(events: readonly object[]): string[] {
+  return events.map((e) => JSON.stringify(e));
+}
+
+/** Checks a v6 log against the events its recorder had, and its segment hashes against eventsHash. */
+async function checkLog(ndjson: string, events: readonly EngineEvent[], where: string) {
+  assert(ndjson.startsWith('{"schema":4,'), where);
+  const decoded = parseEpisodeLog(ndjson, where);
+  assertEquals(texts(decoded), texts(events), where);
+  // deltaBlockLines() rebuilds the same bytes from the events.
+  assertEquals(deltaBlockLines(events).map((l) => l.line + "\n").join(""), ndjson, where);
+  // Every segment's hash, recomputed from the events with the ones before them.
+  let from = 0;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i] as Record<string, unknown>;
+    if (e.type === "round_start" && from > 0) from = i;
+    if (e.type === "checkpoint") {
+      const h = eventsHash(events.slice(from, i), { before: events.slice(0, from) });
+      assertEquals(h, e.events_hash, `${where}: round ${e.round}`);
+      from = i + 1;
+    }
+  }
+  const replay = await replayEpisode(decoded);
+  assertEquals(
+    [replay.ok, replay.hashing],
+    [true, "lines-v6"],
+    `${where}: ${JSON.stringify(replay.mismatch)}`,
+  );
+}
+
+Deno.test("every game's lines-v6 log decodes to exactly its recorder's events and replays", async () => {
+  for (const env of FRAIL_ENV_IDS) {
+    for (const mechanism of MECHANISMS) {
+      for (const seed of [1, 2]) {
+        const r = await runEpisode({ env, mechanism, seed, ndjson: true, clock: steppingClock() });
+        await checkLog(r.ndjson!, r.events, `${env}/${mechanism}/${seed}`);
+      }
+    }
+  }
+  const hunt = await runEpisode({
+    game: "staghunt",
+    N: 4,
+    M: 2,
+    T: 3,
+    F: 1,
+    seed: 3,
+    ndjson: true,
+    clock: steppingClock(),
+  });
+  await checkLog(hunt.ndjson!, hunt.events, "staghunt");
+  const effort = await runEpisode({
+    game: "min_effort",
+    seed: 3,
+    ndjson: true,
+    clock: steppingClock(),
+  });
+  await checkLog(effort.ndjson!, effort.events, "min_effort");
+  for (const fail of [false, true]) {
+    const llm = await scriptedEpisode({ fail });
+    await checkLog(llm.ndjson!, llm.events, `scripted fail=${fail}`);
+    // The state hashes and the outcome are those of lines-v5.
+    const v5 = await scriptedEpisode({ fail, hashing: "lines-v5" });
+    assertEquals([llm.hashes, llm.outcome], [v5.hashes, v5.outcome]);
+  }
+});
+
+Deno.test("a seeded bank-run M0 episode takes exactly these bytes under lines-v6", async () => {
+  // Defensive mock agents, seed 3, run "adhoc", the clock of block_layout_test (7 ms per read).
+  let n = 0;
+  const clock = () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * n++).toISOString();
+  const r = await playEpisode(bankRunGame.environment, {
+    ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
+    seed: 3,
+    agents: bankRunGame.mockAgents({ seed: 3 }),
+    run: "adhoc",
+    episode: "bank_run_M0_stable_s3",
+    ndjson: true,
+    clock,
+  });
+  const lines = r.ndjson!.trimEnd().split("\n");
+  assertEquals([r.ndjsonBytes!.length, lines.length], [33632, 197]);
+  assertEquals(lines[2], '{"round":1,"step":"start","ms":7,"type":"round_start"}');
+  // A decision of round 2 carries only what its agent's decision of round 1 does not.
+  const decisions = lines.filter((l) => l.includes('"type":"decision","agent":"dep_01"'));
+  assertEquals(
+    decisions[1],
+    '{"step":"settlement","type":"decision","agent":"dep_01","reported":6,"probability":0.06,"draw":0.513098962499431}',
+  );
+  // The second checkpoint is the first's state with one piece changed.
+  const checkpoints = lines.filter((l) => l.includes('"type":"checkpoint"'));
+  assert(checkpoints[0].includes('"type":"checkpoint","state":{"assets":15.075,'));
+  assert(
+    checkpoints[1].startsWith(
+      '{"step":"checkpoint","type":"checkpoint","delta":[[93,1,"\\"round\\":2}"]],',
+    ),
+  );
+});
+
+Deno.test("lines-v6 hashes are SHA-256 over the lines' bytes less their time members", async () => {
+  const r = await bankRunM0(22);
+  const lines = r.ndjson!.trimEnd().split("\n");
+  let segment = lines[0].replace(/,"time":"[^"]*"\}$/, "}") + "\n";
+  assertEquals(segment, '{"schema":4,"run":"adhoc","episode":"bank_run_M0_stable_s22"}\n');
+  let checkpoints = 0;
+  for (const line of lines.slice(1)) {
+    const bare = line.replace(/"ms":\d+,/, "");
+    const e = JSON.parse(line) as Record<string, unknown>;
+    if (e.type === "checkpoint") {
+      assertEquals(e.events_hash, sha256Hex(segment));
+      segment = "";
+      checkpoints++;
+    } else if (e.type === "episode_end") {
+      const own = bare.replace(`,"events_hash":"${e.events_hash}"}`, "}");
+      assertEquals(e.events_hash, sha256Hex(segment + own + "\n"));
+    } else segment += bare + "\n";
+  }
+  assertEquals(checkpoints, 3);
+  // The state hashes and the outcome are those of lines-v5.
+  const v5 = await bankRunM0(22, "lines-v5");
+  assertEquals([r.hashes, r.outcome], [v5.hashes, v5.outcome]);
+});
+
+Deno.test("the lines-v6 log of an episode loads to the same frames and viewer events as its lines-v5 log", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const seed of [22, 23, 24]) {
+      const v5 = await bankRunM0(seed, "lines-v5", "fixture");
+      const v6 = await bankRunM0(seed, undefined, "fixture");
+      writeEpisodeLogText(`${dir}/old/fixture/s${seed}.ndjson`, v5.ndjson!);
+      writeEpisodeLogText(`${dir}/new/fixture/s${seed}.ndjson`, v6.ndjson!);
+      const [va, vb] = [
+        await readLogFile(`${dir}/old/fixture/s${seed}.ndjson`),
+        await readLogFile(`${dir}/new/fixture/s${seed}.ndjson`),
+      ];
+      assertEquals([va.malformed, vb.malformed], [[], []]);
+      assertEquals(texts(vb.episodes[0].events), texts(v6.events));
+    }
+    const frames = ["rounds", "decisions", "mechanisms", "corrections", "calls"] as const;
+    // Each frame alone (the fast path skips the lines of the others) and all together.
+    for (const asked of [...frames.map((f) => [f]), [...frames]]) {
+      const [a, b] = [
+        await loadRuns(`${dir}/old`, { frames: [...asked], strict: true }),
+        await loadRuns(`${dir}/new`, { frames: [...asked], strict: true }),
+      ];
+      for (const name of asked) assertEquals(b[name].toRecords(), a[name].toRecords(), name);
+      const columns = a.episodes.columns.filter((c) => c !== "file");
+      const differ = columns.filter((c) =>
+        JSON.stringify(a.episodes.getColumn(c).toArray()) !==
+          JSON.stringify(b.episodes.getColumn(c).toArray())
+      );
+      assertEquals(differ, differ.filter((c) => /hash/.test(c)));
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an LLM-scripted lines-v6 log loads its calls and corrections as its lines-v5 log does", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const v5 = await scriptedEpisode({ fail: true, hashing: "lines-v5" });
+    const v6 = await scriptedEpisode({ fail: true });
+    writeEpisodeLogText(`${dir}/old/adhoc/ep.ndjson`, v5.ndjson!);
+    writeEpisodeLogText(`${dir}/new/adhoc/ep.ndjson`, v6.ndjson!);
+    const frames = ["decisions", "corrections", "calls"] as const;
+    const [a, b] = [
+      await loadRuns(`${dir}/old`, { frames: [...frames], strict: true }),
+      await loadRuns(`${dir}/new`, { frames: [...frames], strict: true }),
+    ];
+    for (const name of frames) assertEquals(b[name].toRecords(), a[name].toRecords(), name);
+    assertEquals(b.calls.height, 147);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a segment holds lines-v5 and lines-v6 blocks; its readers and its recovery read both", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const v5 = await bankRunM0(22, "lines-v5", "fixture");
+    const v6 = await bankRunM0(26, undefined, "fixture");
+    const writer = SegmentWriter.create(dir, "mix");
+    const a = writer.appendText({
+      run: "fixture",
+      episode: "bank_run_M0_stable_s22",
+      bytes: v5.ndjsonBytes!,
+    });
+    const b = writer.appendText({
+      run: "fixture",
+      episode: "bank_run_M0_stable_s26",
+      bytes: v6.ndjsonBytes!,
+    });
+    const c = writer.appendText({
+      run: "fixture",
+      episode: "bank_run_M0_stable_s26",
+      bytes: v6.ndjsonBytes!,
+      status: "ok",
+    });
+    assertEquals([a.status, b.status, c.status], ["ok", "ok", "ok"]);
+    writer.close();
+    const episodes = await readLogEpisodes(writer.path);
+    assertEquals(episodes.map((e) => texts(e.events)), [
+      texts(v5.events),
+      texts([...v6.events, ...v6.events]),
+    ]);
+    await Deno.remove(segmentIndexPath(writer.path));
+    const recovered = await recoverSegment(writer.path);
+    assertEquals(recovered.entries.map((e) => [e.episode, e.offset, e.bytes, e.status]), [
+      ["bank_run_M0_stable_s22", a.offset, a.bytes, "ok"],
+      ["bank_run_M0_stable_s26", b.offset, b.bytes, "ok"],
+      ["bank_run_M0_stable_s26", c.offset, c.bytes, "ok"],
+    ]);
+    // A torn lines-v6 tail is cut, naming its episode from its header.
+    Deno.writeTextFileSync(
+      writer.path,
+      new TextDecoder().decode(v6.ndjsonBytes!.subarray(0, 3000)),
+      { append: true },
+    );
+    const torn = await recoverSegment(writer.path);
+    assertEquals([torn.truncated, torn.entries.length], ["bank_run_M0_stable_s26", 3]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a malformed lines-v6 line is an error naming its file and line, in every reader", async () => {
+  const r = await bankRunM0(22);
+  const lines = r.ndjson!.split("\n");
+  const cp = lines.findIndex((l) => l.includes('"delta":['));
+  const bad = [...lines];
+  bad[cp] = bad[cp].replace(/"delta":\[\[(\d+),/, '"delta":[[9999,');
+  const text = bad.join("\n");
+  const message = `a checkpoint's "delta" op 0 [9999,2,"{\\"assets\\":9.339705882352943,` +
+    `\\"assetsSold\\":5.73529411764706"] does not fit the previous state's 94 pieces after 0`;
+  assertThrows(
+    () => parseEpisodeLog(text, "bad.ndjson"),
+    SyntaxError,
+    `bad.ndjson:${cp + 1}: ${message}`,
+  );
+  // A delta that does not give JSON, a member before the type, a member its template lacks.
+  const cases: [string, string][] = [
+    [
+      JSON.stringify({ ...JSON.parse(lines[cp]), delta: [[0, 1, "{"]] }),
+      `a checkpoint's "delta" does not give JSON`,
+    ],
+    [
+      lines[2].replace('"type":', '"x":1,"type":'),
+      `a "lines-v6" line's member "x" comes before its "type"`,
+    ],
+    [
+      lines.filter((l) => l.includes('"type":"decision","agent":"dep_01",'))[1].replace(
+        '"draw"',
+        '"zzz":1,"draw"',
+      ),
+      `a "lines-v6" line's member "zzz" is not one of the members of the previous "decision" line`,
+    ],
+  ];
+  for (const [line, expected] of cases) {
+    const original = lines.findIndex((l) =>
+      l === line.replace('"x":1,', "").replace('"zzz":1,', "") ||
+      (line.includes('"delta":[[') && l.includes('"delta":[[') &&
+        l.slice(l.indexOf('"state_hash"')) === line.slice(line.indexOf('"state_hash"')))
+    );
+    const edited = [...lines];
+    edited[original] = line;
+    assertThrows(
+      () => parseEpisodeLog(edited.join("\n"), "e.ndjson"),
+      SyntaxError,
+      `e.ndjson:${original + 1}: ${expected}`,
+    );
+    if (line.includes('"delta"')) continue;
+    // The loaders (their fast path refuses the line, and the decoder says why).
+    const dir = await Deno.makeTempDir();
+    try {
+      writeEpisodeLogText(`${dir}/run/e.ndjson`, edited.join("\n"));
+      await assertRejects(
+        () => loadRuns(dir, { frames: ["decisions"], strict: true }),
+        SyntaxError,
+        `${dir}/run/e.ndjson:${original + 1}: ${expected}`,
+      );
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/run/bad.ndjson`;
+    writeEpisodeLogText(file, text);
+    // The loaders read a checkpoint's events hash, not its state (as under every layout).
+    assertEquals((await loadRuns(dir, { strict: true })).episodes.height, 1);
+    await assertRejects(() => readLogEpisodes(file), SyntaxError, `${file}:${cp + 1}: ${message}`);
+    const viewed = await readLogFile(file);
+    assertEquals(viewed.malformed[0], { file, line: cp + 1, message });
+    // A line that is not JSON: the lines after it in its block cannot be rebuilt, and say so.
+    const torn = [...lines];
+    torn[5] = torn[5].slice(0, 20);
+    writeEpisodeLogText(file, torn.join("\n"));
+    const lenient = await readLogFile(file);
+    assertEquals(lenient.malformed[1], {
+      file,
+      line: 7,
+      message:
+        `a "lines-v6" line after a line of its block that could not be read: what it leaves out is unknown`,
+    });
+    const loaded = await loadRuns(dir);
+    assertEquals(loaded.malformed[1], lenient.malformed[1]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("replayWith() names an edited model call of a lines-v6 log by its event_hash, a reordered line and a removed one by their round", async () => {
+  const log = parseEpisodeLog((await scriptedEpisode({})).ndjson!);
+  // An edited reply: the hash of its line as edited (less its time, in its block's context).
+  const at = log.findIndex((e) => e.type === "llm_call" && e.round === 3);
+  const copy = structuredClone(log) as unknown as Record<string, unknown>[];
+  copy[at].content = '{"withdraw_probability": 95}';
+  const events = copy as unknown as EngineEvent[];
+  const check = await replayWith(bankRun, events);
+  const segment = events.findIndex((e) => e.type === "round_start" && e.round === 3);
+  const line = deltaBlockLines(events)[at + 1].hashed!;
+  const own = line.replace(/,"event_hash":"[0-9a-f]{64}"\}$/, "}");
+  assertEquals(check.mismatch?.field, `events[${at - segment}].event_hash`);
+  assertEquals([check.mismatch?.recorded, check.mismatch?.replayed], [
+    copy[at].event_hash,
+    sha256Hex(own),
+  ]);
+  // A decision with its members reordered is the same event, but not the text that was hashed.
+  const d = log.findIndex((e) => e.type === "decision" && e.round === 2);
+  const { type, ...rest } = log[d] as unknown as Record<string, unknown>;
+  const reordered = log.map((e, i) => i === d ? { ...rest, type } as unknown as EngineEvent : e);
+  const cp = log.findIndex((e) => e.type === "checkpoint" && e.round === 2);
+  const round = log.findIndex((e) => e.type === "round_start" && e.round === 2);
+  assertEquals((await replayWith(bankRun, reordered)).mismatch, {
+    round: 2,
+    kind: "events",
+    field: `events[${cp - round}].events_hash`,
+    recorded: (log[cp] as { events_hash: string }).events_hash,
+    // A body not led by its type has no "lines-v6" line: it cannot be what was hashed.
+    replayed: `(no lines-v6 text: A "decision" body whose first member is not its "type" has ` +
+      `no "lines-v6" line)`,
+    event: { type: "checkpoint", seq: log[cp].seq, step: "checkpoint", round: 2, index: cp },
+  });
+  // A model call left out: its round is named.
+  const removed = log.filter((e) =>
+    !(e.type === "llm_call" && e.round === 4 && e.agent === "dep_03")
+  );
+  const gone = await replayWith(bankRun, removed);
+  assertEquals([gone.ok, gone.mismatch?.round], [false, 4]);
+});
+
+Deno.test("a lines-v5 log (real bytes of efb2320) still reads, replays, and is what the lines-v5 writer writes", async () => {
+  const file = new URL(
+    "../../fixtures/lines_v5/fixture/bank_run_M0_stable_s22.ndjson",
+    import.meta.url,
+  ).pathname;
+  const text = await Deno.readTextFile(file);
+  const events = parseEpisodeLog(text, file);
+  assertEquals([events.length, (events[0] as { hashing?: string }).hashing], [105, "lines-v5"]);
+  const replay = await replayEpisode(events);
+  assertEquals([replay.ok, replay.hashing, replay.rounds], [true, "lines-v5", 3]);
+  let n = 0;
+  const clock = () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * n++).toISOString();
+  const again = await playEpisode(bankRunGame.environment, {
+    ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
+    seed: 22,
+    agents: bankRunGame.mockAgents({ seed: 22 }),
+    run: "fixture",
+    episode: "bank_run_M0_stable_s22",
+    ndjson: true,
+    clock,
+    hashing: "lines-v5",
+  });
+  assertEquals(again.ndjson, text);
+  const [one] = await readLogEpisodes(file);
+  assertEquals(texts(one.events), texts(events));
+});
+
+Deno.test("the lines-v6 recorder refuses a body whose first member is not its type, or that carries a header's member", () => {
+  const record = (body: Record<string, unknown>) => {
+    const rec = new EventRecorder({
+      run: "r",
+      episode: "e",
+      keep: true,
+      lines: true,
+      hashes: true,
+    });
+    rec.tick();
+    rec.emit(body as never);
+    return rec;
+  };
+  assertThrows(
+    () => record({ kind: "k", type: "transition" }),
+    TypeError,
+    `A "transition" body whose first member is not its "type" has no "lines-v6" line`,
+  );
+  assertThrows(
+    () => record({ type: "transition", kind: "k", run: "x" }),
+    TypeError,
+    `A "transition" event with its own "run" cannot be logged in the block layout ("lines-v6")`,
+  );
+  // A body's own round is the event's, and the next line's implied one.
+  const rec = record({ type: "transition", kind: "asset_matured", round: 4 });
+  rec.emit({ type: "transition", kind: "asset_matured" } as never);
+  assertEquals(rec.text.split("\n").slice(1, 3), [
+    '{"round":4,"type":"transition","kind":"asset_matured"}',
+    '{"round":0,"type":"transition"}',
+  ]);
+  assertEquals(texts(parseEpisodeLog(rec.text)), texts(rec.events));
+});
+
+Deno.test("the loaders read a lines-v6 checkpoint they cannot read on the fast path without decoding its delta", async () => {
+  // An escape in its step (the same text read back) sends the line to JSON.parse; its state is a
+  // delta of states the loader never decoded, and it needs only its events hash.
+  const r = await bankRunM0(22);
+  const lines = r.ndjson!.split("\n");
+  const cp = lines.findIndex((l) => l.includes('"delta":['));
+  assert(lines[cp].startsWith('{"step":"checkpoint",'), lines[cp]);
+  const edited = [...lines];
+  edited[cp] = lines[cp].replace('"step":"checkpoint"', '"step":"check\\u0070oint"');
+  assertEquals(texts(parseEpisodeLog(edited.join("\n"))), texts(r.events));
+  const dir = await Deno.makeTempDir();
+  try {
+    writeEpisodeLogText(`${dir}/a/run/e.ndjson`, r.ndjson!);
+    writeEpisodeLogText(`${dir}/b/run/e.ndjson`, edited.join("\n"));
+    const [a, b] = [
+      await loadRuns(`${dir}/a`, { frames: ["decisions"], strict: true }),
+      await loadRuns(`${dir}/b`, { frames: ["decisions"], strict: true }),
+    ];
+    assertEquals(b.decisions.toRecords(), a.decisions.toRecords());
+    const hashes = (f: typeof a) =>
+      f.episodes.columns.filter((c) => /hash/.test(c)).map((c) =>
+        f.episodes.getColumn(c).toArray()
+      );
+    assertEquals(hashes(b), hashes(a));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
