@@ -627,17 +627,8 @@ export class EventScanner {
     else this.addEvent(event, String(event.type), file, line);
   }
 
-  /** A `"lines-v6"` decision on the fast path (see `readDeltaDecision`). */
-  private fastDeltaDecision(
-    delta: DeltaReader,
-    text: string,
-    at: number,
-    stop: number,
-    file: string,
-  ): boolean {
-    const v = this.decisionLine;
-    if (!readDeltaDecision(delta, text, at, stop, v)) return false;
-    const index = this.episodeOf(delta.header.run, delta.header.episode, file);
+  /** Appends a decision read on a fast path to the columns of episode `index`. */
+  private pushDecision(index: number, v: DecisionLine): void {
     const d = this.decisionColumns!;
     const meta = this.episodes[index];
     if (v.round > meta.lastRound) meta.lastRound = v.round;
@@ -655,6 +646,20 @@ export class EventScanner {
     d.realized.push(v.realized);
     d.committed.push(v.committed);
     d.amount.push(v.amount);
+  }
+
+  /** A `"lines-v6"` decision on the fast path (see `readDeltaDecision`). */
+  private fastDeltaDecision(
+    delta: DeltaReader,
+    text: string,
+    at: number,
+    stop: number,
+    file: string,
+  ): boolean {
+    const v = this.decisionLine;
+    if (!readDeltaDecision(delta, text, at, stop, v)) return false;
+    const index = this.episodeOf(delta.header.run, delta.header.episode, file);
+    this.pushDecision(index, v);
     return true;
   }
 
@@ -709,23 +714,7 @@ export class EventScanner {
     }
     const v = this.decisionLine;
     if (!readDecision(r, at, v)) return false;
-    const d = this.decisionColumns!;
-    const meta = this.episodes[index];
-    if (v.round > meta.lastRound) meta.lastRound = v.round;
-    d.episode.push(index);
-    d.round.push(v.round);
-    d.step.push(v.step);
-    d.seq.push(v.seq);
-    d.agent.push(v.agent);
-    d.call.push(v.call);
-    d.action.push(v.action);
-    d.alternative.push(v.alternative);
-    d.reported.push(v.reported);
-    d.probability.push(v.probability);
-    d.draw.push(v.draw);
-    d.realized.push(v.realized);
-    d.committed.push(v.committed);
-    d.amount.push(v.amount);
+    this.pushDecision(index, v);
     return true;
   }
 
