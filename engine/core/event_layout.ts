@@ -1421,16 +1421,9 @@ function stateDelta(
   if (n === m) {
     let i = 0;
     while (i < n) {
-      // Most pieces are unchanged: a run of 8 is compared at once.
-      const k = Math.min(n, i + 8);
-      if (k - i > 1 && samePieces(before, bs, i, after, as, i, k - i)) {
-        i = k;
-        continue;
-      }
-      if (samePieces(before, bs, i, after, as, i)) {
-        i++;
-        continue;
-      }
+      // Most pieces are unchanged: the run of equal ones is skipped in a few comparisons.
+      i += sameRun(before, bs, after, as, i, i, n - i);
+      if (i === n) break;
       let j = i + 1;
       while (j < n && !samePieces(before, bs, j, after, as, j)) j++;
       ops.push([i, j - i, text(i, j)]);
@@ -1438,18 +1431,73 @@ function stateDelta(
     }
     return ops;
   }
-  let p = 0;
-  while (p < n && p < m && samePieces(before, bs, p, after, as, p)) p++;
-  let s = 0;
-  while (s < n - p && s < m - p && samePieces(before, bs, n - 1 - s, after, as, m - 1 - s)) s++;
+  const p = sameRun(before, bs, after, as, 0, 0, Math.min(n, m));
+  const s = sameRunBack(before, bs, after, as, n, m, Math.min(n - p, m - p));
   // The one piece that replaces the middle must not be empty: widen it by a piece.
+  let from = p;
+  let tail = s;
   if (m - s - p === 0) {
-    if (p > 0) p--;
-    else if (s > 0) s--;
+    if (p > 0) from--;
+    else if (s > 0) tail--;
     else return undefined;
   }
-  ops.push([p, n - s - p, text(p, m - s)]);
+  ops.push([from, n - tail - from, text(from, m - tail)]);
   return ops;
+}
+
+/**
+ * How many pieces from piece `i` of `a` and piece `j` of `b` on are the
+ * same, at most `limit`: runs of 1, 2, 4, ... pieces are compared at once
+ * (two equal slices of whole pieces are the same pieces), halved after one
+ * that differs, so that a long equal run takes a few slice comparisons, not
+ * one a piece. The same count as comparing piece by piece.
+ */
+function sameRun(
+  a: string,
+  as: number[],
+  b: string,
+  bs: number[],
+  i: number,
+  j: number,
+  limit: number,
+): number {
+  let done = 0;
+  let step = 1;
+  while (done < limit) {
+    const k = Math.min(step, limit - done);
+    if (samePieces(a, as, i + done, b, bs, j + done, k)) {
+      done += k;
+      step *= 2;
+    } else if (k === 1) break;
+    else step = k >> 1;
+  }
+  return done;
+}
+
+/**
+ * How many pieces before piece `i` of `a` and piece `j` of `b` (counting
+ * back) are the same, at most `limit`, as {@linkcode sameRun} counts them.
+ */
+function sameRunBack(
+  a: string,
+  as: number[],
+  b: string,
+  bs: number[],
+  i: number,
+  j: number,
+  limit: number,
+): number {
+  let done = 0;
+  let step = 1;
+  while (done < limit) {
+    const k = Math.min(step, limit - done);
+    if (samePieces(a, as, i - done - k, b, bs, j - done - k, k)) {
+      done += k;
+      step *= 2;
+    } else if (k === 1) break;
+    else step = k >> 1;
+  }
+  return done;
 }
 
 /** A template as the writer keeps it: the member names, their `,"name":` texts and values. */
