@@ -1432,7 +1432,7 @@ function stateDelta(
     return ops;
   }
   const p = sameRun(before, bs, after, as, 0, 0, Math.min(n, m));
-  const s = sameRunBack(before, bs, after, as, n, m, Math.min(n - p, m - p));
+  const s = sameRun(before, bs, after, as, n, m, Math.min(n - p, m - p), true);
   // The one piece that replaces the middle must not be empty: widen it by a piece.
   let from = p;
   let tail = s;
@@ -1446,11 +1446,12 @@ function stateDelta(
 }
 
 /**
- * How many pieces from piece `i` of `a` and piece `j` of `b` on are the
- * same, at most `limit`: runs of 1, 2, 4, ... pieces are compared at once
- * (two equal slices of whole pieces are the same pieces), halved after one
- * that differs, so that a long equal run takes a few slice comparisons, not
- * one a piece. The same count as comparing piece by piece.
+ * How many pieces from piece `i` of `a` and piece `j` of `b` on (with `back`,
+ * the pieces before them, counting back) are the same, at most `limit`: runs
+ * of 1, 2, 4, ... pieces are compared at once (two equal slices of whole
+ * pieces are the same pieces), halved after one that differs, so that a
+ * long equal run takes a few slice comparisons, not one a piece. The same
+ * count as comparing piece by piece.
  */
 function sameRun(
   a: string,
@@ -1460,38 +1461,16 @@ function sameRun(
   i: number,
   j: number,
   limit: number,
+  back = false,
 ): number {
   let done = 0;
   let step = 1;
   while (done < limit) {
     const k = Math.min(step, limit - done);
-    if (samePieces(a, as, i + done, b, bs, j + done, k)) {
-      done += k;
-      step *= 2;
-    } else if (k === 1) break;
-    else step = k >> 1;
-  }
-  return done;
-}
-
-/**
- * How many pieces before piece `i` of `a` and piece `j` of `b` (counting
- * back) are the same, at most `limit`, as {@linkcode sameRun} counts them.
- */
-function sameRunBack(
-  a: string,
-  as: number[],
-  b: string,
-  bs: number[],
-  i: number,
-  j: number,
-  limit: number,
-): number {
-  let done = 0;
-  let step = 1;
-  while (done < limit) {
-    const k = Math.min(step, limit - done);
-    if (samePieces(a, as, i - done - k, b, bs, j - done - k, k)) {
+    const same = back
+      ? samePieces(a, as, i - done - k, b, bs, j - done - k, k)
+      : samePieces(a, as, i + done, b, bs, j + done, k);
+    if (same) {
       done += k;
       step *= 2;
     } else if (k === 1) break;
