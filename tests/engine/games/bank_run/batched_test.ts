@@ -1,8 +1,9 @@
 import { assert, assertEquals, assertNotEquals, assertRejects } from "../../../_assert.ts";
 import { type EpisodeConfig, runEpisode } from "../../../../engine/run_episode.ts";
 import { type PlayedEpisode, playEpisode } from "../../../../engine/core/episode.ts";
-import type { Environment, StepContext } from "../../../../engine/core/environment.ts";
-import { openStream, type Stream } from "../../../../engine/core/rng.ts";
+import type { Environment } from "../../../../engine/core/environment.ts";
+import { withOneDrawFlipped } from "../_one_draw.ts";
+import { openStream } from "../../../../engine/core/rng.ts";
 import type { BatchedEpisode } from "../../../../engine/core/batched.ts";
 import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
 import { bankRunBatched } from "../../../../engine/games/bank_run/batched.ts";
@@ -118,25 +119,12 @@ Deno.test("bankRunBatched.play() gives the general path's outcome on 3,000 seeds
 
 /** The settlement's draw of dep_01 in round 1 replaced by 1 - u: one draw that differs. */
 function perturbedEnv(): Environment<unknown, unknown> {
-  const env = bankRunGame.environment as Environment<unknown, unknown>;
-  const perturb = (ctx: StepContext): StepContext => ({
-    ...ctx,
-    stream: (agent: string, purpose: string): Stream => {
-      const s = ctx.stream(agent, purpose);
-      if (ctx.round !== 1 || agent !== "dep_01" || purpose !== "withdraw") return s;
-      const u = s.uniform();
-      return { uniform: () => 1 - u, int: (k) => Math.floor((1 - u) * k) };
-    },
+  return withOneDrawFlipped(bankRunGame.environment as Environment<unknown, unknown>, {
+    step: "settlement",
+    round: 1,
+    agent: "dep_01",
+    purpose: "withdraw",
   });
-  return {
-    ...env,
-    steps: (state) =>
-      env.steps(state).map((step) =>
-        step.id !== "settlement"
-          ? step
-          : { ...step, apply: (s, reports, ctx) => step.apply(s, reports, perturb(ctx)) }
-      ),
-  };
 }
 
 Deno.test("the batched oracle fails on exactly the episodes where one changed draw changes a decision", async () => {

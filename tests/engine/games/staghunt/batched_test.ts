@@ -5,8 +5,8 @@ import {
   type StagHuntRunConfig,
 } from "../../../../engine/run_staghunt_episode.ts";
 import { type PlayedEpisode, playEpisode } from "../../../../engine/core/episode.ts";
-import type { Environment, StepContext } from "../../../../engine/core/environment.ts";
-import type { Stream } from "../../../../engine/core/rng.ts";
+import type { Environment } from "../../../../engine/core/environment.ts";
+import { withOneDrawFlipped } from "../_one_draw.ts";
 import type { BatchedEpisode } from "../../../../engine/core/batched.ts";
 import { stagHuntGame } from "../../../../engine/games/staghunt/descriptor.ts";
 import { stagHuntBatched } from "../../../../engine/games/staghunt/batched.ts";
@@ -128,25 +128,12 @@ Deno.test("stagHuntBatched.play() gives the general path's outcome on 3,000 seed
 
 /** The b3 draw of p01 in round 1 replaced by 1 - u: one draw that differs. */
 function perturbedEnv(): Environment<unknown, unknown> {
-  const env = stagHuntGame.environment as Environment<unknown, unknown>;
-  const perturb = (ctx: StepContext): StepContext => ({
-    ...ctx,
-    stream: (agent: string, purpose: string): Stream => {
-      const s = ctx.stream(agent, purpose);
-      if (ctx.round !== 1 || agent !== "p01" || purpose !== "b3_public_action") return s;
-      const u = s.uniform();
-      return { uniform: () => 1 - u, int: (k) => Math.floor((1 - u) * k) };
-    },
+  return withOneDrawFlipped(stagHuntGame.environment as Environment<unknown, unknown>, {
+    step: "turn_1",
+    round: 1,
+    agent: "p01",
+    purpose: "b3_public_action",
   });
-  return {
-    ...env,
-    steps: (state) =>
-      env.steps(state).map((step) =>
-        step.id !== "turn_1"
-          ? step
-          : { ...step, apply: (s, reports, ctx) => step.apply(s, reports, perturb(ctx)) }
-      ),
-  };
 }
 
 Deno.test("the batched oracle fails on exactly the episodes where one changed b3 draw is made", async () => {

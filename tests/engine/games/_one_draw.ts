@@ -1,0 +1,40 @@
+// A game's environment with one draw changed, for the batched paths' oracle
+// tests: the draw of `agent` for `purpose` in `round`, inside step `step`,
+// replaced by 1 - u (so a copy of the rules that makes its own draws, not the
+// environment's, is caught where that one draw decides something).
+import type { Environment, StepContext } from "../../../engine/core/environment.ts";
+import type { Stream } from "../../../engine/core/rng.ts";
+
+/** Which draw {@linkcode withOneDrawFlipped} changes. */
+export interface FlippedDraw {
+  /** The step whose context draws it. */
+  step: string;
+  round: number;
+  agent: string;
+  purpose: string;
+}
+
+/** `env` with the draw `draw` names replaced by 1 - u; every other draw as it was. */
+export function withOneDrawFlipped(
+  env: Environment<unknown, unknown>,
+  draw: FlippedDraw,
+): Environment<unknown, unknown> {
+  const perturb = (ctx: StepContext): StepContext => ({
+    ...ctx,
+    stream: (agent: string, purpose: string): Stream => {
+      const s = ctx.stream(agent, purpose);
+      if (ctx.round !== draw.round || agent !== draw.agent || purpose !== draw.purpose) return s;
+      const u = s.uniform();
+      return { uniform: () => 1 - u, int: (k) => Math.floor((1 - u) * k) };
+    },
+  });
+  return {
+    ...env,
+    steps: (state) =>
+      env.steps(state).map((step) =>
+        step.id !== draw.step
+          ? step
+          : { ...step, apply: (s, reports, ctx) => step.apply(s, reports, perturb(ctx)) }
+      ),
+  };
+}
