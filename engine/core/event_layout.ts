@@ -1340,7 +1340,7 @@ export class DeltaWriter {
   private last: DeltaTemplate | undefined;
 
   /** Gives the template of the last body its `trailing` member's value (see {@linkcode DeltaWriter.body}). */
-  trail(_name: string, value: string): void {
+  trail(value: string): void {
     const values = this.last!.values;
     values[values.length - 1] = value;
   }
@@ -1620,7 +1620,7 @@ export function deltaBlockLines(
       // Its own hash is always written, last (the recorder appends it to the text it covers).
       const { event_hash, ...rest } = body;
       const text = w.body(rest, "event_hash");
-      w.trail("event_hash", String(event_hash));
+      w.trail(String(event_hash));
       const member = `,"event_hash":${JSON.stringify(event_hash)}}`;
       out.push({
         line: `{${h.head}${h.time}${text.slice(0, -1)}${member}`,
@@ -1631,7 +1631,7 @@ export function deltaBlockLines(
     if (type === "episode_end" && body.events_hash !== undefined) {
       const { events_hash, ...rest } = body;
       const text = w.body(rest, "events_hash");
-      w.trail("events_hash", String(events_hash));
+      w.trail(String(events_hash));
       out.push({
         line: `{${h.head}${h.time}${text.slice(0, -1)},"events_hash":${
           JSON.stringify(events_hash)

@@ -610,7 +610,7 @@ export class EventRecorder {
     if (!game) {
       const rest = delta.body(own, "event_hash");
       const hash = sha256Hex(head + rest);
-      delta.trail("event_hash", hash);
+      delta.trail(hash);
       this.addLine(
         `${head}${h.time}${rest.slice(0, -1)},"event_hash":"${hash}"}\n`,
         head.length,
@@ -622,7 +622,7 @@ export class EventRecorder {
     this.addLine(head + h.time + delta.body(own, "events_hash") + "\n", head.length, h.time.length);
     this.flush(true);
     const hash = this.segment!.digest("hex");
-    delta.trail("events_hash", hash);
+    delta.trail(hash);
     this.pos -= 2; // its "}\n", which the member replaces
     this.putString(`,${EVENTS_HASH_KEY}${hash}"}\n`);
     this.restartSegment();
