@@ -2,7 +2,7 @@ import { assert, assertEquals, assertNotEquals, assertRejects } from "../../../_
 import { type EpisodeConfig, runEpisode } from "../../../../engine/run_episode.ts";
 import { type PlayedEpisode, playEpisode } from "../../../../engine/core/episode.ts";
 import type { Environment } from "../../../../engine/core/environment.ts";
-import { withOneDrawFlipped } from "../_one_draw.ts";
+import { assertSame, withOneDrawFlipped } from "../_batched_oracle.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
 import type { BatchedEpisode } from "../../../../engine/core/batched.ts";
 import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
@@ -61,17 +61,6 @@ function batched(
   const played = bankRunBatched.play(setup, seed, mock);
   assert(played !== undefined, "the batched path takes the episode");
   return played;
-}
-
-/** The oracle: outcome, tally and final state equal, numbers to the bit (Object.is). */
-function assertSame(b: BatchedEpisode<unknown>, g: BatchedEpisode<unknown>, what: string): void {
-  assertEquals(b.outcome, g.outcome, what);
-  assert(Object.is(b.outcome.welfare, g.outcome.welfare), what);
-  assert(Object.is(b.outcome.welfareRealization, g.outcome.welfareRealization), what);
-  assertEquals(b.tally, g.tally, what);
-  assertEquals(b.state, g.state, what);
-  assertEquals(b.events, []);
-  assertEquals(b.hashes, []);
 }
 
 Deno.test("bankRunBatched.play() gives the general path's outcome, tally and final state over 7,560 seeded M0 episodes", async () => {

@@ -6,7 +6,7 @@ import {
 } from "../../../../engine/run_staghunt_episode.ts";
 import { type PlayedEpisode, playEpisode } from "../../../../engine/core/episode.ts";
 import type { Environment } from "../../../../engine/core/environment.ts";
-import { withOneDrawFlipped } from "../_one_draw.ts";
+import { assertSame, withOneDrawFlipped } from "../_batched_oracle.ts";
 import type { BatchedEpisode } from "../../../../engine/core/batched.ts";
 import { stagHuntGame } from "../../../../engine/games/staghunt/descriptor.ts";
 import { stagHuntBatched } from "../../../../engine/games/staghunt/batched.ts";
@@ -76,17 +76,6 @@ function batched(fields: Fields, seed: number, mock: Fields): BatchedEpisode<unk
   const played = stagHuntBatched.play(stagHuntGame.setup(fields), seed, mock);
   assert(played !== undefined, "the batched path takes the episode");
   return played;
-}
-
-/** The oracle: outcome, tally and final state equal, numbers to the bit (Object.is). */
-function assertSame(b: BatchedEpisode<unknown>, g: BatchedEpisode<unknown>, what: string): void {
-  assertEquals(b.outcome, g.outcome, what);
-  assert(Object.is(b.outcome.welfare, g.outcome.welfare), what);
-  assert(Object.is(b.outcome.welfareRealization, g.outcome.welfareRealization), what);
-  assertEquals(b.tally, g.tally, what);
-  assertEquals(b.state, g.state, what);
-  assertEquals(b.events, []);
-  assertEquals(b.hashes, []);
 }
 
 Deno.test("stagHuntBatched.play() gives the general path's outcome, tally and final state over 11,880 seeded episodes", async () => {

@@ -1,9 +1,27 @@
-// A game's environment with one draw changed, for the batched paths' oracle
-// tests: the draw of `agent` for `purpose` in `round`, inside step `step`,
-// replaced by 1 - u (so a copy of the rules that makes its own draws, not the
+// What the batched paths' oracle tests share: the comparison of a batched
+// episode with the general path's, and a game's environment with one draw
+// changed (the draw of `agent` for `purpose` in `round`, inside step `step`,
+// replaced by 1 - u, so that a copy of the rules making its own draws, not the
 // environment's, is caught where that one draw decides something).
+import { assert, assertEquals } from "../../_assert.ts";
+import type { BatchedEpisode } from "../../../engine/core/batched.ts";
 import type { Environment, StepContext } from "../../../engine/core/environment.ts";
 import type { Stream } from "../../../engine/core/rng.ts";
+
+/** The oracle: outcome, tally and final state equal, numbers to the bit (Object.is). */
+export function assertSame(
+  b: BatchedEpisode<unknown>,
+  g: BatchedEpisode<unknown>,
+  what: string,
+): void {
+  assertEquals(b.outcome, g.outcome, what);
+  assert(Object.is(b.outcome.welfare, g.outcome.welfare), what);
+  assert(Object.is(b.outcome.welfareRealization, g.outcome.welfareRealization), what);
+  assertEquals(b.tally, g.tally, what);
+  assertEquals(b.state, g.state, what);
+  assertEquals(b.events, []);
+  assertEquals(b.hashes, []);
+}
 
 /** Which draw {@linkcode withOneDrawFlipped} changes. */
 export interface FlippedDraw {
