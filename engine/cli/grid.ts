@@ -216,6 +216,12 @@ function spendLines(s: GridSpend): string[] {
         "counted at their reservation.",
     );
   }
+  if (s.inFlight) {
+    lines.push(
+      `${s.inFlight} requests were still in flight when the run stopped: counted at their ` +
+        "reservation (their replies are not used).",
+    );
+  }
   if (s.spent.total.requests > 0 || s.limit) {
     const now = s.session.total;
     lines.push(

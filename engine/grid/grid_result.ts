@@ -83,6 +83,12 @@ export interface GridSpend {
   remaining: { tokens: number | null; cost: number | null };
   /** Requests of earlier sessions that never settled (killed in flight), counted at their reservation. */
   unsettled: number;
+  /**
+   * Requests of this session still in flight when it returned (abandoned by a
+   * second interrupt), counted at their reservation in `spent`, `session` and
+   * `remaining`: their replies are not used, and the ledger counts them so.
+   */
+  inFlight: number;
   /** The torn last line cut from the ledger when the run started (a kill mid-write), or `null`. */
   cut: { bytes: number; sample: string } | null;
 }

@@ -18,6 +18,7 @@ import {
   emptyTotals,
   spendExhausted,
   spendLeft,
+  sumSpend,
   totalsSince,
   type UsageTotals,
 } from "../agents/llm/accounting.ts";
@@ -642,7 +643,19 @@ function attachSpend(dir: string, runtime: LlmRuntime, budget: Budget | undefine
     spent: ledger.reading.spend,
     record: (line) => ledger.append(line),
   });
-  const status = () => runtime.budgetStatus()!;
+  // What the run spent, with the requests still in flight counted at their
+  // reservation, as the next session's reading of the ledger counts them if
+  // they never settle: a run that returns while some are out (a second
+  // interrupt abandons them) never says less was spent, or more is left, than
+  // its resume will.
+  const status = () => {
+    const s = runtime.budgetStatus()!;
+    return {
+      ...s,
+      spent: sumSpend(s.spent, s.inFlight),
+      session: sumSpend(s.session, s.inFlight),
+    };
+  };
   return {
     ledger,
     session: () => status().session,
@@ -665,6 +678,7 @@ function attachSpend(dir: string, runtime: LlmRuntime, budget: Budget | undefine
         session: s.session,
         remaining: spendLeft(s.spent.total, limit ?? {}),
         unsettled: ledger.reading.unsettled,
+        inFlight: s.inFlight.total.requests,
         cut: ledger.reading.torn,
       };
     },

@@ -457,6 +457,34 @@ export function copySpend(spend: Spend): Spend {
 }
 
 /**
+ * Two spends added: a new one, by model and in total (neither argument changes).
+ *
+ * @example
+ * ```ts
+ * import { addSpend, emptySpend, sumSpend } from "./accounting.ts";
+ * const line = { usage: "reported", tokens_in: 10, tokens_out: 5, tokens_reasoning: 0, cost: 1 } as const;
+ * const a = addSpend(emptySpend(), "m", line);
+ * const b = addSpend(addSpend(emptySpend(), "m", line), "n", { ...line, cost: null });
+ * const both = sumSpend(a, b);
+ * if (both.total.requests !== 3 || both.total.tokens !== 45 || both.total.cost !== 2) throw new Error();
+ * if (both.byModel.m.requests !== 2 || both.byModel.n.unpriced !== 1 || a.total.requests !== 1) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function sumSpend(a: Spend, b: Spend): Spend {
+  const sum = copySpend(a);
+  for (const [model, t] of Object.entries(b.byModel)) {
+    const into = sum.byModel[model] ??= emptySpendTotals();
+    for (const k of Object.keys(t) as (keyof SpendTotals)[]) {
+      into[k] += t[k];
+      sum.total[k] += t[k];
+    }
+  }
+  return sum;
+}
+
+/**
  * The reservation of one request: `promptBytes` (the UTF-8 bytes of its
  * messages as JSON, an upper bound on its prompt tokens) plus its completion
  * cap, at the price.

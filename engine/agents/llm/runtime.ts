@@ -67,6 +67,7 @@ import {
   type Spend,
   type SpendLine,
   type SpendTotals,
+  sumSpend,
   UsageLedger,
 } from "./accounting.ts";
 import { type CachedResponse, cacheKeyOf, promptHash, ResponseCache } from "./cache.ts";
@@ -226,6 +227,13 @@ export interface BudgetStatus {
   session: Spend;
   /** Reservations of the requests in flight. */
   reserved: SpendTotals;
+  /**
+   * The requests in flight by model, each counted at its reservation as a
+   * request of unknown billing: what a later reading of the spend ledger
+   * counts for them if they never settle (a run that returns or is killed
+   * while they are out).
+   */
+  inFlight: Spend;
 }
 
 /** Options of {@linkcode LlmRuntime.complete}. */
@@ -456,6 +464,7 @@ export class LlmRuntime {
       earlier: copySpend(options.spent ?? emptySpend()),
       session: emptySpend(),
       reserved: emptySpendTotals(),
+      flying: new Map(),
       record: options.record ?? null,
       halt: null,
       detached: false,
@@ -477,19 +486,23 @@ export class LlmRuntime {
   budgetStatus(): BudgetStatus | null {
     const b = this.#budget;
     if (b === null || b.detached) return null;
-    const spent = copySpend(b.earlier);
-    for (const [model, t] of Object.entries(b.session.byModel)) {
-      const into = spent.byModel[model] ??= emptySpendTotals();
-      for (const k of Object.keys(t) as (keyof SpendTotals)[]) {
-        into[k] += t[k];
-        spent.total[k] += t[k];
-      }
+    const spent = sumSpend(b.earlier, b.session);
+    const inFlight = emptySpend();
+    for (const { model, r } of b.flying.values()) {
+      addSpend(inFlight, model, {
+        usage: "unknown",
+        tokens_in: r.tokensIn,
+        tokens_out: r.tokensOut,
+        tokens_reasoning: 0,
+        cost: r.cost,
+      });
     }
     return {
       limit: b.limit ? { ...b.limit } : null,
       spent,
       session: copySpend(b.session),
       reserved: { ...b.reserved },
+      inFlight,
     };
   }
 
@@ -792,6 +805,7 @@ export class LlmRuntime {
       this.#haltFor(b, `${(err as Error).message}, so no further request is sent`, "ledger");
     }
     addReservation(b.reserved, r, 1);
+    b.flying.set(id, { model: m.id, r });
     return { b, id, r };
   }
 
@@ -814,6 +828,7 @@ export class LlmRuntime {
     if (hold === null) return usage;
     const { b, id, r } = hold;
     addReservation(b.reserved, r, -1);
+    b.flying.delete(id);
     const line: Extract<SpendLine, { type: "settle" }> = usage
       ? {
         type: "settle",
@@ -998,6 +1013,8 @@ interface BudgetState {
   /** Spend settled since. */
   session: Spend;
   reserved: SpendTotals;
+  /** The holds in flight, by request id. */
+  flying: Map<string, { model: string; r: Reservation }>;
   record: ((line: SpendLine) => void) | null;
   /** The halt it caused, lifted on detach. */
   halt: RuntimeHalt | null;

@@ -123,6 +123,59 @@ Deno.test("runGrid() with 8 requests in flight never bills past a cost budget of
   }
 });
 
+Deno.test("runGrid() abandoned with requests in flight counts them at their reservation in its spend, as its resume will", async () => {
+  const double = billingDouble(PRICE, 1500);
+  try {
+    const runtime = new LlmRuntime({
+      models: [{
+        id: "local",
+        baseURL: double.url,
+        model: "coordlab-stay",
+        testDouble: true,
+        maxTokens: 100,
+        price: PRICE,
+      }],
+    });
+    const out = await Deno.makeTempDir();
+    const signal = new AbortController();
+    const abandon = new AbortController();
+    const interrupt = (async () => {
+      // A second interrupt once requests are out: nothing waits for their replies.
+      while (double.billed().requests < 4) await new Promise((r) => setTimeout(r, 5));
+      signal.abort();
+      abandon.abort();
+    })();
+    const r = await runGrid(spec(4), {
+      out,
+      runtime,
+      concurrency: 4,
+      budget: { maxCost: 10 },
+      progress: false,
+      signal: signal.signal,
+      abandon: abandon.signal,
+    });
+    await interrupt;
+    const s = r.spend!;
+    assert(r.interrupted && s.inFlight >= 3, JSON.stringify(s));
+    // What the next session reads from the ledger (the requests never settle
+    // there: the run has returned), to the request, token and cost.
+    const ledger = readSpendLedger(`${out}/${SPEND_LEDGER_FILE}`);
+    assertEquals(ledger.unsettled, s.inFlight);
+    assertEquals(s.spent, ledger.spend);
+    assertEquals(s.session.total.requests, ledger.spend.total.requests);
+    assertEquals(s.remaining, { tokens: null, cost: 10 - ledger.spend.total.cost });
+    assertEquals(s.spent.total.unknown, s.inFlight);
+    // The double bills each request's worst case, as reserved.
+    assertEquals(s.spent.total.tokens, double.billed().tokens);
+    const manifest = (await readManifest(out))!;
+    assertEquals(manifest.spend!.spent, ledger.spend.total);
+    assertEquals(manifest.spend!.remaining, s.remaining);
+    assertEquals(manifest.sessions[0].spent, ledger.spend.total);
+  } finally {
+    await double.close();
+  }
+});
+
 Deno.test("LlmRuntime counts the usage of a 200 it rejected, in the record, the budget and the ledger", async () => {
   const unusable = JSON.stringify({
     object: "chat.completion",
