@@ -87,7 +87,8 @@ export function usageChart(
   );
   const rows: Record<string, unknown>[] = table.map((row) => ({
     ...row,
-    label: [row.model_id, ...by.map((key) => row[key])].map(String).join(" · "),
+    // A game without the condition (a Stag Hunt has no mechanism) says so.
+    label: [row.model_id, ...by.map((key) => row[key] ?? `no ${key}`)].map(String).join(" · "),
     cost_text: row.cost === null ? "no price" : `${formatCost(row.cost as number)}`,
     tokens_text: row.tokens_in === null || row.tokens_out === null
       ? "unknown"

@@ -168,3 +168,21 @@ Deno.test("usageChart() draws cost and tokens by model and mechanism, unknown co
   assert.equal(root.usageChart, usageChart);
   assert.equal(root.usageTable, usageTable);
 });
+
+Deno.test("usageChart() labels a row without the condition (a game without a mechanism) as no mechanism, not null", async () => {
+  const calls = pl.DataFrame({
+    mechanism: ["M1", null],
+    model_id: ["a", "a"],
+    status: ["ok", "ok"],
+    cache: ["miss", "miss"],
+    attempts: [1, 1],
+    tokens_in: [100, 80],
+    tokens_out: [10, 8],
+    tokens_reasoning: [0, 0],
+    cost: [0.5, 0.25],
+    latency_ms: [30, 20],
+  });
+  const svg = await renderSvg(usageChart(calls, { by: ["mechanism"] }));
+  assert.ok(svg.includes(">a · M1</text>") && svg.includes(">a · no mechanism</text>"), svg);
+  assert.ok(!svg.includes("null"));
+});
