@@ -251,7 +251,7 @@ function metaLine(model: EpisodeModel): string {
   if (h.model !== null) bits.push(`model <b>${esc(h.model)}</b>`);
   if (h.seed !== null) bits.push(`seed ${esc(String(h.seed))}`);
   if (h.rng !== null) bits.push(`rng ${esc(valueText(h.rng))}`);
-  bits.push(`schema ${h.schema}`);
+  bits.push(`event schema ${h.schema}`);
   if (h.toolkit !== null) bits.push(esc(h.toolkit));
   return bits.join(" · ");
 }

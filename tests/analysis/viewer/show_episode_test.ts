@@ -272,6 +272,8 @@ Deno.test("episodeBundle() shows the condition key by key with its derived quant
   assertEquals(text.includes(`<b>payoffs</b>RS 4, HS 2, RF 0, HF 2</span>`), true);
   assertEquals(text.includes(`<b>corruption</b>b3</span>`), true);
   assertEquals(text.includes(`model <b>mock:threshold(naive)</b>`), true);
+  // The events' schema, named so (a block log's layout has its own, in its header line).
+  assertEquals(text.includes(" · event schema 2 · "), true);
   assertEquals(text.includes("<h3>Speaking order</h3>"), true);
   const header = episodeHeader(events[0] as unknown as LogEvent);
   assertEquals([header.game, header.env, header.condition.heterogeneity], [
