@@ -27,7 +27,7 @@ import {
 import { gameView } from "./_game_view.ts";
 import type { LogEvent } from "./_log_source.ts";
 import { VIEWER_CSS } from "./_style.ts";
-import { dollars } from "./_usage.ts";
+import { type CostCurrency, money, UNRECORDED_CURRENCY } from "./_currency.ts";
 
 /** Links of an episode page inside a run site (relative paths the site writer made). */
 export interface SiteNav {
@@ -49,7 +49,19 @@ export interface EpisodeHtmlParts {
   nav?: SiteNav;
   /** How the episode's game is shown (default: the registry's view of it). */
   view?: GameView;
+  /**
+   * The currency of the episode's costs (its run manifest's); default not
+   * recorded: costs are bare numbers, and the page says why.
+   */
+  currency?: CostCurrency;
 }
+
+/**
+ * The currency of the page being written. Pages are written synchronously,
+ * one at a time, so {@linkcode episodeBody} sets it for the call tables deep
+ * in the rounds instead of passing it through every game view.
+ */
+let pageCurrency: CostCurrency = UNRECORDED_CURRENCY;
 
 /** Report fields shown as text under the report rather than in its row. */
 const TEXT_FIELD = /reason|justif|explan|message|note|thought/i;
@@ -75,17 +87,23 @@ export function episodePage(model: EpisodeModel, parts: EpisodeHtmlParts = {}): 
 
 function episodeBody(model: EpisodeModel, parts: EpisodeHtmlParts): string {
   const view = parts.view ?? gameView(model.header?.env ?? null, model.header?.game ?? null);
-  const rounds = model.rounds.map((round, i) => roundHtml(round, i === 0, view));
-  const setup = sectionHtml(model.setup, "Before round 1", view);
-  const final = sectionHtml(model.final, "After the last round", view);
-  return [
-    headerHtml(model, parts, view),
-    `<h2>Rounds</h2>`,
-    setup,
-    ...rounds,
-    model.rounds.length === 0 ? `<p class="meta">The log has no rounds.</p>` : "",
-    final,
-  ].join("");
+  const outer = pageCurrency;
+  pageCurrency = parts.currency ?? UNRECORDED_CURRENCY;
+  try {
+    const rounds = model.rounds.map((round, i) => roundHtml(round, i === 0, view));
+    const setup = sectionHtml(model.setup, "Before round 1", view);
+    const final = sectionHtml(model.final, "After the last round", view);
+    return [
+      headerHtml(model, parts, view),
+      `<h2>Rounds</h2>`,
+      setup,
+      ...rounds,
+      model.rounds.length === 0 ? `<p class="meta">The log has no rounds.</p>` : "",
+      final,
+    ].join("");
+  } finally {
+    pageCurrency = outer;
+  }
 }
 
 // ---------------------------------------------------------------- header
@@ -240,9 +258,12 @@ function statsHtml(model: EpisodeModel, view: GameView): string {
   if (c.llmCalls > 0) {
     stats.push(stat("model calls", String(c.llmCalls)));
     stats.push(stat("tokens", c.tokens.toLocaleString("en-US")));
-    stats.push(stat("cost", c.cost === null ? "no price" : dollars(c.cost)));
+    stats.push(stat("cost", c.cost === null ? "no price" : esc(money(c.cost, pageCurrency.code))));
   }
-  return `<div class="stats">${stats.join("")}</div>`;
+  const note = c.llmCalls > 0 && pageCurrency.note !== null
+    ? `<p class="sub" id="currency">${esc(pageCurrency.note)}</p>`
+    : "";
+  return `<div class="stats">${stats.join("")}</div>${note}`;
 }
 
 function metaLine(model: EpisodeModel): string {
@@ -585,7 +606,11 @@ function llmCallHtml(c: LogEvent, prompt: CallTranscript | undefined): string {
       valueText(c.tokens_reasoning)
     } reasoning`,
     // A call without a price has an unknown cost, not 0; a cache hit costs nothing.
-    cost: typeof c.cost === "number" ? dollars(c.cost) : c.cache === "hit" ? "$0" : "no price",
+    cost: typeof c.cost === "number"
+      ? money(c.cost, pageCurrency.code)
+      : c.cache === "hit"
+      ? money(0, pageCurrency.code)
+      : "no price",
     "finish reason": c.finish_reason,
   };
   if (c.error !== null && c.error !== undefined) stats.error = c.error;

@@ -8,7 +8,8 @@
 import { createHash } from "node:crypto";
 import { scriptJson } from "../_html.ts";
 import { esc, fmtNumber, plural } from "./_format.ts";
-import { type CallUsage, costText, dollars } from "./_usage.ts";
+import { type CostCurrency, money } from "./_currency.ts";
+import { type CallUsage, costText } from "./_usage.ts";
 import type { SpendTotals } from "../../engine/agents/llm/accounting.ts";
 import type { MalformedLine } from "./_log_source.ts";
 import { VIEWER_CSS } from "./_style.ts";
@@ -21,8 +22,8 @@ export interface IndexColumn {
   label: string;
   /**
    * How values are compared and shown: `count` is a number shown with
-   * thousands separators, `cost` a number shown in dollars (or a text such
-   * as `no price`).
+   * thousands separators, `cost` a number shown in the index's `currency`
+   * (or a text such as `no price`).
    */
   kind: "text" | "num" | "link" | "count" | "cost";
   /** Whether the column gets a filter menu of its values. */
@@ -44,6 +45,8 @@ export interface IndexData {
    * model-call texts of one log file, whose entries are the rows from `first` on.
    */
   search: { shard: number; first: number; src: string }[];
+  /** The costs' currency (ISO 4217), or `null` when not recorded or mixed (bare numbers). */
+  currency: string | null;
 }
 
 /** Model-call totals of a run: all calls, and per model id. */
@@ -69,6 +72,8 @@ export interface IndexNotes {
    * (abandoned episodes included), or `null` when no folder holds one.
    */
   ledger?: { folders: number; total: SpendTotals; torn: number } | null;
+  /** The currency of the costs shown, from the run manifests. */
+  currency: CostCurrency;
   /** Whether the search index holds prompt messages (logs that store them). */
   prompts?: boolean;
 }
@@ -88,7 +93,7 @@ const SCRIPT = `"use strict";
     if (v === null || v === undefined) return "";
     if (typeof v === "boolean") return v ? "yes" : "no";
     if (typeof v === "number" && c.kind === "count") return v.toLocaleString("en-US");
-    if (typeof v === "number" && c.kind === "cost") return dollars(v);
+    if (typeof v === "number" && c.kind === "cost") return money(v);
     if (typeof v === "number" && c.kind === "num" && !Number.isInteger(v)) return String(Number(v.toFixed(3)));
     return String(v);
   }
@@ -134,10 +139,10 @@ const SCRIPT = `"use strict";
     });
     return { tests: tests, bad: bad };
   }
-  function dollars(v) {
-    if (v === 0) return "$0";
-    if (Math.abs(v) < 0.0001) return "$" + v.toPrecision(2);
-    return "$" + String(Number(v.toFixed(4)));
+  function money(v) {
+    var n = v === 0 ? "0" : Math.abs(v) < 0.0001 ? v.toPrecision(2) : String(Number(v.toFixed(4)));
+    var c = data.currency;
+    return c === "USD" ? "$" + n : c === null ? n : n + " " + c;
   }
   function compare(a, b) {
     if (a === b) return 0;
@@ -392,11 +397,15 @@ const SCRIPT = `"use strict";
 const SCRIPT_HASH = createHash("sha256").update(SCRIPT).digest("base64");
 
 /** The run's model-call totals and per-model summary, as a static table. */
-function usageHtml(usage: RunUsage): string {
+function usageHtml(usage: RunUsage, currency: CostCurrency): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const row = (label: string, u: CallUsage, total = false) => {
-    const cost = costText(u);
-    const exact = u.unpricedCalls === 0 || u.pricedCalls > 0 ? ` title="${u.cost}"` : "";
+    // Costs in different currencies are not added up.
+    const mixed = currency.mixed.length > 0 && u.pricedCalls > 0;
+    const cost = mixed ? "mixed currencies" : costText(u, currency.code);
+    const exact = !mixed && (u.unpricedCalls === 0 || u.pricedCalls > 0)
+      ? ` title="${u.cost}"`
+      : "";
     const cells = [
       esc(label),
       n(u.calls),
@@ -430,16 +439,19 @@ function usageHtml(usage: RunUsage): string {
     } logged token counts that are not non-negative integers; they count as 0 here.</div>`;
   return `<h2>Model calls</h2><table class="usage" id="usage"><thead><tr>${head}</tr></thead><tbody>${
     rows.join("")
-  }</tbody></table>${unreadable}<p class="sub">Tokens count every call, cache hits included; cost counts the calls sent to a provider (a cache hit costs nothing), at the prices in the run's models file. A model without a price says <i>no price</i>: its cost is unknown, not zero.</p>`;
+  }</tbody></table>${unreadable}<p class="sub">Tokens count every call, cache hits included; cost counts the calls sent to a provider (a cache hit costs nothing), at the prices in the run's models file. A model without a price says <i>no price</i>: its cost is unknown, not zero.${
+    currency.note === null ? "" : ` ${esc(currency.note)}`
+  }</p>`;
 }
 
 /** The billed spend of the run's ledgers, beside the logged calls' table. */
-function ledgerHtml(ledger: NonNullable<IndexNotes["ledger"]>): string {
+function ledgerHtml(ledger: NonNullable<IndexNotes["ledger"]>, currency: CostCurrency): string {
   const t = ledger.total;
   const n = (value: number) => value.toLocaleString("en-US");
-  const cost = t.unpriced === 0
-    ? dollars(t.cost)
-    : `${dollars(t.cost)} + ${n(t.unpriced)} unpriced requests`;
+  const sum = currency.mixed.length > 0
+    ? `cost not summed (the folders' prices are in ${currency.mixed.join(", ")})`
+    : money(t.cost, currency.code);
+  const cost = t.unpriced === 0 ? sum : `${sum} + ${n(t.unpriced)} unpriced requests`;
   const notes = [
     t.unknown ? `${n(t.unknown)} of unknown billing counted at their reservation` : "",
     ledger.torn ? `${plural(ledger.torn, "ledger")} ended in a torn line (cut when read)` : "",
@@ -484,8 +496,8 @@ export function indexPage(data: IndexData, notes: IndexNotes): string {
         data.constants.map(([k, v]) => `<span><b>${esc(k)}</b>${esc(v)}</span>`).join("")
       }</div>`,
     skipped,
-    notes.usage === null ? "" : usageHtml(notes.usage),
-    notes.ledger ? ledgerHtml(notes.ledger) : "",
+    notes.usage === null ? "" : usageHtml(notes.usage, notes.currency),
+    notes.ledger ? ledgerHtml(notes.ledger, notes.currency) : "",
     `<noscript><div class="banner warn">The table needs JavaScript; every episode page opens without it.</div></noscript>`,
     `<div class="toolbar"><input type="search" id="q" placeholder="filter: text, or mechanism:M3 status=error W~<0.5" aria-label="filter episodes">`,
     data.search.length === 0

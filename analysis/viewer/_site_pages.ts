@@ -8,6 +8,7 @@
 // UTF-8 bytes in hex, `~` included. Very long ids are cut and suffixed with a
 // hash.
 
+import type { CostCurrency } from "./_currency.ts";
 import type { EngineEvent } from "../../engine/core/events.ts";
 import { relative } from "node:path";
 import { chartSvg } from "./_chart_svg.ts";
@@ -88,6 +89,8 @@ export interface PageContext {
   searchPrompts: boolean;
   /** The registered games, as the viewer reads them (a snapshot, sent to worker threads). */
   games: readonly ViewedGame[];
+  /** The currency of the costs on the pages (the run manifests'). */
+  currency: CostCurrency;
 }
 
 /**
@@ -160,6 +163,7 @@ export async function writeFilePages(
       chartCaption: chart?.caption,
       notes,
       view,
+      currency: ctx.currency,
       nav: {
         index: "../../index.html",
         ...(branchOf === null ? {} : {

@@ -9,7 +9,7 @@
 // calls shows "no price", and one with some says how many were unpriced.
 
 import { isRecord } from "./_condition.ts";
-import { fmtNumber } from "./_format.ts";
+import { money } from "./_currency.ts";
 import type { LogEvent } from "./_log_source.ts";
 
 /** Sums over a set of model calls. */
@@ -99,23 +99,16 @@ export function usageOf(events: readonly LogEvent[]): EpisodeUsage {
   return { total, byModel };
 }
 
-/** A cost in dollars: `$0`, `$0.0017`, tiny values with two significant digits. */
-export function dollars(cost: number): string {
-  if (cost === 0) return "$0";
-  if (Math.abs(cost) < 0.0001) return `$${cost.toPrecision(2)}`;
-  return `$${fmtNumber(cost, 4)}`;
-}
-
 /**
- * The cost of a set of calls as text: `$0.0254`; `no price` when no network
- * call had a price; `$0.0254 + 3 unpriced` when some had none; `–` without
- * calls.
+ * The cost of a set of calls as text in its currency ({@linkcode money}):
+ * `$0.0254`; `no price` when no network call had a price; `$0.0254 + 3
+ * unpriced` when some had none; `–` without calls.
  */
-export function costText(usage: CallUsage): string {
+export function costText(usage: CallUsage, currency: string | null): string {
   if (usage.calls === 0) return "–";
-  if (usage.unpricedCalls === 0) return dollars(usage.cost);
+  if (usage.unpricedCalls === 0) return money(usage.cost, currency);
   if (usage.pricedCalls === 0) return "no price";
-  return `${dollars(usage.cost)} + ${usage.unpricedCalls} unpriced`;
+  return `${money(usage.cost, currency)} + ${usage.unpricedCalls} unpriced`;
 }
 
 /** One model call's searchable texts. */

@@ -57,6 +57,7 @@ import { diffEpisodes } from "../../engine/core/episode_diff.ts";
 import type { EngineEvent } from "../../engine/core/events.ts";
 import { diffPage, missingParentPage } from "./_diff_html.ts";
 import type { SiteJob } from "./_site_worker.ts";
+import { filesCurrency } from "./_currency.ts";
 import { addUsage, type CallUsage, costText, emptyUsage } from "./_usage.ts";
 import { emptySpendTotals, type SpendTotals } from "../../engine/agents/llm/accounting.ts";
 import { readSpendLedger, SPEND_LEDGER_FILE } from "../../engine/agents/llm/spend_ledger.ts";
@@ -170,9 +171,11 @@ export async function writeRunSite(
     throw new Deno.errors.NotFound(`Run folder "${dir}" holds no .ndjson event log`);
   }
   await prepareOut(out);
+  const currency = filesCurrency(files);
   const ctx: PageContext = {
     dir,
     out,
+    currency,
     charts: options.charts ?? true,
     searchPrompts: options.searchPrompts ?? false,
     games: viewedGames(),
@@ -196,7 +199,7 @@ export async function writeRunSite(
   const index = join(out, "index.html");
   await Deno.writeTextFile(
     index,
-    indexPage({ ...indexData(dir, entries), search }, {
+    indexPage({ ...indexData(dir, entries, currency.code), search, currency: currency.code }, {
       malformed,
       files: files.length,
       statuses: [...Map.groupBy(entries, (e) => e.status)].map(([status, list]) => [
@@ -205,6 +208,7 @@ export async function writeRunSite(
       ]),
       usage: runUsage(entries),
       ledger: runLedgers(files),
+      currency,
       prompts: results.some((r) => r.searchPrompts),
     }),
   );
@@ -449,7 +453,11 @@ function runUsage(entries: readonly IndexEntry[]): RunUsage | null {
   return { total, models };
 }
 
-function indexData(dir: string, entries: readonly IndexEntry[]): Omit<IndexData, "search"> {
+function indexData(
+  dir: string,
+  entries: readonly IndexEntry[],
+  currency: string | null,
+): Omit<IndexData, "search" | "currency"> {
   const runs = [...new Set(entries.map((e) => e.run))];
   const columns: [IndexColumn, (e: IndexEntry) => string | number | boolean | null][] = [];
   const constants: [string, string][] = [];
@@ -535,7 +543,7 @@ function indexData(dir: string, entries: readonly IndexEntry[]): Omit<IndexData,
   add({ key: "cost", label: "cost", kind: "cost" }, (e) => {
     const u = e.usage.total;
     if (u.calls === 0) return null;
-    return u.unpricedCalls === 0 ? u.cost : costText(u);
+    return u.unpricedCalls === 0 ? u.cost : costText(u, currency);
   }, llm);
   add(
     { key: "branch", label: "branch of", kind: "text" },

@@ -9,6 +9,9 @@
  * @module
  */
 
+import { dirname } from "node:path";
+import { checkCurrency } from "../../engine/agents/llm/model_config.ts";
+import { folderCurrency, knownCurrency, UNRECORDED_CURRENCY } from "./_currency.ts";
 import type { EngineEvent } from "../../engine/core/events.ts";
 import { Buffer } from "node:buffer";
 import type pl from "npm:nodejs-polars@0.25.2";
@@ -88,6 +91,14 @@ export interface ShowEpisodeOptions {
    * @default {true}
    */
   chart?: boolean;
+  /**
+   * The currency of the episode's costs (ISO 4217) when the source is not a
+   * log in a run folder whose manifest records it (an episode result, its
+   * events). A log's run manifest wins.
+   *
+   * @default {not recorded: costs are shown as bare numbers, and the page says why}
+   */
+  currency?: string;
 }
 
 /** The Jupyter MIME bundle of an episode. */
@@ -126,8 +137,13 @@ export async function episodeBundle(
   source: EpisodeSource,
   options: ShowEpisodeOptions = {},
 ): Promise<EpisodeBundle> {
-  const { found, malformed } = await resolveSource(source, options);
+  const { found, malformed, file } = await resolveSource(source, options);
   const model = episodeModel(found.events);
+  const recorded = file === null ? null : folderCurrency(dirname(file));
+  const stated = options.currency === undefined
+    ? null
+    : checkCurrency(options.currency, "the options'");
+  const code = recorded ?? stated;
   const notes = sourceNotes(found, malformed);
   const chart = options.chart === false ? null : episodeChart(model);
   let chartHtml: string | undefined;
@@ -142,6 +158,7 @@ export async function episodeBundle(
       chart: chartHtml,
       chartCaption: chart?.caption,
       notes,
+      currency: code === null ? UNRECORDED_CURRENCY : knownCurrency(code),
     }),
     "text/plain": plainLine(model),
   };
@@ -255,12 +272,13 @@ export async function episodeEvents(
 async function resolveSource(
   source: EpisodeSource,
   options: ShowEpisodeOptions,
-): Promise<{ found: LoggedEpisode; malformed: MalformedLine[] }> {
+): Promise<{ found: LoggedEpisode; malformed: MalformedLine[]; file: string | null }> {
   if (typeof source === "string") {
     const contents = await readLogFile(source);
     return {
       found: pick(contents.episodes, source, options.episode),
       malformed: contents.malformed,
+      file: source,
     };
   }
   if (Array.isArray(source)) {
@@ -268,6 +286,7 @@ async function resolveSource(
       return {
         found: pick(groupEvents(eventsOf(source, "events"), "events"), "events", options.episode),
         malformed: [],
+        file: null,
       };
     }
     if (typeof source[0] === "string" && typeof source[1] === "string") {
@@ -295,6 +314,7 @@ async function resolveSource(
         options.episode,
       ),
       malformed: [],
+      file: null,
     };
   }
   const row = source as Record<string, unknown>;
@@ -309,7 +329,7 @@ async function resolveSource(
 async function fromRow(
   row: EpisodeRow,
   options: ShowEpisodeOptions,
-): Promise<{ found: LoggedEpisode; malformed: MalformedLine[] }> {
+): Promise<{ found: LoggedEpisode; malformed: MalformedLine[]; file: string }> {
   if (typeof row.run !== "string" || typeof row.episode !== "string") {
     throw new TypeError("A row must have string run and episode columns");
   }
@@ -321,9 +341,11 @@ async function fromRow(
         `The log "${row.file}" named by the row holds no episode "${row.episode}" of run "${row.run}"`,
       );
     }
-    return { found: blocks[blocks.length - 1], malformed: contents.malformed };
+    return { found: blocks[blocks.length - 1], malformed: contents.malformed, file: row.file };
   }
-  return await findEpisode(options.dir ?? `runs/${row.run}`, row.run, row.episode);
+  const found = await findEpisode(options.dir ?? `runs/${row.run}`, row.run, row.episode);
+  // A log found in a folder: its source is the file read.
+  return { ...found, file: found.found.source };
 }
 
 function eventsOf(items: readonly unknown[], label: string): LogEvent[] {

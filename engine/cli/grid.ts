@@ -332,10 +332,11 @@ type ModelsFile = Awaited<ReturnType<typeof loadModelsFile>>;
  * the runtime needs the OpenAI client's package (about 60 ms to load), which
  * a mock grid does not.
  */
-async function llmRuntime(flags: Flags, models: ModelsFile["models"]): Promise<LlmRuntime> {
+async function llmRuntime(flags: Flags, file: ModelsFile): Promise<LlmRuntime> {
   const { LlmRuntime } = await import("../agents/llm/runtime.ts");
   return new LlmRuntime({
-    models,
+    models: file.models,
+    currency: file.currency,
     cacheDir: flags.values.cache ?? null,
     maxConsecutiveFailures: flags.maxConsecutiveFailures,
     maxLoggedReplyChars: flags.maxLoggedReplyChars,
@@ -378,7 +379,7 @@ async function pilotRun(spec: unknown, flags: Flags, file: ModelsFile): Promise<
   const { values, maxEpisodes, pilotCount } = flags;
   // Spends money: through the run's runtime and cache, within --max-cost.
   const pilot = await runPilot(streamPlan(spec, { shard: values.shard, maxEpisodes }).episodes, {
-    runtime: await llmRuntime(flags, file.models),
+    runtime: await llmRuntime(flags, file),
     count: pilotCount!,
     dir: await Deno.makeTempDir({ prefix: "coordlab-pilot-" }),
     maxCost: flags.maxCost,
@@ -598,7 +599,7 @@ async function main(): Promise<number> {
     });
     if (!checkPermissions(needs, new URL(import.meta.url), Deno.args)) return 2;
     dir = needs.write[0];
-    const runtime = models ? await llmRuntime(flags, models) : undefined;
+    const runtime = file ? await llmRuntime(flags, file) : undefined;
     const stops = stopSignals(runtime, flags.graceS);
     // Without --workers, a mock grid follows the allocation (Slurm's CPUs per task) and says so.
     const auto = flags.workers === undefined && !runtime ? defaultWorkers() : null;

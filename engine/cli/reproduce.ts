@@ -279,6 +279,7 @@ async function main(): Promise<number> {
   const runtime = models
     ? new (await import("../agents/llm/runtime.ts")).LlmRuntime({
       models,
+      currency: command.models!.currency,
       cacheDir: command.cache ?? null,
     })
     : undefined;

@@ -667,6 +667,7 @@ function attachSpend(dir: string, runtime: LlmRuntime, budget: Budget | undefine
         spent: spent.total,
         remaining: spendLeft(spent.total, limit ?? {}),
         by_model: spent.byModel,
+        currency: runtime.currency,
       };
     },
     result: (limit: Budget | undefined): GridSpend => {

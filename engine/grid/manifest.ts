@@ -93,6 +93,11 @@ export interface ManifestSpend {
   remaining: { tokens: number | null; cost: number | null };
   /** Billed spend by model id. */
   by_model: Record<string, SpendTotals>;
+  /**
+   * The currency of the prices (ISO 4217, the runtime's `currency`); absent
+   * in manifests written before it was recorded.
+   */
+  currency?: string;
 }
 
 /** The manifest of a run folder. */

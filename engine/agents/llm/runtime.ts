@@ -73,7 +73,12 @@ import {
 import { type CachedResponse, cacheKeyOf, promptHash, ResponseCache } from "./cache.ts";
 import { type CompletionReading, parseCompletion } from "./completion.ts";
 import { type Limiter, limitersByProvider } from "./limiter.ts";
-import { type ModelConfig, type ModelConfigInput, parseModelConfigs } from "./model_config.ts";
+import {
+  checkCurrency,
+  type ModelConfig,
+  type ModelConfigInput,
+  parseModelConfigs,
+} from "./model_config.ts";
 import type { ChatMessage } from "./prompts/template.ts";
 import { redactSecrets, safeUrl, urlSecrets } from "./redact.ts";
 import { classifyFailure, type FailureInfo, retryDelay } from "./retry.ts";
@@ -105,6 +110,13 @@ export interface LlmRuntimeOptions {
    * reply) with a `correction` saying so. Default 262144 (256 Ki).
    */
   maxLoggedReplyChars?: number;
+  /**
+   * The currency of the models' prices, an ISO 4217 code (a models file's
+   * `currency`: `new LlmRuntime(await loadModelsFile(path))` passes it). A
+   * grid records it beside its spend, so costs are shown in it. Default
+   * `"USD"`, as a models file without one.
+   */
+  currency?: string;
 }
 
 /**
@@ -272,6 +284,8 @@ export class LlmRuntime {
   readonly ledger: UsageLedger = new UsageLedger();
   /** Longest reply or reasoning text an episode log keeps, in characters. */
   readonly maxLoggedReplyChars: number;
+  /** The currency of the models' prices (ISO 4217). */
+  readonly currency: string;
   readonly #limiters: Map<string, Limiter>;
   readonly #clients = new Map<string, OpenAI>();
   readonly #secrets = new Set<string>();
@@ -295,6 +309,7 @@ export class LlmRuntime {
     const models = parseModelConfigs(options.models);
     if (models.length === 0) throw new RangeError("The runtime needs at least one model config");
     this.models = new Map(models.map((m) => [m.id, m]));
+    this.currency = checkCurrency(options.currency ?? "USD", "the runtime's");
     this.cache = options.cacheDir ? new ResponseCache(options.cacheDir) : null;
     this.#readEnv = options.readEnv ?? ((name) => Deno.env.get(name));
     this.#random = options.random ?? Math.random;

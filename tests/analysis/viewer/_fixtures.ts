@@ -168,10 +168,11 @@ export interface LlmGridRun {
  * tokens) and of a model without a price ("free"), and a Stag Hunt episode
  * of the priced model.
  */
-export async function llmGridRun(out: string): Promise<LlmGridRun> {
+export async function llmGridRun(out: string, currency?: string): Promise<LlmGridRun> {
   const server = serveLocalModel({ seed: 3 });
   try {
     const runtime = new LlmRuntime({
+      currency,
       models: [
         {
           id: "priced",

@@ -309,6 +309,52 @@ Deno.test("writeRunSite() lists each episode's model calls, tokens and cost, and
   });
 });
 
+Deno.test("writeRunSite() shows costs in the currency the run manifest records, bare where none is, unsummed where they differ", async () => {
+  await inTempDir(async (dir) => {
+    const run = await llmGridRun(`${dir}/cny`, "CNY");
+    const manifest = JSON.parse(await Deno.readTextFile(`${run.out}/manifest.json`));
+    assertEquals(manifest.spend.currency, "CNY");
+    const priced = run.models.get("priced")!;
+    const cost = Number(priced.cost.toFixed(4));
+    const site = await writeRunSite(run.out, { workers: 1 });
+    const index = await Deno.readTextFile(site.index);
+    assertEquals(embedded(index).currency, "CNY");
+    assertEquals(index.includes(`<th>priced</th>`), true);
+    assertEquals(index.includes(`>${cost} CNY</span></td></tr>`), true);
+    assertEquals(
+      /<table class="usage" id="usage">([^]*?)<\/table>/.exec(index)![1].includes("$"),
+      false,
+    );
+    const ledger = /<p class="sub" id="ledger">([^]*?)<\/p>/.exec(index)![1];
+    assertEquals(
+      ledger.includes(`, ${Number(run.total.cost.toFixed(4))} CNY + 90 unpriced requests`),
+      true,
+    );
+    const pages = embedded(index).rows.map((r) => r[0] as string);
+    const page = await Deno.readTextFile(`${site.out}/${pages[0]}`);
+    assertEquals(/<small>cost<\/small><b>[0-9.]+ CNY<\/b>/.test(page), true);
+    assertEquals(page.includes(`id="currency"`), false);
+
+    // A manifest written before the currency was recorded: bare numbers, and why.
+    delete manifest.spend.currency;
+    await Deno.writeTextFile(`${run.out}/manifest.json`, JSON.stringify(manifest));
+    const bare = await Deno.readTextFile((await writeRunSite(run.out, { workers: 1 })).index);
+    assertEquals(embedded(bare).currency, null);
+    assertEquals(bare.includes(`>${cost}</span></td></tr>`), true);
+    assertEquals(bare.includes("The costs&#39; currency is not recorded here"), true);
+
+    // Two folders whose prices are in different currencies: costs are not added up.
+    manifest.spend.currency = "CNY";
+    await Deno.writeTextFile(`${run.out}/manifest.json`, JSON.stringify(manifest));
+    await llmGridRun(`${dir}/cny/usd`, "USD");
+    const mixed = await Deno.readTextFile((await writeRunSite(run.out, { workers: 1 })).index);
+    assertEquals(embedded(mixed).currency, null);
+    assertEquals(mixed.includes(`<span>mixed currencies</span>`), true);
+    assertEquals(mixed.includes("cost not summed (the folders&#39; prices are in CNY, USD)"), true);
+    assertEquals(mixed.includes("prices are in different currencies (CNY, USD)"), true);
+  });
+});
+
 Deno.test("writeRunSite() makes the messages sent searchable when asked, each system prompt once", async () => {
   await inTempDir(async (dir) => {
     const { events } = await xssReplyEpisode({ run: "p" });

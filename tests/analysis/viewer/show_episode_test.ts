@@ -114,7 +114,17 @@ Deno.test("episodeBundle() shows overrides, corrections, draws and model calls a
   assertEquals(text.includes(`<small>corrections</small><b>1</b>`), true);
   assertEquals(text.includes(`<small>model calls</small><b>360</b>`), true);
   assertEquals(text.includes(`<small>tokens</small><b>171,720</b>`), true); // 360 × (420 + 57)
-  assertEquals(text.includes(`<small>cost</small><b>$0.54</b>`), true); // 360 × 0.0015
+  // 360 × 0.0015, in no stated currency: a bare number, and the page says why.
+  assertEquals(text.includes(`<small>cost</small><b>0.54</b>`), true);
+  assertEquals(
+    text.includes(`<p class="sub" id="currency">The costs&#39; currency is not recorded`),
+    true,
+  );
+  const usd = await html(result, { currency: "USD" });
+  assertEquals(usd.includes(`<small>cost</small><b>$0.54</b>`), true);
+  assertEquals(usd.includes(`id="currency"`), false);
+  assertEquals((await html(result, { currency: "CNY" })).includes(`<b>0.54 CNY</b>`), true);
+  await rejects(html(result, { currency: "yuan" }), RangeError, /the options' "currency"/);
   assertEquals(
     count(text, `<span class="note warn">override <b>withdraw probability</b> 80% → 0%`),
     12,

@@ -30,6 +30,7 @@ async function setup(url: string, price: unknown = PRICE) {
   await Deno.writeTextFile(
     `${tmp}/models.json`,
     JSON.stringify({
+      currency: "EUR",
       models: [{
         id: "local",
         baseURL: url,
@@ -142,6 +143,8 @@ Deno.test("grid CLI killed mid-run and resumed twice with the same --max-cost: t
     const manifest = (await readManifest(`${tmp}/run`))!;
     const spend = manifest.spend!;
     assertEquals([spend.ledger, spend.limit], ["spend.jsonl", { maxCost: 2 }]);
+    // The models file's currency, recorded for the viewer.
+    assertEquals(spend.currency, "EUR");
     assertEquals(spend.spent, ledger.spend.total);
     assertEquals(spend.remaining, { tokens: null, cost: Math.max(0, 2 - spend.spent.cost) });
     assertEquals(spend.by_model.local, ledger.spend.total);
