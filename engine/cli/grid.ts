@@ -528,8 +528,16 @@ function printResult(r: GridResult, flags: Flags, resumeLine: (dir: string) => s
   if (r.interrupted || r.remaining > 0 || r.stoppedBy === "disk") {
     console.log(resumeLine(r.dir));
     if (r.spend?.limit) console.log(resumeBudgetLine(r.spend));
+    if (r.remaining > 0 && r.usage.calls > 0 && flags.values.cache === undefined) {
+      console.log(NO_CACHE_RESUME);
+    }
   }
 }
+
+/** What a resume without a response cache pays again, said when a run of model calls stops early. */
+const NO_CACHE_RESUME = "Without --cache, a model reply is kept only in the log of an episode " +
+  "that finished: a resume plays the unfinished episodes from the start and pays again for any " +
+  "calls they had made. Add --cache DIR to both commands to replay those replies instead.";
 
 /** The exit code of a run: 74 for a folder, cache or ledger that cannot be written, 3 for a failing provider, 128 + a signal, 130 interrupted, 1 with failed or degraded episodes, else 0. */
 function exitCode(r: GridResult, received: StopSignal | null): number {

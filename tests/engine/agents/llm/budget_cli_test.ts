@@ -105,6 +105,15 @@ Deno.test("grid CLI killed mid-run and resumed twice with the same --max-cost: t
     assertEquals(first.code, 130, firstOut + new TextDecoder().decode(first.stderr));
     assert(double.billed().cost <= 2 + 1e-12, `billed ${double.billed().cost} past 2`);
     assert(firstOut.includes("Stopped: Cost budget reached: "), firstOut);
+    // Without --cache, the resume pays again for the unfinished episodes' calls, and says so.
+    assert(
+      firstOut.includes(
+        "\nWithout --cache, a model reply is kept only in the log of an episode that finished: a " +
+          "resume plays the unfinished episodes from the start and pays again for any calls they " +
+          "had made. Add --cache DIR to both commands to replay those replies instead.\n",
+      ),
+      firstOut,
+    );
     assert(
       firstOut.includes(
         `The spend ledger ${tmp}/run/spend.jsonl ended in a torn line (a kill mid-write), cut: ` +
