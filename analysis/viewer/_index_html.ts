@@ -460,7 +460,7 @@ function ledgerHtml(ledger: NonNullable<IndexNotes["ledger"]>, currency: CostCur
     ledger.folders > 1 ? `s of ${ledger.folders} folders` : ""
   }): ${n(t.requests)} requests, ${n(t.tokens)} tokens, ${esc(cost)}${
     notes.length ? ` (${esc(notes.join("; "))})` : ""
-  }. This counts every request a provider was sent, also those of episodes abandoned when a run stopped (replayed from the cache on resume), so it can exceed the table, which counts the calls in the logs.</p>`;
+  }. This counts every request a provider was sent, also those of episodes abandoned when a run stopped (replayed from the cache on resume when the run has one, else paid again), so it can exceed the table, which counts the calls in the logs.</p>`;
 }
 
 /** The index page of a run site. */
