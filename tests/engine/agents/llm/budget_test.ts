@@ -42,6 +42,20 @@ function spec(episodes: number) {
   };
 }
 
+/** A runtime of one priced model, "local", at the billing double's URL: completions capped at 100. */
+function pricedRuntime(url: string): LlmRuntime {
+  return new LlmRuntime({
+    models: [{
+      id: "local",
+      baseURL: url,
+      model: "coordlab-stay",
+      testDouble: true,
+      maxTokens: 100,
+      price: PRICE,
+    }],
+  });
+}
+
 Deno.test("runGrid() with 8 episodes and 8 requests in flight never bills past a token budget of a few requests", async () => {
   const double = billingDouble(PRICE, 30);
   try {
@@ -79,16 +93,7 @@ Deno.test("runGrid() with 8 episodes and 8 requests in flight never bills past a
 Deno.test("runGrid() with 8 requests in flight never bills past a cost budget of a few requests", async () => {
   const double = billingDouble(PRICE, 30);
   try {
-    const runtime = new LlmRuntime({
-      models: [{
-        id: "local",
-        baseURL: double.url,
-        model: "coordlab-stay",
-        testDouble: true,
-        maxTokens: 100,
-        price: PRICE,
-      }],
-    });
+    const runtime = pricedRuntime(double.url);
     const r = await runGrid(spec(8), {
       out: await Deno.makeTempDir(),
       runtime,
@@ -126,16 +131,7 @@ Deno.test("runGrid() with 8 requests in flight never bills past a cost budget of
 Deno.test("runGrid() abandoned with requests in flight counts them at their reservation in its spend, as its resume will", async () => {
   const double = billingDouble(PRICE, 1500);
   try {
-    const runtime = new LlmRuntime({
-      models: [{
-        id: "local",
-        baseURL: double.url,
-        model: "coordlab-stay",
-        testDouble: true,
-        maxTokens: 100,
-        price: PRICE,
-      }],
-    });
+    const runtime = pricedRuntime(double.url);
     const out = await Deno.makeTempDir();
     const signal = new AbortController();
     const abandon = new AbortController();
