@@ -20,8 +20,8 @@
  * play (`EpisodeResult.path`, checked on every `runEpisode` and
  * `runStagHuntEpisode` result): the outcome-only rows of the bank run M0 and
  * the Stag Hunt play the batched path, the bank run's outcome-only M0-M3 mix
- * plays M0 on the batched path and M1-M3 on the general one (`mixed`), every
- * other row the general one.
+ * plays M0 and M2 on the batched path and the others on the general one
+ * (`mixed`), every other row the general one.
  *
  * Usage: `deno task bench [--reps 3] [--seconds 3] [--window 1] [--max-warmup 20]
  * [--peer path/to/bank_run.py]` (the peer path also from `COORDLAB_PEER`).
@@ -162,9 +162,12 @@ const mix = (
 });
 /**
  * The bank-run mix keeping only the outcome (`events: false`, as a grid's
- * outcome-only runs would): its M0 episodes play the batched path, M1-M3 the
- * general one, each result checked. Beside the mix with events kept.
+ * outcome-only runs would): its episodes under the mechanisms of
+ * `BATCHED_MECHANISMS` play the batched path, the others the general one,
+ * each result checked. Beside the mix with events kept.
  */
+/** The bank-run mechanisms whose outcome-only mock episodes play the batched path. */
+const BATCHED_MECHANISMS: readonly string[] = ["M0", "M2"];
 const mixOutcomeOnly = (label: string, goal?: string): Workload => ({
   label: `${label} M0-M3 mix, logging off, outcome only (\`events: false\`)`,
   path: "mixed",
@@ -172,7 +175,9 @@ const mixOutcomeOnly = (label: string, goal?: string): Workload => ({
   play: (seed) => {
     const mechanism = MECHANISMS[seed % 4];
     return runEpisode({ env: "bank_run", mechanism, seed, events: false })
-      .then(on(mechanism === "M0" ? "batched" : "general", `${label} ${mechanism}`));
+      .then(
+        on(BATCHED_MECHANISMS.includes(mechanism) ? "batched" : "general", `${label} ${mechanism}`),
+      );
   },
 });
 const stagHunt = { N: 5, M: 3, T: 4, F: 2 };

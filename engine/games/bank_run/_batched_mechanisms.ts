@@ -1,0 +1,186 @@
+/**
+ * The mechanism steps of the bank run's batched path (`batched.ts`) under
+ * M2: one round's start, the mock bank's proposal, the mock depositors'
+ * answers and the delivery of certified messages, played on the episode's
+ * mechanism profile with the mechanisms' own functions (`makeOffers`,
+ * `answerOffer`, `expireOffers`, `applyCentralProposal`, `applyExits`,
+ * `sign`, `declareExit`, `deliverCertified`) and the mock agents' rules as
+ * functions of numbers (`mock.ts`), with no view, reply or event per
+ * depositor. The round loop, the financial step, settlement, disclosure and
+ * the final payouts are the loop's (`batched.ts`), shared with M0.
+ *
+ * What a depositor's view would show is read off the profile and the loop's
+ * numbers: under M2 a committed depositor sees its commitment (and answers
+ * no solicitation), an uncommitted one the solicitation if it is among the
+ * solicited; under M1 each offer of the round is pending until its target
+ * answers it. In the response step no certified message has been delivered
+ * yet (delivery follows it), so a depositor sees a committed share of 0 there.
+ *
+ * @module
+ */
+import type { Message } from "../../frail/types.ts";
+import {
+  applyExits,
+  declareExit,
+  isSigner,
+  sign,
+  signerOf,
+} from "../../frail/mechanisms/agreement.ts";
+import { applyCentralProposal } from "../../frail/mechanisms/central_proposals.ts";
+import { deliverCertified } from "../../frail/mechanisms/certified_delivery.ts";
+import type { MechanismProfile } from "../../frail/mechanisms/profile.ts";
+import { solicitationReply } from "../../agents/mock/_mechanism_replies.ts";
+import { type BankPolicy, committedShareOf, defensiveCommits, defensiveStressed } from "./mock.ts";
+import type { BankRunParams } from "./params.ts";
+import { BANK_ID } from "./state.ts";
+
+/** A depositor's mock policy on the batched path, as a number. */
+export const DEFENSIVE = 0;
+/** Always stay (commits to everything). */
+export const STAY = 1;
+/** Always run (commits to nothing). */
+export const RUN = 2;
+
+/** What the round loop shares with a mechanism's steps: the roster and its accounts. */
+export interface BatchedRoster {
+  /** Depositor ids, in roster order. */
+  readonly ids: readonly string[];
+  /** Each depositor's policy (`DEFENSIVE`, `STAY`, `RUN`). */
+  readonly policy: readonly number[];
+  /** Each defensive depositor's trait (0 for the others). */
+  readonly traits: readonly number[];
+  /** Each depositor's balance, updated by the loop's settlement. */
+  readonly balance: readonly number[];
+  /** The episode's parameters. */
+  readonly params: BankRunParams;
+  /** The episode's mechanism profile (the final state's `m1`-`m3`). */
+  readonly profile: MechanismProfile;
+  /** The mock bank's policy. */
+  readonly bank: BankPolicy;
+}
+
+/** The public figures of the end of last round that the agents of a round see. */
+export interface Disclosed {
+  /** Deposits still at the bank (`depositsRemaining`). */
+  readonly remaining: number;
+  /** Share redeemed last round (`fractionRedeemed`). */
+  readonly stress: number;
+}
+
+/** A mechanism's steps of a round, before the financial step. */
+export interface BatchedMechanism {
+  /** The central player's reports in a round (the bank's proposal). */
+  readonly central: number;
+  /**
+   * Plays round `round`'s start, proposal, responses and delivery.
+   *
+   * @param active Indexes of the depositors with money at the bank, in roster order.
+   * @param activeIds Their ids.
+   */
+  round(
+    round: number,
+    active: readonly number[],
+    activeIds: readonly string[],
+    disclosed: Disclosed,
+  ): void;
+  /** The committed share depositor `i` sees in the financial step of the round played last. */
+  share(i: number): number;
+  /** The inbox of the round played last, as delivery filled it (for the final state). */
+  inbox(): Record<string, Message[]>;
+}
+
+/** The delivery of the last round played, again, into a new inbox (its events dropped). */
+function lastInbox(
+  profile: MechanismProfile,
+  round: number,
+  active: readonly string[],
+  committedTotal: number,
+): Record<string, Message[]> {
+  const inbox: Record<string, Message[]> = {};
+  deliverCertified(profile, inbox, {
+    round,
+    central: BANK_ID,
+    active,
+    committedTotal,
+    participantKey: "depositor",
+    compensationKind: "outstanding_compensation",
+  });
+  return inbox;
+}
+
+/**
+ * M2's steps: the round opens the agreement (last round's exits take effect),
+ * the bank solicits (`solicitationReply`), each solicited depositor signs or
+ * declines, a stressed defensive signer declares its exit, and the signers'
+ * committed balances are certified to the signers (and to the others when
+ * the bank discloses the aggregate).
+ *
+ * @example
+ * ```ts
+ * import { m2Mechanism, STAY } from "./_batched_mechanisms.ts";
+ * import { emptyProfile } from "../../frail/mechanisms/profile.ts";
+ * import { parseBankRunParams } from "./params.ts";
+ * const profile = emptyProfile("M2");
+ * const m = m2Mechanism({
+ *   ids: ["dep_01"], policy: [STAY], traits: [0], balance: [1],
+ *   params: parseBankRunParams({ depositors: 1, totalDeposits: 1 }), profile, bank: "active",
+ * });
+ * m.round(1, [0], ["dep_01"], { remaining: 1, stress: 0 });
+ * if (profile.m2!.signers[0].id !== "dep_01" || m.share(0) !== 1) throw new Error();
+ * ```
+ */
+export function m2Mechanism(roster: BatchedRoster): BatchedMechanism {
+  const { ids, policy, traits, balance, profile } = roster;
+  const m2 = profile.m2!;
+  const total = roster.params.totalDeposits;
+  // The bank's reply, as the report the general path applies (read, never changed).
+  const reply: Record<string, unknown> = { ...solicitationReply(roster.bank, "everyone") };
+  // What a depositor sees in the response step: no message yet, no coalition.
+  const unseen = committedShareOf(0, total);
+  let played = 0;
+  let lastActive: readonly string[] = [];
+  let certified = 0;
+  return {
+    central: 1,
+    round(round, active, activeIds, { stress }) {
+      // The round's start (beginRound): last round's solicitation closes, exits take effect.
+      m2.solicited = [];
+      m2.discloseToNonSigners = false;
+      applyExits(m2, round);
+      applyCentralProposal(profile, reply, {
+        round,
+        central: BANK_ID,
+        eligible: activeIds,
+        ids: "plain",
+      });
+      // The responses, in roster order: each depositor's answer reads only its own standing.
+      for (let k = 0; k < active.length; k++) {
+        const i = active[k];
+        const id = ids[i];
+        const code = policy[i];
+        const signer = signerOf(m2, id);
+        if (signer !== undefined) {
+          if (code === DEFENSIVE && signer.exitDeclared === null && defensiveStressed(stress)) {
+            declareExit(m2, id, round);
+          }
+        } else if (
+          m2.solicited.includes(id) &&
+          (code === STAY || (code === DEFENSIVE && defensiveCommits(traits[i], stress, unseen)))
+        ) {
+          sign(m2, id, round);
+        }
+      }
+      // Delivery: the committed balances in roster order (committedAmount).
+      let committed = 0;
+      for (let i = 0; i < ids.length; i++) committed += isSigner(m2, ids[i]) ? balance[i] : 0;
+      certified = committed;
+      played = round;
+      lastActive = activeIds;
+    },
+    share(i) {
+      const sees = isSigner(m2, ids[i]) || m2.discloseToNonSigners;
+      return sees ? committedShareOf(Math.max(0, certified), total) : unseen;
+    },
+    inbox: () => lastInbox(profile, played, lastActive, certified),
+  };
+}
