@@ -20,7 +20,7 @@
  * play (`EpisodeResult.path`, checked on every `runEpisode` and
  * `runStagHuntEpisode` result): the outcome-only rows of the bank run M0 and
  * the Stag Hunt play the batched path, the bank run's outcome-only M0-M3 mix
- * plays M0 and M2 on the batched path and the others on the general one
+ * plays M0, M1 and M2 on the batched path and M3 on the general one
  * (`mixed`), every other row the general one.
  *
  * Usage: `deno task bench [--reps 3] [--seconds 3] [--window 1] [--max-warmup 20]
@@ -167,7 +167,7 @@ const mix = (
  * each result checked. Beside the mix with events kept.
  */
 /** The bank-run mechanisms whose outcome-only mock episodes play the batched path. */
-const BATCHED_MECHANISMS: readonly string[] = ["M0", "M2"];
+const BATCHED_MECHANISMS: readonly string[] = ["M0", "M1", "M2"];
 const mixOutcomeOnly = (label: string, goal?: string): Workload => ({
   label: `${label} M0-M3 mix, logging off, outcome only (\`events: false\`)`,
   path: "mixed",

@@ -1,6 +1,6 @@
 /**
- * The mechanism steps of the bank run's batched path (`batched.ts`) under
- * M2: one round's start, the mock bank's proposal, the mock depositors'
+ * The mechanism steps of the bank run's batched path (`batched.ts`) under M1
+ * and M2: one round's start, the mock bank's proposal, the mock depositors'
  * answers and the delivery of certified messages, played on the episode's
  * mechanism profile with the mechanisms' own functions (`makeOffers`,
  * `answerOffer`, `expireOffers`, `applyCentralProposal`, `applyExits`,
@@ -28,9 +28,25 @@ import {
 } from "../../frail/mechanisms/agreement.ts";
 import { applyCentralProposal } from "../../frail/mechanisms/central_proposals.ts";
 import { deliverCertified } from "../../frail/mechanisms/certified_delivery.ts";
-import type { MechanismProfile } from "../../frail/mechanisms/profile.ts";
+import {
+  answerOffer,
+  expireOffers,
+  makeOffers,
+  type OfferProposal,
+} from "../../frail/mechanisms/paid_offers.ts";
+import { isCommittedUnder, type MechanismProfile } from "../../frail/mechanisms/profile.ts";
 import { solicitationReply } from "../../agents/mock/_mechanism_replies.ts";
-import { type BankPolicy, committedShareOf, defensiveCommits, defensiveStressed } from "./mock.ts";
+import { lastBindingRound } from "./mechanism_steps.ts";
+import {
+  acceptedTermsValue,
+  BANK_OFFER_LOCK_ROUNDS,
+  bankOfferAmount,
+  type BankPolicy,
+  committedShareOf,
+  defensiveAccepts,
+  defensiveCommits,
+  defensiveStressed,
+} from "./mock.ts";
 import type { BankRunParams } from "./params.ts";
 import { BANK_ID } from "./state.ts";
 
@@ -182,5 +198,91 @@ export function m2Mechanism(roster: BatchedRoster): BatchedMechanism {
       return sees ? committedShareOf(Math.max(0, certified), total) : unseen;
     },
     inbox: () => lastInbox(profile, played, lastActive, certified),
+  };
+}
+
+/**
+ * M1's steps: the bank offers every uncommitted depositor with money at the
+ * bank the compensation of `bankOfferAmount` (locking for
+ * `BANK_OFFER_LOCK_ROUNDS`) and discloses the accepted terms to all, each
+ * target accepts or declines, unanswered offers expire, and the delivery
+ * certifies the outstanding compensation and the accepted terms.
+ *
+ * @example
+ * ```ts
+ * import { DEFENSIVE, m1Mechanism } from "./_batched_mechanisms.ts";
+ * import { emptyProfile } from "../../frail/mechanisms/profile.ts";
+ * import { parseBankRunParams } from "./params.ts";
+ * const profile = emptyProfile("M1");
+ * const m = m1Mechanism({
+ *   ids: ["dep_01"], policy: [DEFENSIVE], traits: [0.1], balance: [1],
+ *   params: parseBankRunParams({ depositors: 1, totalDeposits: 1 }), profile, bank: "active",
+ * });
+ * m.round(1, [0], ["dep_01"], { remaining: 1, stress: 0 });
+ * const [o] = profile.m1!.offers;
+ * if (o.status !== "accepted" || o.amount !== 0.03 || o.lockUntil !== 12 || m.share(0) !== 1) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function m1Mechanism(roster: BatchedRoster): BatchedMechanism {
+  const { ids, policy, traits, balance, profile, params } = roster;
+  const m1 = profile.m1!;
+  const total = params.totalDeposits;
+  const offering = roster.bank === "active";
+  let accepted = 0;
+  let share = 0;
+  let played = 0;
+  let lastActive: readonly string[] = [];
+  return {
+    central: 1,
+    round(round, _active, activeIds, { remaining, stress }) {
+      // The bank's proposal: its view lists the depositors with a positive balance.
+      const amount = offering
+        ? bankOfferAmount({ depositsRemaining: remaining, fractionRedeemed: stress }, total)
+        : 0;
+      const proposals: OfferProposal[] = [];
+      const targets: number[] = [];
+      if (amount > 0) {
+        const lockUntil = lastBindingRound(round, BANK_OFFER_LOCK_ROUNDS);
+        for (let i = 0; i < ids.length; i++) {
+          if (balance[i] > 0 && !isCommittedUnder(profile, ids[i], round)) {
+            proposals.push({ target: ids[i], amount, lock_until: lockUntil });
+            targets.push(i);
+          }
+        }
+      }
+      // applyCentralProposal's M1 part: a passive bank's reply names no recipients.
+      m1.discloseTermsTo = offering ? "all" : "none";
+      if (proposals.length > 0) {
+        const may = new Set(activeIds);
+        const made = makeOffers(m1, proposals, {
+          round,
+          eligible: (id) => may.has(id),
+          ids: "plain",
+        });
+        // Each offer made is its target's one pending proposal of the round.
+        for (let k = 0; k < made.length; k++) {
+          const r = made[k];
+          if (!r.ok) continue;
+          const i = targets[k];
+          const code = policy[i];
+          const yes = code === STAY ||
+            (code === DEFENSIVE && defensiveAccepts(r.offer.amount, traits[i]));
+          answerOffer(m1, r.offer.target, r.offer.id, yes);
+          if (yes) accepted++;
+        }
+      }
+      expireOffers(m1);
+      // Every depositor asked receives the accepted terms when the bank discloses them to all.
+      const seen = m1.discloseTermsTo === "none"
+        ? 0
+        : Math.max(0, acceptedTermsValue(accepted, params));
+      share = committedShareOf(seen, total);
+      played = round;
+      lastActive = activeIds;
+    },
+    share: () => share,
+    inbox: () => lastInbox(profile, played, lastActive, 0),
   };
 }

@@ -52,6 +52,7 @@ import {
   type BatchedMechanism,
   type BatchedRoster,
   DEFENSIVE,
+  m1Mechanism,
   m2Mechanism,
   RUN,
   STAY,
@@ -64,6 +65,7 @@ const MECHANISMS: Partial<
   Record<MechanismId, ((roster: BatchedRoster) => BatchedMechanism) | null>
 > = {
   M0: null,
+  M1: m1Mechanism,
   M2: m2Mechanism,
 };
 
