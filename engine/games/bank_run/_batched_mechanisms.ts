@@ -1,10 +1,11 @@
 /**
- * The mechanism steps of the bank run's batched path (`batched.ts`) under M1
- * and M2: one round's start, the mock bank's proposal, the mock depositors'
- * answers and the delivery of certified messages, played on the episode's
+ * The mechanism steps of the bank run's batched path (`batched.ts`) under
+ * M1-M3: one round's start, the mock bank's proposal, the mock depositors'
+ * answers, the delivery of certified messages and M3's exit ritual, played on the episode's
  * mechanism profile with the mechanisms' own functions (`makeOffers`,
  * `answerOffer`, `expireOffers`, `applyCentralProposal`, `applyExits`,
- * `sign`, `declareExit`, `deliverCertified`) and the mock agents' rules as
+ * `sign`, `declareExit`, `join`, `proposeVote`, `castVote`, `tallyVotes`,
+ * `requestExit`, `advanceCoalitionExit`, `deliverCertified`) and the mock agents' rules as
  * functions of numbers (`mock.ts`), with no view, reply or event per
  * depositor. The round loop, the financial step, settlement, disclosure and
  * the final payouts are the loop's (`batched.ts`), shared with M0.
@@ -13,8 +14,11 @@
  * numbers: under M2 a committed depositor sees its commitment (and answers
  * no solicitation), an uncommitted one the solicitation if it is among the
  * solicited; under M1 each offer of the round is pending until its target
- * answers it. In the response step no certified message has been delivered
- * yet (delivery follows it), so a depositor sees a committed share of 0 there.
+ * answers it; under M3 every depositor's answer reads the coalition as it
+ * was before the round's answers (the views of a step are all built before
+ * any report applies). In the response step no certified message has been
+ * delivered yet (delivery follows it), so a depositor outside a coalition
+ * sees a committed share of 0 there.
  *
  * @module
  */
@@ -35,7 +39,17 @@ import {
   type OfferProposal,
 } from "../../frail/mechanisms/paid_offers.ts";
 import { isCommittedUnder, type MechanismProfile } from "../../frail/mechanisms/profile.ts";
-import { solicitationReply } from "../../agents/mock/_mechanism_replies.ts";
+import { announcementProposer, solicitationReply } from "../../agents/mock/_mechanism_replies.ts";
+import {
+  castVote,
+  coalitionTotal,
+  isMember,
+  join,
+  proposeVote,
+  tallyVotes,
+} from "../../frail/mechanisms/coalition.ts";
+import { advanceCoalitionExit } from "../../frail/mechanisms/coalition_exit.ts";
+import { requestExit } from "../../frail/mechanisms/exit_ritual.ts";
 import { lastBindingRound } from "./mechanism_steps.ts";
 import {
   acceptedTermsValue,
@@ -103,6 +117,8 @@ export interface BatchedMechanism {
   share(i: number): number;
   /** The inbox of the round played last, as delivery filled it (for the final state). */
   inbox(): Record<string, Message[]>;
+  /** The mechanism's part of the round's disclosure, before the snapshot (M3's exit ritual). */
+  disclose?(round: number): void;
 }
 
 /** The delivery of the last round played, again, into a new inbox (its events dropped). */
@@ -284,5 +300,87 @@ export function m1Mechanism(roster: BatchedRoster): BatchedMechanism {
     },
     share: () => share,
     inbox: () => lastInbox(profile, played, lastActive, 0),
+  };
+}
+
+/**
+ * M3's steps (no central player): each depositor that may join joins or not,
+ * each defensive member proposes the announcement vote (the lowest id, when
+ * none is open and it is not alone, `announcementProposer`), supports the
+ * open votes of others and, stressed, asks to leave; the votes of earlier
+ * rounds are tallied; a vote that passed last round has the coalition total
+ * certified to the outsiders; at the round's end the exit ritual advances.
+ * A member sees its coalition's total, an outsider the certified total
+ * delivered to it this round.
+ *
+ * @example
+ * ```ts
+ * import { m3Mechanism, STAY } from "./_batched_mechanisms.ts";
+ * import { emptyProfile } from "../../frail/mechanisms/profile.ts";
+ * import { parseBankRunParams } from "./params.ts";
+ * const profile = emptyProfile("M3");
+ * const m = m3Mechanism({
+ *   ids: ["dep_01", "dep_02"], policy: [STAY, STAY], traits: [0, 0], balance: [1, 1],
+ *   params: parseBankRunParams({ depositors: 2, totalDeposits: 2 }), profile, bank: "active",
+ * });
+ * m.round(1, [0, 1], ["dep_01", "dep_02"], { remaining: 2, stress: 0 });
+ * if (profile.m3!.members.length !== 2 || m.share(0) !== 1 || m.central !== 0) throw new Error();
+ * ```
+ */
+export function m3Mechanism(roster: BatchedRoster): BatchedMechanism {
+  const { ids, policy, traits, balance, profile } = roster;
+  const m3 = profile.m3!;
+  const total = roster.params.totalDeposits;
+  const unseen = committedShareOf(0, total);
+  let inbox: Record<string, Message[]> = {};
+  // The coalition total certified to the outsiders this round, or -1 (no message).
+  let certified = -1;
+  return {
+    central: 0,
+    round(round, active, activeIds, { stress }) {
+      inbox = {};
+      certified = -1;
+      // What every member's view shows: the coalition before the round's answers.
+      const open = m3.votes.filter((v) => v.status === "open");
+      const proposer = announcementProposer({ members: m3.members, pendingVotes: open });
+      const listed = m3.ritual ? [...m3.ritual.list] : [];
+      const stressed = defensiveStressed(stress);
+      // The answers, applied in roster order (applyParticipantResponses' M3 actions).
+      for (let k = 0; k < active.length; k++) {
+        const i = active[k];
+        const id = ids[i];
+        const code = policy[i];
+        if (isMember(m3, id)) {
+          // Only a defensive member acts as a member (the others' rule has no member part).
+          if (code !== DEFENSIVE) continue;
+          if (id === proposer) {
+            proposeVote(m3, { proposer: id, announceTo: "all", round, ids: "plain" });
+          }
+          for (const v of open) {
+            if (v.proposer !== id) castVote(m3, { voter: id, voteId: v.id, support: true, round });
+          }
+          if (stressed && !listed.includes(id)) m3.ritual = requestExit(m3.ritual, id, round);
+        } else if (
+          !m3.exited.includes(id) &&
+          (code === STAY || (code === DEFENSIVE && defensiveCommits(traits[i], stress, unseen)))
+        ) {
+          join(m3, { id, since: round, amount: balance[i] });
+        }
+      }
+      tallyVotes(m3, round);
+      // Delivery: a vote passed last round certifies the total to the outsiders.
+      if (m3.votes.some((v) => v.status === "passed" && v.round === round - 1)) {
+        inbox = lastInbox(profile, round, activeIds, 0);
+        certified = coalitionTotal(m3);
+      }
+    },
+    share(i) {
+      if (isMember(m3, ids[i])) return committedShareOf(coalitionTotal(m3), total);
+      return certified < 0 ? unseen : committedShareOf(Math.max(0, certified), total);
+    },
+    inbox: () => inbox,
+    disclose(round) {
+      advanceCoalitionExit(m3, round);
+    },
   };
 }

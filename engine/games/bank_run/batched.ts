@@ -2,8 +2,8 @@
  * The bank run's batched path (`BatchedPlay`, `engine/core/game.ts`): an
  * episode of the bank run's mock depositors and mock bank played on arrays,
  * with no request, view, reply, report, pending decision, history entry or
- * event per depositor. Each round plays the mechanism's steps first (M1 and
- * M2: `_batched_mechanisms.ts`, on the episode's mechanism profile with the
+ * event per depositor. Each round plays the mechanism's steps first (M1-M3:
+ * `_batched_mechanisms.ts`, on the episode's mechanism profile with the
  * mechanisms' own functions), then computes every active depositor's
  * reported probability together (the mock rule, `defensiveWithdrawal`, from
  * what its view would show: last round's redeemed share, the certified
@@ -14,17 +14,17 @@
  * (`engine`, `processing_order`), and settles them with the general path's
  * rules (`settlement.ts`: capacity, cash then early sales, liquidity
  * failure, the insolvency test with the outstanding compensation,
- * liquidation), then the final payouts of `environment.ts`'s `finish` (with
+ * liquidation), the disclosure (after M3's exit ritual), then the final payouts of `environment.ts`'s `finish` (with
  * the M1 compensation). Every floating-point operation is the general
  * path's, in its order, so the outcome is the same to the bit
  * (tests/engine/games/bank_run/batched_test.ts compares the two paths).
  *
- * It takes M0, M1 and M2 episodes whose depositors are the mock policies
+ * It takes episodes under every mechanism (M0-M3) whose depositors are the mock policies
  * (`"defensive"`, `"always_stay"`, `"always_run"`, or a function of id and
  * index naming one of them) and whose bank is a mock policy (`"active"`,
  * `"passive"`), under any regime and validated parameters (depositor counts,
  * horizons, capacity rules, deposit splits). It declines (the general path
- * plays) M3, a function that throws or names another policy (the general
+ * plays) a function that throws or names another policy (the general
  * path then calls it again, and reports what it does), and a mock `seed`
  * that is not a non-negative safe integer.
  *
@@ -54,6 +54,7 @@ import {
   DEFENSIVE,
   m1Mechanism,
   m2Mechanism,
+  m3Mechanism,
   RUN,
   STAY,
 } from "./_batched_mechanisms.ts";
@@ -67,11 +68,12 @@ const MECHANISMS: Partial<
   M0: null,
   M1: m1Mechanism,
   M2: m2Mechanism,
+  M3: m3Mechanism,
 };
 
 /**
- * The bank run's batched path, for its descriptor: plays M0, M1 and M2
- * episodes of its mock agents (see the module doc), declines the rest.
+ * The bank run's batched path, for its descriptor: plays the episodes of its
+ * mock agents under M0-M3 (see the module doc), declines the rest.
  *
  * @example
  * ```ts
@@ -83,8 +85,12 @@ const MECHANISMS: Partial<
  * if (played.tally.reports !== 15 * 12 || played.events.length !== 0) throw new Error();
  * const m2 = bankRunBatched.play(bankRunGame.setup({ mechanism: "M2" }), 3, { seed: 3 })!;
  * if (m2.tally.reports !== 12 * (1 + 2 * 15)) throw new Error("the bank and two calls a depositor");
- * if (bankRunBatched.play(bankRunGame.setup({ mechanism: "M3" }), 3, { seed: 3 }) !== undefined) {
- *   throw new Error("M3 plays on the general path");
+ * const stay = { seed: 3, depositors: "always_stay" as const };
+ * const m3 = bankRunBatched.play(bankRunGame.setup({ mechanism: "M3" }), 3, stay)!;
+ * if (m3.tally.reports !== 12 * 2 * 15) throw new Error("two calls a depositor, no bank");
+ * const nervous = { seed: 3, depositors: () => "nervous" };
+ * if (bankRunBatched.play(setup, 3, nervous as never) !== undefined) {
+ *   throw new Error("a policy the mocks do not have plays on the general path");
  * }
  * ```
  */
@@ -279,7 +285,8 @@ function playBatched(
         done = true;
       }
     }
-    // Disclosure.
+    // Disclosure (M3's exit ritual first).
+    mech?.disclose?.(r);
     remaining = 0;
     for (let i = 0; i < n; i++) remaining += balance[i];
     promised = promisedTotal(profile);

@@ -12,11 +12,16 @@ import type { MechanismId } from "../../../../engine/frail/types.ts";
 
 const REGIMES: RegimeId[] = ["stable", "expansion", "contraction"];
 
-// The mechanisms the batched path plays (M3 plays the general path).
-const BATCHED: MechanismId[] = ["M0", "M1", "M2"];
+// The mechanisms the batched path plays: all four.
+const BATCHED: MechanismId[] = ["M0", "M1", "M2", "M3"];
 
 // Survivals among the 3,000 default episodes (seeds 0-2999) of each mechanism, on either path.
-const DEFAULT_SUCCESSES: Partial<Record<MechanismId, number>> = { M0: 462, M1: 3000, M2: 3000 };
+const DEFAULT_SUCCESSES: Partial<Record<MechanismId, number>> = {
+  M0: 462,
+  M1: 3000,
+  M2: 3000,
+  M3: 2998,
+};
 
 // Overrides the batched path takes: capacity rules, depositor counts, horizons, deposit splits.
 const OVERRIDES: Record<string, unknown>[] = [
@@ -34,7 +39,7 @@ const OVERRIDES: Record<string, unknown>[] = [
 const mixed = (_id: string, i: number) =>
   (["defensive", "always_stay", "always_run"] as const)[i % 3];
 
-// One defensive depositor among runners: committed under M1 or M2, it sees a
+// One defensive depositor among runners: committed under M1-M3, it sees a
 // small committed share, so its report is often positive and overridden.
 const lone = (_id: string, i: number) => (i === 0 ? "defensive" : "always_run");
 
@@ -101,6 +106,17 @@ const ACTIONS: Partial<Record<MechanismId, Record<string, number>>> = {
     exit_declared: 30,
     exit_effective: 30,
     override: 30,
+  },
+  M3: {
+    join: 300,
+    vote_proposed: 100,
+    vote_cast: 300,
+    vote_result: 100,
+    exit_request: 5,
+    exit_list_join: 30,
+    exit_wave: 10,
+    exit_confirmed: 2,
+    override: 1,
   },
 };
 
@@ -173,7 +189,7 @@ for (const mechanism of BATCHED) {
     const env = perturbedEnv();
     let flips = 0;
     for (let seed = 0; seed < 600; seed++) {
-      // Under M1 and M2 dep_01 among runners, who commit nothing: uncommitted,
+      // Under M1-M3 dep_01 among runners, who commit nothing: uncommitted,
       // it reports above 0 in round 1 (with defensive neighbours it sees them commit and reports 0).
       const mock = mechanism === "M0" ? { seed } : { seed, depositors: lone };
       const g = await general(mechanism, "stable", {}, seed, mock);
@@ -199,7 +215,7 @@ for (const mechanism of BATCHED) {
   });
 }
 
-Deno.test("runEpisode() plays M0, M1 and M2 with events: false on the batched path, with the outcome it has with events kept", async () => {
+Deno.test("runEpisode() plays M0-M3 with events: false on the batched path, with the outcome it has with events kept", async () => {
   for (let seed = 0; seed < 200; seed++) {
     for (const agents of [undefined, { depositors: "always_run" as const }]) {
       const mechanism = BATCHED[seed % BATCHED.length];
@@ -246,7 +262,6 @@ Deno.test("runEpisode() plays on the general path what the batched path cannot t
         decide: () => ({ withdraw_probability: 10, reasoning: "mine" }),
       }),
     }],
-    ["M3", { ...base, mechanism: "M3" }],
     // A function naming no policy plays as it always has (the defensive rule).
     ["an unknown policy name", { ...base, agents: { depositors: (() => "nervous") as never } }],
   ];
