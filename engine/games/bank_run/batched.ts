@@ -272,11 +272,14 @@ function playBatched(
       }
       if (lost > EPS) expired += lost;
     }
+    // The promised compensation (none but under M1): the offers do not change
+    // between the insolvency test and the disclosure, so one total serves both.
+    promised = promisedTotal(profile);
     if (!done) {
       let deposits = 0;
       for (let i = 0; i < n; i++) deposits += balance[i];
-      // isInsolvent: the promised compensation (none but under M1) is owed too.
-      if (cash + R * assets + 1e-9 < Y * deposits + promisedTotal(profile)) {
+      // isInsolvent: the promised compensation is owed too.
+      if (cash + R * assets + 1e-9 < Y * deposits + promised) {
         failure = "insolvency";
         const proceeds = h * assets;
         assetsSold += assets;
@@ -289,7 +292,6 @@ function playBatched(
     mech?.disclose?.(r);
     remaining = 0;
     for (let i = 0; i < n; i++) remaining += balance[i];
-    promised = promisedTotal(profile);
     disclosedCash = cash;
     disclosedAssets = assets;
     stress = depositsAtStart > 0 ? processed / depositsAtStart : 0;
