@@ -1,13 +1,13 @@
 /**
  * The mechanism steps of the bank run's batched path (`batched.ts`) under
  * M1-M3: one round's start, the mock bank's proposal, the mock depositors'
- * answers, the delivery of certified messages and M3's exit ritual, played on the episode's
- * mechanism profile with the mechanisms' own functions (`makeOffers`,
- * `answerOffer`, `expireOffers`, `applyCentralProposal`, `applyExits`,
- * `sign`, `declareExit`, `join`, `proposeVote`, `castVote`, `tallyVotes`,
- * `requestExit`, `advanceCoalitionExit`, `deliverCertified`) and the mock agents' rules as
- * functions of numbers (`mock.ts`), with no view, reply or event per
- * depositor. The round loop, the financial step, settlement, disclosure and
+ * answers, the delivery of certified messages and M3's exit ritual, played
+ * on the episode's mechanism profile with the mechanisms' own functions
+ * (`makeOffers`, `answerOffer`, `expireOffers`, `applyCentralProposal`,
+ * `applyExits`, `sign`, `declareExit`, `join`, `proposeVote`, `castVote`,
+ * `tallyVotes`, `requestExit`, `advanceCoalitionExit`, `deliverCertified`)
+ * and the mock agents' rules as functions of numbers (`mock.ts`), with no
+ * view, reply or event per depositor. The round loop, the financial step, settlement, disclosure and
  * the final payouts are the loop's (`batched.ts`), shared with M0.
  *
  * What a depositor's view would show is read off the profile and the loop's
@@ -64,7 +64,7 @@ import {
 import type { BankRunParams } from "./params.ts";
 import { BANK_ID } from "./state.ts";
 
-/** A depositor's mock policy on the batched path, as a number. */
+/** A depositor's mock policy on the batched path, as its index in `DEPOSITOR_POLICIES`: defensive. */
 export const DEFENSIVE = 0;
 /** Always stay (commits to everything). */
 export const STAY = 1;
@@ -89,9 +89,13 @@ export interface BatchedRoster {
   readonly bank: BankPolicy;
 }
 
-/** The public figures of the end of last round that the agents of a round see. */
-export interface Disclosed {
-  /** Deposits still at the bank (`depositsRemaining`). */
+/** What a round's mechanism steps are given: who is asked, and the public figures they see. */
+export interface RoundInputs {
+  /** Indexes of the depositors with money at the bank, in roster order (the callees). */
+  readonly active: readonly number[];
+  /** Their ids. */
+  readonly activeIds: readonly string[];
+  /** Deposits still at the bank at the end of last round (`depositsRemaining`). */
   readonly remaining: number;
   /** Share redeemed last round (`fractionRedeemed`). */
   readonly stress: number;
@@ -101,18 +105,8 @@ export interface Disclosed {
 export interface BatchedMechanism {
   /** The central player's reports in a round (the bank's proposal). */
   readonly central: number;
-  /**
-   * Plays round `round`'s start, proposal, responses and delivery.
-   *
-   * @param active Indexes of the depositors with money at the bank, in roster order.
-   * @param activeIds Their ids.
-   */
-  round(
-    round: number,
-    active: readonly number[],
-    activeIds: readonly string[],
-    disclosed: Disclosed,
-  ): void;
+  /** Plays round `round`'s start, proposal, responses and delivery. */
+  round(round: number, inputs: RoundInputs): void;
   /** The committed share depositor `i` sees in the financial step of the round played last. */
   share(i: number): number;
   /** The inbox of the round played last, as delivery filled it (for the final state). */
@@ -124,9 +118,11 @@ export interface BatchedMechanism {
 /** The delivery of the last round played, again, into a new inbox (its events dropped). */
 function lastInbox(
   profile: MechanismProfile,
-  round: number,
-  active: readonly string[],
-  committedTotal: number,
+  { round, active, committedTotal }: {
+    round: number;
+    active: readonly string[];
+    committedTotal: number;
+  },
 ): Record<string, Message[]> {
   const inbox: Record<string, Message[]> = {};
   deliverCertified(profile, inbox, {
@@ -157,7 +153,7 @@ function lastInbox(
  *   ids: ["dep_01"], policy: [STAY], traits: [0], balance: [1],
  *   params: parseBankRunParams({ depositors: 1, totalDeposits: 1 }), profile, bank: "active",
  * });
- * m.round(1, [0], ["dep_01"], { remaining: 1, stress: 0 });
+ * m.round(1, { active: [0], activeIds: ["dep_01"], remaining: 1, stress: 0 });
  * if (profile.m2!.signers[0].id !== "dep_01" || m.share(0) !== 1) throw new Error();
  * ```
  */
@@ -174,7 +170,7 @@ export function m2Mechanism(roster: BatchedRoster): BatchedMechanism {
   let certified = 0;
   return {
     central: 1,
-    round(round, active, activeIds, { stress }) {
+    round(round, { active, activeIds, stress }) {
       // The round's start (beginRound): last round's solicitation closes, exits take effect.
       m2.solicited = [];
       m2.discloseToNonSigners = false;
@@ -213,7 +209,8 @@ export function m2Mechanism(roster: BatchedRoster): BatchedMechanism {
       const sees = isSigner(m2, ids[i]) || m2.discloseToNonSigners;
       return sees ? committedShareOf(Math.max(0, certified), total) : unseen;
     },
-    inbox: () => lastInbox(profile, played, lastActive, certified),
+    inbox: () =>
+      lastInbox(profile, { round: played, active: lastActive, committedTotal: certified }),
   };
 }
 
@@ -234,7 +231,7 @@ export function m2Mechanism(roster: BatchedRoster): BatchedMechanism {
  *   ids: ["dep_01"], policy: [DEFENSIVE], traits: [0.1], balance: [1],
  *   params: parseBankRunParams({ depositors: 1, totalDeposits: 1 }), profile, bank: "active",
  * });
- * m.round(1, [0], ["dep_01"], { remaining: 1, stress: 0 });
+ * m.round(1, { active: [0], activeIds: ["dep_01"], remaining: 1, stress: 0 });
  * const [o] = profile.m1!.offers;
  * if (o.status !== "accepted" || o.amount !== 0.03 || o.lockUntil !== 12 || m.share(0) !== 1) {
  *   throw new Error();
@@ -252,7 +249,7 @@ export function m1Mechanism(roster: BatchedRoster): BatchedMechanism {
   let lastActive: readonly string[] = [];
   return {
     central: 1,
-    round(round, _active, activeIds, { remaining, stress }) {
+    round(round, { activeIds, remaining, stress }) {
       // The bank's proposal: its view lists the depositors with a positive balance.
       const amount = offering
         ? bankOfferAmount({ depositsRemaining: remaining, fractionRedeemed: stress }, total)
@@ -299,7 +296,7 @@ export function m1Mechanism(roster: BatchedRoster): BatchedMechanism {
       lastActive = activeIds;
     },
     share: () => share,
-    inbox: () => lastInbox(profile, played, lastActive, 0),
+    inbox: () => lastInbox(profile, { round: played, active: lastActive, committedTotal: 0 }),
   };
 }
 
@@ -323,7 +320,7 @@ export function m1Mechanism(roster: BatchedRoster): BatchedMechanism {
  *   ids: ["dep_01", "dep_02"], policy: [STAY, STAY], traits: [0, 0], balance: [1, 1],
  *   params: parseBankRunParams({ depositors: 2, totalDeposits: 2 }), profile, bank: "active",
  * });
- * m.round(1, [0, 1], ["dep_01", "dep_02"], { remaining: 2, stress: 0 });
+ * m.round(1, { active: [0, 1], activeIds: ["dep_01", "dep_02"], remaining: 2, stress: 0 });
  * if (profile.m3!.members.length !== 2 || m.share(0) !== 1 || m.central !== 0) throw new Error();
  * ```
  */
@@ -337,7 +334,7 @@ export function m3Mechanism(roster: BatchedRoster): BatchedMechanism {
   let certified = -1;
   return {
     central: 0,
-    round(round, active, activeIds, { stress }) {
+    round(round, { active, activeIds, stress }) {
       inbox = {};
       certified = -1;
       // What every member's view shows: the coalition before the round's answers.
@@ -370,7 +367,7 @@ export function m3Mechanism(roster: BatchedRoster): BatchedMechanism {
       tallyVotes(m3, round);
       // Delivery: a vote passed last round certifies the total to the outsiders.
       if (m3.votes.some((v) => v.status === "passed" && v.round === round - 1)) {
-        inbox = lastInbox(profile, round, activeIds, 0);
+        inbox = lastInbox(profile, { round, active: activeIds, committedTotal: 0 });
         certified = coalitionTotal(m3);
       }
     },

@@ -62,9 +62,7 @@ import { bankRunBounds, type BankRunParams } from "./params.ts";
 import { BANK_ID, type BankRunState, EPS, splitDeposits } from "./state.ts";
 
 /** The mechanisms the batched path plays, and their steps (none under M0). */
-const MECHANISMS: Partial<
-  Record<MechanismId, ((roster: BatchedRoster) => BatchedMechanism) | null>
-> = {
+const MECHANISMS: Record<MechanismId, ((roster: BatchedRoster) => BatchedMechanism) | null> = {
   M0: null,
   M1: m1Mechanism,
   M2: m2Mechanism,
@@ -192,7 +190,7 @@ function playBatched(
           activeIds.push(ids[i]);
         }
       }
-      mech.round(r, active, activeIds, { remaining, stress });
+      mech.round(r, { active, activeIds, remaining, stress });
       mechanismReports += mech.central + active.length;
     }
     // The financial step: every active depositor's report (overridden to 0
