@@ -28,6 +28,7 @@ const OVERRIDES: Record<string, unknown>[] = [
   {},
   { capacityRule: "partial" },
   { depositors: 7 },
+  { depositors: 2, horizon: 30 },
   { depositors: 120, capacity: 20 },
   { horizon: 1 },
   { horizon: 40 },
@@ -121,7 +122,7 @@ const ACTIONS: Partial<Record<MechanismId, Record<string, number>>> = {
 };
 
 for (const mechanism of BATCHED) {
-  Deno.test(`bankRunBatched.play() gives the general path's outcome, tally and final state over 8,640 seeded ${mechanism} episodes`, async () => {
+  Deno.test(`bankRunBatched.play() gives the general path's outcome, tally and final state over 9,600 seeded ${mechanism} episodes`, async () => {
     let failed = 0;
     let liquidity = 0;
     let insolvency = 0;
@@ -152,7 +153,7 @@ for (const mechanism of BATCHED) {
         }
       }
     }
-    assertEquals(episodes, 8640);
+    assertEquals(episodes, 9600);
     // The sample holds survivals and both kinds of failure.
     assert(failed > 1000 && failed < episodes - 1000, String(failed));
     assert(liquidity > 100 && insolvency > 100, `${liquidity} ${insolvency}`);
