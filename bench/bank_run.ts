@@ -18,10 +18,9 @@
  * read before and after every timing. Logged workloads write into a temporary
  * folder, removed after each timing. Each row names the path its episodes
  * play (`EpisodeResult.path`, checked on every `runEpisode` and
- * `runStagHuntEpisode` result): the outcome-only rows of the bank run M0 and
- * the Stag Hunt play the batched path, the bank run's outcome-only M0-M3 mix
- * plays M0 on the batched path and M1-M3 on the general one (`mixed`), every
- * other row the general one.
+ * `runStagHuntEpisode` result): the outcome-only rows of the bank run (M0
+ * and the M0-M3 mix) and the Stag Hunt play the batched path, every other
+ * row the general one.
  *
  * Usage: `deno task bench [--reps 3] [--seconds 3] [--window 1] [--max-warmup 20]
  * [--peer path/to/bank_run.py]` (the peer path also from `COORDLAB_PEER`).
@@ -128,11 +127,10 @@ interface Workload {
   label: string;
   /**
    * The path its episodes play (`EpisodeResult.path`): `"batched"`, the
-   * game's batched path, `"general"`, the round loop, or `"mixed"`, the
-   * batched path for M0 and the round loop for M1-M3; a `runEpisode`
+   * game's batched path, or `"general"`, the round loop; a `runEpisode`
    * workload checks every result against it.
    */
-  path: EpisodePath | "mixed";
+  path: EpisodePath;
   goal?: string;
   play(seed: number, dir: string): Promise<{ tally: { reports: number } } | void>;
   /** Times the workload itself (the grid) instead of `steadyRate`. */
@@ -162,17 +160,17 @@ const mix = (
 });
 /**
  * The bank-run mix keeping only the outcome (`events: false`, as a grid's
- * outcome-only runs would): its M0 episodes play the batched path, M1-M3 the
- * general one, each result checked. Beside the mix with events kept.
+ * outcome-only runs would): every mechanism's episodes play the batched
+ * path, each result checked. Beside the mix with events kept.
  */
 const mixOutcomeOnly = (label: string, goal?: string): Workload => ({
   label: `${label} M0-M3 mix, logging off, outcome only (\`events: false\`)`,
-  path: "mixed",
+  path: "batched",
   goal,
   play: (seed) => {
     const mechanism = MECHANISMS[seed % 4];
     return runEpisode({ env: "bank_run", mechanism, seed, events: false })
-      .then(on(mechanism === "M0" ? "batched" : "general", `${label} ${mechanism}`));
+      .then(on("batched", `${label} ${mechanism}`));
   },
 });
 const stagHunt = { N: 5, M: 3, T: 4, F: 2 };
@@ -380,8 +378,7 @@ console.log(
     "Warm-up s: each repetition's warm-up; not steady means it stopped at the cap. Path: " +
     "the path every episode of the row played (checked on each result of runEpisode and " +
     "runStagHuntEpisode): batched, " +
-    "the game's batched path (outcome only, the game's mock agents), general, the round loop, " +
-    "or mixed, M0 batched and M1-M3 general.",
+    "the game's batched path (outcome only, the game's mock agents), or general, the round loop.",
 );
 
 function pythonVersion(): string {

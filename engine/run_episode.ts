@@ -38,7 +38,7 @@ export interface EpisodeLogOptions {
   /**
    * Keep the events in memory (the result's `events`). Default `true`. With
    * `false`, no hashes, no text and no `outDir`, an episode of the game's
-   * mock agents plays on its batched path where it has one (bank run M0,
+   * mock agents plays on its batched path where it has one (the bank run,
    * the Stag Hunt without a model policy):
    * the same outcome, no per-agent objects; the result's `path` says which.
    */
@@ -238,8 +238,8 @@ export interface PlayedGame {
  * (`GameDescriptor.batched`, `"batched"`) when the game has one, nothing but
  * the outcome is kept (`events`, `hashes` and `ndjson` false, no `outDir`),
  * the agents are mock options (not a factory) and no model policy is given,
- * and the batched path takes the episode (the bank run's: M0 with its mock
- * depositors; the Stag Hunt's: its mock players); otherwise the general path (`"general"`, `playEpisode`'s
+ * and the batched path takes the episode (the bank run's: M0-M3 with its
+ * mock agents; the Stag Hunt's: its mock players); otherwise the general path (`"general"`, `playEpisode`'s
  * round loop). Both give the same outcome, bit for bit; the batched one
  * builds no request, view, reply, report or event per agent.
  *

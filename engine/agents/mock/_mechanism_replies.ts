@@ -112,16 +112,39 @@ function lowestId(members: readonly { readonly id: string }[]): string | undefin
   return lowest;
 }
 
+/**
+ * The member who proposes an announcement vote (to all) in a round: the
+ * lowest-id member, when no vote is open and the member is not alone;
+ * `undefined` when nobody does. What a defensive member's actions and the
+ * bank run's batched path read.
+ *
+ * @param coalition The members and open votes a member's view shows.
+ * @returns The proposer's id, or `undefined`.
+ *
+ * @example
+ * ```ts
+ * import { announcementProposer } from "./_mechanism_replies.ts";
+ * const members = [{ id: "dep_03" }, { id: "dep_02" }];
+ * if (announcementProposer({ members, pendingVotes: [] }) !== "dep_02") throw new Error();
+ * if (announcementProposer({ members: [{ id: "dep_03" }], pendingVotes: [] }) !== undefined) {
+ *   throw new Error("alone");
+ * }
+ * ```
+ */
+export function announcementProposer(
+  coalition: Pick<MemberCoalitionView, "members" | "pendingVotes">,
+): string | undefined {
+  if (coalition.pendingVotes.length !== 0 || coalition.members.length <= 1) return undefined;
+  return lowestId(coalition.members);
+}
+
 function memberActions(
   coalition: MemberCoalitionView,
   options: MemberActionOptions,
 ): MechanismAction[] {
   const { self, wantsExit } = options;
   const actions: MechanismAction[] = [];
-  if (
-    coalition.pendingVotes.length === 0 && coalition.members.length > 1 &&
-    self === lowestId(coalition.members)
-  ) {
+  if (self === announcementProposer(coalition)) {
     actions.push({ action: "propose_announcement_vote", announce_to: "all" });
   }
   for (const vote of coalition.pendingVotes) {

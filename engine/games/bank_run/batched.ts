@@ -1,27 +1,32 @@
 /**
- * The bank run's batched path (`BatchedPlay`, `engine/core/game.ts`): an M0
- * episode of the bank run's mock depositors played on arrays, with no
- * request, view, reply, report, pending decision, history entry or event per
- * depositor. Each round computes every active depositor's reported
- * probability together (the mock rule, `defensiveWithdrawal`, from what its
- * view would show: last round's redeemed share, no committed share under
- * M0, its number of earlier decisions), draws each from its own stream
+ * The bank run's batched path (`BatchedPlay`, `engine/core/game.ts`): an
+ * episode of the bank run's mock depositors and mock bank played on arrays,
+ * with no request, view, reply, report, pending decision, history entry or
+ * event per depositor. Each round plays the mechanism's steps first (M1-M3:
+ * `_batched_mechanisms.ts`, on the episode's mechanism profile with the
+ * mechanisms' own functions), then computes every active depositor's
+ * reported probability together (the mock rule, `defensiveWithdrawal`, from
+ * what its view would show: last round's redeemed share, the certified
+ * committed share, its number of earlier decisions), overrides a committed
+ * depositor's to 0 (`isCommittedUnder`), draws each from its own stream
  * (round, depositor, `"withdraw"`) as the general path does
  * (`firstUniform`), shuffles the realized requests with the stream
  * (`engine`, `processing_order`), and settles them with the general path's
  * rules (`settlement.ts`: capacity, cash then early sales, liquidity
- * failure, the insolvency test, liquidation), then the final payouts of
- * `environment.ts`'s `finish`. Every floating-point operation is the
- * general path's, in its order, so the outcome is the same to the bit
+ * failure, the insolvency test with the outstanding compensation,
+ * liquidation), the disclosure (after M3's exit ritual), then the final payouts of `environment.ts`'s `finish` (with
+ * the M1 compensation). Every floating-point operation is the general
+ * path's, in its order, so the outcome is the same to the bit
  * (tests/engine/games/bank_run/batched_test.ts compares the two paths).
  *
- * It takes M0 episodes whose depositors are the mock policies
+ * It takes episodes under every mechanism (M0-M3) whose depositors are the mock policies
  * (`"defensive"`, `"always_stay"`, `"always_run"`, or a function of id and
- * index naming one of them), under any regime and validated parameters
- * (depositor counts, horizons, capacity rules, deposit splits). It declines
- * (the general path plays) M1-M3, a function that throws or names another
- * policy (the general path then calls it again, and reports what it does),
- * and a mock `seed` that is not a non-negative safe integer.
+ * index naming one of them) and whose bank is a mock policy (`"active"`,
+ * `"passive"`), under any regime and validated parameters (depositor counts,
+ * horizons, capacity rules, deposit splits). It declines (the general path
+ * plays) a function that throws or names another policy (the general
+ * path then calls it again, and reports what it does), and a mock `seed`
+ * that is not a non-negative safe integer.
  *
  * A draw whose result is certain is not made: a report of 0 is never
  * realized and one of 100 always is, whatever the uniform (in [0, 1)).
@@ -33,24 +38,40 @@ import { type BatchedEpisode, batchedEpisode } from "../../core/batched.ts";
 import { firstUniform, roundStreams, shuffled } from "../../core/rng.ts";
 import { roundCapacity } from "../../frail/capacity.ts";
 import { trait } from "../../agents/mock/traits.ts";
-import { emptyProfile } from "../../frail/mechanisms/profile.ts";
-import { participantIds } from "../../frail/types.ts";
+import { compensationByAgent } from "../../frail/mechanisms/paid_offers.ts";
+import { emptyProfile, isCommittedUnder, promisedTotal } from "../../frail/mechanisms/profile.ts";
+import { type MechanismId, participantIds } from "../../frail/types.ts";
 import {
+  BANK_POLICIES,
   type BankRunMockOptions,
   defensiveWithdrawal,
   DEPOSITOR_POLICIES,
   depositorPolicyOf,
 } from "./mock.ts";
+import {
+  type BatchedMechanism,
+  type BatchedRoster,
+  DEFENSIVE,
+  m1Mechanism,
+  m2Mechanism,
+  m3Mechanism,
+  RUN,
+  STAY,
+} from "./_batched_mechanisms.ts";
 import { bankRunBounds, type BankRunParams } from "./params.ts";
 import { BANK_ID, type BankRunState, EPS, splitDeposits } from "./state.ts";
 
-const DEFENSIVE = 0;
-const STAY = 1;
-const RUN = 2;
+/** The mechanisms the batched path plays, and their steps (none under M0). */
+const MECHANISMS: Record<MechanismId, ((roster: BatchedRoster) => BatchedMechanism) | null> = {
+  M0: null,
+  M1: m1Mechanism,
+  M2: m2Mechanism,
+  M3: m3Mechanism,
+};
 
 /**
- * The bank run's batched path, for its descriptor: plays M0 episodes of its
- * mock depositors (see the module doc), declines the rest.
+ * The bank run's batched path, for its descriptor: plays the episodes of its
+ * mock agents under M0-M3 (see the module doc), declines the rest.
  *
  * @example
  * ```ts
@@ -60,28 +81,39 @@ const RUN = 2;
  * const played = bankRunBatched.play(setup, 3, { seed: 3, depositors: "always_stay" })!;
  * if (!played.outcome.success || played.outcome.welfareRealization !== 1) throw new Error();
  * if (played.tally.reports !== 15 * 12 || played.events.length !== 0) throw new Error();
- * if (bankRunBatched.play(bankRunGame.setup({ mechanism: "M1" }), 3, { seed: 3 }) !== undefined) {
- *   throw new Error("M1 plays on the general path");
+ * const m2 = bankRunBatched.play(bankRunGame.setup({ mechanism: "M2" }), 3, { seed: 3 })!;
+ * if (m2.tally.reports !== 12 * (1 + 2 * 15)) throw new Error("the bank and two calls a depositor");
+ * const stay = { seed: 3, depositors: "always_stay" as const };
+ * const m3 = bankRunBatched.play(bankRunGame.setup({ mechanism: "M3" }), 3, stay)!;
+ * if (m3.tally.reports !== 12 * 2 * 15) throw new Error("two calls a depositor, no bank");
+ * const nervous = { seed: 3, depositors: () => "nervous" };
+ * if (bankRunBatched.play(setup, 3, nervous as never) !== undefined) {
+ *   throw new Error("a policy the mocks do not have plays on the general path");
  * }
  * ```
  */
 export const bankRunBatched: BatchedPlay<BankRunParams> = {
   play(setup, seed, mock) {
-    if (setup.condition.mechanism !== "M0") return undefined;
-    return playM0(setup, seed, mock as BankRunMockOptions);
+    const steps = MECHANISMS[setup.condition.mechanism as MechanismId];
+    if (steps === undefined) return undefined;
+    return playBatched(setup, seed, mock as BankRunMockOptions, steps);
   },
 };
 
-function playM0(
+function playBatched(
   setup: GameSetup<BankRunParams>,
   seed: number,
   mock: BankRunMockOptions,
+  steps: ((roster: BatchedRoster) => BatchedMechanism) | null,
 ): BatchedEpisode<BankRunState> | undefined {
   const traitSeed = mock.seed ?? 0;
   if (typeof traitSeed !== "number" || !Number.isSafeInteger(traitSeed) || traitSeed < 0) {
     return undefined;
   }
+  const bank = mock.bank ?? "active";
+  if (!BANK_POLICIES.includes(bank)) return undefined;
   const given = mock.depositors ?? "defensive";
+  const mechanism = setup.condition.mechanism as MechanismId;
   const p = setup.params;
   const n = p.depositors;
   const ids = participantIds("dep", n);
@@ -113,6 +145,10 @@ function playM0(
     withdrawn.push(0);
     decided.push(0);
   }
+  const profile = emptyProfile(mechanism);
+  const mech = steps === null
+    ? null
+    : steps({ ids, policy, traits, balance, params: p, profile, bank });
   const { earlySalePrice: h, assetReturn: R, depositYield: Y, capacity } = p;
   const horizon = p.horizon;
   let cash = p.initialCash;
@@ -124,6 +160,7 @@ function playM0(
   let disclosedCash = cash;
   let disclosedAssets = assets;
   let remaining = p.totalDeposits;
+  let promised = 0;
   let requested = 0;
   let processed = 0;
   let expired = 0;
@@ -132,6 +169,8 @@ function playM0(
   let failure: "liquidity" | "insolvency" | null = null;
   let done = false;
   let round = 0;
+  // The mechanism steps' reports (the bank's proposal, the depositors' responses).
+  let mechanismReports = 0;
   // One entry per decision, in order: depositor, report, realized, paid.
   const hDep: number[] = [];
   const hReported: number[] = [];
@@ -141,18 +180,35 @@ function playM0(
   for (let r = 1; r <= horizon && !done; r++) {
     round = r;
     const open = roundStreams(seed, r);
-    // The financial step: every active depositor's report and draw; the
-    // realized requests of the round, as decision indexes.
+    if (mech !== null) {
+      // The depositors with money at the bank (activeDepositors), asked in both steps.
+      const active: number[] = [];
+      const activeIds: string[] = [];
+      for (let i = 0; i < n; i++) {
+        if (balance[i] > EPS) {
+          active.push(i);
+          activeIds.push(ids[i]);
+        }
+      }
+      mech.round(r, { active, activeIds, remaining, stress });
+      mechanismReports += mech.central + active.length;
+    }
+    // The financial step: every active depositor's report (overridden to 0
+    // while committed) and draw; the realized requests of the round, as
+    // decision indexes.
     const req: number[] = [];
     for (let i = 0; i < n; i++) {
       if (!(balance[i] > EPS)) continue;
       const code = policy[i];
-      const reported = code === STAY
+      const original = code === STAY
         ? 0
         : code === RUN
         ? 100
-        : defensiveWithdrawal(traits[i], stress, 0, decided[i]);
+        : defensiveWithdrawal(traits[i], stress, mech === null ? 0 : mech.share(i), decided[i]);
       decided[i]++;
+      const reported = original > 0 && mech !== null && isCommittedUnder(profile, ids[i], r)
+        ? 0
+        : original;
       const realized = reported === 0
         ? false
         : reported === 100
@@ -160,7 +216,7 @@ function playM0(
         : firstUniform(open, ids[i], "withdraw") < reported / 100;
       if (realized) req.push(hDep.length);
       hDep.push(i);
-      hReported.push(reported);
+      hReported.push(original);
       hRealized.push(realized);
       hPaid.push(0);
       hRound.push(r);
@@ -214,11 +270,14 @@ function playM0(
       }
       if (lost > EPS) expired += lost;
     }
+    // The promised compensation (none but under M1): the offers do not change
+    // between the insolvency test and the disclosure, so one total serves both.
+    promised = promisedTotal(profile);
     if (!done) {
       let deposits = 0;
       for (let i = 0; i < n; i++) deposits += balance[i];
-      // isInsolvent: no compensation is promised under M0.
-      if (cash + R * assets + 1e-9 < Y * deposits + 0) {
+      // isInsolvent: the promised compensation is owed too.
+      if (cash + R * assets + 1e-9 < Y * deposits + promised) {
         failure = "insolvency";
         const proceeds = h * assets;
         assetsSold += assets;
@@ -227,7 +286,8 @@ function playM0(
         done = true;
       }
     }
-    // Disclosure.
+    // Disclosure (M3's exit ritual first).
+    mech?.disclose?.(r);
     remaining = 0;
     for (let i = 0; i < n; i++) remaining += balance[i];
     disclosedCash = cash;
@@ -239,11 +299,11 @@ function playM0(
   let welfare = 0;
   const success = failure === null;
   if (success) {
+    const comp = profile.m1 ? compensationByAgent(profile.m1) : undefined;
     const maturity = R * assets;
     let paid = 0;
     for (let i = 0; i < n; i++) {
-      // No compensation under M0.
-      const final = balance[i] * Y + 0;
+      const final = balance[i] * Y + (comp?.get(ids[i]) ?? 0);
       paid += final;
       welfare += payoffs[ids[i]] = withdrawn[i] + final;
     }
@@ -257,7 +317,7 @@ function playM0(
     }
     welfare += payoffs[BANK_ID] = owed > 0 ? 0 : cash;
   }
-  const reports = hDep.length;
+  const reports = hDep.length + mechanismReports;
   const rounds = round;
   const soldTotal = assetsSold;
   const cumulativeWithdrawn = cumulative;
@@ -267,7 +327,7 @@ function playM0(
     assets: disclosedAssets,
     depositsRemaining: remaining,
     fractionRedeemed: stress,
-    outstandingCompensation: 0,
+    outstandingCompensation: promised,
   };
   const failed = failure;
   return batchedEpisode(
@@ -294,7 +354,7 @@ function playM0(
         }
         return {
           params: p,
-          mechanism: "M0",
+          mechanism,
           round: rounds,
           cash: 0,
           assets: 0,
@@ -306,8 +366,10 @@ function playM0(
           disclosed,
           failure: failed === null ? null : { kind: failed, round: rounds },
           done: true,
-          inbox: {},
-          ...emptyProfile("M0"),
+          inbox: mech === null ? {} : mech.inbox(),
+          m1: profile.m1,
+          m2: profile.m2,
+          m3: profile.m3,
         };
       },
     },

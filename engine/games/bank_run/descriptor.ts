@@ -81,7 +81,7 @@ export const bankRunGame: FrailGame<BankRunParams, "bank_run"> = frailGameDescri
   },
   referenceLine: { axis: "y", metric: "cumulative_withdrawn", label: "insolvency boundary" },
   prompts: bankRunPrompts,
-  // M0 episodes of its mock depositors, outcome only (batched.ts).
+  // M0-M3 episodes of its mock agents, outcome only (batched.ts).
   batched: bankRunBatched,
   derive(p) {
     const bounds = bankRunBounds(p);

@@ -65,7 +65,7 @@ export function applyProposal(s: BankRunState, report: Record<string, unknown>):
   const converted: OfferProposal[] = offers.map((o) => ({
     target: o.target,
     amount: o.amount,
-    lock_until: s.round + o.lock_rounds - 1,
+    lock_until: lastBindingRound(s.round, o.lock_rounds),
   }));
   return applyCentralProposal(s, { ...report, offers: converted }, {
     round: s.round,
@@ -73,6 +73,20 @@ export function applyProposal(s: BankRunState, report: Record<string, unknown>):
     eligible: activeDepositors(s),
     ids: "plain",
   });
+}
+
+/**
+ * The last round an M1 offer made in `round` binds when it locks for
+ * `lockRounds` rounds (the offer's round is the first).
+ *
+ * @example
+ * ```ts
+ * import { lastBindingRound } from "./mechanism_steps.ts";
+ * if (lastBindingRound(3, 4) !== 6) throw new Error("rounds 3, 4, 5 and 6");
+ * ```
+ */
+export function lastBindingRound(round: number, lockRounds: number): number {
+  return round + lockRounds - 1;
 }
 
 /**

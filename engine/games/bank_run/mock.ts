@@ -139,12 +139,99 @@ export function depositorPolicyOf(
 export function visibleCommittedShare(v: DepositorView): number {
   const total = v.parameters.totalDeposits;
   const known = v.coalition?.total ?? 0;
-  if (v.announcements.length === 0) return Math.min(1, known / total);
+  if (v.announcements.length === 0) return committedShareOf(known, total);
   const committed = largestCertifiedTotal(v.announcements, known, {
     totalKinds: ["aggregate_committed", "coalition_total"],
-    acceptedTermsValue: (n) => (n * total) / v.parameters.depositors,
+    acceptedTermsValue: (n) => acceptedTermsValue(n, v.parameters),
   });
-  return Math.min(1, committed / total);
+  return committedShareOf(committed, total);
+}
+
+/**
+ * A committed total as the share of total deposits a depositor reads from it
+ * (at most 1): the last step of {@linkcode visibleCommittedShare}, and what
+ * the batched path computes from the certified total it delivers.
+ *
+ * @param committed The largest committed total the depositor can see.
+ * @param totalDeposits The game's total deposits.
+ *
+ * @example
+ * ```ts
+ * import { committedShareOf } from "./mock.ts";
+ * if (committedShareOf(6, 15) !== 0.4 || committedShareOf(20, 15) !== 1) throw new Error();
+ * ```
+ */
+export function committedShareOf(committed: number, totalDeposits: number): number {
+  return Math.min(1, committed / totalDeposits);
+}
+
+/**
+ * What `count` accepted M1 terms tell a depositor is committed: as many
+ * average deposits (`count x totalDeposits / depositors`).
+ *
+ * @example
+ * ```ts
+ * import { acceptedTermsValue } from "./mock.ts";
+ * if (acceptedTermsValue(3, { totalDeposits: 15, depositors: 15 }) !== 3) throw new Error();
+ * ```
+ */
+export function acceptedTermsValue(
+  count: number,
+  parameters: { readonly totalDeposits: number; readonly depositors: number },
+): number {
+  return (count * parameters.totalDeposits) / parameters.depositors;
+}
+
+/**
+ * Whether a defensive depositor feels stressed: more than 30% was redeemed
+ * last round. A stressed signer declares its exit (M2), a stressed member
+ * asks to leave (M3), and a stressed depositor commits to nothing.
+ *
+ * @param stress The share redeemed last round (`fractionRedeemedLastRound`).
+ *
+ * @example
+ * ```ts
+ * import { defensiveStressed } from "./mock.ts";
+ * if (defensiveStressed(0.3) || !defensiveStressed(0.31)) throw new Error();
+ * ```
+ */
+export function defensiveStressed(stress: number): boolean {
+  return stress > 0.3;
+}
+
+/**
+ * Whether a defensive depositor signs the M2 agreement it is solicited for,
+ * or joins the M3 coalition it may join: it is willing (trait below 0.6, or a
+ * committed share of at least 0.3 in sight) and not stressed.
+ *
+ * @param t The depositor's trait (`trait(seed, id)`).
+ * @param stress The share redeemed last round.
+ * @param share The committed share it can see (`visibleCommittedShare`).
+ *
+ * @example
+ * ```ts
+ * import { defensiveCommits } from "./mock.ts";
+ * if (!defensiveCommits(0.7, 0, 0.3) || defensiveCommits(0.7, 0, 0.2)) throw new Error();
+ * if (defensiveCommits(0.1, 0.4, 0)) throw new Error("stressed");
+ * ```
+ */
+export function defensiveCommits(t: number, stress: number, share: number): boolean {
+  const willing = t < 0.6 || share >= 0.3;
+  return willing && !defensiveStressed(stress);
+}
+
+/**
+ * Whether a defensive depositor accepts an M1 offer of this compensation: it
+ * pays at least `0.015 + 0.04 x trait`.
+ *
+ * @example
+ * ```ts
+ * import { defensiveAccepts } from "./mock.ts";
+ * if (!defensiveAccepts(0.03, 0.25) || defensiveAccepts(0.03, 0.5)) throw new Error();
+ * ```
+ */
+export function defensiveAccepts(amount: number, t: number): boolean {
+  return amount >= 0.015 + 0.04 * t;
 }
 
 /**
@@ -243,14 +330,15 @@ function respond(policy: DepositorPolicy, t: number, v: DepositorView) {
     return { proposal_actions: actions, reasoning: `Policy ${policy}.` };
   }
   const share = visibleCommittedShare(v);
-  const stressed = v.fractionRedeemedLastRound > 0.3;
-  const willing = t < 0.6 || share >= 0.3;
+  const stress = v.fractionRedeemedLastRound;
+  const stressed = defensiveStressed(stress);
+  const commits = defensiveCommits(t, stress, share);
   const actions = mechanismActions(v, {
     offerKind: OFFER,
-    accept: (p) => (p.amount ?? 0) >= 0.015 + 0.04 * t,
-    sign: willing && !stressed,
+    accept: (p) => defensiveAccepts(p.amount ?? 0, t),
+    sign: commits,
     exit: v.commitment?.kind === "protection_agreement" && !v.commitment.exitDeclared && stressed,
-    join: willing && !stressed,
+    join: commits,
     member: v.coalition && { coalition: v.coalition, self: v.id, wantsExit: stressed },
   });
   return { proposal_actions: actions, reasoning: responseReasoning(share) };
@@ -294,12 +382,47 @@ export function mockBank(policy: BankPolicy): Agent {
   });
 }
 
+/**
+ * The rounds an active mock bank's M1 offer locks for.
+ *
+ * @example
+ * ```ts
+ * import { BANK_OFFER_LOCK_ROUNDS } from "./mock.ts";
+ * if (BANK_OFFER_LOCK_ROUNDS !== 12) throw new Error();
+ * ```
+ */
+export const BANK_OFFER_LOCK_ROUNDS = 12;
+
+/**
+ * The compensation an active mock bank offers every uncommitted depositor
+ * under M1, from its books as of the end of last round: 0.03 while no
+ * deposit has left, 0.04 after a round with redemptions, else 0 (no offers).
+ *
+ * @param institution The disclosed books (`depositsRemaining`, `fractionRedeemed`).
+ * @param totalDeposits The game's total deposits.
+ *
+ * @example
+ * ```ts
+ * import { bankOfferAmount } from "./mock.ts";
+ * if (bankOfferAmount({ depositsRemaining: 15, fractionRedeemed: 0 }, 15) !== 0.03) throw new Error();
+ * if (bankOfferAmount({ depositsRemaining: 12, fractionRedeemed: 0.1 }, 15) !== 0.04) throw new Error();
+ * if (bankOfferAmount({ depositsRemaining: 12, fractionRedeemed: 0 }, 15) !== 0) throw new Error();
+ * ```
+ */
+export function bankOfferAmount(
+  institution: { readonly depositsRemaining: number; readonly fractionRedeemed: number },
+  totalDeposits: number,
+): number {
+  const untouched = institution.depositsRemaining >= totalDeposits - 1e-9;
+  return untouched ? 0.03 : institution.fractionRedeemed > 0 ? 0.04 : 0;
+}
+
 function offers(v: BankView) {
   const open = v.depositors.filter((d) => !d.committed);
-  const untouched = v.institution.depositsRemaining >= v.parameters.totalDeposits - 1e-9;
-  const amount = untouched ? 0.03 : v.institution.fractionRedeemed > 0 ? 0.04 : 0;
+  const amount = bankOfferAmount(v.institution, v.parameters.totalDeposits);
+  const lock_rounds = BANK_OFFER_LOCK_ROUNDS;
   return {
-    offers: amount > 0 ? open.map((d) => ({ target: d.id, amount, lock_rounds: 12 })) : [],
+    offers: amount > 0 ? open.map((d) => ({ target: d.id, amount, lock_rounds })) : [],
     disclose_terms_to: "all",
     reasoning: `Offering ${amount} to ${open.length} depositors.`,
   };

@@ -23,6 +23,20 @@ export function assertSame(
   assertEquals(b.hashes, []);
 }
 
+/** Whether the oracle tells `b` from `g` (whether {@linkcode assertSame} throws). */
+export function tellsApart(
+  b: BatchedEpisode<unknown>,
+  g: BatchedEpisode<unknown>,
+  what: string,
+): boolean {
+  try {
+    assertSame(b, g, what);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** Which draw {@linkcode withOneDrawFlipped} changes. */
 export interface FlippedDraw {
   /** The step whose context draws it. */
