@@ -1422,10 +1422,7 @@ function samePieces(
   const from = as[i];
   const length = as[i + count] - from;
   const at = bs[j];
-  // One slice, compared in place (a second slice of `b` would be another string to make). The
-  // last piece's slice is a character short (it has no comma): it must then be `b`'s last too.
-  return bs[j + count] - at === length && b.startsWith(a.slice(from, from + length), at) &&
-    (from + length <= a.length || at + length > b.length);
+  return bs[j + count] - at === length && a.slice(from, from + length) === b.slice(at, at + length);
 }
 
 /**
