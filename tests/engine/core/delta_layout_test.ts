@@ -576,11 +576,16 @@ Deno.test("DeltaWriter.state() gives the piece-by-piece delta for 40,000 seeded 
  * `"full":1,` with a new template. Each writer its own, nothing shared.
  */
 class ReferenceBodies {
-  private readonly templates = new Map<string, { keys: string[]; count: number; values: unknown[] }>();
+  private readonly templates = new Map<
+    string,
+    { keys: string[]; count: number; values: unknown[] }
+  >();
   private last: unknown[] = [];
   body(body: Record<string, unknown>, trailing?: string): string {
     const agent = typeof body.agent === "string" ? body.agent : undefined;
-    const key = `${JSON.stringify(body.type)}\n${agent === undefined ? "-" : JSON.stringify(agent)}`;
+    const key = `${JSON.stringify(body.type)}\n${
+      agent === undefined ? "-" : JSON.stringify(agent)
+    }`;
     const t = this.templates.get(key);
     const json = JSON.stringify(body);
     const decoded = JSON.parse(json) as Record<string, unknown>;
@@ -647,7 +652,11 @@ Deno.test("DeltaWriter.body() gives the reference text for 30,000 seeded bodies 
         body[k] = values[rnd(values.length)];
       }
       const trailing = rnd(3) === 0 ? "event_hash" : undefined;
-      assertEquals(writer.body(body, trailing), reference.body(body, trailing), `writer ${w}, body ${b}`);
+      assertEquals(
+        writer.body(body, trailing),
+        reference.body(body, trailing),
+        `writer ${w}, body ${b}`,
+      );
       if (trailing !== undefined) {
         const hash = `h${rnd(2)}`;
         writer.trail(hash);
