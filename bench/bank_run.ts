@@ -23,7 +23,8 @@
  * row the general one.
  *
  * Usage: `deno task bench [--reps 3] [--seconds 3] [--window 1] [--max-warmup 20]
- * [--peer path/to/bank_run.py]` (the peer path also from `COORDLAB_PEER`).
+ * [--peer path/to/bank_run.py] [--only text]` (the peer path also from `COORDLAB_PEER`;
+ * `--only` keeps the workloads whose label holds the text, e.g. `"through the grid"`).
  * Without the peer the table is printed without ratios, after a message saying
  * where the peer was looked for.
  *
@@ -55,6 +56,7 @@ const { values: args } = parseArgs({
     window: { type: "string", default: "1" },
     "max-warmup": { type: "string", default: "20" },
     peer: { type: "string" },
+    only: { type: "string" },
   },
 });
 const reps = Number(args.reps);
@@ -175,7 +177,7 @@ const mixOutcomeOnly = (label: string, goal?: string): Workload => ({
 });
 const stagHunt = { N: 5, M: 3, T: 4, F: 2 };
 
-const WORKLOADS: Workload[] = [
+const ALL_WORKLOADS: Workload[] = [
   {
     label: "bank run M0, logging off (`runEpisode`, events kept in memory)",
     path: "general",
@@ -245,6 +247,12 @@ const WORKLOADS: Workload[] = [
       }, 8000),
   },
 ];
+const WORKLOADS = args.only === undefined
+  ? ALL_WORKLOADS
+  : ALL_WORKLOADS.filter((w) => w.label.includes(args.only!));
+if (WORKLOADS.length === 0) {
+  throw new RangeError(`--only ${JSON.stringify(args.only)} names no workload`);
+}
 
 /**
  * Steady-state timing of the grid runner with one worker on a grid of one

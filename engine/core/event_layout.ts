@@ -344,10 +344,20 @@ export const BLOCK_LINE_PREFIX = `{"round":`;
  * ```
  */
 export function isoMs(time: string): number {
-  if (time.length < 24 || time.charCodeAt(time.length - 1) !== 90 /* Z */) return NaN;
-  const ms = Date.parse(time);
-  return Number.isFinite(ms) && new Date(ms).toISOString() === time ? ms : NaN;
+  // The last text read (a block's header and its lines mostly share one clock reading, each
+  // read once a millisecond): parsing and checking it costs about a microsecond.
+  if (time === isoMsText) return isoMsValue;
+  let ms = NaN;
+  if (time.length >= 24 && time.charCodeAt(time.length - 1) === 90 /* Z */) {
+    const parsed = Date.parse(time);
+    if (Number.isFinite(parsed) && new Date(parsed).toISOString() === time) ms = parsed;
+  }
+  isoMsText = time;
+  isoMsValue = ms;
+  return ms;
 }
+let isoMsText = "";
+let isoMsValue = NaN;
 
 /** What a block header holds: the episode's run and id, and its start time. */
 export interface BlockHeader {
@@ -1297,40 +1307,63 @@ export class DeltaWriter {
         return text + "}";
       }
     }
-    const keys = Object.keys(body);
-    if (keys[0] !== "type") {
-      throw new TypeError(
-        `A "${type}" body whose first member is not its "type" has no "lines-v6" line`,
-      );
-    }
     const json = JSON.stringify(body);
-    let values = Object.values(body);
-    let clean = true;
-    for (const v of values) {
-      const kind = typeof v;
-      if (kind === "undefined" || kind === "function" || kind === "symbol") clean = false;
+    // The members' names, and what is built of them, as the last body of its type had them
+    // (the bodies of one type mostly share one shape): checked member by member as the values
+    // are gathered, else built from the body.
+    const cached = shapes.get(type);
+    let values = cached !== undefined && cached.trailing === trailing
+      ? shapeValues(body, cached)
+      : undefined;
+    let shape: DeltaShape;
+    if (values !== undefined) shape = cached!;
+    else {
+      const keys = Object.keys(body);
+      if (keys[0] !== "type") {
+        throw new TypeError(
+          `A "${type}" body whose first member is not its "type" has no "lines-v6" line`,
+        );
+      }
+      values = Object.values(body);
+      let clean = true;
+      for (const v of values) {
+        const kind = typeof v;
+        if (kind === "undefined" || kind === "function" || kind === "symbol") clean = false;
+      }
+      let k = keys;
+      if (!clean) {
+        // What a reader gets back of it: the members JSON.stringify wrote.
+        const decoded = JSON.parse(json) as Record<string, unknown>;
+        k = Object.keys(decoded);
+        values = Object.values(decoded);
+      }
+      const count = k.length;
+      if (trailing !== undefined) {
+        k.push(trailing);
+        values.push(undefined);
+      }
+      shape = {
+        keys: k,
+        count,
+        trailing,
+        names: k.map(memberName),
+        typeText: `"type":${JSON.stringify(type)}`,
+        agentAt: k.indexOf("agent"),
+      };
+      if (clean) {
+        if (shapes.size >= 1024) shapes.clear();
+        shapes.set(type, shape);
+      }
     }
-    let k = keys;
-    if (!clean) {
-      // What a reader gets back of it: the members JSON.stringify wrote.
-      const decoded = JSON.parse(json) as Record<string, unknown>;
-      k = Object.keys(decoded);
-      values = Object.values(decoded);
-    }
-    const count = k.length;
-    if (trailing !== undefined) {
-      k.push(trailing);
-      values.push(undefined);
-    }
-    const agentAt = typeof agent === "string" ? k.indexOf("agent") : -1;
+    const agentAt = typeof agent === "string" ? shape.agentAt : -1;
     const made: DeltaTemplate = {
-      keys: k,
-      count,
-      names: k.map(memberName),
+      keys: shape.keys,
+      count: shape.count,
+      names: shape.names,
       values,
-      typeText: `"type":${JSON.stringify(type)}`,
+      typeText: shape.typeText,
       agentAt,
-      agentText: agentAt === -1 ? "" : `,"agent":${JSON.stringify(agent)}`,
+      agentText: agentAt === -1 ? "" : agentText(agent as string),
     };
     this.last = made;
     byAgent.set(agentKey, made);
@@ -1493,6 +1526,56 @@ interface DeltaTemplate {
   agentAt: number;
   agentText: string;
 }
+
+/**
+ * The members of the bodies of one type (the last shape built for it, shared by the
+ * templates made from it, never changed): the names, a trailing one last, how many the
+ * body has, the trailing one's name, their texts `,"name":`, `"type":<type>` and where
+ * `agent` is (-1 without one).
+ */
+interface DeltaShape {
+  keys: string[];
+  count: number;
+  trailing: string | undefined;
+  names: string[];
+  typeText: string;
+  agentAt: number;
+}
+
+/** The last shape built for each body type (bounded). */
+const shapes = new Map<unknown, DeltaShape>();
+
+/**
+ * A body's values in the order of `shape`'s members, with a slot for its trailing one,
+ * when the body has exactly those members in that order and each one a value
+ * `JSON.stringify` writes; else undefined.
+ */
+function shapeValues(body: Record<string, unknown>, shape: DeltaShape): unknown[] | undefined {
+  const keys = shape.keys;
+  const n = shape.count;
+  const values: unknown[] = new Array(keys.length);
+  let i = 0;
+  for (const k in body) {
+    if (i >= n || k !== keys[i]) return undefined;
+    const v = body[k];
+    const kind = typeof v;
+    if (kind === "undefined" || kind === "function" || kind === "symbol") return undefined;
+    values[i++] = v;
+  }
+  return i === n ? values : undefined;
+}
+
+/** `,"agent":<id>` (cached). */
+function agentText(agent: string): string {
+  let text = agentTexts.get(agent);
+  if (text === undefined) {
+    text = `,"agent":${JSON.stringify(agent)}`;
+    if (agentTexts.size >= 8192) agentTexts.clear();
+    agentTexts.set(agent, text);
+  }
+  return text;
+}
+const agentTexts = new Map<string, string>();
 
 /** The agent key of a body without a string agent. */
 const NO_AGENT = Symbol("no agent");

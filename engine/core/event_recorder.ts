@@ -602,9 +602,9 @@ export class EventRecorder {
     }
     const delta = this.delta!;
     const head = "{" + delta.head(round, step, at, this.time, game);
-    const h = { time: delta.time };
+    const time = delta.time;
     if (game && body.type !== "episode_end") {
-      this.addLine(head + h.time + delta.body(own) + "\n", head.length, h.time.length);
+      this.addLine(head + time + delta.body(own) + "\n", head.length, time.length);
       return undefined;
     }
     if (!game) {
@@ -612,14 +612,14 @@ export class EventRecorder {
       const hash = sha256Hex(head + rest);
       delta.trail(hash);
       this.addLine(
-        `${head}${h.time}${rest.slice(0, -1)},"event_hash":"${hash}"}\n`,
+        `${head}${time}${rest.slice(0, -1)},"event_hash":"${hash}"}\n`,
         head.length,
-        h.time.length,
+        time.length,
       );
       return hash;
     }
     // episode_end: its hash covers the segment so far and its own text without the member.
-    this.addLine(head + h.time + delta.body(own, "events_hash") + "\n", head.length, h.time.length);
+    this.addLine(head + time + delta.body(own, "events_hash") + "\n", head.length, time.length);
     this.flush(true);
     const hash = this.segment!.digest("hex");
     delta.trail(hash);

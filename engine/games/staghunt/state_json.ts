@@ -79,6 +79,9 @@ function round(x: unknown, i: number): string {
   const k = kept[i];
   if (k !== undefined && k.record === r && unchanged(r, k)) return k.text;
   const text = roundText(r);
+  // Flat once: every later state's text copies it, where a concatenation would be walked
+  // piece by piece again each time that text is flattened (to be hashed and encoded).
+  text.charCodeAt(0);
   kept[i] = keptRound(r, text);
   return text;
 }

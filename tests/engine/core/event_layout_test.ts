@@ -10,6 +10,7 @@ import {
   DELTA_HEADER_PREFIX,
   type DeltaReader,
   eventsHashAt,
+  isoMs,
   LINE_PREFIX,
   lineHead,
   LineReader,
@@ -318,4 +319,18 @@ Deno.test("readDecision() refuses a decision line it cannot read exactly, leavin
   // Not an engine line at all.
   assertEquals(typeKeyAt('{"type":"decision"}', 0, 19), -1);
   assertEquals(typeKeyAt(`${LINE_PREFIX}"run":"r"`, 0, LINE_PREFIX.length + 9), -1);
+});
+
+Deno.test("isoMs() gives each text its own value when texts come again and alternate", () => {
+  const texts = [
+    "1970-01-01T00:00:01.500Z",
+    "1970-01-01T00:00:01.500Z",
+    "t",
+    "1970-01-01T00:00:01Z",
+    "1970-01-01T00:00:01.500Z",
+    "",
+    "2026-12-01T12:00:00.007Z",
+    "t",
+  ];
+  assertEquals(texts.map(isoMs), [1500, 1500, NaN, NaN, 1500, NaN, 1796126400007, NaN]);
 });
