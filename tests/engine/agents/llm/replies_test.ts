@@ -78,22 +78,29 @@ Deno.test("LlmRuntime() refuses a cache path that is a regular file before any c
 Deno.test("runGrid() stops with stoppedBy cache when an entry cannot be written, using and counting the paid replies", async () => {
   await withServer({}, async (server) => {
     const models = [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }];
-    // A first run fills a cache; a second cache gets a folder at every entry's path.
+    // Two episodes (the stop comes at the first step of the first): a first run
+    // fills a cache; a second cache gets a folder at every entry's path.
+    const block = { game: "frail", envs: ["bank_run"], mechanisms: ["M0", "M3"] };
+    const spec = {
+      name: "child",
+      episodes: 1,
+      blocks: [{ ...block, agents: [{ model: "local" }] }],
+    };
     const filled = await Deno.makeTempDir();
-    const first = await runGrid(childSpec(1), {
+    const first = await runGrid(spec, {
       out: await Deno.makeTempDir(),
       runtime: new LlmRuntime({ models, cacheDir: filled }),
       progress: false,
       preflight: false,
     });
-    assertEquals([first.played, first.stoppedBy], [4, null]);
+    assertEquals([first.played, first.stoppedBy], [2, null]);
     const blocked = await Deno.makeTempDir();
     const entries = (await filesUnder(filled)).map((f) => f.slice(filled.length));
     for (const e of entries) await Deno.mkdir(`${blocked}${e}`, { recursive: true });
     const before = server.stats().chat;
     const out = await Deno.makeTempDir();
     const runtime = new LlmRuntime({ models, cacheDir: blocked });
-    const r = await runGrid(childSpec(1), {
+    const r = await runGrid(spec, {
       out,
       runtime,
       concurrency: 1,
@@ -109,18 +116,18 @@ Deno.test("runGrid() stops with stoppedBy cache when an entry cannot be written,
     assertEquals(runtime.status().halt, { reason: r.stopped!, by: "cache" });
     // The first step's calls were sent together, paid, used (no failed call) and counted;
     // the episode then stopped unlogged instead of taking defaults.
-    assertEquals([r.played, r.degraded, r.failed, r.remaining], [0, [], [], 4]);
+    assertEquals([r.played, r.degraded, r.failed, r.remaining], [0, [], [], 2]);
     assert(r.usage.calls > 0);
     assertEquals([r.usage.failedCalls, r.usage.calls], [0, server.stats().chat - before]);
     assertEquals((await readManifest(out))!.status, "interrupted");
     // With a cache that works, the same folder resumes and finishes.
-    const rest = await runGrid(childSpec(1), {
+    const rest = await runGrid(spec, {
       out,
       runtime: new LlmRuntime({ models, cacheDir: filled }),
       progress: false,
       preflight: false,
     });
-    assertEquals([rest.played, rest.remaining, rest.stoppedBy], [4, 0, null]);
+    assertEquals([rest.played, rest.remaining, rest.stoppedBy], [2, 0, null]);
   });
 });
 
