@@ -8,7 +8,12 @@
  * `node_modules`, where Polars' addon lies, whatever the working folder). It
  * runs in its own process group, so a Ctrl-C in the terminal reaches it once,
  * through the launcher, not twice (a second Ctrl-C abandons the episodes in
- * flight). SIGINT, SIGTERM and SIGHUP are forwarded to it; the launcher exits
+ * flight). SIGINT, SIGTERM and SIGHUP are forwarded to it, each once per
+ * burst: the same signal again within {@linkcode REPEAT_MS} of the last one
+ * forwarded is the same Ctrl-C delivered again (the terminal sends it to
+ * every process of its group, and `npx` and `deno task` each forward it to
+ * their child, so `npx -y deno@2.9.6 task grid` received one Ctrl-C three
+ * times), and is not forwarded. The launcher exits
  * with its exit code, or 128 + the signal's number when a signal ended it. A
  * launcher killed outright (SIGKILL, which cannot be forwarded) leaves the
  * child running to its end; stop it by its own pid.
@@ -23,6 +28,19 @@ import { missingKey, narrowFlags, type Needs } from "./_permissions.ts";
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * A signal repeated within this many milliseconds of the one forwarded is
+ * the same interrupt delivered again (by the terminal and the wrappers
+ * around the launcher), not a second Ctrl-C.
+ *
+ * @example
+ * ```ts
+ * import { REPEAT_MS } from "./_launch.ts";
+ * if (REPEAT_MS !== 250) throw new Error();
+ * ```
+ */
+export const REPEAT_MS = 250;
 const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
 /** What {@linkcode launch} grants the child, and whose keys it checks first. */
@@ -76,7 +94,11 @@ export async function launch(
     detached: true,
   }).spawn();
   const forwarders = SIGNALS.map((signal) => {
+    let last = -Infinity;
     const forward = () => {
+      const now = performance.now();
+      if (now - last < REPEAT_MS) return;
+      last = now;
       try {
         child.kill(signal);
       } catch {
