@@ -70,8 +70,10 @@ import {
   HASHING_VERSIONS,
   hashingNote,
   type HashingVersion,
+  writesDeltas,
 } from "./events_hash.ts";
-import { stateHash } from "./hash.ts";
+import { deltaBlockLines } from "./event_layout.ts";
+import { sha256Hex, stateHash } from "./hash.ts";
 import { RNG_VERSION } from "./rng.ts";
 
 /** Where a replay first disagreed with its log. */
@@ -649,13 +651,11 @@ function compareEvents(
   const end = last.type === "episode_end" ? last.events_hash : undefined;
   if (closing === undefined && end === undefined) return undefined;
   let own: string;
+  const hashedEvents = closing !== undefined ? recorded.slice(0, -1) : recorded;
   try {
-    own = eventsHash(closing !== undefined ? recorded.slice(0, -1) : recorded, {
-      hashing,
-      opensBlock: at === 0,
-      // "lines-v6": the lines before the segment imply what its lines leave out.
-      ...(hashing === "lines-v6" ? { before: log.slice(0, at) } : {}),
-    });
+    own = writesDeltas(hashing)
+      ? deltaSegmentHash(log, at, hashedEvents.length)
+      : eventsHash(hashedEvents, { hashing, opensBlock: at === 0 });
   } catch (error) {
     // An event the layout cannot write (a body not led by its type): it was not what was hashed.
     if (!(error instanceof TypeError)) throw error;
@@ -670,6 +670,47 @@ function compareEvents(
     recorded,
     at,
   );
+}
+
+/**
+ * The `"lines-v6"` lines of a whole recorded log, built once per replay (and
+ * `null` when some event has no such line): a line depends only on the
+ * lines before it, so a segment's lines are those of the whole log, and
+ * re-encoding the log from its start for every round would be quadratic.
+ */
+const logLines = new WeakMap<readonly EngineEvent[], ReturnType<typeof deltaBlockLines> | null>();
+
+/**
+ * The events hash of the `count` events of `log` from `at` under
+ * `"lines-v6"`, as `eventsHash(segment, { before: log.slice(0, at) })` gives
+ * it (and as it throws, when the log has an event the layout cannot write).
+ */
+function deltaSegmentHash(log: readonly EngineEvent[], at: number, count: number): string {
+  let lines = logLines.get(log);
+  if (lines === undefined) {
+    try {
+      lines = deltaBlockLines(log);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      lines = null;
+    }
+    logLines.set(log, lines);
+  }
+  if (lines === null) {
+    // Which segment cannot be written is told by the segment's own encoding.
+    return eventsHash(log.slice(at, at + count), {
+      hashing: "lines-v6",
+      opensBlock: at === 0,
+      before: log.slice(0, at),
+    });
+  }
+  // Line 0 is the block's header, line i + 1 the log's event i.
+  let text = at === 0 ? lines[0].hashed + "\n" : "";
+  for (let i = at + 1; i <= at + count; i++) {
+    const hashed = lines[i].hashed;
+    if (hashed !== null) text += hashed + "\n";
+  }
+  return sha256Hex(text);
 }
 
 /** An `"events"` mismatch at `d`, whose `[n]` is the segment's `index(n)`-th recorded event. */
