@@ -20,7 +20,7 @@
  */
 import type { Reports, Step, StepContext, Transition } from "../core/environment.ts";
 import type { EpisodeOutcome, EventBody } from "../core/events.ts";
-import { applyExits } from "./mechanisms/agreement.ts";
+import { openAgreementRound } from "./mechanisms/agreement.ts";
 import type { CoalitionState } from "./mechanisms/coalition.ts";
 import type { MechanismProfile } from "./mechanisms/profile.ts";
 import type { MechanismId, Message } from "./types.ts";
@@ -189,9 +189,7 @@ export function beginRound(
   state.inbox = {};
   state.pending = [];
   if (state.m2) {
-    state.m2.solicited = [];
-    state.m2.discloseToNonSigners = false;
-    for (const id of applyExits(state.m2, round)) {
+    for (const id of openAgreementRound(state.m2, round)) {
       events.push({ type: "mechanism", action: "exit_effective", agent: id });
     }
   }

@@ -84,6 +84,26 @@ export function applyExits(state: AgreementState, round: number): string[] {
 }
 
 /**
+ * Opens a round of the agreement: last round's solicitation closes, the
+ * disclosure to non-signers lapses, and the exits declared before `round`
+ * take effect (`applyExits`); returns the ids that left. What both the round
+ * loop (`beginRound`) and the bank run's batched path do at a round's start.
+ *
+ * @example
+ * ```ts
+ * import { openAgreementRound } from "./agreement.ts";
+ * const st = { solicited: ["b"], signers: [{ id: "a", since: 1, exitDeclared: 2 }], discloseToNonSigners: true };
+ * const left = openAgreementRound(st, 3);
+ * if (left[0] !== "a" || st.solicited.length !== 0 || st.discloseToNonSigners) throw new Error();
+ * ```
+ */
+export function openAgreementRound(state: AgreementState, round: number): string[] {
+  state.solicited = [];
+  state.discloseToNonSigners = false;
+  return applyExits(state, round);
+}
+
+/**
  * Whether a participant has signed (and its exit has not yet taken effect).
  *
  * @example

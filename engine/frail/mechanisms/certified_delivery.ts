@@ -25,10 +25,10 @@ export interface DeliveryOptions {
   /** Participants who can still receive messages, in roster order. */
   active: readonly string[];
   /**
-   * The certified committed amount under M2 (e.g. signers' balances or claims);
-   * read only under M2, so a caller may pass 0 under the other mechanisms.
+   * The certified committed amount under M2 (e.g. signers' balances or
+   * claims), called only under M2, the one mechanism that certifies it.
    */
-  committedTotal: number;
+  committedTotal: () => number;
   /** Key naming the participant in accepted terms, e.g. `"depositor"` or `"creditor"`. */
   participantKey: string;
   /** Message kind of the M1 aggregate, e.g. `"outstanding_compensation"`. */
@@ -46,7 +46,7 @@ export interface DeliveryOptions {
  * import type { Message } from "../types.ts";
  * const inbox: Record<string, Message[]> = {};
  * deliverCertified(emptyProfile("M1"), inbox, {
- *   round: 1, central: "borrower", active: ["a"], committedTotal: 0,
+ *   round: 1, central: "borrower", active: ["a"], committedTotal: () => 0,
  *   participantKey: "creditor", compensationKind: "outstanding_premiums",
  * });
  * if (inbox["a"][0].kind !== "outstanding_premiums") throw new Error();
@@ -103,7 +103,7 @@ export function deliverCertified(
   }
   if (profile.m2) {
     const signers = profile.m2.signers.map((x) => x.id);
-    const content = { total: options.committedTotal, signers: signers.length };
+    const content = { total: options.committedTotal(), signers: signers.length };
     send(signers, { from: central, kind: "aggregate_committed", content });
     if (profile.m2.discloseToNonSigners) {
       const signed = new Set(signers);

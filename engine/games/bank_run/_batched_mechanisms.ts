@@ -4,7 +4,7 @@
  * answers, the delivery of certified messages and M3's exit ritual, played
  * on the episode's mechanism profile with the mechanisms' own functions
  * (`makeOffers`, `answerOffer`, `expireOffers`, `applyCentralProposal`,
- * `applyExits`, `sign`, `declareExit`, `join`, `proposeVote`, `castVote`,
+ * `openAgreementRound`, `sign`, `declareExit`, `join`, `proposeVote`, `castVote`,
  * `tallyVotes`, `requestExit`, `advanceCoalitionExit`, `deliverCertified`)
  * and the mock agents' rules as functions of numbers (`mock.ts`), with no
  * view, reply or event per depositor. The round loop, the financial step, settlement, disclosure and
@@ -24,9 +24,9 @@
  */
 import type { Message } from "../../frail/types.ts";
 import {
-  applyExits,
   declareExit,
   isSigner,
+  openAgreementRound,
   sign,
   signerOf,
 } from "../../frail/mechanisms/agreement.ts";
@@ -115,13 +115,16 @@ export interface BatchedMechanism {
   disclose?(round: number): void;
 }
 
+/** The committed aggregate of a mechanism that certifies none (only M2 does: never called). */
+const NONE = () => 0;
+
 /** The delivery of the last round played, again, into a new inbox (its events dropped). */
 function lastInbox(
   profile: MechanismProfile,
   { round, active, committedTotal }: {
     round: number;
     active: readonly string[];
-    committedTotal: number;
+    committedTotal: () => number;
   },
 ): Record<string, Message[]> {
   const inbox: Record<string, Message[]> = {};
@@ -171,10 +174,8 @@ export function m2Mechanism(roster: BatchedRoster): BatchedMechanism {
   return {
     central: 1,
     round(round, { active, activeIds, stress }) {
-      // The round's start (beginRound): last round's solicitation closes, exits take effect.
-      m2.solicited = [];
-      m2.discloseToNonSigners = false;
-      applyExits(m2, round);
+      // The round's start (beginRound's): last round's solicitation closes, exits take effect.
+      openAgreementRound(m2, round);
       applyCentralProposal(profile, reply, {
         round,
         central: BANK_ID,
@@ -210,7 +211,7 @@ export function m2Mechanism(roster: BatchedRoster): BatchedMechanism {
       return sees ? committedShareOf(Math.max(0, certified), total) : unseen;
     },
     inbox: () =>
-      lastInbox(profile, { round: played, active: lastActive, committedTotal: certified }),
+      lastInbox(profile, { round: played, active: lastActive, committedTotal: () => certified }),
   };
 }
 
@@ -296,7 +297,7 @@ export function m1Mechanism(roster: BatchedRoster): BatchedMechanism {
       lastActive = activeIds;
     },
     share: () => share,
-    inbox: () => lastInbox(profile, { round: played, active: lastActive, committedTotal: 0 }),
+    inbox: () => lastInbox(profile, { round: played, active: lastActive, committedTotal: NONE }),
   };
 }
 
@@ -367,7 +368,7 @@ export function m3Mechanism(roster: BatchedRoster): BatchedMechanism {
       tallyVotes(m3, round);
       // Delivery: a vote passed last round certifies the total to the outsiders.
       if (m3.votes.some((v) => v.status === "passed" && v.round === round - 1)) {
-        inbox = lastInbox(profile, { round, active: activeIds, committedTotal: 0 });
+        inbox = lastInbox(profile, { round, active: activeIds, committedTotal: NONE });
         certified = coalitionTotal(m3);
       }
     },

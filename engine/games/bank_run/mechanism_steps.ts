@@ -144,8 +144,7 @@ export function deliverMessages(s: BankRunState): EventBody[] {
     round: s.round,
     central: BANK_ID,
     active: activeDepositors(s),
-    // Only M2 certifies the committed aggregate: nothing reads it under M1 or M3.
-    committedTotal: s.m2 ? committedAmount(s, s.round) : 0,
+    committedTotal: () => committedAmount(s, s.round),
     participantKey: "depositor",
     compensationKind: "outstanding_compensation",
   });

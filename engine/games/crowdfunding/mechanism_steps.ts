@@ -237,8 +237,7 @@ export function deliverMessages(s: CrowdfundingState): EventBody[] {
     round: s.round,
     central: FOUNDER_ID,
     active: everyone,
-    // Only M2 certifies the committed aggregate: nothing reads it under M1 or M3.
-    committedTotal: s.m2 ? committedAmount(s, s.round) : 0,
+    committedTotal: () => committedAmount(s, s.round),
     participantKey: "backer",
     compensationKind: "outstanding_bonuses",
   });

@@ -139,8 +139,7 @@ export function deliverMessages(s: DebtRolloverState): EventBody[] {
     round: s.round,
     central: BORROWER_ID,
     active: activeIds(s),
-    // Only M2 certifies the committed aggregate: nothing reads it under M1 or M3.
-    committedTotal: s.m2 ? committedClaims(s, s.round) : 0,
+    committedTotal: () => committedClaims(s, s.round),
     participantKey: "creditor",
     compensationKind: "outstanding_premiums",
   });

@@ -54,7 +54,7 @@ Deno.test("deliverCertified() writes each accepted term with the participant's k
     round: 2,
     central: "bank",
     active: ["a", "b"],
-    committedTotal: 0,
+    committedTotal: () => 0,
     participantKey: "depositor",
     compensationKind: "outstanding_compensation",
   });
