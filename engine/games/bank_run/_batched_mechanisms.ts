@@ -333,11 +333,16 @@ export function m3Mechanism(roster: BatchedRoster): BatchedMechanism {
   let inbox: Record<string, Message[]> = {};
   // The coalition total certified to the outsiders this round, or -1 (no message).
   let certified = -1;
+  // The share a member sees this round, or -1 until a member asks (the coalition does not
+  // change between the round's answers and its financial step: one total a round, not one
+  // a member).
+  let memberShare = -1;
   return {
     central: 0,
     round(round, { active, activeIds, stress }) {
       inbox = {};
       certified = -1;
+      memberShare = -1;
       // What every member's view shows: the coalition before the round's answers.
       const open = m3.votes.filter((v) => v.status === "open");
       const proposer = announcementProposer({ members: m3.members, pendingVotes: open });
@@ -373,7 +378,10 @@ export function m3Mechanism(roster: BatchedRoster): BatchedMechanism {
       }
     },
     share(i) {
-      if (isMember(m3, ids[i])) return committedShareOf(coalitionTotal(m3), total);
+      if (isMember(m3, ids[i])) {
+        if (memberShare < 0) memberShare = committedShareOf(coalitionTotal(m3), total);
+        return memberShare;
+      }
       return certified < 0 ? unseen : committedShareOf(Math.max(0, certified), total);
     },
     inbox: () => inbox,
