@@ -903,32 +903,22 @@ export function readDeltaDecision(
   if (!r.key('decision","agent":"')) return false;
   const agent = r.string();
   if (agent === undefined) return false;
-  const key = `decision\n${agent}`;
+  const key = templateKey("decision", agent);
   const t = reader.templates.get(key);
   if (t !== undefined && !decisionTemplates.has(t) && !sameKeys(Object.keys(t), DECISION_KEYS)) {
     return false;
   }
-  const s = (name: string, last: unknown): string | undefined => {
-    if (r.key(`,"${name}":"`)) return r.stringLike(last);
-    return typeof last === "string" ? last : undefined;
-  };
-  const n = (name: string, last: unknown): number => {
-    if (r.key(`,"${name}":`)) return r.number();
-    return typeof last === "number" ? last : NaN;
-  };
-  const b = (name: string, last: unknown): boolean | undefined => {
-    if (r.key(`,"${name}":`)) return r.boolean();
-    return typeof last === "boolean" ? last : undefined;
-  };
-  const call = s("call", t?.call);
-  const action = s("action", t?.action);
-  const alternative = s("alternative", t?.alternative);
-  const reported = n("reported", t?.reported);
-  const probability = n("probability", t?.probability);
-  const draw = n("draw", t?.draw);
-  const realized = b("realized", t?.realized);
-  const committed = b("committed", t?.committed);
-  const amount = n("amount", t?.amount);
+  // Each member as the line writes it, else the template's value (the keys are literals:
+  // this runs for every decision line a loader reads).
+  const call = stringOr(r, ',"call":"', t?.call);
+  const action = stringOr(r, ',"action":"', t?.action);
+  const alternative = stringOr(r, ',"alternative":"', t?.alternative);
+  const reported = numberOr(r, ',"reported":', t?.reported);
+  const probability = numberOr(r, ',"probability":', t?.probability);
+  const draw = numberOr(r, ',"draw":', t?.draw);
+  const realized = booleanOr(r, ',"realized":', t?.realized);
+  const committed = booleanOr(r, ',"committed":', t?.committed);
+  const amount = numberOr(r, ',"amount":', t?.amount);
   if (
     r.pos !== stop - 1 || text.charCodeAt(r.pos) !== 125 /* } */ || Number.isNaN(reported) ||
     Number.isNaN(probability) || Number.isNaN(draw) || Number.isNaN(amount) ||
@@ -969,6 +959,24 @@ export function readDeltaDecision(
   out.committed = committed;
   out.amount = amount;
   return true;
+}
+
+/** A string member read at `key`, else the template's string `last` (`undefined`: neither). */
+function stringOr(r: LineReader, key: string, last: unknown): string | undefined {
+  if (r.key(key)) return r.stringLike(last);
+  return typeof last === "string" ? last : undefined;
+}
+
+/** A number member read at `key`, else the template's number `last` (`NaN`: neither). */
+function numberOr(r: LineReader, key: string, last: unknown): number {
+  if (r.key(key)) return r.number();
+  return typeof last === "number" ? last : NaN;
+}
+
+/** A boolean member read at `key`, else the template's boolean `last` (`undefined`: neither). */
+function booleanOr(r: LineReader, key: string, last: unknown): boolean | undefined {
+  if (r.key(key)) return r.boolean();
+  return typeof last === "boolean" ? last : undefined;
 }
 
 /** The decision templates {@linkcode readDeltaDecision} made (their members are the decision's). */
