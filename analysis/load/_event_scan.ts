@@ -522,8 +522,7 @@ export class EventScanner {
     const block = text.charCodeAt(start + 2) === 114; /* r: {"round": */
     if (!block) {
       // A line of the old layout ends any block.
-      this.decoder.header = undefined;
-      this.decoder.delta = undefined;
+      this.decoder.endBlock();
     } else if (this.decoder.header === undefined) {
       // A block line outside a block: the slow path says so.
       this.addSlowLine(text.slice(start, stop), file, line);
@@ -1297,10 +1296,7 @@ function copyDigestsOf(
         isBlockLine(line)
       ? null
       : RUN_EPISODE_PATTERN.exec(line);
-    if (m !== null) {
-      decoder.header = undefined;
-      decoder.delta = undefined;
-    }
+    if (m !== null) decoder.endBlock();
     if (m !== null && !keys.has(`${m[1]}\u0000${m[2]}`)) continue;
     let decoded: Record<string, unknown> | string | undefined;
     try {

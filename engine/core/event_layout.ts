@@ -513,6 +513,25 @@ export class LogLineDecoder {
   }
 
   /**
+   * Ends the block being read (its episode_end, or a line of the old
+   * layout, which ends any block before it): a block line after it is outside
+   * a block until the next header.
+   *
+   * @example
+   * ```ts
+   * import { LogLineDecoder } from "./event_layout.ts";
+   * const d = new LogLineDecoder();
+   * d.decode({ schema: 4, run: "r", episode: "e", time: "t" });
+   * d.endBlock();
+   * if (d.header !== undefined || d.delta !== undefined) throw new Error();
+   * ```
+   */
+  endBlock(): void {
+    this.header = undefined;
+    this.delta = undefined;
+  }
+
+  /**
    * The event a parsed line stands for; `undefined` for a block header;
    * a message (without the place) for a line that is not one of either
    * layout, a header that is malformed, or a block line outside a block.
@@ -542,8 +561,7 @@ export class LogLineDecoder {
     }
     if (v.schema !== undefined) {
       // A line of the old layout ends any block before it.
-      this.header = undefined;
-      this.delta = undefined;
+      this.endBlock();
       return v;
     }
     const header = this.header;
@@ -558,10 +576,7 @@ export class LogLineDecoder {
       }
       const out = this.delta.decode(v);
       if (typeof out === "string") this.delta.broken = true;
-      else if (out.type === "episode_end") {
-        this.header = undefined;
-        this.delta = undefined;
-      }
+      else if (out.type === "episode_end") this.endBlock();
       return out;
     }
     const t = blockLineTime(header, v.ms, v.time);
@@ -576,7 +591,7 @@ export class LogLineDecoder {
       time: t,
     };
     for (const k in v) if (!BLOCK_TIME_KEYS.has(k)) out[k] = v[k];
-    if (v.type === "episode_end") this.header = undefined;
+    if (v.type === "episode_end") this.endBlock();
     return out;
   }
 }
