@@ -1,6 +1,5 @@
 // A pilot plays a few episodes for real, spread over the models, measures
 // their completions, and never spends past --max-cost.
-import { parseEpisodeLog } from "../../../engine/core/log_file.ts";
 import { assert, assertEquals, assertRejects } from "../../_assert.ts";
 import { LlmRuntime } from "../../../engine/agents/llm/runtime.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
@@ -61,10 +60,7 @@ Deno.test("runPilot() plays its episodes for real and measures each model's comp
     const logged = await readRunEpisodes(dir);
     assertEquals(logged.size, 2);
     // The measure is the logged calls' completion tokens, by model.
-    // (Read as events: a "lines-v6" line leaves out what the lines before it imply.)
-    const events = (await Array.fromAsync(Deno.readDir(dir)))
-      .filter((e) => e.name.endsWith(".ndjson"))
-      .flatMap((e) => parseEpisodeLog(Deno.readTextFileSync(`${dir}/${e.name}`)))
+    const events = [...logged.values()].flat()
       .filter((e) => e.type === "llm_call") as unknown as Record<string, number & string>[];
     const sum = (model: string, f: string) =>
       events.filter((e) => e.model === model).reduce((n, e) => n + e[f], 0);
