@@ -36,8 +36,19 @@ function steppingClock(): () => string {
   return () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * Math.floor(n++ / 2)).toISOString();
 }
 
+/** The clock of block_layout_test: 7 ms a read (the one that wrote the lines-v5 fixture). */
+function perReadClock(): () => string {
+  let n = 0;
+  return () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * n++).toISOString();
+}
+
 /** A bank-run M0 episode of the default (defensive) mock agents. */
-async function bankRunM0(seed: number, hashing?: HashingVersion, run = "adhoc") {
+async function bankRunM0(
+  seed: number,
+  hashing?: HashingVersion,
+  run = "adhoc",
+  clock = steppingClock(),
+) {
   return await playEpisode(bankRunGame.environment, {
     ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
     seed,
@@ -45,7 +56,7 @@ async function bankRunM0(seed: number, hashing?: HashingVersion, run = "adhoc") 
     run,
     episode: `bank_run_M0_stable_s${seed}`,
     ndjson: true,
-    clock: steppingClock(),
+    clock,
     ...(hashing ? { hashing } : {}),
   });
 }
@@ -119,17 +130,7 @@ Deno.test("every game's lines-v6 log decodes to exactly its recorder's events an
 
 Deno.test("a seeded bank-run M0 episode takes exactly these bytes under lines-v6", async () => {
   // Defensive mock agents, seed 3, run "adhoc", the clock of block_layout_test (7 ms per read).
-  let n = 0;
-  const clock = () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * n++).toISOString();
-  const r = await playEpisode(bankRunGame.environment, {
-    ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
-    seed: 3,
-    agents: bankRunGame.mockAgents({ seed: 3 }),
-    run: "adhoc",
-    episode: "bank_run_M0_stable_s3",
-    ndjson: true,
-    clock,
-  });
+  const r = await bankRunM0(3, undefined, "adhoc", perReadClock());
   const lines = r.ndjson!.trimEnd().split("\n");
   assertEquals([r.ndjsonBytes!.length, lines.length], [33632, 197]);
   assertEquals(lines[2], '{"round":1,"step":"start","ms":7,"type":"round_start"}');
@@ -412,18 +413,7 @@ Deno.test("a lines-v5 log (real bytes of efb2320) still reads, replays, and is w
   assertEquals([events.length, (events[0] as { hashing?: string }).hashing], [105, "lines-v5"]);
   const replay = await replayEpisode(events);
   assertEquals([replay.ok, replay.hashing, replay.rounds], [true, "lines-v5", 3]);
-  let n = 0;
-  const clock = () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * n++).toISOString();
-  const again = await playEpisode(bankRunGame.environment, {
-    ...frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" }),
-    seed: 22,
-    agents: bankRunGame.mockAgents({ seed: 22 }),
-    run: "fixture",
-    episode: "bank_run_M0_stable_s22",
-    ndjson: true,
-    clock,
-    hashing: "lines-v5",
-  });
+  const again = await bankRunM0(22, "lines-v5", "fixture", perReadClock());
   assertEquals(again.ndjson, text);
   const [one] = await readLogEpisodes(file);
   assertEquals(texts(one.events), texts(events));
