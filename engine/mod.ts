@@ -22,7 +22,13 @@
  */
 
 // The contract of a game: its environment, agents, descriptor and events.
-export type { Environment, Step, StepContext, Transition } from "./core/environment.ts";
+export type {
+  CheckpointState,
+  Environment,
+  Step,
+  StepContext,
+  Transition,
+} from "./core/environment.ts";
 export type { Agent, AgentFactory } from "./core/agent.ts";
 export type {
   BatchedPlay,
@@ -35,6 +41,7 @@ export type {
 } from "./core/game.ts";
 export type { BatchedEpisode, EpisodePath } from "./core/batched.ts";
 export type { EngineEvent } from "./core/events.ts";
+export type { HashingVersion } from "./core/events_hash.ts";
 export { defineContract } from "./core/contract.ts";
 export type { Game } from "./games/game.ts";
 export { gameDescriptor, GAMES, registerGame, type RegisterGameOptions } from "./games/registry.ts";

@@ -10,6 +10,7 @@
 import type { Contract } from "./contract.ts";
 import type { AgentInfo, EpisodeOutcome, EventBody } from "./events.ts";
 import type { Stream } from "./rng.ts";
+import type { HashingVersion } from "./events_hash.ts";
 
 /** One call to one agent: who, which contract, and the authorized view. */
 export interface CallRequest<V = unknown> {
@@ -106,16 +107,19 @@ export interface Environment<P, S> {
    */
   stateJson?(state: S): string | undefined;
   /**
-   * The canonical JSON of the state less what the events already hold (for
-   * the bank run, the depositors' decision histories), written as the state
-   * of a `"lines-v4"` checkpoint and hashed as its `state_hash` (see
-   * `events_hash.ts`). Optional: without it, such a checkpoint holds the
-   * whole state (`stateJson`, else the generic writer). It must give the
-   * same text for states equal but for what it leaves out, and never throw.
-   * What it leaves out is part of the `"lines-v4"` definition: adding it to
-   * an environment, or changing it, needs a new definition.
+   * What the checkpoints of the definitions from `since` on hold (see
+   * `events_hash.ts`): `json(state)`, the canonical JSON of the state less
+   * what the events already hold (the bank run's depositors' decision
+   * histories, from `"lines-v4"`; the Stag Hunt's rounds, from
+   * `"lines-v7"`), hashed as the checkpoint's `state_hash`. A log of an
+   * earlier definition holds the whole state (`stateJson`, else the generic
+   * writer), and its replay writes it so. `json` must give the same text for
+   * states equal but for what it leaves out, and never throw. What it leaves
+   * out is part of the definitions from `since` on: adding it to an
+   * environment, or changing it, needs a new definition as `since`.
+   * Optional: without it, checkpoints hold the whole state.
    */
-  checkpointStateJson?(state: S): string;
+  checkpointState?: CheckpointState<S>;
   /**
    * The state played on under other parameters and mechanism (a branch, see
    * `branch.ts`): changes `state` (in place, or returns a new one) so that the
@@ -126,4 +130,15 @@ export interface Environment<P, S> {
    * cannot change. Optional: without it, the game cannot be branched.
    */
   rebase?(state: S, params: P, options: SetupOptions): S;
+}
+
+/**
+ * The state an environment's checkpoints hold from the definition `since` on
+ * ({@linkcode Environment.checkpointState}).
+ */
+export interface CheckpointState<S> {
+  /** The first events-hash definition whose checkpoints hold `json(state)`. */
+  readonly since: HashingVersion;
+  /** The canonical JSON of the state less what the events hold. */
+  json(state: S): string;
 }

@@ -27,7 +27,7 @@ import type {
 } from "./events.ts";
 import type { EpisodeCondition } from "./game.ts";
 import { type EpisodeTally, EventRecorder } from "./event_recorder.ts";
-import { HASHING_VERSION, type HashingVersion } from "./events_hash.ts";
+import { HASHING_VERSION, hashingFrom, type HashingVersion } from "./events_hash.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import { firstDifference } from "./diff.ts";
 import { MessageLog } from "./message_log.ts";
@@ -307,8 +307,12 @@ export async function playEpisode<P, S>(
   const { params, condition, seed } = options;
   const rng = options.rng ?? RNG_VERSION;
   const hashing = options.hashing ?? HASHING_VERSION;
-  // "lines-v4" checkpoints hold the state less what the events hold (events_hash.ts).
-  const compact = hashing !== "lines-v2" && hashing !== "lines-v3";
+  // From its `since` on, an environment's checkpoints hold the state less what the events
+  // hold (events_hash.ts); before, the whole state.
+  const compact = env.checkpointState !== undefined &&
+      hashingFrom(hashing, env.checkpointState.since)
+    ? env.checkpointState
+    : undefined;
   const rec = new EventRecorder({
     run: options.run ?? "adhoc",
     episode: options.episode ?? "ep",
@@ -414,11 +418,7 @@ export async function playEpisode<P, S>(
       rec.step = "checkpoint";
       rec.checkpoint(
         state,
-        !rec.statesRecorded
-          ? undefined
-          : compact && env.checkpointStateJson
-          ? env.checkpointStateJson(state)
-          : env.stateJson?.(state),
+        !rec.statesRecorded ? undefined : compact ? compact.json(state) : env.stateJson?.(state),
       );
     }
     rec.round = played;

@@ -35,8 +35,8 @@
  *   once per tick. A body carrying `schema`, `run`, `episode`, `time` or `ms`
  *   of its own is refused (`TypeError`): the reader could not tell it from
  *   the header's or the time member.
- * - A checkpoint serialises its state once, canonically (under `"lines-v4"`
- *   as `Environment.checkpointStateJson` writes it): the text is hashed
+ * - A checkpoint serialises its state once, canonically (from an
+ *   environment's `checkpointState.since` on, as its `json` writes it): the text is hashed
  *   (`state_hash`), written into the line (encoded with the next segment's
  *   lines, and left out of its hash), and kept for the in-memory checkpoint,
  *   whose `state` is parsed from it when the events are built.

@@ -17,7 +17,22 @@
  * hashed episode serialises each event once and hashes each byte once (an
  * agent-side event's bytes twice: see below).
  *
- * - `"lines-v5"` ({@linkcode HASHING_VERSION}, the one written): the block
+ * - `"lines-v7"` ({@linkcode HASHING_VERSION}, the one written): the lines,
+ *   segments and events hashes of `"lines-v6"`, with the Stag Hunt's
+ *   checkpoints holding its state less its `rounds` (each round's turns and
+ *   outcome, which its `turn` and `round_outcome` events hold and hash), as
+ *   `"lines-v4"` left the bank run's decision histories out. Which definition
+ *   leaves what out of an environment's checkpoints is that environment's
+ *   `checkpointState` (its `since`): the bank run's from `"lines-v4"`, the
+ *   Stag Hunt's from `"lines-v7"`; every other environment writes its whole
+ *   state. A `"lines-v6"` Stag Hunt log keeps its whole states, and its
+ *   replay writes them again so.
+ * - `"lines-v6"` (logs written before `"lines-v7"`): the delta layout
+ *   (`event_layout.ts`, its `DELTA_SCHEMA_VERSION`): a line leaves out
+ *   what the lines before it imply; an event's text is its delta line less
+ *   its time member, and round 1's segment starts with the block header's
+ *   text less its time.
+ * - `"lines-v5"` (logs written before `"lines-v6"`): the block
  *   layout (`event_layout.ts`, {@linkcode BLOCK_SCHEMA_VERSION}): each
  *   episode's lines are a header `{"schema":3,"run":R,"episode":E,"time":T}`
  *   and then the events without what the header holds, each with a compact
@@ -78,10 +93,10 @@ import { sha256Hex } from "./hash.ts";
  * @example
  * ```ts
  * import { HASHING_VERSION } from "./events_hash.ts";
- * if (HASHING_VERSION !== "lines-v6") throw new Error();
+ * if (HASHING_VERSION !== "lines-v7") throw new Error();
  * ```
  */
-export const HASHING_VERSION = "lines-v6";
+export const HASHING_VERSION = "lines-v7";
 
 /**
  * Every events-hash definition this toolkit can compute and replay, oldest first.
@@ -100,6 +115,7 @@ export const HASHING_VERSIONS = [
   "lines-v4",
   "lines-v5",
   "lines-v6",
+  "lines-v7",
 ] as const;
 
 /** An events-hash definition this toolkit can compute. */
@@ -144,7 +160,7 @@ export interface EventsHashOptions {
    */
   opensBlock?: boolean;
   /**
-   * Under `"lines-v6"`: the episode's events before these (from its first),
+   * Under `"lines-v6"` and `"lines-v7"`: the episode's events before these (from its first),
    * whose lines imply what these lines leave out. Default: none.
    */
   before?: readonly EngineEvent[];
@@ -168,7 +184,7 @@ export interface EventsHashOptions {
  * if (eventsHash([end as never], { hashing: "lines-v5" }) !== sha256Hex('{"type":"episode_end","status":"ok"}\n')) {
  *   throw new Error();
  * }
- * // "lines-v6" (the default) covers the delta line, whose head the lines before imply.
+ * // "lines-v7" (the default), as "lines-v6", covers the delta line, whose head the lines before imply.
  * const at = { ...end, run: "r", episode: "e", round: 0, step: "setup" };
  * const before = [{ ...at, seq: 0, type: "round_start" }];
  * if (eventsHash([{ ...at, seq: 1 }] as never, { before: before as never }) !== sha256Hex('{"type":"episode_end","status":"ok"}\n')) {
@@ -185,7 +201,7 @@ export function eventsHash(
   if (hashing === "lines-v5") {
     return blockEventsHash(events, options.opensBlock ?? events[0]?.type === "episode_start");
   }
-  if (hashing === "lines-v6") {
+  if (writesDeltas(hashing)) {
     const before = options.before ?? [];
     const opens = options.opensBlock ??
       (before.length === 0 && events[0]?.type === "episode_start");
@@ -221,21 +237,38 @@ export function eventsHash(
  * ```
  */
 export function writesBlocks(hashing: HashingVersion): boolean {
-  return hashing === "lines-v5" || hashing === "lines-v6";
+  return hashing === "lines-v5" || writesDeltas(hashing);
 }
 
 /**
- * Whether a definition writes the delta layout (`"lines-v6"`: lines leave out
- * what the lines before them imply; see `event_layout.ts`).
+ * Whether a definition writes the delta layout (`"lines-v6"` on: lines leave
+ * out what the lines before them imply; see `event_layout.ts`).
  *
  * @example
  * ```ts
  * import { writesDeltas } from "./events_hash.ts";
- * if (!writesDeltas("lines-v6") || writesDeltas("lines-v5")) throw new Error();
+ * if (!writesDeltas("lines-v6") || !writesDeltas("lines-v7") || writesDeltas("lines-v5")) {
+ *   throw new Error();
+ * }
  * ```
  */
 export function writesDeltas(hashing: HashingVersion): boolean {
-  return hashing === "lines-v6";
+  return hashing === "lines-v6" || hashing === "lines-v7";
+}
+
+/**
+ * Whether `hashing` is `since` or a later definition (in
+ * {@linkcode HASHING_VERSIONS}' order): e.g. whether an environment's
+ * `checkpointState` applies to a log of that definition.
+ *
+ * @example
+ * ```ts
+ * import { hashingFrom } from "./events_hash.ts";
+ * if (!hashingFrom("lines-v7", "lines-v4") || hashingFrom("lines-v6", "lines-v7")) throw new Error();
+ * ```
+ */
+export function hashingFrom(hashing: HashingVersion, since: HashingVersion): boolean {
+  return HASHING_VERSIONS.indexOf(hashing) >= HASHING_VERSIONS.indexOf(since);
 }
 
 /** {@linkcode eventsHash} under `"lines-v5"`: over the block layout's bytes less the times. */

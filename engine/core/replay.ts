@@ -654,7 +654,7 @@ function compareEvents(
   const hashedEvents = closing !== undefined ? recorded.slice(0, -1) : recorded;
   try {
     own = writesDeltas(hashing)
-      ? deltaSegmentHash(log, at, hashedEvents.length)
+      ? deltaSegmentHash(log, at, hashedEvents.length, hashing)
       : eventsHash(hashedEvents, { hashing, opensBlock: at === 0 });
   } catch (error) {
     // An event the layout cannot write (a body not led by its type): it was not what was hashed.
@@ -673,7 +673,7 @@ function compareEvents(
 }
 
 /**
- * The `"lines-v6"` lines of a whole recorded log, built once per replay (and
+ * The delta-layout lines (`"lines-v6"` on) of a whole recorded log, built once per replay (and
  * `null` when some event has no such line): a line depends only on the
  * lines before it, so a segment's lines are those of the whole log, and
  * re-encoding the log from its start for every round would be quadratic.
@@ -682,10 +682,15 @@ const logLines = new WeakMap<readonly EngineEvent[], ReturnType<typeof deltaBloc
 
 /**
  * The events hash of the `count` events of `log` from `at` under
- * `"lines-v6"`, as `eventsHash(segment, { before: log.slice(0, at) })` gives
+ * `hashing` (a delta layout's), as `eventsHash(segment, { hashing, before: log.slice(0, at) })` gives
  * it (and as it throws, when the log has an event the layout cannot write).
  */
-function deltaSegmentHash(log: readonly EngineEvent[], at: number, count: number): string {
+function deltaSegmentHash(
+  log: readonly EngineEvent[],
+  at: number,
+  count: number,
+  hashing: HashingVersion,
+): string {
   let lines = logLines.get(log);
   if (lines === undefined) {
     try {
@@ -699,7 +704,7 @@ function deltaSegmentHash(log: readonly EngineEvent[], at: number, count: number
   if (lines === null) {
     // Which segment cannot be written is told by the segment's own encoding.
     return eventsHash(log.slice(at, at + count), {
-      hashing: "lines-v6",
+      hashing,
       opensBlock: at === 0,
       before: log.slice(0, at),
     });

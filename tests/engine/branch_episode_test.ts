@@ -228,7 +228,7 @@ Deno.test("replay verifies a branch: its prefix reports, its recorded parent has
     ok: true,
     rounds: 12,
     hashes: b.hashes,
-    hashing: "lines-v6",
+    hashing: "lines-v7",
   });
   // Read back from its text.
   const dir = await Deno.makeTempDir();

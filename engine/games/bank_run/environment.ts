@@ -180,6 +180,7 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
   },
   bounds: bankRunBounds,
   stateJson: bankRunStateJson,
-  checkpointStateJson: bankRunCheckpointJson,
+  // The depositors without their decision histories, which the decision events hold.
+  checkpointState: { since: "lines-v4", json: bankRunCheckpointJson },
   rebase: (s, params, options) => frailRebase(bankRun)(s, params, options),
 };

@@ -34,7 +34,7 @@ export function bankRunStateJson(state: BankRunState): string | undefined {
 }
 
 /**
- * The state a `"lines-v4"` checkpoint holds (`Environment.checkpointStateJson`):
+ * The state a checkpoint holds from `"lines-v4"` on (`Environment.checkpointState`):
  * `canonicalJson` of the state with each depositor's `history` left out (its
  * records are the round's decision events), written field by field, or by
  * the generic writer for a state of another shape.

@@ -64,7 +64,7 @@ import {
   type StagHuntState,
   type TurnEntry,
 } from "./state.ts";
-import { stagHuntStateJson } from "./state_json.ts";
+import { stagHuntCheckpointJson, stagHuntStateJson } from "./state_json.ts";
 import { playerView, rejustifyView } from "./views.ts";
 
 /** Role of every player. */
@@ -335,6 +335,8 @@ export const stagHunt: Environment<StagHuntParams, StagHuntState> = {
   },
   bounds: stagHuntBounds,
   stateJson: stagHuntStateJson,
+  // The state without its rounds, which the turn and round_outcome events hold.
+  checkpointState: { since: "lines-v7", json: stagHuntCheckpointJson },
   rebase(s, params, { stream }) {
     // A branch keeps the players and redraws the corrupted ones from the same
     // stream with the new F: the shuffled order is the parent's, so the new

@@ -3,7 +3,8 @@
  * `../core/state_json.ts`): the rounds and their turns, the players and the
  * parameters directly; the payoff totals and a pending turn by the generic
  * writer. A state of another shape gives `undefined`, and the checkpoint then
- * uses the generic writer.
+ * uses the generic writer. From `"lines-v7"` on a checkpoint holds the state
+ * without its rounds ({@linkcode stagHuntCheckpointJson}).
  *
  * @module
  */
@@ -17,6 +18,7 @@ import {
   shapedJson,
   str,
 } from "../../core/state_json.ts";
+import { canonicalJson } from "../../core/canonical_json.ts";
 import type { StagHuntState } from "./state.ts";
 
 /**
@@ -38,11 +40,52 @@ export function stagHuntStateJson(state: StagHuntState): string | undefined {
   return shapedJson(state, write);
 }
 
+/**
+ * The state a checkpoint holds from `"lines-v7"` on
+ * (`Environment.checkpointState`): `canonicalJson` of the state with its
+ * `rounds` left out (each round's turns and outcome are its `turn` and
+ * `round_outcome` events), written field by field, or by the generic writer
+ * for a state of another shape.
+ *
+ * @example
+ * ```ts
+ * import { stagHuntCheckpointJson } from "./state_json.ts";
+ * import { initialStagHuntState } from "./state.ts";
+ * import { parseStagHuntParams } from "./params.ts";
+ * import { openStream } from "../../core/rng.ts";
+ * import { canonicalJson } from "../../core/canonical_json.ts";
+ * const s = initialStagHuntState(parseStagHuntParams({ N: 3, M: 2, F: 1 }),
+ *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "corrupted" }));
+ * s.rounds.push({ round: 1, turns: [], outcome: null });
+ * const { rounds: _r, ...rest } = s;
+ * if (stagHuntCheckpointJson(s) !== canonicalJson(rest)) throw new Error();
+ * if (stagHuntCheckpointJson({ ...s, extra: 1 } as never) !== canonicalJson({ ...rest, extra: 1 })) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function stagHuntCheckpointJson(state: StagHuntState): string {
+  return shapedJson(state, (s) => head(s) + "}") ?? canonicalJson(withoutRounds(state));
+}
+
+/** The state with its `rounds` left out (a copy; the state is not changed). */
+function withoutRounds(state: StagHuntState): unknown {
+  if (typeof state !== "object" || state === null) return state;
+  const { rounds: _r, ...rest } = state;
+  return rest;
+}
+
 function write(state: StagHuntState): string {
+  return `${head(state)},"rounds":${rounds(state.rounds)}}`;
+}
+
+/** The state's members before `rounds` (with the opening brace), after checking its shape. */
+function head(state: StagHuntState): string {
   const s = fields(state, 8);
+  if (!("rounds" in s)) throw NOT_THIS_SHAPE;
   return `{"corrupted":${list(s.corrupted, str)},"done":${bool(s.done)},` +
     `"params":${params(s.params)},"payoffs":${any(s.payoffs)},"pending":${any(s.pending)},` +
-    `"players":${list(s.players, str)},"round":${num(s.round)},"rounds":${rounds(s.rounds)}}`;
+    `"players":${list(s.players, str)},"round":${num(s.round)}`;
 }
 
 function params(x: unknown): string {

@@ -66,7 +66,7 @@ function texts(events: readonly object[]): string[] {
   return events.map((e) => JSON.stringify(e));
 }
 
-/** Checks a v6 log against the events its recorder had, and its segment hashes against eventsHash. */
+/** Checks a delta-layout log (written as "lines-v7") against the events its recorder had, and its segment hashes against eventsHash. */
 async function checkLog(ndjson: string, events: readonly EngineEvent[], where: string) {
   assert(ndjson.startsWith('{"schema":4,'), where);
   const decoded = parseEpisodeLog(ndjson, where);
@@ -87,12 +87,12 @@ async function checkLog(ndjson: string, events: readonly EngineEvent[], where: s
   const replay = await replayEpisode(decoded);
   assertEquals(
     [replay.ok, replay.hashing],
-    [true, "lines-v6"],
+    [true, "lines-v7"],
     `${where}: ${JSON.stringify(replay.mismatch)}`,
   );
 }
 
-Deno.test("every game's lines-v6 log decodes to exactly its recorder's events and replays", async () => {
+Deno.test("every game's delta-layout log (lines-v7) decodes to exactly its recorder's events and replays", async () => {
   for (const env of FRAIL_ENV_IDS) {
     for (const mechanism of MECHANISMS) {
       for (const seed of [1, 2]) {
@@ -128,7 +128,7 @@ Deno.test("every game's lines-v6 log decodes to exactly its recorder's events an
   }
 });
 
-Deno.test("a seeded bank-run M0 episode takes exactly these bytes under lines-v6", async () => {
+Deno.test("a seeded bank-run M0 episode takes exactly these bytes under lines-v7 (the layout of lines-v6)", async () => {
   // Defensive mock agents, seed 3, run "adhoc", the clock of block_layout_test (7 ms per read).
   const r = await bankRunM0(3, undefined, "adhoc", perReadClock());
   const lines = r.ndjson!.trimEnd().split("\n");
@@ -391,7 +391,7 @@ Deno.test("replayWith() names an edited model call of a lines-v6 log by its even
     field: `events[${cp - round}].events_hash`,
     recorded: (log[cp] as { events_hash: string }).events_hash,
     // A body not led by its type has no "lines-v6" line: it cannot be what was hashed.
-    replayed: `(no lines-v6 text: A "decision" body whose first member is not its "type" has ` +
+    replayed: `(no lines-v7 text: A "decision" body whose first member is not its "type" has ` +
       `no "lines-v6" line)`,
     event: { type: "checkpoint", seq: log[cp].seq, step: "checkpoint", round: 2, index: cp },
   });
@@ -440,7 +440,7 @@ Deno.test("the lines-v6 recorder refuses a body whose first member is not its ty
   assertThrows(
     () => record({ type: "transition", kind: "k", run: "x" }),
     TypeError,
-    `A "transition" event with its own "run" cannot be logged in the block layout ("lines-v6")`,
+    `A "transition" event with its own "run" cannot be logged in the block layout ("lines-v7")`,
   );
   // A body's own round is the event's, and the next line's implied one.
   const rec = record({ type: "transition", kind: "asset_matured", round: 4 });

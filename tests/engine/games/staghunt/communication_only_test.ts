@@ -3,7 +3,7 @@ import type { CallRequest } from "../../../../engine/core/environment.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import { sha256Hex } from "../../../../engine/core/hash.ts";
 import { replayEpisode } from "../../../../engine/run_episode.ts";
-import { stagHuntSetup } from "../../../../engine/games/staghunt/descriptor.ts";
+import { stagHuntGame, stagHuntSetup } from "../../../../engine/games/staghunt/descriptor.ts";
 import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
 import { payoffPerTurn } from "../../../../engine/games/staghunt/metrics/choices.ts";
 import { successRates } from "../../../../engine/games/staghunt/metrics/rounds.ts";
@@ -106,19 +106,22 @@ Deno.test("adding executed_action leaves the outcomes and state hashes of base a
     ]],
   } as const;
   for (const [corruption, [hash, welfare, payoffs]] of Object.entries(pinned)) {
-    const r = await runStagHuntEpisode({
-      N: 5,
-      M: 3,
-      T: 4,
-      F: 2,
-      corruption: corruption as "base",
-      seed: 9,
-      hashes: true,
-      clock,
-    });
-    assert.equal(sha256Hex(r.hashes.join("")), hash, corruption);
+    const condition = { N: 5, M: 3, T: 4, F: 2, corruption: corruption as "base" };
+    const r = await runStagHuntEpisode({ ...condition, seed: 9, hashes: true, clock });
     assert.equal(r.outcome.welfare, welfare);
     assert.deepEqual(Object.values(r.outcome.payoffs), payoffs);
+    // The pins are of whole states: the checkpoints' definition then ("lines-v7" leaves the
+    // rounds out), with the players runStagHuntEpisode gives.
+    const whole = await playEpisode(stagHunt, {
+      ...stagHuntSetup(condition, "h1"),
+      seed: 9,
+      agents: stagHuntGame.mockAgents({ seed: 9 }),
+      hashes: true,
+      clock,
+      hashing: "lines-v6",
+    });
+    assert.equal(sha256Hex(whole.hashes.join("")), hash, corruption);
+    assert.deepEqual(whole.outcome, r.outcome);
   }
 });
 
