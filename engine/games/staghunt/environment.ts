@@ -109,20 +109,31 @@ function turnStep(position: number): Step<StagHuntState> {
       const publicAction = corrupted
         ? corruptedAction(s.params.corruption, r.action, () => ctx.stream(agent, B3_PURPOSE))
         : r.action;
-      const entry = {
-        agent,
-        position,
-        corrupted,
-        originalAction: r.action,
-        publicAction,
-        confidence: r.confidence,
-        originalJustification: r.justification,
-      };
       if (publicAction !== r.action) {
-        s.pending = entry;
+        s.pending = {
+          agent,
+          position,
+          corrupted,
+          originalAction: r.action,
+          publicAction,
+          confidence: r.confidence,
+          originalJustification: r.justification,
+        };
         return { state: s, events: [] };
       }
-      return { state: s, events: [publish(s, { ...entry, publicJustification: r.justification })] };
+      return {
+        state: s,
+        events: [publish(s, {
+          agent,
+          position,
+          corrupted,
+          originalAction: r.action,
+          publicAction,
+          confidence: r.confidence,
+          originalJustification: r.justification,
+          publicJustification: r.justification,
+        })],
+      };
     },
   };
 }
@@ -166,8 +177,12 @@ const settleStep: Step<StagHuntState> = {
   apply(s) {
     const { M, payoffs, corruption } = s.params;
     const round = currentRound(s);
-    const publicStag = round.turns.filter((t) => t.publicAction === "Stag").length;
-    const preflipStag = round.turns.filter((t) => t.originalAction === "Stag").length;
+    let publicStag = 0;
+    let preflipStag = 0;
+    for (const t of round.turns) {
+      if (t.publicAction === "Stag") publicStag++;
+      if (t.originalAction === "Stag") preflipStag++;
+    }
     const outcome = roundOutcome(publicStag, preflipStag, M);
     round.outcome = outcome;
     // Scored on the executed actions: the public ones, the original ones under
@@ -253,7 +268,34 @@ export function settledOutcome(
 
 const stepCache = new Map<string, readonly Step<StagHuntState>[]>();
 
+// The last round's steps and what they were made for (the rounds of an
+// episode, and mostly the episodes of a condition, play the same steps):
+// compared id by id rather than through the cache's key text.
+let lastSteps: readonly Step<StagHuntState>[] | undefined;
+let lastPlayers: readonly string[] = [];
+let lastCorrupted: readonly string[] = [];
+
 function roundSteps(s: StagHuntState): readonly Step<StagHuntState>[] {
+  if (
+    lastSteps !== undefined && sameIds(s.players, lastPlayers) &&
+    sameIds(s.corrupted, lastCorrupted)
+  ) {
+    return lastSteps;
+  }
+  const steps = cachedSteps(s);
+  lastSteps = steps;
+  lastPlayers = [...s.players];
+  lastCorrupted = [...s.corrupted];
+  return steps;
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function cachedSteps(s: StagHuntState): readonly Step<StagHuntState>[] {
   const key = `${s.players.length}|${s.corrupted.join(",")}`;
   let steps = stepCache.get(key);
   if (!steps) {

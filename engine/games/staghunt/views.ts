@@ -143,8 +143,14 @@ function publicRound(rounds: RoundRecord[], i: number): PublicRound {
     }
     return { round: r.round, reports, outcome: null };
   }
-  const reports: PublicReport[] = [];
-  for (const t of r.turns) reports.push(Object.freeze(publicReport(t)));
+  // The reports shown while the round was in progress, where they still show its turns.
+  const before = live[i];
+  const reports: PublicReport[] = new Array(r.turns.length);
+  for (let k = 0; k < r.turns.length; k++) {
+    const t = r.turns[k];
+    const x = before?.[k];
+    reports[k] = x !== undefined && showsTurn(x, t) ? x : Object.freeze(publicReport(t));
+  }
   const made: PublicRound = Object.freeze({
     round: r.round,
     reports: Object.freeze(reports) as PublicReport[],
