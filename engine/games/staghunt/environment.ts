@@ -163,9 +163,19 @@ function rejustifyStep(position: number): Step<StagHuntState> {
       if (!pending || pending.agent !== s.players[position - 1]) return { state: s, events: [] };
       const r = reports.get(pending.agent) as { justification: string } | undefined;
       s.pending = null;
+      // The entry as one literal of the turn step's shape (a spread gave it a map of its own).
       return {
         state: s,
-        events: [publish(s, { ...pending, publicJustification: r?.justification ?? "" })],
+        events: [publish(s, {
+          agent: pending.agent,
+          position: pending.position,
+          corrupted: pending.corrupted,
+          originalAction: pending.originalAction,
+          publicAction: pending.publicAction,
+          confidence: pending.confidence,
+          originalJustification: pending.originalJustification,
+          publicJustification: r?.justification ?? "",
+        })],
       };
     },
   };
@@ -266,7 +276,20 @@ export function settledOutcome(
   return outcome;
 }
 
-const stepCache = new Map<string, readonly Step<StagHuntState>[]>();
+const stepCache = new Map<string | number, readonly Step<StagHuntState>[]>();
+
+/**
+ * What a round's steps are made of: the number of players and the positions
+ * of the corrupted ones, as a number (their bits, then N) for up to 30
+ * players, as text beyond.
+ */
+function stepsKey(players: readonly string[], corrupted: readonly string[]): string | number {
+  const n = players.length;
+  if (n > 30) return `${n}|${corrupted.join(",")}`;
+  let mask = 0;
+  for (let i = 0; i < n; i++) if (corrupted.includes(players[i])) mask |= 1 << i;
+  return mask * 32 + n;
+}
 
 // The last round's steps and what they were made for (the rounds of an
 // episode, and mostly the episodes of a condition, play the same steps):
@@ -296,7 +319,7 @@ function sameIds(a: readonly string[], b: readonly string[]): boolean {
 }
 
 function cachedSteps(s: StagHuntState): readonly Step<StagHuntState>[] {
-  const key = `${s.players.length}|${s.corrupted.join(",")}`;
+  const key = stepsKey(s.players, s.corrupted);
   let steps = stepCache.get(key);
   if (!steps) {
     const list: Step<StagHuntState>[] = [];
