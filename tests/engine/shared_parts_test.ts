@@ -289,3 +289,53 @@ Deno.test("thresholdPlayer() uses each game's own cutoff when games alternate", 
     "My naive estimate 1.000 is at or above the cutoff 0.200.",
   ]);
 });
+
+Deno.test("playerView() settles a round with the reports shown while it was in progress, and shows a turn edited before it settled", () => {
+  const s = initialStagHuntState(
+    parseStagHuntParams({ N: 3, M: 2, T: 2 }),
+    openStream({ seed: 1, round: 0, agent: "engine", purpose: "corrupted" }),
+  );
+  const turn = (agent: string, position: number) => ({
+    agent,
+    position,
+    corrupted: false,
+    originalAction: "Stag" as const,
+    publicAction: "Stag" as const,
+    confidence: 0.8,
+    originalJustification: `j${position}`,
+    publicJustification: `j${position}`,
+  });
+  s.round = 1;
+  s.rounds.push({ round: 1, turns: [turn("p01", 1), turn("p02", 2)], outcome: null });
+  const during = playerView(s, "p03").transcript[0].reports;
+  s.rounds[0].turns.push(turn("p03", 3));
+  // Edited in place after it was shown in progress.
+  s.rounds[0].turns[1].publicAction = "Hare";
+  s.rounds[0].outcome = {
+    publicStag: 2,
+    preflipStag: 3,
+    publicSuccess: true,
+    preflipSuccess: true,
+  };
+  s.round = 2;
+  s.rounds.push({ round: 2, turns: [], outcome: null });
+  const settled = playerView(s, "p01").transcript[0];
+  assert(Object.isFrozen(settled) && Object.isFrozen(settled.reports));
+  // The unchanged turn's report is the one shown before; the edited one is made again.
+  assert(settled.reports[0] === during[0]);
+  assert(settled.reports[1] !== during[1] && Object.isFrozen(settled.reports[1]));
+  assertEquals(settled.reports.map((r) => r.action), ["Stag", "Hare", "Stag"]);
+  assertEquals(during[1].action, "Stag");
+  assertEquals(settled, {
+    round: 1,
+    reports: [1, 2, 3].map((position) => ({
+      agent: `p0${position}`,
+      position,
+      action: position === 2 ? "Hare" as const : "Stag" as const,
+      confidence: 0.8,
+      justification: `j${position}`,
+    })),
+    outcome: { stag: 2, success: true },
+  });
+  assert(playerView(s, "p02").transcript[0] === settled);
+});

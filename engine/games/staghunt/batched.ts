@@ -46,6 +46,7 @@ import {
   executedAction,
   executedSuccess,
 } from "./corruption.ts";
+import { naiveEstimate } from "./beliefs/_naive.ts";
 import { roundOutcome, settledOutcome } from "./environment.ts";
 import {
   type HistoryReport,
@@ -170,7 +171,9 @@ function playMock(
   };
   const outcomes: RoundOutcome[] = [];
   const paid: number[] = ids.map(() => 0);
-  // The public history's settled rounds (as the threshold players' views show them).
+  // The public history's settled rounds (as the threshold players' views show them), for a
+  // rule that reads them: the naive rule reads only the round's earlier reports, counted here.
+  const naive = t !== undefined && t.rule.estimate === naiveEstimate;
   const past: HistoryRound[] = [];
   let reports = 0;
   for (let r = 1; r <= T; r++) {
@@ -183,16 +186,24 @@ function playMock(
       const k = first + i;
       const agent = ids[i];
       if (policy[i] === THRESHOLD) {
-        const current: HistoryReport[] = [];
-        for (let j = 0; j < i; j++) {
-          current.push({
-            agent: ids[j],
-            position: j + 1,
-            action: turns.public[first + j],
-            confidence: turns.confidence[first + j],
-          });
+        let estimate: number | undefined;
+        if (naive) {
+          // The naive rule's estimate of the earlier speakers' public actions (_naive.ts).
+          let stag = 0;
+          for (let j = 0; j < i; j++) if (turns.public[first + j] === "Stag") stag++;
+          estimate = i === 0 ? undefined : stag / i;
+        } else {
+          const current: HistoryReport[] = [];
+          for (let j = 0; j < i; j++) {
+            current.push({
+              agent: ids[j],
+              position: j + 1,
+              action: turns.public[first + j],
+              confidence: turns.confidence[first + j],
+            });
+          }
+          estimate = t!.rule.estimate(turnHistory(p, r, i + 1, agent, past.slice(), current));
         }
-        const estimate = t!.rule.estimate(turnHistory(p, r, i + 1, agent, past.slice(), current));
         const flip = noisy !== undefined && firstUniform(noisy, agent, NOISE_PURPOSE) < noise;
         // Two calls, not one on a merged q-hat (see thresholdPlayer in mock.ts).
         if (estimate === undefined) thresholdTurn(turns, k, t!.prior, PRIOR, cut!, flip);
@@ -229,7 +240,7 @@ function playMock(
       const turn = { originalAction: turns.original[k], publicAction: turns.public[k] };
       paid[i] += payoffOf(executedAction(mode, turn), executed, payoffs);
     }
-    if (thresholds) {
+    if (thresholds && !naive) {
       const shown: HistoryReport[] = [];
       for (let i = 0; i < N; i++) {
         const k = first + i;

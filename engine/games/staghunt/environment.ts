@@ -109,20 +109,31 @@ function turnStep(position: number): Step<StagHuntState> {
       const publicAction = corrupted
         ? corruptedAction(s.params.corruption, r.action, () => ctx.stream(agent, B3_PURPOSE))
         : r.action;
-      const entry = {
-        agent,
-        position,
-        corrupted,
-        originalAction: r.action,
-        publicAction,
-        confidence: r.confidence,
-        originalJustification: r.justification,
-      };
       if (publicAction !== r.action) {
-        s.pending = entry;
+        s.pending = {
+          agent,
+          position,
+          corrupted,
+          originalAction: r.action,
+          publicAction,
+          confidence: r.confidence,
+          originalJustification: r.justification,
+        };
         return { state: s, events: [] };
       }
-      return { state: s, events: [publish(s, { ...entry, publicJustification: r.justification })] };
+      return {
+        state: s,
+        events: [publish(s, {
+          agent,
+          position,
+          corrupted,
+          originalAction: r.action,
+          publicAction,
+          confidence: r.confidence,
+          originalJustification: r.justification,
+          publicJustification: r.justification,
+        })],
+      };
     },
   };
 }
@@ -152,9 +163,19 @@ function rejustifyStep(position: number): Step<StagHuntState> {
       if (!pending || pending.agent !== s.players[position - 1]) return { state: s, events: [] };
       const r = reports.get(pending.agent) as { justification: string } | undefined;
       s.pending = null;
+      // The entry as one literal of the turn step's shape (a spread gave it a map of its own).
       return {
         state: s,
-        events: [publish(s, { ...pending, publicJustification: r?.justification ?? "" })],
+        events: [publish(s, {
+          agent: pending.agent,
+          position: pending.position,
+          corrupted: pending.corrupted,
+          originalAction: pending.originalAction,
+          publicAction: pending.publicAction,
+          confidence: pending.confidence,
+          originalJustification: pending.originalJustification,
+          publicJustification: r?.justification ?? "",
+        })],
       };
     },
   };
@@ -166,8 +187,12 @@ const settleStep: Step<StagHuntState> = {
   apply(s) {
     const { M, payoffs, corruption } = s.params;
     const round = currentRound(s);
-    const publicStag = round.turns.filter((t) => t.publicAction === "Stag").length;
-    const preflipStag = round.turns.filter((t) => t.originalAction === "Stag").length;
+    let publicStag = 0;
+    let preflipStag = 0;
+    for (const t of round.turns) {
+      if (t.publicAction === "Stag") publicStag++;
+      if (t.originalAction === "Stag") preflipStag++;
+    }
     const outcome = roundOutcome(publicStag, preflipStag, M);
     round.outcome = outcome;
     // Scored on the executed actions: the public ones, the original ones under
@@ -251,10 +276,50 @@ export function settledOutcome(
   return outcome;
 }
 
-const stepCache = new Map<string, readonly Step<StagHuntState>[]>();
+const stepCache = new Map<string | number, readonly Step<StagHuntState>[]>();
+
+/**
+ * What a round's steps are made of: the number of players and the positions
+ * of the corrupted ones, as a number (their bits, then N) for up to 30
+ * players, as text beyond.
+ */
+function stepsKey(players: readonly string[], corrupted: readonly string[]): string | number {
+  const n = players.length;
+  if (n > 30) return `${n}|${corrupted.join(",")}`;
+  let mask = 0;
+  for (let i = 0; i < n; i++) if (corrupted.includes(players[i])) mask |= 1 << i;
+  return mask * 32 + n;
+}
+
+// The last round's steps and what they were made for (the rounds of an
+// episode, and mostly the episodes of a condition, play the same steps):
+// compared id by id rather than through the cache's key text.
+let lastSteps: readonly Step<StagHuntState>[] | undefined;
+let lastPlayers: readonly string[] = [];
+let lastCorrupted: readonly string[] = [];
 
 function roundSteps(s: StagHuntState): readonly Step<StagHuntState>[] {
-  const key = `${s.players.length}|${s.corrupted.join(",")}`;
+  if (
+    lastSteps !== undefined && sameIds(s.players, lastPlayers) &&
+    sameIds(s.corrupted, lastCorrupted)
+  ) {
+    return lastSteps;
+  }
+  const steps = cachedSteps(s);
+  lastSteps = steps;
+  lastPlayers = [...s.players];
+  lastCorrupted = [...s.corrupted];
+  return steps;
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function cachedSteps(s: StagHuntState): readonly Step<StagHuntState>[] {
+  const key = stepsKey(s.players, s.corrupted);
   let steps = stepCache.get(key);
   if (!steps) {
     const list: Step<StagHuntState>[] = [];

@@ -78,14 +78,42 @@ export interface TurnHistory {
  */
 export function historyFromView(view: StagHuntView): TurnHistory {
   const past: HistoryRound[] = [];
-  let current: HistoryReport[] = [];
   const transcript = view.transcript;
   for (let i = 0; i < transcript.length; i++) {
     const r = transcript[i];
     if (r.outcome) past.push(pastRound(r, i));
-    else if (r.round === view.round) current = historyReports(r);
   }
+  const live = viewRoundInProgress(view);
+  const current = live === undefined ? [] : historyReports(live);
   return turnHistory(view, view.round, view.position, view.you, past, current);
+}
+
+/**
+ * The round of a view's transcript whose reports are the current ones of
+ * its history (`historyFromView`): the last one in progress (no outcome) of
+ * the view's round; `undefined` when there is none.
+ *
+ * @example
+ * ```ts
+ * import { viewRoundInProgress } from "./history.ts";
+ * const transcript = [
+ *   { round: 1, outcome: { stag: 0, success: false }, reports: [] },
+ *   { round: 2, outcome: null, reports: [] },
+ * ];
+ * if (viewRoundInProgress({ round: 2, transcript } as never) !== transcript[1]) throw new Error();
+ * if (viewRoundInProgress({ round: 1, transcript } as never) !== undefined) throw new Error();
+ * ```
+ */
+export function viewRoundInProgress(
+  view: Pick<StagHuntView, "round" | "transcript">,
+): PublicRound | undefined {
+  let live: PublicRound | undefined;
+  const transcript = view.transcript;
+  for (let i = 0; i < transcript.length; i++) {
+    const r = transcript[i];
+    if (!r.outcome && r.round === view.round) live = r;
+  }
+  return live;
 }
 
 /**

@@ -21,14 +21,15 @@ import { trustReplies } from "../../core/_trusted_replies.ts";
 import { assertKnownKeys } from "../../core/strict_input.ts";
 import type { CallRequest } from "../../core/environment.ts";
 import { openStream } from "../../core/rng.ts";
+import { naiveEstimate, stagShare } from "./beliefs/_naive.ts";
 import { naiveRule } from "./beliefs/naive.ts";
 import { type BeliefRule, benchmarkAction } from "./beliefs/rule.ts";
 import { REJUSTIFY_CALL } from "./contracts.ts";
-import { historyFromView } from "./history.ts";
+import { historyFromView, viewRoundInProgress } from "./history.ts";
 import type { StagHuntAction } from "./payoffs.ts";
 import { playerIndex } from "./players.ts";
 import { qStar, type QStarOptions } from "./q_star.ts";
-import type { RejustifyView, StagHuntView } from "./views.ts";
+import type { PublicReport, RejustifyView, StagHuntView } from "./views.ts";
 import type { Agent } from "../../core/agent.ts";
 
 /** Rule-based player policies, the default first. */
@@ -170,7 +171,10 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
       if (req.call === REJUSTIFY_CALL) return rejustify(req);
       const v = req.view as StagHuntView;
       if (cut === undefined || !sameGame(cut.game, v)) cut = stagHuntCutoff(v, hare, options.qStar);
-      const estimate = rule.estimate(historyFromView(v));
+      // The naive rule reads only the current round's reports: counted on the view.
+      const estimate = rule.estimate === naiveEstimate
+        ? stagShare(viewRoundInProgress(v)?.reports ?? NO_REPORTS)
+        : rule.estimate(historyFromView(v));
       const flip = noise > 0 &&
         openStream({ seed, round: v.round, agent: v.you, purpose: NOISE_PURPOSE }).uniform() <
           noise;
@@ -183,6 +187,8 @@ export function thresholdPlayer(options: ThresholdPlayerOptions = {}): Agent {
     },
   });
 }
+
+const NO_REPORTS: readonly PublicReport[] = [];
 
 /** Stream purpose of a threshold player's noise draw (one per turn: seed, round, player). */
 export const NOISE_PURPOSE = "mock_noise";

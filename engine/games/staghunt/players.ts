@@ -60,7 +60,13 @@ export type StagHuntAgentFactory = (player: StagHuntPlayer) => Agent;
  * @throws {RangeError} For an id without a number.
  */
 export function playerIndex(id: string): number {
-  const m = /(\d+)$/.exec(id);
-  if (!m) throw new RangeError(`Player id "${id}" does not end in a number`);
-  return Number(m[1]) - 1;
+  // The digits at its end (what /(\d+)$/ finds), read without a regular expression.
+  let start = id.length;
+  while (start > 0) {
+    const c = id.charCodeAt(start - 1);
+    if (c < 48 || c > 57) break;
+    start--;
+  }
+  if (start === id.length) throw new RangeError(`Player id "${id}" does not end in a number`);
+  return Number(id.slice(start)) - 1;
 }

@@ -81,8 +81,6 @@ export interface RejustifyView extends StagHuntView {
  */
 export function playerView(state: StagHuntState, agent: string): StagHuntView {
   const p = state.params;
-  const transcript: PublicRound[] = [];
-  for (let i = 0; i < state.rounds.length; i++) transcript.push(publicRound(state.rounds, i));
   return {
     you: agent,
     position: state.players.indexOf(agent) + 1,
@@ -91,8 +89,14 @@ export function playerView(state: StagHuntState, agent: string): StagHuntView {
     M: p.M,
     payoffs: PAYOFFS.of(p.payoffs),
     order: ORDER.of(state.players),
-    transcript,
+    transcript: transcriptOf(state.rounds),
   };
+}
+
+function transcriptOf(rounds: RoundRecord[]): PublicRound[] {
+  const transcript: PublicRound[] = [];
+  for (let i = 0; i < rounds.length; i++) transcript.push(publicRound(rounds, i));
+  return transcript;
 }
 
 // What every view of an episode shows alike is shared, frozen
@@ -143,8 +147,14 @@ function publicRound(rounds: RoundRecord[], i: number): PublicRound {
     }
     return { round: r.round, reports, outcome: null };
   }
+  // The reports shown while the round was in progress, where they still show its turns.
+  const before = live[i];
   const reports: PublicReport[] = [];
-  for (const t of r.turns) reports.push(Object.freeze(publicReport(t)));
+  for (let k = 0; k < r.turns.length; k++) {
+    const t = r.turns[k];
+    const x = before?.[k];
+    reports.push(x !== undefined && showsTurn(x, t) ? x : Object.freeze(publicReport(t)));
+  }
   const made: PublicRound = Object.freeze({
     round: r.round,
     reports: Object.freeze(reports) as PublicReport[],
@@ -205,8 +215,18 @@ export function rejustifyView(
   state: StagHuntState,
   change: { agent: string; action: StagHuntAction; confidence: number },
 ): RejustifyView {
+  // The turn view's members, in its order, then `justify` (built at once, not spread).
+  const p = state.params;
+  const agent = change.agent;
   return {
-    ...playerView(state, change.agent),
+    you: agent,
+    position: state.players.indexOf(agent) + 1,
+    round: state.round,
+    N: p.N,
+    M: p.M,
+    payoffs: PAYOFFS.of(p.payoffs),
+    order: ORDER.of(state.players),
+    transcript: transcriptOf(state.rounds),
     justify: { action: change.action, confidence: change.confidence },
   };
 }

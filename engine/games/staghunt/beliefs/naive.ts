@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { naiveEstimate } from "./_naive.ts";
 import type { BeliefRule } from "./rule.ts";
 
 /**
@@ -20,11 +21,6 @@ import type { BeliefRule } from "./rule.ts";
  * ```
  */
 export function naiveRule(): BeliefRule {
-  return {
-    id: "naive",
-    estimate(h) {
-      if (h.current.length === 0) return undefined;
-      return h.current.filter((r) => r.action === "Stag").length / h.current.length;
-    },
-  };
+  // One estimate function for every naive rule (`_naive.ts`).
+  return { id: "naive", estimate: naiveEstimate };
 }

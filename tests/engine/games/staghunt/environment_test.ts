@@ -282,3 +282,44 @@ Deno.test("stagHunt's outcome and bounds are plain objects with their fields in 
   ]);
   assert.deepEqual(played.outcome.bounds, { worst: 4, best: 12 });
 });
+
+Deno.test("stagHunt's steps put a rejustify step after each corrupted speaker, whatever the players and corrupted set of the state asked", () => {
+  const ids = (players: string[], corrupted: string[]) =>
+    stagHunt.steps({ players, corrupted } as never).map((s) => s.id);
+  const three = ["p01", "p02", "p03"];
+  assert.deepEqual(ids(three, ["p02"]), ["turn_1", "turn_2", "rejustify_2", "turn_3", "settle"]);
+  // The same arrays edited in place give the steps of what they hold now.
+  const corrupted = ["p02"];
+  ids(three, corrupted);
+  corrupted[0] = "p03";
+  assert.deepEqual(ids(three, corrupted), ["turn_1", "turn_2", "turn_3", "rejustify_3", "settle"]);
+  corrupted.push("p01");
+  corrupted.sort();
+  assert.deepEqual(ids(three, corrupted), [
+    "turn_1",
+    "rejustify_1",
+    "turn_2",
+    "turn_3",
+    "rejustify_3",
+    "settle",
+  ]);
+  assert.deepEqual(ids(three, []), ["turn_1", "turn_2", "turn_3", "settle"]);
+  assert.deepEqual(ids(["p01", "p02"], []), ["turn_1", "turn_2", "settle"]);
+  // Beyond 30 players, and back.
+  const many = Array.from({ length: 32 }, (_, i) => `p${String(i + 1).padStart(2, "0")}`);
+  const steps = ids(many, ["p31", "p32"]);
+  assert.equal(steps.length, 32 + 2 + 1);
+  assert.deepEqual(steps.slice(-5), [
+    "turn_31",
+    "rejustify_31",
+    "turn_32",
+    "rejustify_32",
+    "settle",
+  ]);
+  assert.deepEqual(ids(many.slice(0, 30), ["p30"]).slice(-3), [
+    "turn_30",
+    "rejustify_30",
+    "settle",
+  ]);
+  assert.deepEqual(ids(three, ["p02"]), ["turn_1", "turn_2", "rejustify_2", "turn_3", "settle"]);
+});

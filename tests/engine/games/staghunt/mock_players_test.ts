@@ -5,6 +5,12 @@ import {
   thresholdPlayer,
 } from "../../../../engine/games/staghunt/mock.ts";
 import { carryoverRule } from "../../../../engine/games/staghunt/beliefs/carryover.ts";
+import { naiveRule } from "../../../../engine/games/staghunt/beliefs/naive.ts";
+import type { Agent } from "../../../../engine/core/agent.ts";
+import { playEpisode } from "../../../../engine/core/episode.ts";
+import { stagHuntSetup } from "../../../../engine/games/staghunt/descriptor.ts";
+import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
+import { playerIndex } from "../../../../engine/games/staghunt/players.ts";
 import type { StagHuntView } from "../../../../engine/games/staghunt/views.ts";
 import { near, throwsWith } from "./_fixtures.ts";
 
@@ -209,4 +215,56 @@ Deno.test("thresholdPlayer() gives each game's own justifications when games alt
     Array(4).fill("0.096"),
     Array(4).fill("0.386"),
   ]);
+});
+
+Deno.test("thresholdPlayer() on the naive rule replies to every request of played episodes as a naive rule reading the whole history does", async () => {
+  // The naive rule's player counts its view's current reports; a rule that is the
+  // naive one in effect (another estimate function) is given the history built
+  // from the view. Both players see every request; the episode plays the first.
+  const generic = {
+    id: "naive",
+    estimate: (h: Parameters<ReturnType<typeof naiveRule>["estimate"]>[0]) =>
+      naiveRule().estimate(h),
+  };
+  let turns = 0;
+  let rejustified = 0;
+  for (
+    const [params, threshold] of [
+      [{ N: 5, M: 3, T: 4, F: 2 }, {}],
+      [{ N: 5, M: 3, T: 4, F: 2, corruption: "b3" }, { noise: 0.3 }],
+      [{ N: 3, M: 2, T: 5, F: 1, corruption: "communication_only" }, { firstSpeakerPrior: 0.2 }],
+      [{ N: 6, M: 4, T: 3, F: 0 }, { noise: 0.1, seed: 9 }],
+    ] as const
+  ) {
+    for (let seed = 0; seed < 25; seed++) {
+      await playEpisode(stagHunt, {
+        ...stagHuntSetup(params, "h1"),
+        seed,
+        clock: () => "t",
+        agents: (): Agent => {
+          const fast = thresholdPlayer(threshold);
+          const slow = thresholdPlayer({ ...threshold, rule: generic });
+          return {
+            policy: fast.policy,
+            async decide(req) {
+              const a = await fast.decide(req);
+              assert.deepEqual(await slow.decide(req), a);
+              if (req.call === "rejustify") rejustified++;
+              else turns++;
+              return a;
+            },
+          };
+        },
+      });
+    }
+  }
+  // Every turn of the 100 episodes (25 each of 20, 20, 15 and 18 turns).
+  assert.equal(turns, 25 * (20 + 20 + 15 + 18));
+  assert.ok(rejustified > 0);
+});
+
+Deno.test("playerIndex() reads the digits an id ends in, and refuses an id without them", () => {
+  assert.deepEqual(["p01", "p12", "x7", "007", "p1000"].map(playerIndex), [0, 11, 6, 6, 999]);
+  throwsWith(() => playerIndex("p01a"), RangeError, /^Player id "p01a" does not end in a number$/);
+  throwsWith(() => playerIndex(""), RangeError, /^Player id "" does not end in a number$/);
 });
