@@ -3,7 +3,11 @@
  * told to (so games registered outside the repository are played here too),
  * then plays the episodes it is sent, in order, and appends their logs to its
  * own segment of each run folder (`segment-<tag>.ndjson`, opened at the first
- * episode).
+ * episode). The logs of episodes without model calls are held and written
+ * together just before their results are sent (`SegmentWriter`'s
+ * `holdBytes`), so an episode is reported done only once its log is written;
+ * a worker killed in between loses only unreported episodes, which resume
+ * plays again. An episode with model calls is written at once.
  *
  * Messages in: `{ type: "init", modules, tag, report }`, then
  * `{ type: "run", jobs }` (a batch). Messages out: `{ type: "ready" }`,
@@ -24,6 +28,14 @@ let tag = "";
 let report = 1;
 let segmentBytes: number | undefined;
 const segments = new Map<string, SegmentWriter>();
+/**
+ * Held mock episodes' logs, per segment, up to this many bytes (about 30
+ * blocks of a bank-run episode): written with one write, each segment's before
+ * its episodes are reported.
+ */
+const HOLD_BYTES = 1 << 20;
+// The finished episodes whose logs a run folder's writer may still hold, by folder.
+const unwritten = new Map<string, WorkerResult[]>();
 const queue: WorkerJob[] = [];
 let playing = false;
 
@@ -52,22 +64,74 @@ async function play(): Promise<void> {
   try {
     while (queue.length > 0) {
       const job = queue.shift()!;
-      results.push({ job: job.job, summary: await playJob(job) });
+      const result = { job: job.job, summary: await playJob(job) };
+      results.push(result);
+      held(job.dir, result);
       if (results.length >= report) {
+        writeHeld();
         post({ type: "done", results });
         results = [];
       }
     }
   } finally {
     playing = false;
+    writeHeld();
     if (results.length > 0) post({ type: "done", results });
   }
+}
+
+/**
+ * Notes a finished episode of a run folder: its log may be held by the
+ * folder's writer until the next flush; once the writer holds none (an
+ * episode with model calls wrote every block at once), those before it are
+ * written. A write that failed fails every episode whose log was held.
+ */
+function held(dir: string, result: WorkerResult): void {
+  let list = unwritten.get(dir);
+  if (list === undefined) unwritten.set(dir, list = []);
+  const w = segments.get(dir);
+  if (w !== undefined && w.writeError !== null) {
+    // The writer dropped what it held: none of those episodes is logged.
+    lost(list, w.writeError, w.path);
+    return;
+  }
+  if (result.summary.logged) list.push(result);
+  if (w === undefined || w.heldBlocks === 0) list.length = 0;
+}
+
+/** Writes every writer's held blocks; the episodes of a writer whose write fails fail with it. */
+function writeHeld(): void {
+  for (const [dir, list] of unwritten) {
+    if (list.length === 0) continue;
+    const w = segments.get(dir)!;
+    try {
+      w.flush();
+      list.length = 0;
+    } catch (err) {
+      lost(list, err, w.path);
+    }
+  }
+}
+
+/** Fails the episodes whose held logs a failed write dropped (not logged: resume plays them again). */
+function lost(list: WorkerResult[], err: unknown, path: string): void {
+  for (const r of list) r.summary = failedWrite(r.summary.id, err, path);
+  list.length = 0;
+}
+
+/** The summary of an episode whose log could not be written. */
+function failedWrite(id: string, err: unknown, path: string) {
+  return writeFailedSummary(id, err, path) ??
+    failedSummary(id, `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 function playJob(m: WorkerJob) {
   const writer = () => {
     let w = segments.get(m.dir);
-    if (!w) segments.set(m.dir, w = SegmentWriter.create(m.dir, tag, { maxBytes: segmentBytes }));
+    if (!w) {
+      w = SegmentWriter.create(m.dir, tag, { maxBytes: segmentBytes, holdBytes: HOLD_BYTES });
+      segments.set(m.dir, w);
+    }
     return w;
   };
   const log = {
@@ -75,10 +139,6 @@ function playJob(m: WorkerJob) {
     appendText: (text: LogText) => writer().appendText(text),
   };
   return executeEpisode(m.episode, { log }).catch((err) =>
-    writeFailedSummary(m.episode.id, err, segments.get(m.dir)?.path ?? m.dir) ??
-      failedSummary(
-        m.episode.id,
-        `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`,
-      )
+    failedWrite(m.episode.id, err, segments.get(m.dir)?.path ?? m.dir)
   );
 }
