@@ -19,7 +19,8 @@
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
-import { executeEpisode, failedSummary, writeFailedSummary } from "./execute.ts";
+import { failedWrite, HeldResults } from "./_held_results.ts";
+import { executeEpisode } from "./execute.ts";
 import { type LogText, SegmentWriter } from "./segments.ts";
 import type { WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from "./worker_pool.ts";
 
@@ -34,8 +35,9 @@ const segments = new Map<string, SegmentWriter>();
  * its episodes are reported.
  */
 const HOLD_BYTES = 1 << 20;
-// The finished episodes whose logs a run folder's writer may still hold, by folder.
-const unwritten = new Map<string, WorkerResult[]>();
+// The finished episodes whose logs a run folder's writer may still hold.
+const unwritten = new HeldResults();
+const writeHeld = () => unwritten.write((dir) => segments.get(dir));
 const queue: WorkerJob[] = [];
 let playing = false;
 
@@ -66,7 +68,7 @@ async function play(): Promise<void> {
       const job = queue.shift()!;
       const result = { job: job.job, summary: await playJob(job) };
       results.push(result);
-      held(job.dir, result);
+      unwritten.note(job.dir, segments.get(job.dir), result);
       if (results.length >= report) {
         writeHeld();
         post({ type: "done", results });
@@ -78,51 +80,6 @@ async function play(): Promise<void> {
     writeHeld();
     if (results.length > 0) post({ type: "done", results });
   }
-}
-
-/**
- * Notes a finished episode of a run folder: its log may be held by the
- * folder's writer until the next flush; once the writer holds none (an
- * episode with model calls wrote every block at once), those before it are
- * written. A write that failed fails every episode whose log was held.
- */
-function held(dir: string, result: WorkerResult): void {
-  let list = unwritten.get(dir);
-  if (list === undefined) unwritten.set(dir, list = []);
-  const w = segments.get(dir);
-  if (w !== undefined && w.writeError !== null) {
-    // The writer dropped what it held: none of those episodes is logged.
-    lost(list, w.writeError, w.path);
-    return;
-  }
-  if (result.summary.logged) list.push(result);
-  if (w === undefined || w.heldBlocks === 0) list.length = 0;
-}
-
-/** Writes every writer's held blocks; the episodes of a writer whose write fails fail with it. */
-function writeHeld(): void {
-  for (const [dir, list] of unwritten) {
-    if (list.length === 0) continue;
-    const w = segments.get(dir)!;
-    try {
-      w.flush();
-      list.length = 0;
-    } catch (err) {
-      lost(list, err, w.path);
-    }
-  }
-}
-
-/** Fails the episodes whose held logs a failed write dropped (not logged: resume plays them again). */
-function lost(list: WorkerResult[], err: unknown, path: string): void {
-  for (const r of list) r.summary = failedWrite(r.summary.id, err, path);
-  list.length = 0;
-}
-
-/** The summary of an episode whose log could not be written. */
-function failedWrite(id: string, err: unknown, path: string) {
-  return writeFailedSummary(id, err, path) ??
-    failedSummary(id, `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`);
 }
 
 function playJob(m: WorkerJob) {

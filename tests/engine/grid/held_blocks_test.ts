@@ -7,6 +7,7 @@
 import { assert, assertEquals, assertThrows } from "../../_assert.ts";
 import { AgentReply } from "../../../engine/core/episode.ts";
 import type { GridEpisode } from "../../../engine/grid/cells.ts";
+import { failedWrite, HeldResults } from "../../../engine/grid/_held_results.ts";
 import { executeEpisode } from "../../../engine/grid/execute.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { playGridLog } from "../../../engine/grid/runners.ts";
@@ -190,6 +191,55 @@ Deno.test("executeEpisode() lets a mock episode's log wait for the writer's flus
     "bank_run_M0_s2",
   ]);
   w.close();
+});
+
+Deno.test("HeldResults.write() fails every episode whose held log a failed write dropped, and note() those a later block's failed write dropped", async () => {
+  const dir = await Deno.makeTempDir();
+  const restore = injectWriteFaults({ match: "segment-", after: 2 });
+  try {
+    // Written before the fault (its two writes), then two held and lost with the flush.
+    const w = SegmentWriter.create(dir, "t", { holdBytes: 1 << 20 });
+    const log = { append: w.append.bind(w), appendText: w.appendText.bind(w) };
+    const held = new HeldResults();
+    const paid = (p: { id: string }) => ({
+      policy: "llm:scripted",
+      decide: (req: { round: number }) => {
+        const text = '{"withdraw_probability": 5}';
+        return Promise.resolve(new AgentReply(text, { calls: [callRecord(text, req.round)] }));
+      },
+    });
+    const r0 = { summary: await executeEpisode(frail(0), { log, agents: paid }) };
+    held.note(dir, w, r0);
+    const r1 = { summary: await executeEpisode(frail(1), { log }) };
+    held.note(dir, w, r1);
+    const r2 = { summary: await executeEpisode(frail(2), { log }) };
+    held.note(dir, w, r2);
+    assertEquals([r1.summary.logged, r2.summary.logged, w.heldBlocks], [true, true, 2]);
+    held.write((d) => (d === dir ? w : undefined));
+    assertEquals([r0.summary.logged, r0.summary.status], [true, "ok"]);
+    for (const r of [r1, r2]) {
+      assertEquals(
+        [r.summary.logged, r.summary.status, r.summary.writeFailure?.code, r.summary.error],
+        [false, "error", "ENOSPC", "Writing the log failed: No space left on device (os error 28)"],
+      );
+    }
+    // A second writer: two held, then a block that may not wait fails to write them.
+    const v = SegmentWriter.create(dir, "u", { holdBytes: 1 << 20 });
+    const vlog = { append: v.append.bind(v), appendText: v.appendText.bind(v) };
+    const q1 = { summary: await executeEpisode(frail(3), { log: vlog }) };
+    held.note(`${dir}/u`, v, q1);
+    // As the worker does: a log that cannot be written is the episode's write failure.
+    const q2 = {
+      summary: await executeEpisode(frail(4), { log: vlog, agents: paid }).catch((err) =>
+        failedWrite("bank_run_M0_s4", err, v.path)
+      ),
+    };
+    assertEquals([q2.summary.logged, q2.summary.writeFailure?.code], [false, "ENOSPC"]);
+    held.note(`${dir}/u`, v, q2);
+    assertEquals([q1.summary.logged, q1.summary.writeFailure?.code], [false, "ENOSPC"]);
+  } finally {
+    restore();
+  }
 });
 
 Deno.test("runGrid() with a worker stopped mid-batch leaves a folder whose resume plays exactly the episodes it does not hold, none twice", async () => {
