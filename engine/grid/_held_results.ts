@@ -29,7 +29,10 @@ export interface HeldResult {
  */
 export function failedWrite(id: string, err: unknown, path: string): EpisodeSummary {
   return writeFailedSummary(id, err, path) ??
-    failedSummary(id, `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`);
+    failedSummary(
+      id,
+      `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
 }
 
 /**

@@ -70,7 +70,11 @@ Deno.test("SegmentWriter.appendText() holds blocks that may wait until flush(), 
     // Nothing is in the files yet, but the offsets are those of the blocks once written.
     assertEquals([counter.writes, read(held.path).length, read(held.indexPath).length], [0, 0, 0]);
     assertEquals([held.heldBlocks, held.size], [3, plain.size]);
-    assertEquals(entries.map((e) => e.offset), [0, logs[0].bytes.length, logs[0].bytes.length + logs[1].bytes.length]);
+    assertEquals(entries.map((e) => e.offset), [
+      0,
+      logs[0].bytes.length,
+      logs[0].bytes.length + logs[1].bytes.length,
+    ]);
     held.flush();
     assertEquals([counter.writes, held.heldBlocks], [2, 0]);
     held.flush(); // nothing held: no write
@@ -120,7 +124,10 @@ Deno.test("SegmentWriter writes what it holds before the held bytes would pass h
   w.appendText({ ...logs[1], mayWait: true });
   assertEquals(w.heldBlocks, 2);
   w.appendText({ ...logs[2], mayWait: true }); // the held two go first
-  assertEquals([w.heldBlocks, read(w.path).length], [1, logs[0].bytes.length + logs[1].bytes.length]);
+  assertEquals([w.heldBlocks, read(w.path).length], [
+    1,
+    logs[0].bytes.length + logs[1].bytes.length,
+  ]);
   w.appendText({ ...logs[3], mayWait: true }); // the file would pass maxBytes: held block, then roll over
   assertEquals(w.paths.length, 2);
   assertEquals(
@@ -175,7 +182,7 @@ Deno.test("executeEpisode() lets a mock episode's log wait for the writer's flus
   assertEquals([mock.logged, mock.usage.calls, w.heldBlocks, read(w.path).length], [true, 0, 1, 0]);
   const paid = await executeEpisode(frail(2), {
     log,
-    agents: (p) => ({
+    agents: () => ({
       policy: "llm:scripted",
       decide: (req) => {
         const text = '{"withdraw_probability": 5}';
@@ -201,7 +208,7 @@ Deno.test("HeldResults.write() fails every episode whose held log a failed write
     const w = SegmentWriter.create(dir, "t", { holdBytes: 1 << 20 });
     const log = { append: w.append.bind(w), appendText: w.appendText.bind(w) };
     const held = new HeldResults();
-    const paid = (p: { id: string }) => ({
+    const paid = () => ({
       policy: "llm:scripted",
       decide: (req: { round: number }) => {
         const text = '{"withdraw_probability": 5}';
