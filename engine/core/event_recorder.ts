@@ -172,7 +172,9 @@ export class EventRecorder {
   // The lines as UTF-8 (with lines; else only the current round's, as scratch for the hashes).
   private buf: Uint8Array = EMPTY;
   private pos = 0;
-  // The running hash of the current segment.
+  // The running hash of the current segment, created at its first bytes (a segment that
+  // ends with none, e.g. the one a checkpoint opens before the next round restarts it,
+  // costs no Hash object: about a microsecond each, several an episode).
   private segment: Hash | undefined;
   private textCache = "";
   private textAt = 0;
@@ -218,7 +220,6 @@ export class EventRecorder {
     this.prefix = this.blocks ? BLOCK_LINE_PREFIX : lineHead(options.run, options.episode);
     if (this.hashed) {
       this.buf = this.lines ? takeBuffer() : new Uint8Array(1 << 14);
-      this.segment = createHash("sha256");
     }
     this.mark();
   }
@@ -383,7 +384,7 @@ export class EventRecorder {
     const seq = this.seq++;
     this.tally.last = CHECKPOINT;
     this.flush(true);
-    const roundHash = this.segment!.digest("hex");
+    const roundHash = this.segmentDigest();
     const stateHash = utf8Sha256Hex(stateText);
     this.restartSegment();
     if (this.deltas) {
@@ -456,9 +457,19 @@ export class EventRecorder {
     return this.headBase + seq + ",";
   }
 
+  /** The current segment's running hash, created at its first bytes. */
+  private segmentHash(): Hash {
+    return this.segment ??= createHash("sha256");
+  }
+
+  /** The current segment's hash (hex): of its bytes so far, that of no bytes when none. */
+  private segmentDigest(): string {
+    return this.segment === undefined ? EMPTY_SHA256 : this.segment.digest("hex");
+  }
+
   /** A new segment from here; without lines, the bytes before it are dropped. */
   private restartSegment(): void {
-    this.segment = createHash("sha256");
+    this.segment = undefined;
     if (!this.lines) this.pos = 0;
   }
 
@@ -495,25 +506,37 @@ export class EventRecorder {
     this.putString(text);
     const outAt = this.outAt;
     const outLength = this.outLength;
-    if (hashed && this.pos - at === text.length) {
-      // ASCII: a character is a byte, so the kept parts are gathered in the scratch by offset.
+    if (hashed && outAt.length === 0) {
+      // Nothing left out (most segments: a time member is written only when the clock moved).
+      this.segmentHash().update(this.buf.subarray(at, this.pos));
+    } else if (hashed && this.pos - at === text.length) {
+      // ASCII: a character is a byte, so the kept parts are found in the buffer by offset. One
+      // kept part (a segment after its checkpoint's line, which is left out) is hashed where
+      // it is; more are gathered in the scratch first.
       if (scratch.length < text.length) scratch = new Uint8Array(text.length * 2);
       const buf = this.buf;
+      let one: Uint8Array | undefined;
       let n = 0;
       let from = 0;
-      for (let i = 0; i < outAt.length; i++) {
-        const to = outAt[i];
+      for (let i = 0; i <= outAt.length; i++) {
+        const to = i < outAt.length ? outAt[i] : text.length;
         if (to > from) {
-          scratch.set(buf.subarray(at + from, at + to), n);
-          n += to - from;
+          const part = buf.subarray(at + from, at + to);
+          if (one === undefined && n === 0) one = part;
+          else {
+            if (one !== undefined) {
+              scratch.set(one, 0);
+              n = one.length;
+              one = undefined;
+            }
+            scratch.set(part, n);
+            n += part.length;
+          }
         }
-        from = to + outLength[i];
+        if (i < outAt.length) from = to + outLength[i];
       }
-      if (text.length > from) {
-        scratch.set(buf.subarray(at + from, this.pos), n);
-        n += text.length - from;
-      }
-      this.segment!.update(scratch.subarray(0, n));
+      const kept = one ?? scratch.subarray(0, n);
+      if (kept.length > 0) this.segmentHash().update(kept);
     } else if (hashed) {
       let kept = "";
       let from = 0;
@@ -521,7 +544,7 @@ export class EventRecorder {
         kept += text.slice(from, outAt[i]);
         from = outAt[i] + outLength[i];
       }
-      this.segment!.update(kept + text.slice(from));
+      this.segmentHash().update(kept + text.slice(from));
     }
     outAt.length = 0;
     outLength.length = 0;
@@ -574,7 +597,7 @@ export class EventRecorder {
     // episode_end: its hash covers the segment so far and its own text without the member.
     this.addLine(head + timePart + rest + "\n", head.length, timePart.length);
     this.flush(true);
-    const own = this.segment!.digest("hex");
+    const own = this.segmentDigest();
     this.pos -= 2; // its "}\n", which the member replaces
     this.putString(`,${EVENTS_HASH_KEY}${own}"}\n`);
     this.restartSegment();
@@ -621,7 +644,7 @@ export class EventRecorder {
     // episode_end: its hash covers the segment so far and its own text without the member.
     this.addLine(head + time + delta.body(own, "events_hash") + "\n", head.length, time.length);
     this.flush(true);
-    const hash = this.segment!.digest("hex");
+    const hash = this.segmentDigest();
     delta.trail(hash);
     this.pos -= 2; // its "}\n", which the member replaces
     this.putString(`,${EVENTS_HASH_KEY}${hash}"}\n`);
@@ -663,7 +686,7 @@ export class EventRecorder {
     this.flush(true);
     if (!this.all) {
       this.putString(line + "\n");
-      if (game) this.segment!.update(bare + "\n");
+      if (game) this.segmentHash().update(bare + "\n");
       return undefined;
     }
     let own: string | undefined;
@@ -672,18 +695,18 @@ export class EventRecorder {
       own = sha256Hex(bare);
       key = "event_hash";
     } else if (body.type === "episode_end") {
-      own = this.segment!.update(bare + "\n").digest("hex");
+      own = this.segmentHash().update(bare + "\n").digest("hex");
       key = "events_hash";
     }
     if (own === undefined) {
       this.putString(line + "\n");
-      this.segment!.update(bare + "\n");
+      this.segmentHash().update(bare + "\n");
       return undefined;
     }
     const member = `,"${key}":"${own}"}`;
     this.putString(line.slice(0, -1) + member + "\n");
     if (game) this.restartSegment();
-    else this.segment!.update(bare.slice(0, -1) + member + "\n");
+    else this.segmentHash().update(bare.slice(0, -1) + member + "\n");
     return own;
   }
 }
@@ -691,6 +714,8 @@ export class EventRecorder {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const EMPTY = new Uint8Array(0);
+// The SHA-256 of no bytes: the digest of a segment that was given none.
+const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 // The size of an episode's line buffer to start with: the largest grown to (up to 4 MiB).
 let bufferHint = 1 << 16;
 // Where the kept bytes of a segment are gathered for its one hash update (shared: it is

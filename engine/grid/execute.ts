@@ -239,6 +239,8 @@ export async function executeEpisode(
       episode: episode.id,
       ...(played.bytes !== undefined ? { bytes: played.bytes } : { text: played.text }),
       ...(end?.type === "episode_end" ? { status: end.status } : {}),
+      // Held until the writer's flush only without model calls: a paid reply is written at once.
+      mayWait: played.tally.llmCalls.length === 0,
     });
     // Written: the buffer serves the next episode's lines.
     if (played.bytes !== undefined) recycleLogBytes(played.bytes);

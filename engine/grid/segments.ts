@@ -201,6 +201,14 @@ export interface LogText {
    * tally does): the last line is then checked to carry it rather than parsed.
    */
   status?: string;
+  /**
+   * Whether the block may wait in the writer's memory until its next
+   * {@linkcode SegmentWriter.flush} (a writer created with `holdBytes`): an
+   * episode without model calls, which a kill before the flush only makes
+   * resume play again. Default false: the block is written at once (after
+   * the blocks held before it), as every episode with model calls is.
+   */
+  mayWait?: boolean;
 }
 
 /** Options of {@linkcode SegmentWriter.create}. */
@@ -211,6 +219,16 @@ export interface SegmentWriterOptions {
    * {@linkcode SEGMENT_MAX_BYTES}.
    */
   maxBytes?: number;
+  /**
+   * Blocks appended with `mayWait` are held in memory, up to this many bytes,
+   * and written together (their data with one write, then their index lines
+   * with one) by {@linkcode SegmentWriter.flush}, by the next block that may
+   * not wait, or once they would pass this size: a write costs several
+   * microseconds beyond its bytes, a mock episode's log a few hundred. The
+   * caller counts a held block as logged only after the flush. Default 0:
+   * every block is written at once.
+   */
+  holdBytes?: number;
 }
 
 /**
@@ -243,17 +261,24 @@ export class SegmentWriter {
   readonly #dir: string;
   readonly #tag: string;
   readonly #maxBytes: number;
+  readonly #holdBytes: number;
   #data: Deno.FsFile | null;
   #index: Deno.FsFile | null;
   #size = 0;
   #buffer = new Uint8Array(1 << 16);
+  // Blocks held for the next flush: their bytes, how many, and their index lines.
+  #held = new Uint8Array(0);
+  #heldBytes = 0;
+  #heldBlocks = 0;
+  #heldIndex = "";
   /** The write error that closed the segment, thrown again by later appends. */
   #failure: unknown = null;
 
-  private constructor(dir: string, tag: string, maxBytes: number) {
+  private constructor(dir: string, tag: string, maxBytes: number, holdBytes: number) {
     this.#dir = dir;
     this.#tag = tag;
     this.#maxBytes = maxBytes;
+    this.#holdBytes = holdBytes;
     const [path, data, index] = openSegment(dir, `segment-${tag}.ndjson`);
     this.paths = [path];
     this.#data = data;
@@ -263,8 +288,8 @@ export class SegmentWriter {
   /**
    * Creates `<dir>/segment-<tag>.ndjson` and its index; both must be new.
    *
-   * @throws {RangeError} For a tag that is not a name, or a `maxBytes` that
-   * is not a positive integer.
+   * @throws {RangeError} For a tag that is not a name, a `maxBytes` that is
+   * not a positive integer, or a `holdBytes` that is not an integer >= 0.
    * @throws {Deno.errors.AlreadyExists} When the segment exists.
    */
   static create(dir: string, tag: string, options: SegmentWriterOptions = {}): SegmentWriter {
@@ -274,7 +299,13 @@ export class SegmentWriter {
         `Segment maxBytes must be a positive integer: received ${JSON.stringify(maxBytes)}`,
       );
     }
-    return new SegmentWriter(dir, checkName("segment tag", tag), maxBytes);
+    const holdBytes = options.holdBytes ?? 0;
+    if (!Number.isSafeInteger(holdBytes) || holdBytes < 0) {
+      throw new RangeError(
+        `Segment holdBytes must be an integer >= 0: received ${JSON.stringify(holdBytes)}`,
+      );
+    }
+    return new SegmentWriter(dir, checkName("segment tag", tag), maxBytes, holdBytes);
   }
 
   /** Path of the segment file being written (the last of {@linkcode SegmentWriter.paths}). */
@@ -287,9 +318,19 @@ export class SegmentWriter {
     return segmentIndexPath(this.path);
   }
 
-  /** Bytes written so far to the segment file being written. */
+  /** Bytes appended so far to the segment file being written (held blocks included). */
   get size(): number {
     return this.#size;
+  }
+
+  /** The write error that closed the segment (its held blocks dropped, not logged), or `null`. */
+  get writeError(): unknown {
+    return this.#failure;
+  }
+
+  /** Blocks appended but held, not yet written (see `holdBytes`); 0 after a flush. */
+  get heldBlocks(): number {
+    return this.#heldBlocks;
   }
 
   /**
@@ -370,12 +411,19 @@ export class SegmentWriter {
           (log.status === undefined ? "" : ` of status "${status}"`),
       );
     }
+    const wait = log.mayWait === true;
     return bytes === undefined
-      ? this.#appendText(run, episode, status, text!)
-      : this.#appendBytes(run, episode, status, bytes);
+      ? this.#appendText(run, episode, status, text!, wait)
+      : this.#appendBytes(run, episode, status, bytes, wait);
   }
 
-  #appendText(run: string, episode: string, status: string, text: string): SegmentEntry {
+  #appendText(
+    run: string,
+    episode: string,
+    status: string,
+    text: string,
+    wait = false,
+  ): SegmentEntry {
     // A failed write closed the segment: every later block meets the same error.
     if (this.#failure !== null) throw this.#failure;
     if (this.#data === null || this.#index === null) {
@@ -385,30 +433,97 @@ export class SegmentWriter {
       this.#buffer = new Uint8Array(Math.max(text.length * 3, this.#buffer.length * 2));
     }
     const { written } = encoder.encodeInto(text, this.#buffer);
-    return this.#appendBytes(run, episode, status, this.#buffer.subarray(0, written));
+    return this.#appendBytes(run, episode, status, this.#buffer.subarray(0, written), wait);
   }
 
-  #appendBytes(run: string, episode: string, status: string, block: Uint8Array): SegmentEntry {
+  #appendBytes(
+    run: string,
+    episode: string,
+    status: string,
+    block: Uint8Array,
+    wait = false,
+  ): SegmentEntry {
     if (this.#failure !== null) throw this.#failure;
     if (this.#data === null || this.#index === null) {
       throw new Error(`The segment "${this.path}" is closed`);
     }
     const written = block.length;
+    const hold = wait && this.#holdBytes > 0;
     try {
+      // What is held goes first: before a block that may not wait, or one that would take the
+      // held bytes past their limit or the file past its size (the roll-over below).
+      const rolls = this.#size > 0 && this.#size + written > this.#maxBytes;
+      if (this.#heldBlocks > 0 && (!hold || rolls || this.#heldBytes + written > this.#holdBytes)) {
+        this.#writeHeld();
+      }
       // Roll over at a block boundary: the block goes whole to a new file.
-      if (this.#size > 0 && this.#size + written > this.#maxBytes) this.#rollOver();
+      if (rolls) this.#rollOver();
       const entry: SegmentEntry = { run, episode, offset: this.#size, bytes: written, status };
-      writeAll(this.#data!, block);
-      writeAll(this.#index!, encoder.encode(JSON.stringify(entry) + "\n"));
+      if (hold) {
+        if (this.#held.length < this.#heldBytes + written) {
+          const grown = new Uint8Array(Math.max(this.#holdBytes, this.#heldBytes + written));
+          grown.set(this.#held.subarray(0, this.#heldBytes));
+          this.#held = grown;
+        }
+        this.#held.set(block, this.#heldBytes);
+        this.#heldBytes += written;
+        this.#heldBlocks++;
+        this.#heldIndex += JSON.stringify(entry) + "\n";
+      } else {
+        writeAll(this.#data!, block);
+        writeAll(this.#index!, encoder.encode(JSON.stringify(entry) + "\n"));
+      }
       this.#size += written;
       return entry;
     } catch (err) {
-      // A block may be torn now: appending after it would misplace every
-      // later block, so this segment takes no more (resume cuts the tail).
-      this.close();
-      this.#failure = err;
+      this.#fail(err);
       throw err;
     }
+  }
+
+  /**
+   * Writes the held blocks (see `holdBytes`): their bytes with one write,
+   * then their index lines with one. A no-op when none is held.
+   *
+   * @throws {Error} The operating system's error (e.g. `ENOSPC`) when the
+   * write fails (the held blocks are then not logged, and every later append
+   * throws it again); the error that closed the segment before.
+   */
+  flush(): void {
+    if (this.#failure !== null) throw this.#failure;
+    if (this.#heldBlocks === 0) return;
+    try {
+      this.#writeHeld();
+    } catch (err) {
+      this.#fail(err);
+      throw err;
+    }
+  }
+
+  #writeHeld(): void {
+    if (this.#data === null || this.#index === null) {
+      throw new Error(`The segment "${this.path}" is closed`);
+    }
+    const bytes = this.#held.subarray(0, this.#heldBytes);
+    const index = this.#heldIndex;
+    this.#heldBytes = 0;
+    this.#heldBlocks = 0;
+    this.#heldIndex = "";
+    writeAll(this.#data, bytes);
+    writeAll(this.#index, encoder.encode(index));
+  }
+
+  /**
+   * A write failed: a block may be torn now, and appending after it would
+   * misplace every later block, so this segment takes no more (resume cuts
+   * the tail); what was held is dropped (not logged).
+   */
+  #fail(err: unknown): void {
+    this.#heldBytes = 0;
+    this.#heldBlocks = 0;
+    this.#heldIndex = "";
+    this.close();
+    this.#failure = err;
   }
 
   /** Closes the current file and opens the next one (`segment-<tag>_<n>.ndjson`). */
@@ -424,8 +539,14 @@ export class SegmentWriter {
     this.#size = 0;
   }
 
-  /** Closes both files; later appends throw. */
+  /**
+   * Writes the held blocks (see {@linkcode SegmentWriter.flush}), then closes
+   * both files; later appends throw.
+   *
+   * @throws {Error} The operating system's error when writing the held blocks fails.
+   */
   close(): void {
+    if (this.#heldBlocks > 0) this.flush();
     this.#data?.close();
     this.#index?.close();
     this.#data = null;

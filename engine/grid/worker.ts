@@ -3,7 +3,11 @@
  * told to (so games registered outside the repository are played here too),
  * then plays the episodes it is sent, in order, and appends their logs to its
  * own segment of each run folder (`segment-<tag>.ndjson`, opened at the first
- * episode).
+ * episode). The logs of episodes without model calls are held and written
+ * together just before their results are sent (`SegmentWriter`'s
+ * `holdBytes`), so an episode is reported done only once its log is written;
+ * a worker killed in between loses only unreported episodes, which resume
+ * plays again. An episode with model calls is written at once.
  *
  * Messages in: `{ type: "init", modules, tag, report }`, then
  * `{ type: "run", jobs }` (a batch). Messages out: `{ type: "ready" }`,
@@ -15,7 +19,8 @@
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
-import { executeEpisode, failedSummary, writeFailedSummary } from "./execute.ts";
+import { failedWrite, HeldResults } from "./_held_results.ts";
+import { executeEpisode } from "./execute.ts";
 import { type LogText, SegmentWriter } from "./segments.ts";
 import type { WorkerJob, WorkerRequest, WorkerResponse, WorkerResult } from "./worker_pool.ts";
 
@@ -24,6 +29,15 @@ let tag = "";
 let report = 1;
 let segmentBytes: number | undefined;
 const segments = new Map<string, SegmentWriter>();
+/**
+ * Held mock episodes' logs, per segment, up to this many bytes (about 30
+ * blocks of a bank-run episode): written with one write, each segment's before
+ * its episodes are reported.
+ */
+const HOLD_BYTES = 1 << 20;
+// The finished episodes whose logs a run folder's writer may still hold.
+const unwritten = new HeldResults();
+const writeHeld = () => unwritten.write((dir) => segments.get(dir));
 const queue: WorkerJob[] = [];
 let playing = false;
 
@@ -52,14 +66,18 @@ async function play(): Promise<void> {
   try {
     while (queue.length > 0) {
       const job = queue.shift()!;
-      results.push({ job: job.job, summary: await playJob(job) });
+      const result = { job: job.job, summary: await playJob(job) };
+      results.push(result);
+      unwritten.note(job.dir, segments.get(job.dir), result);
       if (results.length >= report) {
+        writeHeld();
         post({ type: "done", results });
         results = [];
       }
     }
   } finally {
     playing = false;
+    writeHeld();
     if (results.length > 0) post({ type: "done", results });
   }
 }
@@ -67,7 +85,10 @@ async function play(): Promise<void> {
 function playJob(m: WorkerJob) {
   const writer = () => {
     let w = segments.get(m.dir);
-    if (!w) segments.set(m.dir, w = SegmentWriter.create(m.dir, tag, { maxBytes: segmentBytes }));
+    if (!w) {
+      w = SegmentWriter.create(m.dir, tag, { maxBytes: segmentBytes, holdBytes: HOLD_BYTES });
+      segments.set(m.dir, w);
+    }
     return w;
   };
   const log = {
@@ -75,10 +96,6 @@ function playJob(m: WorkerJob) {
     appendText: (text: LogText) => writer().appendText(text),
   };
   return executeEpisode(m.episode, { log }).catch((err) =>
-    writeFailedSummary(m.episode.id, err, segments.get(m.dir)?.path ?? m.dir) ??
-      failedSummary(
-        m.episode.id,
-        `Writing the log failed: ${err instanceof Error ? err.message : String(err)}`,
-      )
+    failedWrite(m.episode.id, err, segments.get(m.dir)?.path ?? m.dir)
   );
 }

@@ -10,7 +10,16 @@
  * @module
  */
 import { canonicalJson } from "../../core/canonical_json.ts";
-import { any, bool, fields, list, num, shapedJson, str } from "../../core/state_json.ts";
+import {
+  any,
+  bool,
+  fields,
+  list,
+  NOT_THIS_SHAPE,
+  num,
+  shapedJson,
+  str,
+} from "../../core/state_json.ts";
 import type { BankRunState } from "./state.ts";
 
 /**
@@ -30,7 +39,7 @@ import type { BankRunState } from "./state.ts";
  * ```
  */
 export function bankRunStateJson(state: BankRunState): string | undefined {
-  return shapedJson(state, (s) => write(s, depositor));
+  return shapedJson(state, (s) => write(s, (x) => list(x, depositor)));
 }
 
 /**
@@ -55,7 +64,7 @@ export function bankRunStateJson(state: BankRunState): string | undefined {
  * ```
  */
 export function bankRunCheckpointJson(state: BankRunState): string {
-  return shapedJson(state, (s) => write(s, depositorWithoutHistory)) ??
+  return shapedJson(state, (s) => write(s, depositorsWithoutHistory)) ??
     canonicalJson(withoutHistories(state));
 }
 
@@ -73,11 +82,11 @@ function withoutHistories(state: BankRunState): unknown {
   };
 }
 
-function write(state: BankRunState, each: (x: unknown) => string): string {
+function write(state: BankRunState, depositors: (x: unknown) => string): string {
   const s = fields(state, 17);
   return `{"assets":${num(s.assets)},"assetsSold":${num(s.assetsSold)},"cash":${num(s.cash)},` +
     `"cumulativeWithdrawn":${num(s.cumulativeWithdrawn)},"depositors":${
-      list(s.depositors, each)
+      depositors(s.depositors)
     },"disclosed":${disclosed(s.disclosed)},"done":${bool(s.done)},"failure":${any(s.failure)},` +
     `"inbox":${any(s.inbox)},"last":${last(s.last)},"m1":${any(s.m1)},"m2":${any(s.m2)},` +
     `"m3":${any(s.m3)},"mechanism":${str(s.mechanism)},"params":${params(s.params)},` +
@@ -90,11 +99,47 @@ function depositor(x: unknown): string {
     `"initial":${num(d.initial)},"withdrawn":${num(d.withdrawn)}}`;
 }
 
-function depositorWithoutHistory(x: unknown): string {
-  const d = fields(x, 5);
-  return `{"balance":${num(d.balance)},"id":${str(d.id)},` +
-    `"initial":${num(d.initial)},"withdrawn":${num(d.withdrawn)}}`;
+/**
+ * The depositors without their histories, as `list(x, ...)` writes them: a
+ * depositor whose four values are those (`===`) of the one written last at
+ * its place in the list (most of them, from one checkpoint to the next) gets
+ * that text again, which the same values give, without their numbers'
+ * text being made again.
+ */
+function depositorsWithoutHistory(x: unknown): string {
+  if (!Array.isArray(x)) throw NOT_THIS_SHAPE;
+  if (x.length === 0) return "[]";
+  let out = "[";
+  for (let i = 0; i < x.length; i++) {
+    const d = fields(x[i], 5);
+    const { balance, id, initial, withdrawn } = d;
+    let m = lastDepositors[i];
+    if (
+      m === undefined || m.balance !== balance || m.withdrawn !== withdrawn || m.id !== id ||
+      m.initial !== initial
+    ) {
+      const text = `{"balance":${num(balance)},"id":${str(id)},` +
+        `"initial":${num(initial)},"withdrawn":${num(withdrawn)}}`;
+      m = { balance, id, initial, withdrawn, text };
+      if (i < LAST_DEPOSITORS) lastDepositors[i] = m;
+    }
+    out += i === 0 ? m.text : "," + m.text;
+  }
+  return out + "]";
 }
+
+/** A depositor's text as last written at one place of the list, and the values it was written from. */
+interface LastDepositor {
+  balance: unknown;
+  id: unknown;
+  initial: unknown;
+  withdrawn: unknown;
+  text: string;
+}
+
+/** The places of the list whose last depositor is kept (the rest are written each time). */
+const LAST_DEPOSITORS = 1024;
+const lastDepositors: (LastDepositor | undefined)[] = [];
 
 function decision(x: unknown): string {
   const h = fields(x, 4);
@@ -116,8 +161,44 @@ function last(x: unknown): string {
     `"processed":${num(l.processed)},"requested":${num(l.requested)},"sold":${num(l.sold)}}`;
 }
 
+/**
+ * The parameters, as written last when every value is the same (`===`): the
+ * same values give the same text (they do not change within an episode).
+ */
 function params(x: unknown): string {
   const p = fields(x, 11);
+  const values = lastParams.values;
+  let same = values.length === 11;
+  let i = 0;
+  for (const k of PARAM_KEYS) {
+    const v = p[k];
+    if (same && values[i] !== v) same = false;
+    scratchParams[i++] = v;
+  }
+  if (same) return lastParams.text;
+  const text = paramsText(p);
+  lastParams = { values: scratchParams.slice(), text };
+  return text;
+}
+
+/** The parameters' names, in the order {@linkcode paramsText} writes them. */
+const PARAM_KEYS = [
+  "assetReturn",
+  "capacity",
+  "capacityRule",
+  "depositSplit",
+  "depositYield",
+  "depositors",
+  "earlySalePrice",
+  "horizon",
+  "initialCash",
+  "longTermAssets",
+  "totalDeposits",
+] as const;
+let lastParams: { values: unknown[]; text: string } = { values: [], text: "" };
+const scratchParams: unknown[] = new Array(11);
+
+function paramsText(p: Record<string, unknown>): string {
   return `{"assetReturn":${num(p.assetReturn)},"capacity":${num(p.capacity)},` +
     `"capacityRule":${str(p.capacityRule)},"depositSplit":${str(p.depositSplit)},` +
     `"depositYield":${num(p.depositYield)},"depositors":${num(p.depositors)},` +

@@ -65,6 +65,69 @@ Deno.test("bankRunStateJson() writes the canonical JSON of every state of 96 see
   assertEquals(states, 825);
 });
 
+/** A bank-run state without its depositors' histories (what a checkpoint holds). */
+function withoutHistories(state: unknown): unknown {
+  const s = state as { depositors: Record<string, unknown>[] };
+  return { ...s, depositors: s.depositors.map(({ history: _h, ...d }) => d) };
+}
+
+Deno.test("bankRunCheckpointJson() writes the canonical JSON of every checkpoint state of 48 seeded episodes, and of states edited after it wrote their values", async () => {
+  let states = 0;
+  const env = bankRunGame.environment as Environment<unknown, unknown>;
+  const checked: Environment<unknown, unknown> = {
+    ...env,
+    isDone(state) {
+      assertEquals(env.checkpointStateJson!(state), canonicalJson(withoutHistories(state)));
+      states++;
+      return env.isDone(state);
+    },
+  };
+  for (const mechanism of MECHANISMS) {
+    for (const overrides of [{}, { depositSplit: "heterogeneous" }, { depositors: 7 }]) {
+      for (let seed = 0; seed < 4; seed++) {
+        const setup = frailSetup(bankRunGame, { mechanism, regime: "stable", overrides });
+        await playEpisode(checked, {
+          ...setup,
+          seed,
+          agents: mockPopulation({ seed, depositors: seed === 3 ? "always_run" : "defensive" }),
+          hashes: true,
+        });
+      }
+    }
+  }
+  assertEquals(states, 450);
+  // The writer reuses the text of a depositor or of the parameters whose values are those it
+  // wrote last at that place: a value of another type or name there is written anew.
+  const setup = frailSetup(bankRunGame, { mechanism: "M0", regime: "stable" });
+  const s = bankRunGame.environment.init(setup.params, {
+    mechanism: "M0",
+    seed: 1,
+    stream: () => ({ uniform: () => 0.5, int: () => 0 }),
+  });
+  const edits: ((s: Record<string, unknown>) => void)[] = [
+    (x) => ((x.depositors as Record<string, unknown>[])[0].balance = "1"),
+    (x) => ((x.depositors as Record<string, unknown>[])[1].id = "dep_99"),
+    (x) => ((x.depositors as Record<string, unknown>[])[2].withdrawn = 0.25),
+    (x) => {
+      const p = x.params as Record<string, unknown>;
+      p.horizon2 = p.horizon;
+      delete p.horizon;
+    },
+    (x) => ((x.params as Record<string, unknown>).capacityRule = 1),
+    (x) => ((x.params as Record<string, unknown>).capacity = 3.5),
+  ];
+  for (const edit of edits) {
+    assertEquals(env.checkpointStateJson!(s), canonicalJson(withoutHistories(s)));
+    const edited = structuredClone(s) as unknown as Record<string, unknown>;
+    edit(edited);
+    assertEquals(
+      env.checkpointStateJson!(edited),
+      canonicalJson(withoutHistories(edited)),
+      String(edit),
+    );
+  }
+});
+
 Deno.test("stagHuntStateJson() writes the canonical JSON of every state of 48 seeded episodes", async () => {
   let states = 0;
   const env = stagHunt as Environment<unknown, unknown>;
