@@ -50,7 +50,7 @@
  *   line carries `schema`, `run`, `episode` and its ISO `time`): as
  *   `"lines-v3"`, but a checkpoint's `state` (and so its `state_hash`, the
  *   SHA-256 of that state's canonical JSON) is the state less what the
- *   events already hold, as the environment's `checkpointStateJson` writes
+ *   events already hold, as the environment's `checkpointState.json` writes
  *   it: the bank run's depositors without their decision `history` (one
  *   record per depositor and round, rewritten whole every round, which made
  *   a third of a log's bytes grow with the square of its rounds; the

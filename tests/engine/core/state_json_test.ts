@@ -77,7 +77,7 @@ Deno.test("bankRunCheckpointJson() writes the canonical JSON of every checkpoint
   const checked: Environment<unknown, unknown> = {
     ...env,
     isDone(state) {
-      assertEquals(env.checkpointStateJson!(state), canonicalJson(withoutHistories(state)));
+      assertEquals(env.checkpointState!.json(state), canonicalJson(withoutHistories(state)));
       states++;
       return env.isDone(state);
     },
@@ -117,11 +117,11 @@ Deno.test("bankRunCheckpointJson() writes the canonical JSON of every checkpoint
     (x) => ((x.params as Record<string, unknown>).capacity = 3.5),
   ];
   for (const edit of edits) {
-    assertEquals(env.checkpointStateJson!(s), canonicalJson(withoutHistories(s)));
+    assertEquals(env.checkpointState!.json(s), canonicalJson(withoutHistories(s)));
     const edited = structuredClone(s) as unknown as Record<string, unknown>;
     edit(edited);
     assertEquals(
-      env.checkpointStateJson!(edited),
+      env.checkpointState!.json(edited),
       canonicalJson(withoutHistories(edited)),
       String(edit),
     );
