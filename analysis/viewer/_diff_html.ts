@@ -93,7 +93,7 @@ function diffBody(
   for (const note of parts.notes ?? []) out.push(`<div class="banner warn">${esc(note)}</div>`);
   out.push(
     diff.firstRound === null
-      ? `<div class="banner okb" data-first="none">No round differs: every state hash is the same.</div>`
+      ? `<div class="banner okb" data-first="none">No round differs: every state hash and every agent's events are the same.</div>`
       : `<div class="banner bad" data-first="${diff.firstRound}">First divergence: ` +
         `<a href="#first-divergence">round ${diff.firstRound}</a></div>`,
   );
@@ -124,7 +124,7 @@ function roundHtml(r: RoundDiff, first: boolean): string {
     " ",
   );
   const pill = r.same
-    ? `<span class="pill ok">same state</span>`
+    ? `<span class="pill ok">same</span>`
     : r.missing
     ? `<span class="pill warn">only ${r.missing === "a" ? "right" : "left"}</span>`
     : `<span class="pill bad">differs</span>`;

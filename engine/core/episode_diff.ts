@@ -4,9 +4,12 @@
  * branch and its parent (`branch.ts`), whose rounds before the branch round
  * are identical, but any two logs of the same game compare.
  *
- * - `firstRound` is the first round whose state hash differs (a round that
- *   one episode played and the other did not differs); `null` when every
- *   round's state hash is the same.
+ * - `firstRound` is the first round that differs: its state hashes differ,
+ *   or an agent's reports, game events or replies do (a checkpoint's state
+ *   leaves out what the events hold, e.g. the Stag Hunt's turns from
+ *   `"lines-v7"` on, the bank run's decision histories from `"lines-v4"`), or
+ *   one episode played it and the other did not; `null` when no round
+ *   differs.
  * - A round's `state` lists every differing leaf of the two checkpoint
  *   states (path, value in `a`, value in `b`), in sorted key order; `agents`
  *   lists, per agent id (sorted), the reports (by step and call), the
@@ -47,7 +50,10 @@ export interface AgentDiff {
 export interface RoundDiff {
   /** Round, from 1. */
   round: number;
-  /** Whether both episodes played the round and their state hashes are equal. */
+  /**
+   * Whether both episodes played the round, their state hashes are equal and
+   * no agent's reports, game events or replies differ.
+   */
   same: boolean;
   /** Which episode did not play the round, if one did not. */
   missing?: "a" | "b";
@@ -65,7 +71,7 @@ export interface EpisodeDiff {
   a: string;
   /** The second episode, as `run/episode`. */
   b: string;
-  /** The first round whose state hash differs, or `null`. */
+  /** The first round that differs (its state hash or an agent's events), or `null`. */
   firstRound: number | null;
   /** Every round either episode played, in order. */
   rounds: RoundDiff[];
@@ -114,7 +120,8 @@ export function diffEpisodes(
     const y = rb.played[i];
     const round = i + 1;
     const hashes: [string | null, string | null] = [x?.hash ?? null, y?.hash ?? null];
-    const same = x !== undefined && y !== undefined && x.hash === y.hash;
+    const agents = agentDiffs(x?.events ?? [], y?.events ?? []);
+    const same = x !== undefined && y !== undefined && x.hash === y.hash && agents.length === 0;
     if (!same && firstRound === null) firstRound = round;
     const state = x && y ? differences(x.state, y.state, "", max) : [];
     out.push({
@@ -127,7 +134,7 @@ export function diffEpisodes(
         : {}),
       hashes,
       state,
-      agents: agentDiffs(x?.events ?? [], y?.events ?? []),
+      agents,
     });
   }
   const branch = branchRelation(ra.start, rb.start);

@@ -4,6 +4,11 @@ import { diffEpisodes } from "../../../engine/core/episode_diff.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
 import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 import { scriptedEpisode } from "./_scripted_llm.ts";
+import { playEpisode } from "../../../engine/core/episode.ts";
+import type { HashingVersion } from "../../../engine/core/events_hash.ts";
+import { stagHuntSetup } from "../../../engine/games/staghunt/descriptor.ts";
+import { stagHunt } from "../../../engine/games/staghunt/environment.ts";
+import { mockStagHuntPlayers } from "../../../engine/games/staghunt/mock.ts";
 
 const clock = () => "2026-01-01T00:00:00.000Z";
 const parentM0 = () =>
@@ -76,12 +81,15 @@ Deno.test("diffEpisodes() aligns a branch with its parent: the first divergence,
 
 Deno.test("diffEpisodes() lists model replies that differ and Stag Hunt turns by agent", async () => {
   // Under "lines-v3" the failed call's default shows in the state (the depositors' histories);
-  // "lines-v4" states leave those out, so the round's state is the same and only its agents differ.
-  for (const [hashing, firstRound] of [["lines-v3", 2], ["lines-v4", null]] as const) {
+  // "lines-v4" states leave those out, so the round's state is the same and only its agents
+  // differ: the round differs all the same.
+  for (const [hashing, sameState] of [["lines-v3", false], ["lines-v4", true]] as const) {
     const ok = await scriptedEpisode({ hashing });
     const failed = await scriptedEpisode({ fail: true, hashing });
     const d = diffEpisodes(ok.events, failed.events);
-    assert.equal(d.firstRound, firstRound);
+    assert.equal(d.firstRound, 2);
+    assert.equal(d.rounds[1].same, false);
+    assert.equal(d.rounds[1].hashes[0] === d.rounds[1].hashes[1], sameState);
     assert.equal(d.branch, null);
     const dep2 = d.rounds[1].agents.find((x) => x.agent === "dep_02")!;
     assert.deepEqual(dep2.replies.map((x) => [x.path, x.b]), [["financial/withdrawal[0]", null]]);
@@ -124,4 +132,25 @@ Deno.test("diffEpisodes() refuses a log without states and names it", async () =
   assert.throws(() => diffEpisodes([], a.events), {
     message: "Cannot diff: log a has no episode_start event",
   });
+});
+
+Deno.test("diffEpisodes() finds the first round of two Stag Hunt episodes whose turns alone differ, though lines-v7 states leave turns out", async () => {
+  const play = (confidence: number, hashing: HashingVersion) =>
+    playEpisode(stagHunt, {
+      ...stagHuntSetup({ N: 5, M: 3, T: 4, F: 0 }, "h1"),
+      seed: 3,
+      hashes: true,
+      hashing,
+      agents: mockStagHuntPlayers({ players: "always_stag", always: { confidence } }),
+    });
+  for (const [hashing, sameState] of [["lines-v6", false], ["lines-v7", true]] as const) {
+    const d = diffEpisodes((await play(1, hashing)).events, (await play(0.9, hashing)).events);
+    assert.equal(d.firstRound, 1, hashing);
+    assert.deepEqual(d.rounds.map((r) => r.same), [false, false, false, false], hashing);
+    // Under lines-v7 the states are the same (the turns are not in them); the turns differ.
+    assert.equal(d.rounds[0].hashes[0] === d.rounds[0].hashes[1], sameState, hashing);
+    assert.equal(d.rounds[0].agents.length, 5, hashing);
+  }
+  const same = (await play(1, "lines-v7")).events;
+  assert.equal(diffEpisodes(same, (await play(1, "lines-v7")).events).firstRound, null);
 });
