@@ -364,7 +364,8 @@ async function playEpisodes(
   } finally {
     session.unwatch();
     if (onAbandon) options.abandon?.removeEventListener("abort", onAbandon);
-    pool?.close();
+    // Every worker has stopped writing before the segment closes and the lock is released.
+    await pool?.close();
     session.closeSegment();
   }
   return pool ? "workers" : "in-process";

@@ -9,11 +9,13 @@
  * a worker killed in between loses only unreported episodes, which resume
  * plays again. An episode with model calls is written at once.
  *
- * Messages in: `{ type: "init", modules, tag, report }`, then
- * `{ type: "run", jobs }` (a batch). Messages out: `{ type: "ready" }`,
- * `{ type: "init_error", message }` and `{ type: "done", results }`: finished
- * episodes, sent every `report` episodes and whenever the worker has nothing
- * left to play (see `worker_pool.ts`).
+ * Messages in: `{ type: "init", modules, tag, report, stop }`, then
+ * `{ type: "run", jobs }` (a batch) and `{ type: "stop" }`. Messages out:
+ * `{ type: "ready" }`, `{ type: "init_error", message }`,
+ * `{ type: "done", results }` (finished episodes, sent every `report`
+ * episodes and whenever the worker has nothing left to play) and
+ * `{ type: "stopped" }`, once it has seen the pool's stop flag (read between
+ * episodes, see `worker_pool.ts`): after it, the worker writes nothing.
  *
  * @module
  */
@@ -40,19 +42,40 @@ const unwritten = new HeldResults();
 const writeHeld = () => unwritten.write((dir) => segments.get(dir));
 const queue: WorkerJob[] = [];
 let playing = false;
+// The pool's stop flag (shared memory, read between episodes: see worker_pool.ts).
+let stop: Int32Array | undefined;
+const stopping = () => stop !== undefined && Atomics.load(stop, 0) !== 0;
+let saidStopped = false;
+/** Plays nothing more, writes nothing more (held logs are dropped, never reported), and says so. */
+function sayStopped(): void {
+  queue.length = 0;
+  if (saidStopped) return;
+  saidStopped = true;
+  post({ type: "stopped" });
+}
 
 self.onmessage = async (event: MessageEvent<WorkerRequest>) => {
   const m = event.data;
+  if (m.type === "stop") {
+    // While it plays, the loop says so after its episode.
+    if (!playing) sayStopped();
+    return;
+  }
   if (m.type === "init") {
     tag = m.tag;
     report = m.report;
     segmentBytes = m.segmentBytes;
+    stop = m.stop;
     try {
       for (const url of m.modules) await import(url);
       post({ type: "ready" });
     } catch (err) {
       post({ type: "init_error", message: err instanceof Error ? err.message : String(err) });
     }
+    return;
+  }
+  if (stopping()) {
+    sayStopped();
     return;
   }
   queue.push(...m.jobs);
@@ -64,12 +87,12 @@ async function play(): Promise<void> {
   playing = true;
   let results: WorkerResult[] = [];
   try {
-    while (queue.length > 0) {
+    while (queue.length > 0 && !stopping()) {
       const job = queue.shift()!;
       const result = { job: job.job, summary: await playJob(job) };
       results.push(result);
       unwritten.note(job.dir, segments.get(job.dir), result);
-      if (results.length >= report) {
+      if (results.length >= report && !stopping()) {
         writeHeld();
         post({ type: "done", results });
         results = [];
@@ -77,8 +100,11 @@ async function play(): Promise<void> {
     }
   } finally {
     playing = false;
-    writeHeld();
-    if (results.length > 0) post({ type: "done", results });
+    if (stopping()) sayStopped();
+    else {
+      writeHeld();
+      if (results.length > 0) post({ type: "done", results });
+    }
   }
 }
 

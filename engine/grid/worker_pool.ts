@@ -34,16 +34,34 @@ export interface WorkerResult {
   summary: EpisodeSummary;
 }
 
-/** A message to a worker. */
+/**
+ * A message to a worker. `stop` is the pool's stop flag (one `Int32Array`
+ * element over shared memory), which a worker reads before each episode and
+ * before each write of held logs: a message would wait until the worker's
+ * queue is played, as mock episodes never yield to its event loop.
+ */
 export type WorkerRequest =
-  | { type: "init"; modules: string[]; tag: string; report: number; segmentBytes?: number }
-  | { type: "run"; jobs: WorkerJob[] };
+  | {
+    type: "init";
+    modules: string[];
+    tag: string;
+    report: number;
+    segmentBytes?: number;
+    stop: Int32Array;
+  }
+  | { type: "run"; jobs: WorkerJob[] }
+  | { type: "stop" };
 
-/** A message from a worker. */
+/**
+ * A message from a worker. `stopped`: it has seen the stop flag, writes
+ * nothing more and plays no other episode (what it held unwritten is
+ * dropped: those episodes were never reported, and a resume plays them).
+ */
 export type WorkerResponse =
   | { type: "ready" }
   | { type: "init_error"; message: string }
-  | { type: "done"; results: WorkerResult[] };
+  | { type: "done"; results: WorkerResult[] }
+  | { type: "stopped" };
 
 /** Options of {@linkcode WorkerPool}. */
 export interface WorkerPoolOptions {
@@ -69,7 +87,16 @@ interface Slot {
   jobs: Map<number, { resolve: (s: EpisodeSummary) => void; reject: (e: Error) => void }>;
   /** Jobs asked for in this turn of the event loop, sent together. */
   outbox: WorkerJob[];
+  /** Settles once the worker has stopped (said so, or crashed). */
+  stopped: Promise<void>;
 }
+
+/**
+ * How long {@linkcode WorkerPool.close} waits for a worker to say it has
+ * stopped (it finishes the episode it is playing first) before it
+ * terminates it regardless.
+ */
+const STOP_WAIT_MS = 10_000;
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
 
@@ -89,7 +116,7 @@ const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
  *   }, dir);
  *   if (s.status !== "ok") throw new Error(s.error ?? "");
  * } finally {
- *   pool.close();
+ *   await pool.close();
  * }
  * ```
  */
@@ -105,6 +132,8 @@ export class WorkerPool {
   #next = 0;
   #started = 0;
   #closed = false;
+  // The stop flag every worker reads (shared memory: see WorkerRequest).
+  readonly #stop = new Int32Array(new SharedArrayBuffer(4));
 
   /** Starts the workers. */
   constructor(options: WorkerPoolOptions = {}) {
@@ -129,6 +158,7 @@ export class WorkerPool {
     const jobs: Slot["jobs"] = new Map();
     let ready!: () => void;
     let failed!: (e: Error) => void;
+    let stopped!: () => void;
     const slot: Slot = {
       worker,
       jobs,
@@ -137,11 +167,13 @@ export class WorkerPool {
         ready = res;
         failed = rej;
       }),
+      stopped: new Promise<void>((res) => stopped = res),
     };
     slot.ready.catch(() => {});
     worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
       const m = event.data;
       if (m.type === "ready") ready();
+      else if (m.type === "stopped") stopped();
       else if (m.type === "init_error") {
         failed(new Error(`A grid worker failed to start: ${m.message}`));
       } else {
@@ -155,6 +187,7 @@ export class WorkerPool {
       event.preventDefault();
       const err = new Error(`A grid worker crashed: ${event.message}`);
       failed(err);
+      stopped();
       for (const j of jobs.values()) j.reject(err);
       jobs.clear();
       slot.outbox.length = 0;
@@ -175,6 +208,7 @@ export class WorkerPool {
         tag,
         report,
         segmentBytes: this.#segmentBytes,
+        stop: this.#stop,
       } satisfies WorkerRequest,
     );
     return slot;
@@ -202,14 +236,27 @@ export class WorkerPool {
     return done;
   }
 
-  /** Terminates every worker; episodes in flight are abandoned. */
-  close(): void {
+  /**
+   * Stops every worker and terminates it; episodes in flight are abandoned
+   * (rejected). Resolves once each worker has said it stopped, after the
+   * episode it was playing, so that none writes to its run folder after
+   * this (`Worker.terminate()` alone does not stop a worker whose episodes
+   * settle in microtasks); a worker that has not said so within 10 s is
+   * terminated regardless.
+   */
+  async close(): Promise<void> {
     this.#closed = true;
+    Atomics.store(this.#stop, 0, 1);
+    const err = new Error("The worker pool was closed");
     for (const s of this.#slots) {
-      s.worker.terminate();
-      const err = new Error("The worker pool was closed");
       for (const j of s.jobs.values()) j.reject(err);
       s.jobs.clear();
+      s.worker.postMessage({ type: "stop" } satisfies WorkerRequest);
     }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => timer = setTimeout(resolve, STOP_WAIT_MS));
+    await Promise.race([Promise.all(this.#slots.map((s) => s.stopped)), late]);
+    clearTimeout(timer);
+    for (const s of this.#slots) s.worker.terminate();
   }
 }

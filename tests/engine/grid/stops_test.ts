@@ -235,7 +235,7 @@ Deno.test("WorkerPool reports a log its worker cannot write as a write failure, 
       s.writeFailure!.message,
     );
   } finally {
-    pool.close();
+    await pool.close();
   }
   await Deno.remove(dir, { recursive: true });
 });
