@@ -67,10 +67,11 @@ export class HeldResults {
 
   /**
    * Notes a finished episode of a run folder, whose writer (if it was
-   * opened) is `writer`: a logged one may be held until the next write; once
-   * the writer holds none (a block that could not wait wrote those before
-   * it), every episode noted before is written. When the writer's write
-   * failed, every episode it held fails with that error.
+   * opened) is `writer`: a logged one may be held until the next write; the
+   * episodes noted before the ones the writer still holds are written (a
+   * block that could not wait, the held bytes' limit or a new segment wrote
+   * them). When the writer's write failed, every episode it held fails with
+   * that error.
    */
   note(dir: string, writer: SegmentWriter | undefined, result: HeldResult): void {
     let list = this.#byDir.get(dir);
@@ -81,7 +82,11 @@ export class HeldResults {
       return;
     }
     if (result.summary.logged) list.push(result);
-    if (writer === undefined || writer.heldBlocks === 0) list.length = 0;
+    // The blocks a writer holds are its last logged episodes', in order: the ones before them
+    // are written (a block that could not wait, the held bytes' limit or a new segment wrote
+    // them), so a later failed write cannot have dropped them.
+    const held = writer?.heldBlocks ?? 0;
+    list.splice(0, list.length - held);
   }
 
   /**

@@ -249,6 +249,30 @@ Deno.test("HeldResults.write() fails every episode whose held log a failed write
   }
 });
 
+Deno.test("HeldResults keeps an episode whose held log the next block pushed out to disk logged when a later write fails", async () => {
+  const dir = await Deno.makeTempDir();
+  // The first block's two writes succeed, every later write fails.
+  const restore = injectWriteFaults({ match: "segment-", after: 2 });
+  try {
+    // About one block's worth: each held block writes the one held before it.
+    const w = SegmentWriter.create(dir, "t", { holdBytes: 1000 });
+    const log = { append: w.append.bind(w), appendText: w.appendText.bind(w) };
+    const held = new HeldResults();
+    const r1 = { summary: await executeEpisode(frail(1), { log }) };
+    held.note(dir, w, r1);
+    const r2 = { summary: await executeEpisode(frail(2), { log }) };
+    held.note(dir, w, r2);
+    assertEquals(w.heldBlocks, 1);
+    held.write((d) => (d === dir ? w : undefined));
+    assertEquals([r1.summary.logged, r1.summary.writeFailure], [true, undefined]);
+    assertEquals([r2.summary.logged, r2.summary.writeFailure?.code], [false, "ENOSPC"]);
+    assertEquals((await recoverSegment(w.path)).entries.map((e) => e.episode), ["bank_run_M0_s1"]);
+  } finally {
+    restore();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("runGrid() with a worker stopped mid-batch leaves a folder whose resume plays exactly the episodes it does not hold, none twice", async () => {
   const tmp = await Deno.makeTempDir();
   const spec = {
