@@ -93,7 +93,7 @@ function diffBody(
   for (const note of parts.notes ?? []) out.push(`<div class="banner warn">${esc(note)}</div>`);
   out.push(
     diff.firstRound === null
-      ? `<div class="banner okb" data-first="none">No round differs: every state hash and every agent's events are the same.</div>`
+      ? `<div class="banner okb" data-first="none">No round differs: every state hash, report and game event is the same.</div>`
       : `<div class="banner bad" data-first="${diff.firstRound}">First divergence: ` +
         `<a href="#first-divergence">round ${diff.firstRound}</a></div>`,
   );

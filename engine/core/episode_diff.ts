@@ -5,11 +5,13 @@
  * are identical, but any two logs of the same game compare.
  *
  * - `firstRound` is the first round that differs: its state hashes differ,
- *   or an agent's reports, game events or replies do (a checkpoint's state
+ *   or an agent's reports or game events do (a checkpoint's state
  *   leaves out what the events hold, e.g. the Stag Hunt's turns from
  *   `"lines-v7"` on, the bank run's decision histories from `"lines-v4"`), or
  *   one episode played it and the other did not; `null` when no round
- *   differs.
+ *   differs. Model replies that differ are listed, but alone do not make a
+ *   round differ: a branch's rounds before its branch round hold the
+ *   parent's reports without its model calls.
  * - A round's `state` lists every differing leaf of the two checkpoint
  *   states (path, value in `a`, value in `b`), in sorted key order; `agents`
  *   lists, per agent id (sorted), the reports (by step and call), the
@@ -52,7 +54,7 @@ export interface RoundDiff {
   round: number;
   /**
    * Whether both episodes played the round, their state hashes are equal and
-   * no agent's reports, game events or replies differ.
+   * no agent's reports or game events differ (replies alone may).
    */
   same: boolean;
   /** Which episode did not play the round, if one did not. */
@@ -121,7 +123,10 @@ export function diffEpisodes(
     const round = i + 1;
     const hashes: [string | null, string | null] = [x?.hash ?? null, y?.hash ?? null];
     const agents = agentDiffs(x?.events ?? [], y?.events ?? []);
-    const same = x !== undefined && y !== undefined && x.hash === y.hash && agents.length === 0;
+    // Model replies alone do not make a round differ: a branch's rounds before its branch
+    // round take the parent's reports without its model calls (paid in the parent).
+    const same = x !== undefined && y !== undefined && x.hash === y.hash &&
+      agents.every((d) => d.reports.length === 0 && d.decisions.length === 0);
     if (!same && firstRound === null) firstRound = round;
     const state = x && y ? differences(x.state, y.state, "", max) : [];
     out.push({
