@@ -307,6 +307,13 @@ export async function playEpisode<P, S>(
   const { params, condition, seed } = options;
   const rng = options.rng ?? RNG_VERSION;
   const hashing = options.hashing ?? HASHING_VERSION;
+  if ("checkpointStateJson" in env) {
+    // Its logs of lines-v4 to lines-v6 left out what it did: whole states would not replay them.
+    throw new TypeError(
+      `Environment.checkpointStateJson was replaced by checkpointState: { since, json } ` +
+        `(since: the first definition whose checkpoints leave out what it does, e.g. "lines-v4")`,
+    );
+  }
   // From its `since` on, an environment's checkpoints hold the state less what the events
   // hold (events_hash.ts); before, the whole state.
   const compact = env.checkpointState !== undefined &&

@@ -82,7 +82,7 @@ function write(state: StagHuntState): string {
 /** The state's members before `rounds` (with the opening brace), after checking its shape. */
 function head(state: StagHuntState): string {
   const s = fields(state, 8);
-  if (!("rounds" in s)) throw NOT_THIS_SHAPE;
+  if (!Object.prototype.propertyIsEnumerable.call(s, "rounds")) throw NOT_THIS_SHAPE;
   return `{"corrupted":${list(s.corrupted, str)},"done":${bool(s.done)},` +
     `"params":${params(s.params)},"payoffs":${any(s.payoffs)},"pending":${any(s.pending)},` +
     `"players":${list(s.players, str)},"round":${num(s.round)}`;

@@ -115,6 +115,12 @@ Deno.test("bankRunCheckpointJson() writes the canonical JSON of every checkpoint
     },
     (x) => ((x.params as Record<string, unknown>).capacityRule = 1),
     (x) => ((x.params as Record<string, unknown>).capacity = 3.5),
+    // A fifth member that is not the history left out (found in review).
+    (x) => {
+      const d = (x.depositors as Record<string, unknown>[])[3];
+      delete d.history;
+      d.foo = 1;
+    },
   ];
   for (const edit of edits) {
     assertEquals(env.checkpointState!.json(s), canonicalJson(withoutHistories(s)));

@@ -3,7 +3,7 @@
 // events hold and hash); every line, segment and events hash is lines-v6's.
 // A lines-v6 log (real bytes) still reads, replays and branches with its whole
 // states; both load to the same frames.
-import { assert, assertEquals } from "../../../_assert.ts";
+import { assert, assertEquals, assertRejects } from "../../../_assert.ts";
 import { canonicalJson } from "../../../../engine/core/canonical_json.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
@@ -12,6 +12,7 @@ import { sha256Hex } from "../../../../engine/core/hash.ts";
 import { parseEpisodeLog, writeEpisodeLogText } from "../../../../engine/core/log_file.ts";
 import { stagHuntGame, stagHuntSetup } from "../../../../engine/games/staghunt/descriptor.ts";
 import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
+import { stagHuntCheckpointJson } from "../../../../engine/games/staghunt/state_json.ts";
 import { branchEpisode } from "../../../../engine/branch_episode.ts";
 import { replayEpisode } from "../../../../engine/run_episode.ts";
 import { readLogEpisodes } from "../../../../engine/grid/segments.ts";
@@ -185,4 +186,33 @@ Deno.test("a Stag Hunt's lines-v7 logs load to the same frames as its lines-v6 l
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("stagHuntCheckpointJson() is canonicalJson of the state without its rounds, whatever the state's shape", () => {
+  const s = stagHunt.init(stagHuntSetup({ N: 3, M: 2, F: 1 }, "h1").params, {
+    mechanism: "none",
+    seed: 1,
+    stream: () => ({ uniform: () => 0.5, int: () => 0 }),
+  });
+  const { rounds: _r, ...rest } = s;
+  assertEquals(stagHuntCheckpointJson(s), canonicalJson(rest));
+  // Rounds that are not enumerable, with another member in their stead (found in review).
+  const odd = { ...rest, extra: 1 };
+  Object.defineProperty(odd, "rounds", { value: [], enumerable: false });
+  assertEquals(stagHuntCheckpointJson(odd as never), canonicalJson({ ...rest, extra: 1 }));
+  assertEquals(stagHuntCheckpointJson({ ...rest } as never), canonicalJson(rest));
+});
+
+Deno.test("playEpisode() refuses an environment that still sets checkpointStateJson, naming what replaced it", async () => {
+  const old = { ...stagHunt, checkpointStateJson: () => "{}" };
+  await assertRejects(
+    () =>
+      playEpisode(old, {
+        ...stagHuntSetup({ N: 3, M: 2, T: 1, F: 1 }, "h1"),
+        seed: 1,
+        agents: stagHuntGame.mockAgents({ seed: 1 }),
+      }),
+    TypeError,
+    "Environment.checkpointStateJson was replaced by checkpointState: { since, json }",
+  );
 });
