@@ -5,7 +5,6 @@ import { assertEquals } from "../../_assert.ts";
 import type { GridEpisode } from "../../../engine/grid/cells.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { WorkerPool } from "../../../engine/grid/worker_pool.ts";
-import { runGrid } from "../../../engine/grid/run_grid.ts";
 
 Deno.test("WorkerPool.run() resolves each of 30 batched jobs with its own episode's summary", async () => {
   const dir = await Deno.makeTempDir();
@@ -47,42 +46,4 @@ Deno.test("WorkerPool.run() resolves each of 30 batched jobs with its own episod
   }
   const logs = await readRunEpisodes(dir);
   assertEquals([...logs.keys()].sort(), episodes.map((e) => e.id).sort());
-});
-
-Deno.test("runGrid() abandoned while its worker plays writes nothing after it returns, and its resume logs every episode once", async () => {
-  // Worker.terminate() does not stop a worker whose episodes settle in microtasks: the pool
-  // stops it by its shared flag, and waits for it, before the run closes and releases its lock.
-  const spec = {
-    name: "held",
-    seed: 3,
-    episodes: 40,
-    blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }],
-  };
-  const sizes = (dir: string) =>
-    [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("segment-"))
-      .map((e) => `${e.name}:${Deno.statSync(`${dir}/${e.name}`).size}`).sort().join(" ");
-  for (let k = 0; k < 3; k++) {
-    const out = await Deno.makeTempDir({ prefix: "coordlab-pool-" });
-    try {
-      const abandon = new AbortController();
-      let seen = 0;
-      await runGrid(spec, {
-        out,
-        workers: 1,
-        progress: false,
-        abandon: abandon.signal,
-        onEpisode: () => {
-          if (++seen === 3) abandon.abort("test");
-        },
-      });
-      const returned = sizes(out);
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      assertEquals(sizes(out), returned, `run ${k}: a segment grew after runGrid returned`);
-      const resumed = await runGrid(spec, { out, workers: 1, progress: false });
-      assertEquals(resumed.remaining, 0);
-      assertEquals((await readRunEpisodes(out)).size, 40, `run ${k}`);
-    } finally {
-      await Deno.remove(out, { recursive: true });
-    }
-  }
 });
