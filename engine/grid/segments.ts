@@ -224,7 +224,8 @@ export interface SegmentWriterOptions {
    * and written together (their data with one write, then their index lines
    * with one) by {@linkcode SegmentWriter.flush}, by the next block that may
    * not wait, or once they would pass this size: a write costs several
-   * microseconds beyond its bytes, a mock episode's log a few hundred. The
+   * microseconds beyond its bytes, against a few hundred microseconds to play
+   * and log a mock episode. The
    * caller counts a held block as logged only after the flush. Default 0:
    * every block is written at once.
    */
