@@ -715,7 +715,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const EMPTY = new Uint8Array(0);
 // The SHA-256 of no bytes: the digest of a segment that was given none.
-const EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+const EMPTY_SHA256 = sha256Hex("");
 // The size of an episode's line buffer to start with: the largest grown to (up to 4 MiB).
 let bufferHint = 1 << 16;
 // Where the kept bytes of a segment are gathered for its one hash update (shared: it is

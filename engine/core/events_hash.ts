@@ -205,13 +205,12 @@ export function eventsHash(
     const before = options.before ?? [];
     const opens = options.opensBlock ??
       (before.length === 0 && events[0]?.type === "episode_start");
-    const lines = deltaBlockLines([...before, ...events]);
-    let text = opens ? lines[0].hashed + "\n" : "";
-    for (let i = before.length + 1; i < lines.length; i++) {
-      const hashed = lines[i].hashed;
-      if (hashed !== null) text += hashed + "\n";
-    }
-    return sha256Hex(text);
+    return deltaLinesHash(
+      deltaBlockLines([...before, ...events]),
+      before.length,
+      events.length,
+      opens,
+    );
   }
   let text = "";
   for (const e of events) {
@@ -228,6 +227,36 @@ export function eventsHash(
 }
 
 /**
+ * The events hash, under a delta layout (`"lines-v6"` on), of the `count`
+ * events from `from` of a log whose lines `deltaBlockLines` built (line 0 the
+ * block's header, line `i + 1` the log's event `i`), after the header's
+ * hashed text when `opens` (round 1's segment). Replay builds a log's lines
+ * once and hashes each segment from them.
+ *
+ * @example
+ * ```ts
+ * import { deltaLinesHash } from "./events_hash.ts";
+ * import { sha256Hex } from "./hash.ts";
+ * const lines = [{ line: "h", hashed: "H" }, { line: "a", hashed: "A" }, { line: "b", hashed: null }];
+ * if (deltaLinesHash(lines, 0, 2, true) !== sha256Hex("H\nA\n")) throw new Error();
+ * if (deltaLinesHash(lines, 1, 1, false) !== sha256Hex("")) throw new Error();
+ * ```
+ */
+export function deltaLinesHash(
+  lines: readonly { hashed: string | null }[],
+  from: number,
+  count: number,
+  opens: boolean,
+): string {
+  let text = opens ? lines[0].hashed + "\n" : "";
+  for (let i = from + 1; i <= from + count; i++) {
+    const hashed = lines[i].hashed;
+    if (hashed !== null) text += hashed + "\n";
+  }
+  return sha256Hex(text);
+}
+
+/**
  * Whether a definition writes the block layout (`"lines-v5"` on).
  *
  * @example
@@ -237,7 +266,7 @@ export function eventsHash(
  * ```
  */
 export function writesBlocks(hashing: HashingVersion): boolean {
-  return hashing === "lines-v5" || writesDeltas(hashing);
+  return hashingFrom(hashing, "lines-v5");
 }
 
 /**
@@ -253,7 +282,7 @@ export function writesBlocks(hashing: HashingVersion): boolean {
  * ```
  */
 export function writesDeltas(hashing: HashingVersion): boolean {
-  return hashing === "lines-v6" || hashing === "lines-v7";
+  return hashingFrom(hashing, "lines-v6");
 }
 
 /**

@@ -66,6 +66,7 @@ import {
 import type { EpisodeCondition } from "./game.ts";
 import {
   AGENT_SIDE_EVENT_TYPES,
+  deltaLinesHash,
   eventsHash,
   HASHING_VERSIONS,
   hashingNote,
@@ -73,7 +74,7 @@ import {
   writesDeltas,
 } from "./events_hash.ts";
 import { deltaBlockLines } from "./event_layout.ts";
-import { sha256Hex, stateHash } from "./hash.ts";
+import { stateHash } from "./hash.ts";
 import { RNG_VERSION } from "./rng.ts";
 
 /** Where a replay first disagreed with its log. */
@@ -709,13 +710,7 @@ function deltaSegmentHash(
       before: log.slice(0, at),
     });
   }
-  // Line 0 is the block's header, line i + 1 the log's event i.
-  let text = at === 0 ? lines[0].hashed + "\n" : "";
-  for (let i = at + 1; i <= at + count; i++) {
-    const hashed = lines[i].hashed;
-    if (hashed !== null) text += hashed + "\n";
-  }
-  return sha256Hex(text);
+  return deltaLinesHash(lines, at, count, at === 0);
 }
 
 /** An `"events"` mismatch at `d`, whose `[n]` is the segment's `index(n)`-th recorded event. */
