@@ -188,10 +188,9 @@ function playMock(
       if (policy[i] === THRESHOLD) {
         let estimate: number | undefined;
         if (naive) {
-          // The naive rule's estimate of the earlier speakers' public actions (_naive.ts).
-          let stag = 0;
-          for (let j = 0; j < i; j++) if (turns.public[first + j] === "Stag") stag++;
-          estimate = i === 0 ? undefined : stag / i;
+          // The naive rule's estimate (_naive.ts): the earlier speakers' public Stag share,
+          // which publicStag counts so far this round.
+          estimate = i === 0 ? undefined : publicStag / i;
         } else {
           const current: HistoryReport[] = [];
           for (let j = 0; j < i; j++) {
