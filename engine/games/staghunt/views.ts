@@ -136,25 +136,9 @@ function publicRound(rounds: RoundRecord[], i: number): PublicRound {
   if (r.outcome !== null) {
     const hit = shared[i];
     if (hit !== undefined && shows(hit, r)) return hit;
-  } else {
-    const made = live[i] ??= [];
-    const reports: PublicReport[] = new Array(r.turns.length);
-    for (let k = 0; k < r.turns.length; k++) {
-      const t = r.turns[k];
-      let x = made[k];
-      if (x === undefined || !showsTurn(x, t)) x = made[k] = Object.freeze(publicReport(t));
-      reports[k] = x;
-    }
-    return { round: r.round, reports, outcome: null };
-  }
+  } else return { round: r.round, reports: reportsOf(r.turns, live[i] ??= []), outcome: null };
   // The reports shown while the round was in progress, where they still show its turns.
-  const before = live[i];
-  const reports: PublicReport[] = [];
-  for (let k = 0; k < r.turns.length; k++) {
-    const t = r.turns[k];
-    const x = before?.[k];
-    reports.push(x !== undefined && showsTurn(x, t) ? x : Object.freeze(publicReport(t)));
-  }
+  const reports = reportsOf(r.turns, live[i] ??= []);
   const made: PublicRound = Object.freeze({
     round: r.round,
     reports: Object.freeze(reports) as PublicReport[],
@@ -166,6 +150,21 @@ function publicRound(rounds: RoundRecord[], i: number): PublicRound {
 
 // The reports of the rounds in progress of the last episode asked about, by round and turn.
 let live: (PublicReport | undefined)[][] = [];
+
+/**
+ * A round's reports: for each turn the report `made` holds for it while it
+ * still shows the turn, else one made now, frozen, and kept in `made`.
+ */
+function reportsOf(turns: readonly Turn[], made: (PublicReport | undefined)[]): PublicReport[] {
+  const reports: PublicReport[] = new Array(turns.length);
+  for (let k = 0; k < turns.length; k++) {
+    const t = turns[k];
+    let x = made[k];
+    if (x === undefined || !showsTurn(x, t)) x = made[k] = Object.freeze(publicReport(t));
+    reports[k] = x;
+  }
+  return reports;
+}
 
 type Turn = RoundRecord["turns"][number];
 
