@@ -113,7 +113,7 @@ function depositorsWithoutHistory(x: unknown): string {
   for (let i = 0; i < x.length; i++) {
     const d = fields(x[i], 5);
     // Its fifth member is the history left out: another one is written by the generic writer.
-    if (!Object.hasOwn(d, "history")) throw NOT_THIS_SHAPE;
+    if (!Object.prototype.propertyIsEnumerable.call(d, "history")) throw NOT_THIS_SHAPE;
     const { balance, id, initial, withdrawn } = d;
     let m = lastDepositors[i];
     if (
