@@ -6,6 +6,7 @@
 
 import { dirname, join } from "node:path";
 import { MANIFEST_FILE } from "../../engine/grid/manifest.ts";
+import { isCurrencyCode } from "../../engine/agents/llm/model_config.ts";
 import { fmtNumber } from "./_format.ts";
 
 /** The currency of a set of costs, or why it is not known. */
@@ -46,7 +47,7 @@ export function folderCurrency(folder: string): string | null {
   }
   try {
     const code = (JSON.parse(text) as { spend?: { currency?: unknown } })?.spend?.currency;
-    return typeof code === "string" && /^[A-Z]{3}$/.test(code) ? code : null;
+    return isCurrencyCode(code) ? code : null;
   } catch {
     return null;
   }

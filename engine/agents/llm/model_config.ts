@@ -349,6 +349,20 @@ export function modelsCurrency(input: unknown): string {
 }
 
 /**
+ * Whether a value is a currency code as a models file's `currency` must be:
+ * three capital letters (ISO 4217 style, e.g. `"USD"`, `"CNY"`).
+ *
+ * @example
+ * ```ts
+ * import { isCurrencyCode } from "./model_config.ts";
+ * if (!isCurrencyCode("EUR") || isCurrencyCode("usd") || isCurrencyCode(1)) throw new Error();
+ * ```
+ */
+export function isCurrencyCode(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Z]{3}$/.test(value);
+}
+
+/**
  * Checks a currency code: three capital letters (ISO 4217, e.g. `"USD"`).
  *
  * @example
@@ -360,7 +374,7 @@ export function modelsCurrency(input: unknown): string {
  * @throws {RangeError} Naming the bad value.
  */
 export function checkCurrency(value: unknown, whose = "the"): string {
-  if (typeof value !== "string" || !/^[A-Z]{3}$/.test(value)) {
+  if (!isCurrencyCode(value)) {
     throw new RangeError(
       `Invalid currency: ${whose} "currency" must be an ISO 4217 code of three capital letters ` +
         `such as "USD" or "CNY", got ${JSON.stringify(value)}`,
