@@ -426,6 +426,33 @@ export function addSpend(
 }
 
 /**
+ * Adds one request whose billing is not known (in flight, or never settled
+ * in the ledger) at its reservation, as `usage: "unknown"`, and returns the
+ * spend: the stop's `Spent:` line and the resume's ledger count such a
+ * request the same way.
+ *
+ * @example
+ * ```ts
+ * import { addReserved, emptySpend } from "./accounting.ts";
+ * const s = addReserved(emptySpend(), "m", { tokensIn: 10, tokensOut: 90, cost: 0.2 });
+ * if (s.total.tokens !== 100 || s.total.unknown !== 1 || s.byModel.m.cost !== 0.2) throw new Error();
+ * ```
+ */
+export function addReserved(
+  spend: Spend,
+  model: string,
+  reservation: { tokensIn: number; tokensOut: number; cost: number | null },
+): Spend {
+  return addSpend(spend, model, {
+    usage: "unknown",
+    tokens_in: reservation.tokensIn,
+    tokens_out: reservation.tokensOut,
+    tokens_reasoning: 0,
+    cost: reservation.cost,
+  });
+}
+
+/**
  * Spend of nothing.
  *
  * @example

@@ -52,6 +52,7 @@ import OpenAI from "npm:openai@7.59.0";
 import { EpisodeAbandoned, isEpisodeAbandoned } from "../../core/abandon.ts";
 import type { LlmAttemptFailure, LlmCallRecord } from "../../core/events.ts";
 import {
+  addReserved,
   addSpend,
   billedUsage,
   type Budget,
@@ -504,13 +505,7 @@ export class LlmRuntime {
     const spent = sumSpend(b.earlier, b.session);
     const inFlight = emptySpend();
     for (const { model, r } of b.flying.values()) {
-      addSpend(inFlight, model, {
-        usage: "unknown",
-        tokens_in: r.tokensIn,
-        tokens_out: r.tokensOut,
-        tokens_reasoning: 0,
-        cost: r.cost,
-      });
+      addReserved(inFlight, model, r);
     }
     return {
       limit: b.limit ? { ...b.limit } : null,

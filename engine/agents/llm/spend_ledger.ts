@@ -28,7 +28,14 @@
  *
  * @module
  */
-import { addSpend, emptySpend, type Spend, type SpendLine, type SpendUsage } from "./accounting.ts";
+import {
+  addReserved,
+  addSpend,
+  emptySpend,
+  type Spend,
+  type SpendLine,
+  type SpendUsage,
+} from "./accounting.ts";
 
 /**
  * File name of the spend ledger in a run folder.
@@ -172,11 +179,9 @@ export function readSpendLedger(path: string): SpendLedgerReading {
   reading.lines = lines.length;
   for (const r of open.values()) {
     reading.unsettled++;
-    addSpend(reading.spend, r.model, {
-      usage: "unknown",
-      tokens_in: r.tokens_in,
-      tokens_out: r.tokens_out,
-      tokens_reasoning: 0,
+    addReserved(reading.spend, r.model, {
+      tokensIn: r.tokens_in,
+      tokensOut: r.tokens_out,
       cost: r.cost,
     });
   }
