@@ -27,6 +27,7 @@ import {
   SegmentWriter,
 } from "../../../engine/grid/segments.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
+import { assertSameFrames, perReadClock } from "./_log_layouts.ts";
 import { readLogFile } from "../../../analysis/viewer/_log_source.ts";
 import { scriptedEpisode } from "./_scripted_llm.ts";
 
@@ -34,12 +35,6 @@ import { scriptedEpisode } from "./_scripted_llm.ts";
 function steppingClock(): () => string {
   let n = 0;
   return () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * Math.floor(n++ / 2)).toISOString();
-}
-
-/** The clock of block_layout_test: 7 ms a read (the one that wrote the lines-v5 fixture). */
-function perReadClock(): () => string {
-  let n = 0;
-  return () => new Date(Date.UTC(2026, 11, 1, 12) + 7 * n++).toISOString();
 }
 
 /** A bank-run M0 episode of the default (defensive) mock agents. */
@@ -192,17 +187,7 @@ Deno.test("the lines-v6 log of an episode loads to the same frames and viewer ev
     const frames = ["rounds", "decisions", "mechanisms", "corrections", "calls"] as const;
     // Each frame alone (the fast path skips the lines of the others) and all together.
     for (const asked of [...frames.map((f) => [f]), [...frames]]) {
-      const [a, b] = [
-        await loadRuns(`${dir}/old`, { frames: [...asked], strict: true }),
-        await loadRuns(`${dir}/new`, { frames: [...asked], strict: true }),
-      ];
-      for (const name of asked) assertEquals(b[name].toRecords(), a[name].toRecords(), name);
-      const columns = a.episodes.columns.filter((c) => c !== "file");
-      const differ = columns.filter((c) =>
-        JSON.stringify(a.episodes.getColumn(c).toArray()) !==
-          JSON.stringify(b.episodes.getColumn(c).toArray())
-      );
-      assertEquals(differ, differ.filter((c) => /hash/.test(c)));
+      await assertSameFrames(`${dir}/old`, `${dir}/new`, asked);
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
