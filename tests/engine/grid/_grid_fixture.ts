@@ -23,6 +23,14 @@ export const SMALL = {
   ],
 };
 
+/** Forty mock bank-run M0 episodes: enough for a worker to hold, report and be stopped mid-batch. */
+export const HELD = {
+  name: "held",
+  seed: 3,
+  episodes: 40,
+  blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }],
+};
+
 /** In-process episodes, no progress display. */
 export const quiet = { workers: 0, progress: false } as const;
 

@@ -1,6 +1,7 @@
 // Test helpers: what identifies an episode log regardless of wall-clock
 // times and of how the run folder stores it, and the files of a run folder.
 import type { EngineEvent } from "../../../engine/core/events.ts";
+import type { GridEpisode } from "../../../engine/grid/cells.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 
 /** The time-free fingerprint of one episode log. */
@@ -58,3 +59,15 @@ export async function fileNames(dir: string): Promise<string[]> {
 export async function segmentFiles(dir: string): Promise<string[]> {
   return (await fileNames(dir)).filter((n) => n.startsWith("segment-"));
 }
+
+/** A grid episode of the bank run's mock agents under `mechanism`, stable regime, run "t". */
+export const frailEpisode = (mechanism: string, seed: number): GridEpisode => ({
+  id: `bank_run_${mechanism}_s${seed}`,
+  index: 0,
+  run: "t",
+  cell: "c",
+  replicate: 0,
+  seed,
+  condition: { game: "frail", env: "bank_run", mechanism, regime: "stable", params: {} },
+  agents: { kind: "mock", mock: {} },
+} as GridEpisode);

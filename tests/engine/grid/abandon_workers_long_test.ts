@@ -5,14 +5,10 @@
 import { assertEquals } from "../../_assert.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
+import { HELD } from "./_grid_fixture.ts";
 
 Deno.test("runGrid() abandoned while its worker plays writes nothing after it returns, and its resume logs every episode once", async () => {
-  const spec = {
-    name: "held",
-    seed: 3,
-    episodes: 40,
-    blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }],
-  };
+  const spec = HELD;
   const sizes = (dir: string) =>
     [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("segment-"))
       .map((e) => `${e.name}:${Deno.statSync(`${dir}/${e.name}`).size}`).sort().join(" ");

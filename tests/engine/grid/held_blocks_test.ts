@@ -6,7 +6,6 @@
 // episodes it does not hold.
 import { assert, assertEquals, assertThrows } from "../../_assert.ts";
 import { AgentReply } from "../../../engine/core/episode.ts";
-import type { GridEpisode } from "../../../engine/grid/cells.ts";
 import { failedWrite, HeldResults } from "../../../engine/grid/_held_results.ts";
 import { executeEpisode } from "../../../engine/grid/execute.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
@@ -18,19 +17,11 @@ import {
   SegmentWriter,
 } from "../../../engine/grid/segments.ts";
 import { callRecord } from "../core/_scripted_llm.ts";
-import { digestFolder } from "./_logs.ts";
+import { digestFolder, frailEpisode } from "./_logs.ts";
 import { injectWriteFaults } from "./_write_faults.ts";
+import { HELD } from "./_grid_fixture.ts";
 
-const frail = (seed: number): GridEpisode => ({
-  id: `bank_run_M0_s${seed}`,
-  index: 0,
-  run: "t",
-  cell: "c",
-  replicate: 0,
-  seed,
-  condition: { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} },
-  agents: { kind: "mock", mock: {} },
-} as GridEpisode);
+const frail = (seed: number) => frailEpisode("M0", seed);
 
 /** The engine's bytes of a mock episode, as the grid hands them to its writer. */
 async function played(seed: number) {
@@ -275,12 +266,7 @@ Deno.test("HeldResults keeps an episode whose held log the next block pushed out
 
 Deno.test("runGrid() with a worker stopped mid-batch leaves a folder whose resume plays exactly the episodes it does not hold, none twice", async () => {
   const tmp = await Deno.makeTempDir();
-  const spec = {
-    name: "held",
-    seed: 3,
-    episodes: 40,
-    blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }],
-  };
+  const spec = HELD;
   const reference = await runGrid(spec, { out: `${tmp}/ref`, workers: 0, progress: false });
   const out = `${tmp}/stopped`;
   const abandon = new AbortController();

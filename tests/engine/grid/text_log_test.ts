@@ -7,17 +7,9 @@ import type { GridEpisode } from "../../../engine/grid/cells.ts";
 import { summarizeEpisode, summarizeTally } from "../../../engine/grid/execute.ts";
 import { playGridLog } from "../../../engine/grid/runners.ts";
 import { readLogEpisodes, SegmentWriter } from "../../../engine/grid/segments.ts";
+import { frailEpisode } from "./_logs.ts";
 
-const frail = (mechanism: string, seed: number): GridEpisode => ({
-  id: `bank_run_${mechanism}_s${seed}`,
-  index: 0,
-  run: "t",
-  cell: "c",
-  replicate: 0,
-  seed,
-  condition: { game: "frail", env: "bank_run", mechanism, regime: "stable", params: {} },
-  agents: { kind: "mock", mock: {} },
-} as GridEpisode);
+const frail = frailEpisode;
 
 const stagHunt = (seed: number): GridEpisode => ({
   id: `sh_s${seed}`,
