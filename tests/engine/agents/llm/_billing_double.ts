@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { ModelConfigInput } from "../../../../engine/agents/llm/model_config.ts";
 import { serveLocalModel } from "../../../../engine/agents/llm/server/local_server.ts";
 
 /** What the double billed so far. */
@@ -75,4 +76,22 @@ export function billingDouble(
       await local.close();
     },
   };
+}
+
+/** The budget tests' price: 50 a million tokens either way. */
+export const PRICE = { inputPerMillion: 50, outputPerMillion: 50 };
+
+/**
+ * The budget tests' one model, "local", at the billing double's `url`: the local server's
+ * "coordlab-stay" preset, completions capped at 100, priced at `price` when given.
+ */
+export function localModel(url: string, price?: unknown): ModelConfigInput {
+  return {
+    id: "local",
+    baseURL: url,
+    model: "coordlab-stay",
+    testDouble: true,
+    maxTokens: 100,
+    ...(price === undefined ? {} : { price }),
+  } as ModelConfigInput;
 }

@@ -4,12 +4,11 @@
 import { assert, assertEquals } from "../../../_assert.ts";
 import { readSpendLedger } from "../../../../engine/agents/llm/spend_ledger.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
-import { billingDouble } from "./_billing_double.ts";
+import { billingDouble, localModel, PRICE } from "./_billing_double.ts";
 import { DENO_COMMAND } from "../../../../engine/cli/_permissions.ts";
 
 const ROOT = new URL("../../../../", import.meta.url).pathname;
 const CLI = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
-const PRICE = { inputPerMillion: 50, outputPerMillion: 50 };
 
 /** 20 bank-run episodes of three depositors for one round: 3 calls each. */
 const SPEC = {
@@ -29,17 +28,7 @@ async function setup(url: string, price: unknown = PRICE) {
   await Deno.writeTextFile(`${tmp}/spec.json`, JSON.stringify(SPEC));
   await Deno.writeTextFile(
     `${tmp}/models.json`,
-    JSON.stringify({
-      currency: "EUR",
-      models: [{
-        id: "local",
-        baseURL: url,
-        model: "coordlab-stay",
-        testDouble: true,
-        maxTokens: 100,
-        price,
-      }],
-    }),
+    JSON.stringify({ currency: "EUR", models: [localModel(url, price)] }),
   );
   return tmp;
 }

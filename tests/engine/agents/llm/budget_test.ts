@@ -19,13 +19,12 @@ import { isEpisodeAbandoned } from "../../../../engine/core/abandon.ts";
 import { gridSummary } from "../../../../engine/grid/grid_summary.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
-import { billingDouble } from "./_billing_double.ts";
+import { billingDouble, localModel, PRICE } from "./_billing_double.ts";
 import { DEPOSITOR_CALL, scriptedServer } from "./_helpers.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 /** UTF-8 bytes of `messages` as JSON: the prompt part of each reservation. */
 const BYTES = 36;
-const PRICE = { inputPerMillion: 50, outputPerMillion: 50 };
 
 /** Bank-run episodes of three depositors for one round: 3 calls each. */
 function spec(episodes: number) {
@@ -44,30 +43,13 @@ function spec(episodes: number) {
 
 /** A runtime of one priced model, "local", at the billing double's URL: completions capped at 100. */
 function pricedRuntime(url: string): LlmRuntime {
-  return new LlmRuntime({
-    models: [{
-      id: "local",
-      baseURL: url,
-      model: "coordlab-stay",
-      testDouble: true,
-      maxTokens: 100,
-      price: PRICE,
-    }],
-  });
+  return new LlmRuntime({ models: [localModel(url, PRICE)] });
 }
 
 Deno.test("runGrid() with 8 episodes and 8 requests in flight never bills past a token budget of a few requests", async () => {
   const double = billingDouble(PRICE, 30);
   try {
-    const runtime = new LlmRuntime({
-      models: [{
-        id: "local",
-        baseURL: double.url,
-        model: "coordlab-stay",
-        testDouble: true,
-        maxTokens: 100,
-      }],
-    });
+    const runtime = new LlmRuntime({ models: [localModel(double.url)] });
     const limit = 5 * 3000; // about five requests of this game
     const r = await runGrid(spec(8), {
       out: await Deno.makeTempDir(),
@@ -447,15 +429,7 @@ Deno.test("readSpendLedger() refuses a line that is not a ledger line, naming th
 Deno.test("runGrid() halts with the ledger when its spend ledger stops being writable, naming it", async () => {
   const double = billingDouble(PRICE);
   try {
-    const runtime = new LlmRuntime({
-      models: [{
-        id: "local",
-        baseURL: double.url,
-        model: "coordlab-stay",
-        testDouble: true,
-        maxTokens: 100,
-      }],
-    });
+    const runtime = new LlmRuntime({ models: [localModel(double.url)] });
     const out = await Deno.makeTempDir();
     const path = `${out}/${SPEND_LEDGER_FILE}`;
     let first = true;
