@@ -33,9 +33,6 @@
  */
 export const ALONE: readonly string[] = [
   "tests/engine/cli/reproduce_test.ts",
-  "tests/engine/agents/llm/server_test.ts",
-  "tests/engine/cli/permissions_test.ts",
-  "tests/engine/grid/stops_test.ts",
 ];
 
 /** One batch: the folders whose test files it imports, and which share of them. */
