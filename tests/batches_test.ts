@@ -37,13 +37,15 @@ Deno.test("each batch has its module in tests/_batches/, and each module there i
 
 Deno.test("batchFiles() splits a folder's files into its shares in name order, and names an unknown batch", () => {
   const files = [
+    "tests/engine/cli/a_test.ts",
+    "tests/engine/cli/reproduce_test.ts",
     "tests/engine/grid/a_test.ts",
     "tests/engine/grid/b_test.ts",
     "tests/engine/grid/c_test.ts",
     "tests/engine/grid/sub/d_test.ts",
-    "tests/engine/grid/stops_test.ts",
   ];
-  // stops_test.ts runs alone; sub/ is another folder.
+  // reproduce_test.ts runs alone; sub/ is another folder.
+  assertEquals(batchFiles("engine", files), ["tests/engine/cli/a_test.ts"]);
   assertEquals(batchFiles("grid_1", files), [
     "tests/engine/grid/a_test.ts",
     "tests/engine/grid/c_test.ts",

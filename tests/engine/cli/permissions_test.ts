@@ -16,6 +16,7 @@ import {
 import { parseModelConfigs } from "../../../engine/agents/llm/model_config.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
+import { llmGrid } from "./_llm_grid.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 
@@ -50,50 +51,6 @@ Deno.test("deno.json tasks grant ffi and sys only where Polars or the folder loc
   assert(t.test.includes("--ignore='tests/**/*_long_test.ts'"));
   assert(t["test:long"].endsWith("'tests/**/*_long_test.ts'"));
 });
-
-/** A one-episode Stag Hunt spec and a models file for `server`, in a fresh folder outside runs/. */
-async function llmGrid(baseURL: string, keyVariable: string, turns = 1) {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-launch-" });
-  await Deno.writeTextFile(
-    `${dir}/models.json`,
-    JSON.stringify({
-      models: [{
-        id: "local",
-        baseURL,
-        model: "coordlab-defensive",
-        testDouble: true,
-        apiKeyEnv: keyVariable,
-      }],
-    }),
-  );
-  await Deno.writeTextFile(
-    `${dir}/spec.json`,
-    JSON.stringify({
-      name: "launch",
-      episodes: turns === 1 ? 1 : 4,
-      blocks: [{
-        game: "staghunt",
-        N: [3],
-        M: [2],
-        T: [turns],
-        F: [1],
-        agents: [{ model: "local" }],
-      }],
-    }),
-  );
-  const args = [
-    "--spec",
-    `${dir}/spec.json`,
-    "--models",
-    `${dir}/models.json`,
-    "--out",
-    `${dir}/run`,
-    "--cache",
-    `${dir}/cache`,
-    "--no-progress",
-  ];
-  return { dir, args };
-}
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -237,49 +194,6 @@ Deno.test("deno task grid with a key variable unset exits 2 naming it and its mo
     );
     assertEquals(server.stats().chat, 0);
     await Deno.stat(`${dir}/run`).then(() => assert(false, "the run folder was created"), () => {});
-  } finally {
-    await server.close();
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("deno task grid forwards SIGINT to the grid, which stops and says how to resume; the launcher exits with its code", async () => {
-  const key = "sk-signal";
-  // The grid makes about 50 calls, one at a time: 50 ms each keeps it running
-  // for seconds after the first (when the signal is sent), while 200 ms made
-  // the test wait 10 s, most of it in the resumed part.
-  const server = serveLocalModel({ apiKey: key, latencyMs: 50 });
-  const { dir, args } = await llmGrid(server.url, "LAUNCH_TEST_KEY", 3);
-  try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${ROOT}/engine/cli/launch_grid.ts`, ...args, "--concurrency", "1"],
-      cwd: ROOT,
-      env: { LAUNCH_TEST_KEY: key, NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    while (server.stats().chat === 0) await new Promise((r) => setTimeout(r, 50));
-    child.kill("SIGINT");
-    const ran = await child.output();
-    const out = text(ran.stdout) + text(ran.stderr);
-    assertEquals(ran.code, 130, out);
-    assert(out.includes("Received SIGINT: no new episode starts"), out);
-    // Once: the launcher's forwarded signal, not a second one that would abandon them.
-    assert(!out.includes("Abandoning"), out);
-    const resume = out.split("\n").find((l) => l.startsWith("Resume with: "))!;
-    const prefix = `Resume with: npx -y deno@${Deno.version.deno} task grid `;
-    assert(resume.startsWith(`${prefix}--spec ${dir}/spec.json `), out);
-    // The line runs as written, for a folder outside runs/, and finishes the grid.
-    const resumed = await new Deno.Command(Deno.execPath(), {
-      args: ["task", "--quiet", "grid", ...resume.slice(prefix.length).split(" ")],
-      cwd: ROOT,
-      env: { LAUNCH_TEST_KEY: key, NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const again = new TextDecoder().decode(resumed.stdout);
-    assertEquals(resumed.code, 0, again + new TextDecoder().decode(resumed.stderr));
-    assert(again.includes(`launch: 4/4 episodes finished in ${dir}/run`), again);
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });

@@ -1,7 +1,8 @@
 // deno task reproduce forwards a Ctrl-C to its run once (the long group:
 // a real launcher and run signalled mid-way, then resumed, about 7 s; the
-// default task's fast test of the launcher's forwarding is
-// permissions_test.ts's "deno task grid forwards SIGINT").
+// default task's fast test of the launcher's forwarding is launch_test.ts's
+// "launch() forwards a signal delivered three times"; deno task grid's, also
+// long, is permissions_signal_long_test.ts).
 import { assert, assertEquals } from "../../_assert.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { decode, LAUNCHER, llmInputs, reproduce, ROOT, taskFlags } from "./_reproduce.ts";

@@ -33,10 +33,13 @@ export interface BillingDouble {
   close(): Promise<void>;
 }
 
-/** Starts a billing double with a price per million tokens and a delay before each answer. */
+/**
+ * Starts a billing double with a price per million tokens and a delay before
+ * each answer: `latencyMs`, or `latencyMs(n)` for the n-th chat request (from 1).
+ */
 export function billingDouble(
   price: { inputPerMillion: number; outputPerMillion: number },
-  latencyMs = 0,
+  latencyMs: number | ((request: number) => number) = 0,
 ): BillingDouble {
   const local = serveLocalModel();
   const billed: Billed = { requests: 0, tokens: 0, cost: 0 };
@@ -52,7 +55,10 @@ export function billingDouble(
       billed.tokens += tokensIn + tokensOut;
       billed.cost += (tokensIn * price.inputPerMillion + tokensOut * price.outputPerMillion) / 1e6;
       await new Promise((r) => {
-        const t = setTimeout(r, latencyMs);
+        const t = setTimeout(
+          r,
+          typeof latencyMs === "number" ? latencyMs : latencyMs(billed.requests),
+        );
         closing.signal.addEventListener("abort", () => (clearTimeout(t), r(null)));
       });
       const res = await fetch(`${local.url}/chat/completions`, { method: "POST", body: text });
