@@ -722,8 +722,11 @@ let bufferHint = 1 << 16;
 // used only within one synchronous flush).
 let scratch = new Uint8Array(1 << 16);
 // Line buffers handed back by recycleLogBytes, for the next recorders: a fresh 100 KB
-// buffer costs several microseconds to allocate and fault in, a reused one nothing.
+// buffer costs several microseconds to allocate and fault in, a reused one nothing. As
+// many as episodes are in flight in one thread (an in-process grid plays 8 at once).
 const recycled: Uint8Array[] = [];
+const RECYCLED_MAX = 16;
+const RECYCLED_LARGE = 1 << 20;
 // The recorders' line buffers, so that only those are ever recycled.
 const ownBuffers = new WeakSet<ArrayBufferLike>();
 
@@ -755,9 +758,11 @@ function takeBuffer(): Uint8Array {
  * ```
  */
 export function recycleLogBytes(bytes: Uint8Array): void {
-  if (!ownBuffers.has(bytes.buffer) || recycled.length >= 4) return;
+  if (!ownBuffers.has(bytes.buffer) || recycled.length >= RECYCLED_MAX) return;
   if (recycled.some((b) => b.buffer === bytes.buffer)) return;
   const whole = new Uint8Array(bytes.buffer);
+  // Large buffers (long model conversations) are kept four at most.
+  if (whole.length > RECYCLED_LARGE && recycled.length >= 4) return;
   if (whole.length >= bufferHint / 2) recycled.push(whole);
 }
 

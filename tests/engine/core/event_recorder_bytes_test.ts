@@ -108,6 +108,14 @@ Deno.test("recycleLogBytes() hands a written buffer to the next recorder and ign
   assertEquals(second.text, record("b", "lines-v3").text);
 });
 
+Deno.test("recycleLogBytes() keeps the buffers of 8 episodes played at once (an in-process grid's) for the next 8", () => {
+  const played = ["a", "b", "c", "d", "e", "f", "g", "h"].map((id) => record(id, "lines-v3").bytes);
+  for (const bytes of played) recycleLogBytes(bytes);
+  const buffers = new Set(played.map((b) => b.buffer));
+  const next = ["i", "j", "k", "l", "m", "n", "o", "p"].map((id) => record(id, "lines-v3").bytes);
+  assertEquals(next.filter((b) => buffers.has(b.buffer)).length, 8);
+});
+
 Deno.test("EventRecorder.checkpoint() gives sha256Hex() of the state text, small, large, non-ASCII or not", () => {
   const texts = [
     '{"a":1}',
