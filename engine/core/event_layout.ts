@@ -1196,10 +1196,15 @@ export class DeltaWriter {
   private timeText = "";
   // The templates by type, then by agent (NO_AGENT for a body without a string agent).
   private readonly templates = new Map<string, Map<unknown, DeltaTemplate>>();
-  // The previous checkpoint's state text and its pieces' starts; a spare array for the next.
+  // The previous checkpoint's state text and its pieces' starts (found when first needed after
+  // a state given as parts); a spare array for the next.
   private stateText: string | undefined;
   private stateStarts: number[] | undefined;
   private spare: number[] | undefined;
+  // The previous state's parts and their pieces' counts, when it was given as parts.
+  private stateParts: readonly string[] | undefined;
+  private partPieces: number[] | undefined;
+  private sparePieces: number[] | undefined;
 
   /** A writer at the start of the block under `header`. */
   constructor(readonly header: BlockHeader) {
@@ -1404,21 +1409,156 @@ export class DeltaWriter {
   /**
    * A checkpoint's state member, with no comma: `"state":<text>` or, when
    * shorter, `"delta":[...]` against the previous checkpoint's state text.
+   *
+   * `parts`, when given, is the same text cut in parts (`parts.join(",")`
+   * is `text`, which it must be): a part equal to the one at its place in
+   * the previous state's parts has the same pieces, so only the pieces of
+   * the parts that changed are compared, and the commas of the parts that
+   * did not are not looked for again. The member is the same as without
+   * them (the array is kept until the next state: it must not change).
    */
-  state(text: string): string {
+  state(text: string, parts?: readonly string[]): string {
     text.charCodeAt(0); // flat: the pieces are compared by character
     const before = this.stateText;
-    const starts = pieceStarts(text, this.spare);
-    this.spare = this.stateStarts;
     this.stateText = text;
-    this.stateStarts = starts;
+    let ops: [number, number, string][] | undefined;
+    if (parts === undefined) {
+      this.stateParts = undefined;
+      ops = this.pieceDelta(before, text);
+    } else {
+      const beforeParts = this.stateParts;
+      const beforePieces = this.partPieces;
+      const counts = this.sparePieces ?? [];
+      this.sparePieces = beforePieces;
+      this.partPieces = counts;
+      this.stateParts = parts;
+      ops = before === undefined || beforeParts === undefined
+        ? undefined
+        : partsDelta(beforeParts, beforePieces!, parts, counts, text);
+      if (ops !== undefined) this.dropStarts();
+      else {
+        // The first state, or not comparable part by part (a part gained or lost pieces): its
+        // pieces' starts, and from them how many pieces each part has.
+        ops = this.pieceDelta(before, text);
+        partPieces(parts, this.stateStarts!, counts);
+      }
+    }
     const whole = `"state":${text}`;
-    if (before === undefined) return whole;
-    const ops = stateDelta(before, this.spare!, text, starts);
     if (ops === undefined) return whole;
     const delta = `"delta":${JSON.stringify(ops)}`;
     return delta.length < whole.length ? delta : whole;
   }
+
+  /** The ops from `before` to `text` found piece by piece (undefined without `before`). */
+  private pieceDelta(
+    before: string | undefined,
+    text: string,
+  ): [number, number, string][] | undefined {
+    let bs = this.stateStarts;
+    // After a state given as parts, its pieces' starts are found only now.
+    if (before !== undefined && bs === undefined) bs = pieceStarts(before, undefined);
+    const starts = pieceStarts(text, this.spare);
+    this.spare = bs;
+    this.stateStarts = starts;
+    return before === undefined ? undefined : stateDelta(before, bs!, text, starts);
+  }
+
+  /** Forgets the pieces' starts of the state before (a state given as parts has none yet). */
+  private dropStarts(): void {
+    this.spare = this.stateStarts ?? this.spare;
+    this.stateStarts = undefined;
+  }
+}
+
+/**
+ * How many of the pieces whose starts are `starts` (of `parts.join(",")`)
+ * each part holds, in `into`.
+ */
+function partPieces(parts: readonly string[], starts: readonly number[], into: number[]): void {
+  into.length = parts.length;
+  let end = 0; // one past the part's end: where the next part starts
+  let j = 1; // the next piece start after the part's first piece
+  for (let k = 0; k < parts.length; k++) {
+    end += parts[k].length + 1;
+    let n = 1;
+    while (starts[j] < end) {
+      n++;
+      j++;
+    }
+    j++; // the next part's first piece
+    into[k] = n;
+  }
+}
+
+/**
+ * The ops `stateDelta` gives from `before.join(",")` to `text`
+ * (which is `after.join(",")`), found part by part: when both have as many
+ * parts and each part as many pieces as the one at its place
+ * (`beforePieces` their counts; `into` gets those of `after`), their pieces
+ * pair up part by part, a pair of equal parts is a run of equal pieces, and
+ * the ops are the runs of differing pieces, as `stateDelta` finds them for
+ * texts of as many pieces. Undefined when the parts do not pair up so.
+ */
+function partsDelta(
+  before: readonly string[],
+  beforePieces: readonly number[],
+  after: readonly string[],
+  into: number[],
+  text: string,
+): [number, number, string][] | undefined {
+  const k = after.length;
+  if (before.length !== k) return undefined;
+  into.length = k;
+  const ops: [number, number, string][] = [];
+  let piece = 0; // the index of the part's first piece
+  let at = 0; // where the part starts in `text`
+  let open = -1; // the first piece of the run of differing pieces open, if any
+  let openAt = 0; // where that piece starts in `text`
+  for (let p = 0; p < k; p++) {
+    const a = before[p];
+    const b = after[p];
+    const pieces = beforePieces[p];
+    into[p] = pieces;
+    if (a === b) {
+      if (open !== -1) {
+        ops.push([open, piece - open, text.slice(openAt, at - 1)]);
+        open = -1;
+      }
+    } else if (pieces === 1) {
+      // One piece each, and they differ.
+      if (b.indexOf(",") !== -1) return undefined;
+      if (open === -1) {
+        open = piece;
+        openAt = at;
+      }
+    } else {
+      // The two parts' pieces side by side; `b` must have as many as `a`.
+      let ia = 0;
+      let ib = 0;
+      for (let i = 0; i < pieces; i++) {
+        if (ib > b.length) return undefined;
+        let ea = a.indexOf(",", ia);
+        if (ea === -1) ea = a.length;
+        let eb = b.indexOf(",", ib);
+        if (eb === -1) eb = b.length;
+        const same = ea - ia === eb - ib && a.slice(ia, ea) === b.slice(ib, eb);
+        if (!same && open === -1) {
+          open = piece + i;
+          openAt = at + ib;
+        } else if (same && open !== -1) {
+          ops.push([open, piece + i - open, text.slice(openAt, at + ib - 1)]);
+          open = -1;
+        }
+        ia = ea + 1;
+        ib = eb + 1;
+      }
+      if (ib <= b.length) return undefined;
+    }
+    piece += pieces;
+    at += b.length + 1;
+  }
+  if (open !== -1) ops.push([open, piece - open, text.slice(openAt)]);
+  return ops;
 }
 
 /**
