@@ -142,8 +142,9 @@ function checkpointParts(state: BankRunState): string[] {
 }
 
 /**
- * The numeric members written as parts of their own, each the text before
- * its value, its name and what follows it (the closing of its object).
+ * The numbers written as parts of their own: the text before each value
+ * (its name, after the opening of its object for the first) and after it
+ * (the closing of its object for the last).
  */
 const MEMBERS: readonly (readonly [string, string])[] = [
   ['{"assets":', ""],
@@ -265,12 +266,11 @@ function paramsPart(x: unknown): string {
 }
 
 /**
- * The depositors' parts (without their histories), three a depositor:
- * `{"balance":..`, `"id":..,"initial":..` and `"withdrawn":..}`, the first
- * after `"depositors":[` and the last before `]`. A part whose values are
- * those (`===`) of the depositor written last at its place in the list
- * (most of them, from one checkpoint to the next) is that string again,
- * without its numbers' text being made again.
+ * The depositors' parts (without their histories), one a depositor, the
+ * first after `"depositors":[` and the last before `]`. A depositor whose
+ * four values are those (`===`) of the one written last at its place in
+ * the list (most of them, from one checkpoint to the next) is that string
+ * again, without its numbers' text being made again.
  */
 function depositorParts(x: unknown, out: string[]): void {
   if (!Array.isArray(x)) throw NOT_THIS_SHAPE;
@@ -292,7 +292,7 @@ function depositorParts(x: unknown, out: string[]): void {
 function depositorText(x: unknown, i: number): LastDepositor {
   const d = fields(x, 5);
   // Its fifth member is the history left out: another one is written by the generic writer.
-  if (!Object.prototype.propertyIsEnumerable.call(d, "history")) throw NOT_THIS_SHAPE;
+  if (!isEnumerable.call(d, "history")) throw NOT_THIS_SHAPE;
   const { balance, id, initial, withdrawn } = d;
   const m = lastDepositors[i];
   if (
@@ -361,6 +361,8 @@ interface LastDepositor {
   /** The withdrawn part and `]` (the last depositor's), once made. */
   close: string | undefined;
 }
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 /** The places of the list whose last depositor is kept (the rest are written each time). */
 const LAST_DEPOSITORS = 1024;
