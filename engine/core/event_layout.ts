@@ -1196,15 +1196,15 @@ export class DeltaWriter {
   private timeText = "";
   // The templates by type, then by agent (NO_AGENT for a body without a string agent).
   private readonly templates = new Map<string, Map<unknown, DeltaTemplate>>();
-  // The previous checkpoint's state text and its pieces' starts (found when first needed after
-  // a state given as parts); a spare array for the next.
+  // The previous checkpoint's state text and its pieces' starts; a spare array for the next.
   private stateText: string | undefined;
   private stateStarts: number[] | undefined;
   private spare: number[] | undefined;
-  // The previous state's parts and their pieces' counts, when it was given as parts.
+  // The previous state's parts, when it was given in parts, and the index of each part's first
+  // piece; a spare array for the next.
   private stateParts: readonly string[] | undefined;
-  private partPieces: number[] | undefined;
-  private sparePieces: number[] | undefined;
+  private partFirst: number[] | undefined;
+  private spareFirst: number[] | undefined;
 
   /** A writer at the start of the block under `header`. */
   constructor(readonly header: BlockHeader) {
@@ -1420,144 +1420,127 @@ export class DeltaWriter {
   state(text: string, parts?: readonly string[]): string {
     text.charCodeAt(0); // flat: the pieces are compared by character
     const before = this.stateText;
-    this.stateText = text;
+    const bs = this.stateStarts;
     let ops: [number, number, string][] | undefined;
     if (parts === undefined) {
+      const starts = pieceStarts(text, this.spare);
       this.stateParts = undefined;
-      ops = this.pieceDelta(before, text);
+      this.spare = bs;
+      this.stateStarts = starts;
+      if (before !== undefined) ops = stateDelta(before, bs!, text, starts);
     } else {
       const beforeParts = this.stateParts;
-      const beforePieces = this.partPieces;
-      const counts = this.sparePieces ?? [];
-      this.sparePieces = beforePieces;
-      this.partPieces = counts;
+      const beforeFirst = this.partFirst;
+      const first = this.spareFirst ?? [];
+      const starts = this.spare ?? [];
+      // Aligned: as many parts as before, each of as many pieces as the one at its place.
+      const aligned = partStarts(parts, beforeParts, bs, beforeFirst, starts, first);
       this.stateParts = parts;
-      ops = before === undefined || beforeParts === undefined
-        ? undefined
-        : partsDelta(beforeParts, beforePieces!, parts, counts, text);
-      if (ops !== undefined) this.dropStarts();
-      else {
-        // The first state, or not comparable part by part (a part gained or lost pieces): its
-        // pieces' starts, and from them how many pieces each part has.
-        ops = this.pieceDelta(before, text);
-        partPieces(parts, this.stateStarts!, counts);
+      this.spare = bs;
+      this.stateStarts = starts;
+      this.spareFirst = beforeFirst;
+      this.partFirst = first;
+      if (before !== undefined) {
+        ops = aligned
+          ? alignedDelta({ before, bs: bs!, beforeParts: beforeParts! }, text, starts, parts, first)
+          : stateDelta(before, bs!, text, starts);
       }
     }
+    this.stateText = text;
     const whole = `"state":${text}`;
     if (ops === undefined) return whole;
     const delta = `"delta":${JSON.stringify(ops)}`;
     return delta.length < whole.length ? delta : whole;
   }
-
-  /** The ops from `before` to `text` found piece by piece (undefined without `before`). */
-  private pieceDelta(
-    before: string | undefined,
-    text: string,
-  ): [number, number, string][] | undefined {
-    let bs = this.stateStarts;
-    // After a state given as parts, its pieces' starts are found only now.
-    if (before !== undefined && bs === undefined) bs = pieceStarts(before, undefined);
-    const starts = pieceStarts(text, this.spare);
-    this.spare = bs;
-    this.stateStarts = starts;
-    return before === undefined ? undefined : stateDelta(before, bs!, text, starts);
-  }
-
-  /** Forgets the pieces' starts of the state before (a state given as parts has none yet). */
-  private dropStarts(): void {
-    this.spare = this.stateStarts ?? this.spare;
-    this.stateStarts = undefined;
-  }
 }
 
 /**
- * How many of the pieces whose starts are `starts` (of `parts.join(",")`)
- * each part holds, in `into`.
+ * The piece starts of `parts.join(",")` (as {@linkcode pieceStarts} gives
+ * them) in `starts`, and the index of each part's first piece in `first`:
+ * a part equal to the one at its place in `before` (whose starts are `bs`
+ * and first pieces `bFirst`) has its starts copied from it, moved to where
+ * it is now; only the other parts are searched for their commas. Returns
+ * whether the parts are aligned with `before`'s: as many, each of as many
+ * pieces as the one at its place (false without `before`).
  */
-function partPieces(parts: readonly string[], starts: readonly number[], into: number[]): void {
-  into.length = parts.length;
-  let end = 0; // one past the part's end: where the next part starts
-  let j = 1; // the next piece start after the part's first piece
-  for (let k = 0; k < parts.length; k++) {
-    end += parts[k].length + 1;
-    let n = 1;
-    while (starts[j] < end) {
-      n++;
-      j++;
-    }
-    j++; // the next part's first piece
-    into[k] = n;
-  }
-}
-
-/**
- * The ops `stateDelta` gives from `before.join(",")` to `text`
- * (which is `after.join(",")`), found part by part: when both have as many
- * parts and each part as many pieces as the one at its place
- * (`beforePieces` their counts; `into` gets those of `after`), their pieces
- * pair up part by part, a pair of equal parts is a run of equal pieces, and
- * the ops are the runs of differing pieces, as `stateDelta` finds them for
- * texts of as many pieces. Undefined when the parts do not pair up so.
- */
-function partsDelta(
-  before: readonly string[],
-  beforePieces: readonly number[],
-  after: readonly string[],
-  into: number[],
-  text: string,
-): [number, number, string][] | undefined {
-  const k = after.length;
-  if (before.length !== k) return undefined;
-  into.length = k;
-  const ops: [number, number, string][] = [];
-  let piece = 0; // the index of the part's first piece
-  let at = 0; // where the part starts in `text`
-  let open = -1; // the first piece of the run of differing pieces open, if any
-  let openAt = 0; // where that piece starts in `text`
+function partStarts(
+  parts: readonly string[],
+  before: readonly string[] | undefined,
+  bs: readonly number[] | undefined,
+  bFirst: readonly number[] | undefined,
+  starts: number[],
+  first: number[],
+): boolean {
+  const k = parts.length;
+  const kb = before === undefined ? -1 : before.length;
+  let aligned = kb === k;
+  starts.length = 0;
+  first.length = k;
+  let at = 0;
   for (let p = 0; p < k; p++) {
-    const a = before[p];
-    const b = after[p];
-    const pieces = beforePieces[p];
-    into[p] = pieces;
-    if (a === b) {
+    const part = parts[p];
+    first[p] = starts.length;
+    if (p < kb && part === before![p]) {
+      const from = bFirst![p];
+      const to = p + 1 < kb ? bFirst![p + 1] : bs!.length - 1;
+      const shift = at - bs![from];
+      for (let j = from; j < to; j++) starts.push(bs![j] + shift);
+    } else {
+      starts.push(at);
+      let c = part.indexOf(",");
+      while (c !== -1) {
+        starts.push(at + c + 1);
+        c = part.indexOf(",", c + 1);
+      }
+      if (aligned) {
+        const to = p + 1 < kb ? bFirst![p + 1] : bs!.length - 1;
+        if (starts.length - first[p] !== to - bFirst![p]) aligned = false;
+      }
+    }
+    at += part.length + 1;
+  }
+  starts.push(at);
+  return aligned;
+}
+
+/**
+ * `stateDelta` of two texts whose parts are aligned (see
+ * {@linkcode partStarts}): their pieces pair up part by part, so the two
+ * texts have as many pieces and the ops are the runs of differing pieces,
+ * found among the pieces of the parts that differ from those at their
+ * place (a part equal to its place's is a run of equal pieces).
+ */
+function alignedDelta(
+  old: { before: string; bs: readonly number[]; beforeParts: readonly string[] },
+  after: string,
+  as: number[],
+  parts: readonly string[],
+  first: readonly number[],
+): [number, number, string][] {
+  const { before, bs, beforeParts } = old;
+  const ops: [number, number, string][] = [];
+  const n = as.length - 1;
+  let open = -1; // the first piece of the run of differing pieces open, if any
+  for (let p = 0; p < parts.length; p++) {
+    const from = first[p];
+    const to = p + 1 < parts.length ? first[p + 1] : n;
+    if (parts[p] === beforeParts[p]) {
       if (open !== -1) {
-        ops.push([open, piece - open, text.slice(openAt, at - 1)]);
+        ops.push([open, from - open, after.slice(as[open], as[from] - 1)]);
         open = -1;
       }
-    } else if (pieces === 1) {
-      // One piece each, and they differ.
-      if (b.indexOf(",") !== -1) return undefined;
-      if (open === -1) {
-        open = piece;
-        openAt = at;
-      }
-    } else {
-      // The two parts' pieces side by side; `b` must have as many as `a`.
-      let ia = 0;
-      let ib = 0;
-      for (let i = 0; i < pieces; i++) {
-        if (ib > b.length) return undefined;
-        let ea = a.indexOf(",", ia);
-        if (ea === -1) ea = a.length;
-        let eb = b.indexOf(",", ib);
-        if (eb === -1) eb = b.length;
-        const same = ea - ia === eb - ib && a.slice(ia, ea) === b.slice(ib, eb);
-        if (!same && open === -1) {
-          open = piece + i;
-          openAt = at + ib;
-        } else if (same && open !== -1) {
-          ops.push([open, piece + i - open, text.slice(openAt, at + ib - 1)]);
-          open = -1;
-        }
-        ia = ea + 1;
-        ib = eb + 1;
-      }
-      if (ib <= b.length) return undefined;
+      continue;
     }
-    piece += pieces;
-    at += b.length + 1;
+    for (let i = from; i < to; i++) {
+      const same = samePieces(before, bs as number[], i, after, as, i);
+      if (!same && open === -1) open = i;
+      else if (same && open !== -1) {
+        ops.push([open, i - open, after.slice(as[open], as[i] - 1)]);
+        open = -1;
+      }
+    }
   }
-  if (open !== -1) ops.push([open, piece - open, text.slice(openAt)]);
+  if (open !== -1) ops.push([open, n - open, after.slice(as[open], as[n] - 1)]);
   return ops;
 }
 
