@@ -1434,7 +1434,9 @@ export class DeltaWriter {
       const first = this.spareFirst ?? [];
       const starts = this.spare ?? [];
       // Aligned: as many parts as before, each of as many pieces as the one at its place.
-      const aligned = partStarts(parts, beforeParts, bs, beforeFirst, starts, first);
+      let aligned = false;
+      if (beforeParts === undefined) firstPieces(parts, pieceStarts(text, starts), first);
+      else aligned = partStarts(parts, beforeParts, bs!, beforeFirst!, starts, first);
       this.stateParts = parts;
       this.spare = bs;
       this.stateStarts = starts;
@@ -1454,6 +1456,18 @@ export class DeltaWriter {
   }
 }
 
+/** The index of each part's first piece in `first`, from the starts of the pieces of their text. */
+function firstPieces(parts: readonly string[], starts: readonly number[], first: number[]): void {
+  first.length = parts.length;
+  let at = 0; // where the part starts
+  let j = 0; // its first piece
+  for (let p = 0; p < parts.length; p++) {
+    while (starts[j] < at) j++;
+    first[p] = j;
+    at += parts[p].length + 1;
+  }
+}
+
 /**
  * The piece starts of `parts.join(",")` (as {@linkcode pieceStarts} gives
  * them) in `starts`, and the index of each part's first piece in `first`:
@@ -1461,18 +1475,18 @@ export class DeltaWriter {
  * and first pieces `bFirst`) has its starts copied from it, moved to where
  * it is now; only the other parts are searched for their commas. Returns
  * whether the parts are aligned with `before`'s: as many, each of as many
- * pieces as the one at its place (false without `before`).
+ * pieces as the one at its place.
  */
 function partStarts(
   parts: readonly string[],
-  before: readonly string[] | undefined,
-  bs: readonly number[] | undefined,
-  bFirst: readonly number[] | undefined,
+  before: readonly string[],
+  bs: readonly number[],
+  bFirst: readonly number[],
   starts: number[],
   first: number[],
 ): boolean {
   const k = parts.length;
-  const kb = before === undefined ? -1 : before.length;
+  const kb = before.length;
   let aligned = kb === k;
   starts.length = 0;
   first.length = k;
@@ -1480,11 +1494,11 @@ function partStarts(
   for (let p = 0; p < k; p++) {
     const part = parts[p];
     first[p] = starts.length;
-    if (p < kb && part === before![p]) {
-      const from = bFirst![p];
-      const to = p + 1 < kb ? bFirst![p + 1] : bs!.length - 1;
-      const shift = at - bs![from];
-      for (let j = from; j < to; j++) starts.push(bs![j] + shift);
+    if (p < kb && part === before[p]) {
+      const from = bFirst[p];
+      const to = p + 1 < kb ? bFirst[p + 1] : bs.length - 1;
+      const shift = at - bs[from];
+      for (let j = from; j < to; j++) starts.push(bs[j] + shift);
     } else {
       starts.push(at);
       let c = part.indexOf(",");
@@ -1493,8 +1507,8 @@ function partStarts(
         c = part.indexOf(",", c + 1);
       }
       if (aligned) {
-        const to = p + 1 < kb ? bFirst![p + 1] : bs!.length - 1;
-        if (starts.length - first[p] !== to - bFirst![p]) aligned = false;
+        const to = p + 1 < kb ? bFirst[p + 1] : bs.length - 1;
+        if (starts.length - first[p] !== to - bFirst[p]) aligned = false;
       }
     }
     at += part.length + 1;
