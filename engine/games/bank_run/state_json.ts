@@ -70,15 +70,15 @@ export function bankRunCheckpointJson(state: BankRunState): string {
 
 /**
  * {@linkcode bankRunCheckpointJson}'s text in parts, joined by commas
- * (`CheckpointState.parts`): each number of the balance sheet, each
- * depositor (the first after `"depositors":[`, the last before `]`), each
- * number of the disclosed snapshot, the flags and the inbox, each number of
- * the last settlement, the mechanism profile, the parameters, the pending
- * reports and the round. What changes from a round to the next is mostly
- * numbers, each a part of one piece; a part whose values are those (`===`)
- * it was last written from is the same string again, so that the
- * checkpoint's delta skips it without reading it. A state of another shape
- * is one part, by the generic writer. A fresh array each call.
+ * (`CheckpointState.parts`): the balance sheet, each depositor (the first
+ * after `"depositors":[`, the last before `]`), the disclosed snapshot, the
+ * flags and the inbox, the last settlement, the mechanism profile, the
+ * parameters, the pending reports and the round. A depositor, the flags,
+ * the profile or the parameters whose values are those (`===`) they were
+ * last written from are the same string again, so that the checkpoint's
+ * delta skips them without reading them (most depositors, from a round to
+ * the next). A state of another shape is one part, by the generic writer.
+ * A fresh array each call.
  *
  * @example
  * ```ts
@@ -92,12 +92,12 @@ export function bankRunCheckpointJson(state: BankRunState): string {
  * const parts = bankRunCheckpointParts(s);
  * const { depositors, ...rest } = s;
  * const expected = canonicalJson({ ...rest, depositors: depositors.map(({ history: _h, ...d }) => d) });
- * if (parts.length !== 22 || parts.join(",") !== expected) throw new Error(parts.join(","));
- * if (parts[4] !== '"depositors":[{"balance":' + s.depositors[0].balance + ',"id":"dep_01","initial":' +
- *   s.depositors[0].initial + ',"withdrawn":0}') throw new Error(parts[4]);
+ * if (parts.length !== 11 || parts.join(",") !== expected) throw new Error(parts.join(","));
+ * if (parts[1] !== '"depositors":[{"balance":' + s.depositors[0].balance + ',"id":"dep_01","initial":' +
+ *   s.depositors[0].initial + ',"withdrawn":0}') throw new Error(parts[1]);
  * s.round = 2;
  * const next = bankRunCheckpointParts(s);
- * if (next[4] !== parts[4] || next[21] !== '"round":2}') throw new Error(next[21]);
+ * if (next[1] !== parts[1] || next[10] !== '"round":2}') throw new Error(next[10]);
  * ```
  */
 export function bankRunCheckpointParts(state: BankRunState): string[] {
@@ -113,85 +113,23 @@ export function bankRunCheckpointParts(state: BankRunState): string[] {
 function checkpointParts(state: BankRunState): string[] {
   const s = fields(state, 17);
   const out = [
-    member(ASSETS, s.assets),
-    member(ASSETS_SOLD, s.assetsSold),
-    member(CASH, s.cash),
-    member(WITHDRAWN, s.cumulativeWithdrawn),
+    flat(
+      `{"assets":${num(s.assets)},"assetsSold":${num(s.assetsSold)},"cash":${
+        num(s.cash)
+      },"cumulativeWithdrawn":${num(s.cumulativeWithdrawn)}`,
+    ),
   ];
   depositorParts(s.depositors, out);
-  const d = fields(s.disclosed, 5);
-  const l = fields(s.last, 5);
   out.push(
-    member(D_ASSETS, d.assets),
-    member(D_CASH, d.cash),
-    member(D_REMAINING, d.depositsRemaining),
-    member(D_REDEEMED, d.fractionRedeemed),
-    member(D_COMPENSATION, d.outstandingCompensation),
+    flat(`"disclosed":${disclosed(s.disclosed)}`),
     flagsPart(s.done, nullOr(s.failure), emptyOr(s.inbox)),
-    member(L_START, l.depositsAtStart),
-    member(L_EXPIRED, l.expired),
-    member(L_PROCESSED, l.processed),
-    member(L_REQUESTED, l.requested),
-    member(L_SOLD, l.sold),
+    flat(`"last":${last(s.last)}`),
     profilePart(nullOr(s.m1), nullOr(s.m2), nullOr(s.m3), s.mechanism),
     paramsPart(s.params),
     flat(`"pending":${emptyOr(s.pending)}`),
-    member(ROUND, s.round),
+    `"round":${num(s.round)}}`,
   );
   return out;
-}
-
-/**
- * The numbers written as parts of their own: the text before each value
- * (its name, after the opening of its object for the first) and after it
- * (the closing of its object for the last).
- */
-const MEMBERS: readonly (readonly [string, string])[] = [
-  ['{"assets":', ""],
-  ['"assetsSold":', ""],
-  ['"cash":', ""],
-  ['"cumulativeWithdrawn":', ""],
-  ['"disclosed":{"assets":', ""],
-  ['"cash":', ""],
-  ['"depositsRemaining":', ""],
-  ['"fractionRedeemed":', ""],
-  ['"outstandingCompensation":', "}"],
-  ['"last":{"depositsAtStart":', ""],
-  ['"expired":', ""],
-  ['"processed":', ""],
-  ['"requested":', ""],
-  ['"sold":', "}"],
-  ['"round":', "}"],
-];
-const [
-  ASSETS,
-  ASSETS_SOLD,
-  CASH,
-  WITHDRAWN,
-  D_ASSETS,
-  D_CASH,
-  D_REMAINING,
-  D_REDEEMED,
-  D_COMPENSATION,
-  L_START,
-  L_EXPIRED,
-  L_PROCESSED,
-  L_REQUESTED,
-  L_SOLD,
-  ROUND,
-] = MEMBERS.keys();
-// The value each numeric member was last written from, and its part.
-const memberValues: unknown[] = MEMBERS.map(() => NaN);
-const memberTexts: string[] = MEMBERS.map(() => "");
-
-/** The part of numeric member `k` (of {@linkcode MEMBERS}), the same string as last for the same value. */
-function member(k: number, value: unknown): string {
-  if (memberValues[k] === value) return memberTexts[k];
-  const [before, after] = MEMBERS[k];
-  const text = flat(before + num(value) + after);
-  memberValues[k] = value;
-  memberTexts[k] = text;
-  return text;
 }
 
 /**
