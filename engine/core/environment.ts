@@ -141,14 +141,4 @@ export interface CheckpointState<S> {
   readonly since: HashingVersion;
   /** The canonical JSON of the state less what the events hold. */
   json(state: S): string;
-  /**
-   * Optional: the same text as `json(state)` in parts, `parts.join(",")`
-   * being that text, for a writer that knows which parts of its state
-   * changed since its last call. A checkpoint's delta (`"lines-v6"` on)
-   * then compares the state with the previous checkpoint's part by part: a
-   * part equal to the one at its place is not searched for its pieces (the
-   * delta is the same either way). A fresh array each call (the recorder
-   * keeps it until the next checkpoint); never throws.
-   */
-  parts?(state: S): readonly string[];
 }

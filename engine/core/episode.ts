@@ -425,11 +425,7 @@ export async function playEpisode<P, S>(
       rec.step = "checkpoint";
       rec.checkpoint(
         state,
-        !rec.statesRecorded
-          ? undefined
-          : compact
-          ? compact.parts?.(state) ?? compact.json(state)
-          : env.stateJson?.(state),
+        !rec.statesRecorded ? undefined : compact ? compact.json(state) : env.stateJson?.(state),
       );
     }
     rec.round = played;

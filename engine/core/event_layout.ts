@@ -1200,11 +1200,6 @@ export class DeltaWriter {
   private stateText: string | undefined;
   private stateStarts: number[] | undefined;
   private spare: number[] | undefined;
-  // The previous state's parts, when it was given in parts, and the index of each part's first
-  // piece; a spare array for the next.
-  private stateParts: readonly string[] | undefined;
-  private partFirst: number[] | undefined;
-  private spareFirst: number[] | undefined;
 
   /** A writer at the start of the block under `header`. */
   constructor(readonly header: BlockHeader) {
@@ -1411,153 +1406,21 @@ export class DeltaWriter {
   /**
    * A checkpoint's state member, with no comma: `"state":<text>` or, when
    * shorter, `"delta":[...]` against the previous checkpoint's state text.
-   *
-   * `parts`, when given, is the same text cut in parts (`parts.join(",")`
-   * is `text`, which it must be): a part equal to the one at its place in
-   * the previous state's parts has the same pieces, so only the pieces of
-   * the parts that changed are compared, and the commas of the parts that
-   * did not are not looked for again. The member is the same as without
-   * them (the array is kept until the next state: it must not change).
    */
-  state(text: string, parts?: readonly string[]): string {
+  state(text: string): string {
     text.charCodeAt(0); // flat: the pieces are compared by character
     const before = this.stateText;
-    const bs = this.stateStarts;
-    let ops: [number, number, string][] | undefined;
-    if (parts === undefined) {
-      const starts = pieceStarts(text, this.spare);
-      this.stateParts = undefined;
-      this.spare = bs;
-      this.stateStarts = starts;
-      if (before !== undefined) ops = stateDelta(before, bs!, text, starts);
-    } else {
-      const beforeParts = this.stateParts;
-      const beforeFirst = this.partFirst;
-      const first = this.spareFirst ?? [];
-      const starts = this.spare ?? [];
-      // Aligned: as many parts as before, each of as many pieces as the one at its place.
-      let aligned = false;
-      if (beforeParts === undefined) firstPieces(parts, pieceStarts(text, starts), first);
-      else aligned = partStarts(parts, beforeParts, bs!, beforeFirst!, starts, first);
-      this.stateParts = parts;
-      this.spare = bs;
-      this.stateStarts = starts;
-      this.spareFirst = beforeFirst;
-      this.partFirst = first;
-      if (before !== undefined) {
-        ops = aligned
-          ? alignedDelta({ before, bs: bs!, beforeParts: beforeParts! }, text, starts, parts, first)
-          : stateDelta(before, bs!, text, starts);
-      }
-    }
+    const starts = pieceStarts(text, this.spare);
+    this.spare = this.stateStarts;
     this.stateText = text;
+    this.stateStarts = starts;
     const whole = `"state":${text}`;
+    if (before === undefined) return whole;
+    const ops = stateDelta(before, this.spare!, text, starts);
     if (ops === undefined) return whole;
     const delta = `"delta":${JSON.stringify(ops)}`;
     return delta.length < whole.length ? delta : whole;
   }
-}
-
-/** The index of each part's first piece in `first`, from the starts of the pieces of their text. */
-function firstPieces(parts: readonly string[], starts: readonly number[], first: number[]): void {
-  first.length = parts.length;
-  let at = 0; // where the part starts
-  let j = 0; // its first piece
-  for (let p = 0; p < parts.length; p++) {
-    while (starts[j] < at) j++;
-    first[p] = j;
-    at += parts[p].length + 1;
-  }
-}
-
-/**
- * The piece starts of `parts.join(",")` (as {@linkcode pieceStarts} gives
- * them) in `starts`, and the index of each part's first piece in `first`:
- * a part equal to the one at its place in `before` (whose starts are `bs`
- * and first pieces `bFirst`) has its starts copied from it, moved to where
- * it is now; only the other parts are searched for their commas. Returns
- * whether the parts are aligned with `before`'s: as many, each of as many
- * pieces as the one at its place.
- */
-function partStarts(
-  parts: readonly string[],
-  before: readonly string[],
-  bs: readonly number[],
-  bFirst: readonly number[],
-  starts: number[],
-  first: number[],
-): boolean {
-  const k = parts.length;
-  const kb = before.length;
-  let aligned = kb === k;
-  starts.length = 0;
-  first.length = k;
-  let at = 0;
-  for (let p = 0; p < k; p++) {
-    const part = parts[p];
-    first[p] = starts.length;
-    if (p < kb && part === before[p]) {
-      const from = bFirst[p];
-      const to = p + 1 < kb ? bFirst[p + 1] : bs.length - 1;
-      const shift = at - bs[from];
-      for (let j = from; j < to; j++) starts.push(bs[j] + shift);
-    } else {
-      starts.push(at);
-      let c = part.indexOf(",");
-      while (c !== -1) {
-        starts.push(at + c + 1);
-        c = part.indexOf(",", c + 1);
-      }
-      if (aligned) {
-        const to = p + 1 < kb ? bFirst[p + 1] : bs.length - 1;
-        if (starts.length - first[p] !== to - bFirst[p]) aligned = false;
-      }
-    }
-    at += part.length + 1;
-  }
-  starts.push(at);
-  return aligned;
-}
-
-/**
- * `stateDelta` of two texts whose parts are aligned (see
- * {@linkcode partStarts}): their pieces pair up part by part, so the two
- * texts have as many pieces and the ops are the runs of differing pieces,
- * found among the pieces of the parts that differ from those at their
- * place (a part equal to its place's is a run of equal pieces).
- */
-function alignedDelta(
-  old: { before: string; bs: readonly number[]; beforeParts: readonly string[] },
-  after: string,
-  as: number[],
-  parts: readonly string[],
-  first: readonly number[],
-): [number, number, string][] {
-  const { before, bs, beforeParts } = old;
-  const ops: [number, number, string][] = [];
-  const n = as.length - 1;
-  let open = -1; // the first piece of the run of differing pieces open, if any
-  for (let p = 0; p < parts.length; p++) {
-    const from = first[p];
-    const to = p + 1 < parts.length ? first[p + 1] : n;
-    if (parts[p] === beforeParts[p]) {
-      if (open !== -1) {
-        ops.push([open, from - open, after.slice(as[open], as[from] - 1)]);
-        open = -1;
-      }
-      continue;
-    }
-    for (let i = from; i < to; i++) {
-      const same = samePieces(before, bs as number[], i, after, as, i);
-      if (!same && open === -1) open = i;
-      else if (same && open !== -1) {
-        ops.push([open, i - open, after.slice(as[open], as[i] - 1)]);
-        open = -1;
-      }
-    }
-  }
-  if (open !== -1) ops.push([open, n - open, after.slice(as[open], as[n] - 1)]);
-  return ops;
 }
 
 /**

@@ -372,24 +372,14 @@ export class EventRecorder {
   /**
    * Records the checkpoint of the round just played and returns its state
    * hash (undefined without hashes). `stateText`, when given, is the state's
-   * canonical JSON already written (by the environment's own writer), or
-   * that text in parts to be joined by commas (`CheckpointState.parts`),
-   * which the state's delta compares part by part; the array is kept until
-   * the next checkpoint and must not change.
+   * canonical JSON already written (by the environment's own writer).
    */
-  checkpoint(state: unknown, stateText?: string | readonly string[]): string | undefined {
+  checkpoint(state: unknown, stateText?: string): string | undefined {
     if (!this.hashed) {
       this.emit({ type: "checkpoint" });
       return undefined;
     }
-    let parts: readonly string[] | undefined;
-    if (typeof stateText !== "string") {
-      if (stateText === undefined) stateText = canonicalJson(state);
-      else {
-        parts = stateText;
-        stateText = parts.join(",");
-      }
-    }
+    stateText ??= canonicalJson(state);
     if (this.blocks && this.header === undefined) this.openBlock();
     const seq = this.seq++;
     this.tally.last = CHECKPOINT;
@@ -402,9 +392,7 @@ export class EventRecorder {
       const head = this.delta!.head(this.roundNo, this.stepId, seq, this.time, true);
       if (this.lines) {
         const line =
-          `{${head}${this.delta!.time}${TYPE_KEY}checkpoint",${
-            this.delta!.state(stateText, parts)
-          },` +
+          `{${head}${this.delta!.time}${TYPE_KEY}checkpoint",${this.delta!.state(stateText)},` +
           `"state_hash":"${stateHash}",${EVENTS_HASH_KEY}${roundHash}"}\n`;
         this.addLine(line, 0, line.length);
       }

@@ -41,7 +41,7 @@ import {
 import { bankRunBounds, type BankRunParams, parseBankRunParams } from "./params.ts";
 import { settleWithdrawals } from "./settlement.ts";
 import { BANK_ID, type BankRunState, initialBankRunState } from "./state.ts";
-import { bankRunCheckpointJson, bankRunCheckpointParts, bankRunStateJson } from "./state_json.ts";
+import { bankRunCheckpointJson, bankRunStateJson } from "./state_json.ts";
 import { bankView, depositorView } from "./views.ts";
 
 /** End of round: the coalition's exit ritual advances, then the public snapshot. */
@@ -181,10 +181,6 @@ export const bankRun: Environment<BankRunParams, BankRunState> = {
   bounds: bankRunBounds,
   stateJson: bankRunStateJson,
   // The depositors without their decision histories, which the decision events hold.
-  checkpointState: {
-    since: "lines-v4",
-    json: bankRunCheckpointJson,
-    parts: bankRunCheckpointParts,
-  },
+  checkpointState: { since: "lines-v4", json: bankRunCheckpointJson },
   rebase: (s, params, options) => frailRebase(bankRun)(s, params, options),
 };

@@ -39,15 +39,14 @@ import type { BankRunState } from "./state.ts";
  * ```
  */
 export function bankRunStateJson(state: BankRunState): string | undefined {
-  return shapedJson(state, write);
+  return shapedJson(state, (s) => write(s, (x) => list(x, depositor)));
 }
 
 /**
  * The state a checkpoint holds from `"lines-v4"` on (`Environment.checkpointState`):
  * `canonicalJson` of the state with each depositor's `history` left out (its
  * records are the round's decision events), written field by field, or by
- * the generic writer for a state of another shape:
- * {@linkcode bankRunCheckpointParts} joined.
+ * the generic writer for a state of another shape.
  *
  * @example
  * ```ts
@@ -65,195 +64,8 @@ export function bankRunStateJson(state: BankRunState): string | undefined {
  * ```
  */
 export function bankRunCheckpointJson(state: BankRunState): string {
-  return bankRunCheckpointParts(state).join(",");
-}
-
-/**
- * {@linkcode bankRunCheckpointJson}'s text in parts, joined by commas
- * (`CheckpointState.parts`): the balance sheet, each depositor (the first
- * after `"depositors":[`, the last before `]`), the disclosed snapshot, the
- * flags and the inbox, the last settlement, the mechanism profile, the
- * parameters, the pending reports and the round. A depositor, the flags,
- * the profile or the parameters whose values are those (`===`) they were
- * last written from are the same string again, so that the checkpoint's
- * delta skips them without reading them (most depositors, from a round to
- * the next). A state of another shape is one part, by the generic writer.
- * A fresh array each call.
- *
- * @example
- * ```ts
- * import { bankRunCheckpointParts } from "./state_json.ts";
- * import { initialBankRunState } from "./state.ts";
- * import { parseBankRunParams } from "./params.ts";
- * import { openStream } from "../../core/rng.ts";
- * import { canonicalJson } from "../../core/canonical_json.ts";
- * const s = initialBankRunState(parseBankRunParams({ depositors: 3 }), "M0",
- *   openStream({ seed: 1, round: 0, agent: "engine", purpose: "deposit_split" }));
- * const parts = bankRunCheckpointParts(s);
- * const { depositors, ...rest } = s;
- * const expected = canonicalJson({ ...rest, depositors: depositors.map(({ history: _h, ...d }) => d) });
- * if (parts.length !== 11 || parts.join(",") !== expected) throw new Error(parts.join(","));
- * if (parts[1] !== '"depositors":[{"balance":' + s.depositors[0].balance + ',"id":"dep_01","initial":' +
- *   s.depositors[0].initial + ',"withdrawn":0}') throw new Error(parts[1]);
- * s.round = 2;
- * const next = bankRunCheckpointParts(s);
- * if (next[1] !== parts[1] || next[10] !== '"round":2}') throw new Error(next[10]);
- * ```
- */
-export function bankRunCheckpointParts(state: BankRunState): string[] {
-  try {
-    return checkpointParts(state);
-  } catch (err) {
-    if (err !== NOT_THIS_SHAPE) throw err;
-    return [canonicalJson(withoutHistories(state))];
-  }
-}
-
-/** The parts of a state of the bank run's shape (see {@linkcode bankRunCheckpointParts}). */
-function checkpointParts(state: BankRunState): string[] {
-  const s = fields(state, 17);
-  const out = [
-    flat(
-      `{"assets":${num(s.assets)},"assetsSold":${num(s.assetsSold)},"cash":${
-        num(s.cash)
-      },"cumulativeWithdrawn":${num(s.cumulativeWithdrawn)}`,
-    ),
-  ];
-  depositorParts(s.depositors, out);
-  out.push(
-    flat(`"disclosed":${disclosed(s.disclosed)}`),
-    flagsPart(s.done, nullOr(s.failure), emptyOr(s.inbox)),
-    flat(`"last":${last(s.last)}`),
-    profilePart(nullOr(s.m1), nullOr(s.m2), nullOr(s.m3), s.mechanism),
-    paramsPart(s.params),
-    flat(`"pending":${emptyOr(s.pending)}`),
-    `"round":${num(s.round)}}`,
-  );
-  return out;
-}
-
-/**
- * A part as one flat string (a text that starts with no white space, as
- * every part does, is its own `trimStart()`, which the engine returns
- * flattened): joining flat parts is a copy of each, where a concatenation
- * of concatenations is walked piece by piece when it is first read.
- */
-function flat(text: string): string {
-  return text.trimStart();
-}
-
-/** `null`, or any JSON value by the generic writer. */
-function nullOr(x: unknown): string {
-  return x === null ? "null" : any(x);
-}
-
-/** `{}` or `[]` for an empty plain object or array, or any JSON value by the generic writer. */
-function emptyOr(x: unknown): string {
-  if (typeof x === "object" && x !== null) {
-    if (Array.isArray(x)) {
-      if (x.length === 0) return "[]";
-    } else if (Object.getPrototypeOf(x) === Object.prototype) {
-      let empty = true;
-      for (const _ in x) {
-        empty = false;
-        break;
-      }
-      if (empty) return "{}";
-    }
-  }
-  return any(x);
-}
-
-/** Values a part was last written from, and its text. */
-interface LastPart {
-  a: unknown;
-  b: unknown;
-  c: unknown;
-  d: unknown;
-  text: string;
-}
-
-const NO_PART: LastPart = { a: NaN, b: NaN, c: NaN, d: NaN, text: "" };
-let lastFlags = NO_PART;
-let lastProfile = NO_PART;
-let lastParamsPart = { params: "", text: "" };
-
-/** `"done":..,"failure":..,"inbox":..`, the same string as last for the same texts. */
-function flagsPart(done: unknown, failure: string, inbox: string): string {
-  const m = lastFlags;
-  if (m.a === done && m.b === failure && m.c === inbox) return m.text;
-  const text = flat(`"done":${bool(done)},"failure":${failure},"inbox":${inbox}`);
-  lastFlags = { a: done, b: failure, c: inbox, d: undefined, text };
-  return text;
-}
-
-/** `"m1":..,"m2":..,"m3":..,"mechanism":..`, the same string as last for the same texts. */
-function profilePart(m1: string, m2: string, m3: string, mechanism: unknown): string {
-  const m = lastProfile;
-  if (m.a === m1 && m.b === m2 && m.c === m3 && m.d === mechanism) return m.text;
-  const text = flat(`"m1":${m1},"m2":${m2},"m3":${m3},"mechanism":${str(mechanism)}`);
-  lastProfile = { a: m1, b: m2, c: m3, d: mechanism, text };
-  return text;
-}
-
-/** `"params":{...}`, the same string while the parameters' text is. */
-function paramsPart(x: unknown): string {
-  const p = params(x);
-  if (p !== lastParamsPart.params) lastParamsPart = { params: p, text: flat(`"params":${p}`) };
-  return lastParamsPart.text;
-}
-
-/**
- * The depositors' parts (without their histories), one a depositor, the
- * first after `"depositors":[` and the last before `]`. A depositor whose
- * four values are those (`===`) of the one written last at its place in
- * the list (most of them, from one checkpoint to the next) is that string
- * again, without its numbers' text being made again.
- */
-function depositorParts(x: unknown, out: string[]): void {
-  if (!Array.isArray(x)) throw NOT_THIS_SHAPE;
-  const n = x.length;
-  if (n === 0) {
-    out.push('"depositors":[]');
-    return;
-  }
-  for (let i = 0; i < n; i++) {
-    const m = depositorText(x[i], i);
-    if (n === 1) out.push(flat(`"depositors":[${m.text}]`));
-    else if (i === 0) out.push(m.open ??= flat(`"depositors":[${m.text}`));
-    else if (i === n - 1) out.push(m.close ??= flat(`${m.text}]`));
-    else out.push(m.text);
-  }
-}
-
-/** A depositor without its history, as written last at place `i` for the same values. */
-function depositorText(x: unknown, i: number): LastDepositor {
-  const d = fields(x, 5);
-  // Its fifth member is the history left out: another one is written by the generic writer.
-  if (!isEnumerable.call(d, "history")) throw NOT_THIS_SHAPE;
-  const { balance, id, initial, withdrawn } = d;
-  const m = lastDepositors[i];
-  if (
-    m !== undefined && m.balance === balance && m.withdrawn === withdrawn && m.id === id &&
-    m.initial === initial
-  ) {
-    return m;
-  }
-  const next: LastDepositor = {
-    balance,
-    id,
-    initial,
-    withdrawn,
-    text: flat(
-      `{"balance":${num(balance)},"id":${str(id)},"initial":${num(initial)},"withdrawn":${
-        num(withdrawn)
-      }}`,
-    ),
-    open: undefined,
-    close: undefined,
-  };
-  if (i < LAST_DEPOSITORS) lastDepositors[i] = next;
-  return next;
+  return shapedJson(state, (s) => write(s, depositorsWithoutHistory)) ??
+    canonicalJson(withoutHistories(state));
 }
 
 /** The state with each depositor's `history` left out (a copy; the state is not changed). */
@@ -270,11 +82,11 @@ function withoutHistories(state: BankRunState): unknown {
   };
 }
 
-function write(state: BankRunState): string {
+function write(state: BankRunState, depositors: (x: unknown) => string): string {
   const s = fields(state, 17);
   return `{"assets":${num(s.assets)},"assetsSold":${num(s.assetsSold)},"cash":${num(s.cash)},` +
     `"cumulativeWithdrawn":${num(s.cumulativeWithdrawn)},"depositors":${
-      list(s.depositors, depositor)
+      depositors(s.depositors)
     },"disclosed":${disclosed(s.disclosed)},"done":${bool(s.done)},"failure":${any(s.failure)},` +
     `"inbox":${any(s.inbox)},"last":${last(s.last)},"m1":${any(s.m1)},"m2":${any(s.m2)},` +
     `"m3":${any(s.m3)},"mechanism":${str(s.mechanism)},"params":${params(s.params)},` +
@@ -287,6 +99,37 @@ function depositor(x: unknown): string {
     `"initial":${num(d.initial)},"withdrawn":${num(d.withdrawn)}}`;
 }
 
+/**
+ * The depositors without their histories, as `list(x, ...)` writes them: a
+ * depositor whose four values are those (`===`) of the one written last at
+ * its place in the list (most of them, from one checkpoint to the next) gets
+ * that text again, which the same values give, without their numbers'
+ * text being made again.
+ */
+function depositorsWithoutHistory(x: unknown): string {
+  if (!Array.isArray(x)) throw NOT_THIS_SHAPE;
+  if (x.length === 0) return "[]";
+  let out = "[";
+  for (let i = 0; i < x.length; i++) {
+    const d = fields(x[i], 5);
+    // Its fifth member is the history left out: another one is written by the generic writer.
+    if (!Object.prototype.propertyIsEnumerable.call(d, "history")) throw NOT_THIS_SHAPE;
+    const { balance, id, initial, withdrawn } = d;
+    let m = lastDepositors[i];
+    if (
+      m === undefined || m.balance !== balance || m.withdrawn !== withdrawn || m.id !== id ||
+      m.initial !== initial
+    ) {
+      const text = `{"balance":${num(balance)},"id":${str(id)},` +
+        `"initial":${num(initial)},"withdrawn":${num(withdrawn)}}`;
+      m = { balance, id, initial, withdrawn, text };
+      if (i < LAST_DEPOSITORS) lastDepositors[i] = m;
+    }
+    out += i === 0 ? m.text : "," + m.text;
+  }
+  return out + "]";
+}
+
 /** A depositor's text as last written at one place of the list, and the values it was written from. */
 interface LastDepositor {
   balance: unknown;
@@ -294,13 +137,7 @@ interface LastDepositor {
   initial: unknown;
   withdrawn: unknown;
   text: string;
-  /** `"depositors":[` and the balance's part (the first depositor's), once made. */
-  open: string | undefined;
-  /** The withdrawn part and `]` (the last depositor's), once made. */
-  close: string | undefined;
 }
-
-const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 /** The places of the list whose last depositor is kept (the rest are written each time). */
 const LAST_DEPOSITORS = 1024;
