@@ -1594,7 +1594,9 @@ interface ObjectMemo {
  */
 function objectText(value: object, memos: (ObjectMemo | undefined)[], i: number): string {
   const memo = memos[i];
-  const plain = Object.getPrototypeOf(value) === Object.prototype;
+  // A toJSON (own and not enumerable, or inherited) is what JSON.stringify writes, and a
+  // for-in does not see it.
+  const plain = Object.getPrototypeOf(value) === Object.prototype && !("toJSON" in value);
   if (memo !== undefined && plain) {
     const keys = memo.keys;
     const n = keys.length;

@@ -761,7 +761,7 @@ export function recycleLogBytes(bytes: Uint8Array): void {
   if (!ownBuffers.has(bytes.buffer) || recycled.length >= RECYCLED_MAX) return;
   if (recycled.some((b) => b.buffer === bytes.buffer)) return;
   const whole = new Uint8Array(bytes.buffer);
-  // Large buffers (long model conversations) are kept four at most.
+  // A large buffer (long model conversations) is kept only while fewer than four are.
   if (whole.length > RECYCLED_LARGE && recycled.length >= 4) return;
   if (whole.length >= bufferHint / 2) recycled.push(whole);
 }

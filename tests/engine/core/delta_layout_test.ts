@@ -588,9 +588,15 @@ Deno.test("DeltaWriter.body() writes an object member as JSON.stringify does, fo
     constructor(readonly withdraw_probability: number, readonly reasoning: string) {}
   }
   const special = () => {
-    switch (rnd(4)) {
+    switch (rnd(5)) {
       case 0:
         return new Report(rnd(100), strings[rnd(strings.length)]);
+      case 4: {
+        // The memo's members, with a toJSON that a for-in does not see.
+        const hidden = { withdraw_probability: rnd(100), reasoning: strings[0] };
+        Object.defineProperty(hidden, "toJSON", { value: () => ({ hidden: true }) });
+        return hidden;
+      }
       case 1: {
         const bare = Object.create(null) as Record<string, unknown>;
         bare.withdraw_probability = rnd(100);
