@@ -31,7 +31,7 @@ const allReports: BeliefRule = {
 const mixed = (i: number) => (["threshold", "always_stag", "always_hare"] as const)[i % 3];
 
 // Every mock player option the descriptor's mockAgents takes.
-export const MOCKS: Fields[] = [
+const MOCKS: Fields[] = [
   {},
   { players: "always_stag" },
   { players: "always_hare", confidence: 0.25 },
@@ -46,7 +46,7 @@ export const MOCKS: Fields[] = [
 ];
 
 // Conditions: N, M, T, F, every corruption mode, other payoffs (fractional too), heterogeneity.
-export const CONDITIONS: Fields[] = [
+const CONDITIONS: Fields[] = [
   { N: 5, M: 3, T: 4, F: 2 },
   { N: 5, M: 3, T: 4, F: 2, corruption: "b3" },
   { N: 5, M: 3, T: 4, F: 2, corruption: "communication_only" },
@@ -70,6 +70,7 @@ export function general(
   return playEpisode(env, { ...setup, seed, agents, events: false });
 }
 
+/** The batched path's episode (which must take it). */
 export function batched(fields: Fields, seed: number, mock: Fields): BatchedEpisode<unknown> {
   const played = stagHuntBatched.play(stagHuntGame.setup(fields), seed, mock);
   assert(played !== undefined, "the batched path takes the episode");
