@@ -1,21 +1,32 @@
 // Test helper: a small LLM grid for deno task grid's launcher
-// (permissions_test.ts, permissions_signal_long_test.ts).
+// (permissions_test.ts, permissions_signal_long_test.ts) and its models file (also _reproduce.ts).
+
+/**
+ * `dir/models.json` with one model, "local": the local server's
+ * "coordlab-defensive" preset at `baseURL`, its key in `keyVariable`, and
+ * `extra` members (e.g. a provider).
+ */
+export async function writeLocalModels(
+  dir: string,
+  baseURL: string,
+  keyVariable: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  const model = {
+    id: "local",
+    baseURL,
+    model: "coordlab-defensive",
+    testDouble: true,
+    apiKeyEnv: keyVariable,
+    ...extra,
+  };
+  await Deno.writeTextFile(`${dir}/models.json`, JSON.stringify({ models: [model] }));
+}
 
 /** A one-episode Stag Hunt spec and a models file for `server`, in a fresh folder outside runs/. */
 export async function llmGrid(baseURL: string, keyVariable: string, turns = 1) {
   const dir = await Deno.makeTempDir({ prefix: "coordlab-launch-" });
-  await Deno.writeTextFile(
-    `${dir}/models.json`,
-    JSON.stringify({
-      models: [{
-        id: "local",
-        baseURL,
-        model: "coordlab-defensive",
-        testDouble: true,
-        apiKeyEnv: keyVariable,
-      }],
-    }),
-  );
+  await writeLocalModels(dir, baseURL, keyVariable);
   await Deno.writeTextFile(
     `${dir}/spec.json`,
     JSON.stringify({

@@ -1,6 +1,7 @@
 // Test helper: deno task reproduce's launcher and command as child processes
 // (reproduce_test.ts, reproduce_signal_long_test.ts).
 import { assert } from "../../_assert.ts";
+import { writeLocalModels } from "./_llm_grid.ts";
 
 /** The repository's root folder, with a trailing `/`. */
 export const ROOT = new URL("../../../", import.meta.url).pathname;
@@ -83,19 +84,7 @@ export async function llmInputs(
   keyVariable: string,
   { T = [1], episodes = 3 } = {},
 ) {
-  await Deno.writeTextFile(
-    `${dir}/models.json`,
-    JSON.stringify({
-      models: [{
-        id: "local",
-        baseURL,
-        model: "coordlab-defensive",
-        testDouble: true,
-        apiKeyEnv: keyVariable,
-        provider: "local",
-      }],
-    }),
-  );
+  await writeLocalModels(dir, baseURL, keyVariable, { provider: "local" });
   await Deno.writeTextFile(
     `${dir}/spec.json`,
     JSON.stringify({
