@@ -1313,7 +1313,7 @@ export class DeltaWriter {
                 continue;
               }
               out = "null";
-            } else out = objectText(v, t.nested, i);
+            } else out = JSON.stringify(v);
             break;
         }
         if (out === undefined) {
@@ -1372,7 +1372,6 @@ export class DeltaWriter {
         names: k.map(memberName),
         typeText: `"type":${JSON.stringify(type)}`,
         agentAt: k.indexOf("agent"),
-        nested: [],
       };
       if (clean) {
         if (shapes.size >= 1024) shapes.clear();
@@ -1386,7 +1385,6 @@ export class DeltaWriter {
       names: shape.names,
       values,
       typeText: shape.typeText,
-      nested: shape.nested,
       agentAt,
       agentText: agentAt === -1 ? "" : agentText(agent as string),
     };
@@ -1547,8 +1545,6 @@ interface DeltaTemplate {
   values: unknown[];
   /** `"type":"<type>"`. */
   typeText: string;
-  /** Its shape's {@linkcode DeltaShape.nested}. */
-  nested: (ObjectMemo | undefined)[];
   /** Where the body's string `agent` is (-1 without one), and its text `,"agent":"<id>"`. */
   agentAt: number;
   agentText: string;
@@ -1567,98 +1563,6 @@ interface DeltaShape {
   names: string[];
   typeText: string;
   agentAt: number;
-  /**
-   * By member: how the last object value written there was made, shared by the templates
-   * of the shape (the bodies of one type, whichever agent's).
-   */
-  nested: (ObjectMemo | undefined)[];
-}
-
-/**
- * An object member's members (a report's), as the last object written in its place had
- * them: their names, their texts `{"name":` then `,"name":`, and the last string each
- * held with its JSON text (the reasoning of a round's reports is often one text).
- */
-interface ObjectMemo {
-  keys: string[];
-  names: string[];
-  strings: unknown[];
-  texts: string[];
-}
-
-/**
- * `JSON.stringify(value)` for an object member of a templated body: built from `memos[i]`
- * when the value is a plain object with the memo's members in its order, each a number,
- * string, boolean or null (a string its memo holds is not escaped again); else written by
- * `JSON.stringify`, and the memo made anew from the value.
- */
-function objectText(value: object, memos: (ObjectMemo | undefined)[], i: number): string {
-  const memo = memos[i];
-  // A toJSON (own and not enumerable, or inherited) is what JSON.stringify writes, and a
-  // for-in does not see it.
-  const plain = Object.getPrototypeOf(value) === Object.prototype && !("toJSON" in value);
-  if (memo !== undefined && plain) {
-    const keys = memo.keys;
-    const n = keys.length;
-    const o = value as Record<string, unknown>;
-    let text = "";
-    let j = 0;
-    let made = true;
-    for (const k in o) {
-      if (j >= n || k !== keys[j]) {
-        made = false;
-        break;
-      }
-      const x = o[k];
-      let s: string;
-      switch (typeof x) {
-        case "number":
-          s = x === 0 ? "0" : x - x === 0 ? "" + x : "null";
-          break;
-        case "string":
-          if (x === memo.strings[j]) s = memo.texts[j];
-          else {
-            s = JSON.stringify(x);
-            memo.strings[j] = x;
-            memo.texts[j] = s;
-          }
-          break;
-        case "boolean":
-          s = x ? "true" : "false";
-          break;
-        default:
-          s = "";
-          if (x === null) s = "null";
-          else made = false;
-      }
-      if (!made) break;
-      text += memo.names[j] + s;
-      j++;
-    }
-    if (made && j === n) return text + "}";
-  }
-  const json = JSON.stringify(value);
-  memos[i] = plain ? objectMemo(value as Record<string, unknown>) : undefined;
-  return json;
-}
-
-/** A memo of a plain object's members, when it has some and each is a number, string, boolean or null. */
-function objectMemo(value: Record<string, unknown>): ObjectMemo | undefined {
-  const keys = Object.keys(value);
-  if (keys.length === 0) return undefined;
-  for (const k of keys) {
-    const x = value[k];
-    const kind = typeof x;
-    if (kind !== "number" && kind !== "string" && kind !== "boolean" && x !== null) {
-      return undefined;
-    }
-  }
-  return {
-    keys,
-    names: keys.map((k, j) => (j === 0 ? "{" : ",") + JSON.stringify(k) + ":"),
-    strings: new Array(keys.length),
-    texts: new Array(keys.length),
-  };
 }
 
 /** The last shape built for each body type (bounded). */
