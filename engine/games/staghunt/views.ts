@@ -214,18 +214,9 @@ export function rejustifyView(
   state: StagHuntState,
   change: { agent: string; action: StagHuntAction; confidence: number },
 ): RejustifyView {
-  // The turn view's members, in its order, then `justify` (built at once, not spread).
-  const p = state.params;
-  const agent = change.agent;
-  return {
-    you: agent,
-    position: state.players.indexOf(agent) + 1,
-    round: state.round,
-    N: p.N,
-    M: p.M,
-    payoffs: PAYOFFS.of(p.payoffs),
-    order: ORDER.of(state.players),
-    transcript: transcriptOf(state.rounds),
+  // The turn view, then `justify` added as its last member (the same members in the same
+  // order as a spread, without copying the view).
+  return Object.assign(playerView(state, change.agent), {
     justify: { action: change.action, confidence: change.confidence },
-  };
+  });
 }
