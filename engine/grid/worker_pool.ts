@@ -5,10 +5,20 @@
  *
  * Messages go in batches: the episodes asked for in one turn of the main
  * thread's event loop travel to a worker in one message, and a worker
- * reports finished episodes in batches of up to half its depth (and whenever
- * it runs out of work). A message between threads cost a mock episode's
- * worth of time on a busy machine (serialising, waking the other thread), so
- * one per episode each way capped a worker well below its rate in-process.
+ * reports finished episodes in batches of {@linkcode REPORT_EVERY} (half its
+ * depth when that is fewer; and whenever it runs out of work). A message
+ * between threads cost a mock episode's worth of time on a busy machine
+ * (serialising, waking the other thread), so one per episode each way capped
+ * a worker well below its rate in-process.
+ *
+ * The depth (default {@linkcode DEFAULT_DEPTH}) is how long the main thread
+ * may take to answer a report before the worker runs dry: with 16 (8 left
+ * after a report, 1.6 ms of Stag Hunt episodes) a worker of a one-worker
+ * grid on this 2-core machine ran out of work every 14 episodes or so and
+ * sat idle 4-10% of the time, waiting for the main thread to be scheduled;
+ * with 64 and reports of 8 it is idle about 1% (docs/benchmarks.md). A
+ * deeper queue with reports of half of it (32) idled more again: the main
+ * thread answers a batch later.
  *
  * @module
  */
@@ -67,7 +77,7 @@ export type WorkerResponse =
 export interface WorkerPoolOptions {
   /** Workers. Default `navigator.hardwareConcurrency`. */
   size?: number;
-  /** Episodes in flight per worker. Default 16. */
+  /** Episodes in flight per worker. Default {@linkcode DEFAULT_DEPTH}. */
   depth?: number;
   /** Module URLs each worker imports before its first episode (e.g. to register runners). Default none. */
   modules?: readonly string[];
@@ -99,6 +109,43 @@ interface Slot {
 const STOP_WAIT_MS = 10_000;
 
 const WORKER_URL = new URL("./worker.ts", import.meta.url).href;
+
+/**
+ * Episodes in flight per worker unless a pool is told otherwise.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_DEPTH } from "./worker_pool.ts";
+ * if (DEFAULT_DEPTH !== 64) throw new Error();
+ * ```
+ */
+export const DEFAULT_DEPTH = 64;
+
+/**
+ * How many finished episodes a worker reports in one message, at most.
+ *
+ * @example
+ * ```ts
+ * import { REPORT_EVERY } from "./worker_pool.ts";
+ * if (REPORT_EVERY !== 8) throw new Error();
+ * ```
+ */
+export const REPORT_EVERY = 8;
+
+/**
+ * The report batch of a worker holding `depth` episodes:
+ * {@linkcode REPORT_EVERY}, or half its depth when that is fewer (at least 1),
+ * so that a worker always has episodes left to play when it reports.
+ *
+ * @example
+ * ```ts
+ * import { reportEvery } from "./worker_pool.ts";
+ * if (reportEvery(64) !== 8 || reportEvery(6) !== 3 || reportEvery(1) !== 1) throw new Error();
+ * ```
+ */
+export function reportEvery(depth: number): number {
+  return Math.max(1, Math.min(REPORT_EVERY, Math.floor(depth / 2)));
+}
 
 /**
  * Web Workers playing episodes.
@@ -138,7 +185,7 @@ export class WorkerPool {
   /** Starts the workers. */
   constructor(options: WorkerPoolOptions = {}) {
     const size = options.size ?? navigator.hardwareConcurrency;
-    const depth = options.depth ?? 16;
+    const depth = options.depth ?? DEFAULT_DEPTH;
     if (!Number.isInteger(size) || size < 1) {
       throw new RangeError(`Worker pool option "size" must be an integer >= 1, got ${size}`);
     }
@@ -200,7 +247,7 @@ export class WorkerPool {
     };
     // A new worker gets a new segment: a crashed one's may end in a torn block.
     const tag = `${this.#tag}-w${this.#started++}`;
-    const report = Math.max(1, Math.floor(this.depth / 2));
+    const report = reportEvery(this.depth);
     worker.postMessage(
       {
         type: "init",

@@ -141,7 +141,7 @@ Deno.test("runGrid() plays a lambda sweep in 2 workers, resumes it, and the logs
   const spec = {
     name: "lambda-sweep",
     seed: 5,
-    episodes: 20,
+    episodes: 40,
     blocks: [{
       game: "staghunt",
       N: [5],
@@ -166,13 +166,13 @@ Deno.test("runGrid() plays a lambda sweep in 2 workers, resumes it, and the logs
     signal: stop.signal,
     onEpisode: () => stop.abort(),
   });
-  // Each worker holds up to 16 episodes: those in flight finish, the rest wait.
-  assertEquals([first.mode, first.total, first.interrupted], ["workers", 120, true]);
-  assert(first.played >= 1 && first.played < 120, `played ${first.played}`);
+  // Each worker holds up to 64 episodes (DEFAULT_DEPTH): those in flight finish, the rest wait.
+  assertEquals([first.mode, first.total, first.interrupted], ["workers", 240, true]);
+  assert(first.played >= 1 && first.played < 240, `played ${first.played}`);
   const rest = await runGrid(spec, { out, workers: 2, progress: false });
   assertEquals(
     [rest.mode, rest.skipped, rest.played, rest.remaining, rest.failed.length],
-    ["workers", first.played, 120 - first.played, 0, 0],
+    ["workers", first.played, 240 - first.played, 0, 0],
   );
   // The same logs as one uninterrupted in-process run.
   const whole = await Deno.makeTempDir();
@@ -188,7 +188,7 @@ Deno.test("runGrid() plays a lambda sweep in 2 workers, resumes it, and the logs
       "mock:threshold(carryover(lambda=0.7),noise=0.1)",
     ].sort(),
   );
-  assertEquals(frames.episodes.height, 120);
+  assertEquals(frames.episodes.height, 240);
   await Deno.remove(out, { recursive: true });
   await Deno.remove(whole, { recursive: true });
 });

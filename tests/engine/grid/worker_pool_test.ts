@@ -4,7 +4,12 @@
 import { assertEquals } from "../../_assert.ts";
 import type { GridEpisode } from "../../../engine/grid/cells.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
-import { WorkerPool } from "../../../engine/grid/worker_pool.ts";
+import {
+  DEFAULT_DEPTH,
+  REPORT_EVERY,
+  reportEvery,
+  WorkerPool,
+} from "../../../engine/grid/worker_pool.ts";
 
 Deno.test("WorkerPool.run() resolves each of 30 batched jobs with its own episode's summary", async () => {
   const dir = await Deno.makeTempDir();
@@ -46,4 +51,14 @@ Deno.test("WorkerPool.run() resolves each of 30 batched jobs with its own episod
   }
   const logs = await readRunEpisodes(dir);
   assertEquals([...logs.keys()].sort(), episodes.map((e) => e.id).sort());
+});
+
+Deno.test("a pool holds 64 episodes a worker by default and its workers report 8 at a time (half the depth when fewer)", async () => {
+  const pool = new WorkerPool({ size: 1 });
+  try {
+    assertEquals([pool.depth, DEFAULT_DEPTH, REPORT_EVERY], [64, 64, 8]);
+  } finally {
+    await pool.close();
+  }
+  assertEquals([64, 16, 6, 2, 1].map(reportEvery), [8, 8, 3, 1, 1]);
 });
