@@ -474,12 +474,6 @@ Deno.test("DeltaWriter.state() gives the piece-by-piece delta for 8,000 seeded e
 });
 
 /**
- * A body's text as the layout defines it (`DeltaWriter.body`), from the
- * templates of one writer: the first body of a type and agent whole, a body
- * its template fits the members that differ, any other whole after
- * `"full":1,` with a new template. Each writer its own, nothing shared.
- */
-/**
  * A copy of `list` in an order drawn from `rnd` (Fisher-Yates). A sort with a random
  * comparator is not one: V8 calls it a different number of times from run to run, so the
  * seeded stream after it differed between runs, and a failure named a body no run would meet
@@ -494,6 +488,12 @@ function shuffled<T>(list: readonly T[], rnd: (n: number) => number): T[] {
   return out;
 }
 
+/**
+ * A body's text as the layout defines it (`DeltaWriter.body`), from the
+ * templates of one writer: the first body of a type and agent whole, a body
+ * its template fits the members that differ, any other whole after
+ * `"full":1,` with a new template. Each writer its own, nothing shared.
+ */
 class ReferenceBodies {
   private readonly templates = new Map<
     string,
