@@ -15,6 +15,7 @@
  * @module
  */
 import { resolve } from "node:path";
+import { loadAverage, median } from "./_measure.ts";
 
 type RunGrid = (spec: unknown, options: unknown) => Promise<unknown>;
 
@@ -71,9 +72,7 @@ async function window(runGrid: RunGrid): Promise<{ wall: number; cpu: number }> 
   return { wall, cpu };
 }
 
-const median = (x: number[]) => [...x].sort((a, b) => a - b)[x.length >> 1];
-const loadavg = () => Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
-console.log(`load average before: ${loadavg()}`);
+console.log(`load average before: ${loadAverage()}`);
 const old: { wall: number; cpu: number }[] = [];
 const now: { wall: number; cpu: number }[] = [];
 for (let i = 0; i < windows; i++) {
@@ -97,4 +96,4 @@ console.log(show("new", now));
 const ratio = (k: "wall" | "cpu") =>
   (median(now.map((w) => w[k])) / median(old.map((w) => w[k]))).toFixed(3);
 console.log(`  new / old: wall ${ratio("wall")}, CPU ${ratio("cpu")}`);
-console.log(`load average after: ${loadavg()}`);
+console.log(`load average after: ${loadAverage()}`);
