@@ -13,6 +13,9 @@ let root: string | undefined;
 export function testTempRoot(): string {
   if (root === undefined) {
     const made = Deno.makeTempDirSync({ prefix: "coordlab-tests-" });
+    // Others may pass through, not list: a test that opens its own folder to
+    // another user (slurm_long_test.ts's munge daemon) must be reachable.
+    Deno.chmodSync(made, 0o711);
     globalThis.addEventListener("unload", () => {
       try {
         Deno.removeSync(made, { recursive: true });

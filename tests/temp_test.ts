@@ -28,6 +28,8 @@ Deno.test("makeTempDir() and makeTempFile() make them under one folder, removed 
   const root = testTempRoot();
   assert(dir.startsWith(`${root}/probe-`), dir);
   assert(file.startsWith(`${root}/`) && file.endsWith(".json"), file);
+  // Another user (slurm_long_test.ts's munge) can reach a folder a test opens to it.
+  assertEquals(Deno.statSync(root).mode! & 0o777, 0o711);
   // A process that makes some and exits with Deno.exit(): its folder is gone after.
   const script = `import { makeTempDir, testTempRoot } from ${
     JSON.stringify(new URL("./_temp.ts", import.meta.url).href)
