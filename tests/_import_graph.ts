@@ -1,3 +1,5 @@
+import { makeTempDir } from "./_temp.ts";
+
 /**
  * The import graph of the repository's own modules, as Deno resolves it
  * (`deno info --json`: static imports and re-exports, type-only ones,
@@ -65,7 +67,7 @@ export async function trackedModules(roots: readonly string[]): Promise<string[]
 /** Every import between the repository's modules reachable from these files. */
 export async function importEdges(files: readonly string[]): Promise<ImportEdge[]> {
   const root = ROOT.href;
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const entry = `${dir}/all.ts`;
     await Deno.writeTextFile(

@@ -4,6 +4,7 @@
 // only: an example on an internal constant would be filler.
 import { assertEquals } from "./_assert.ts";
 import { ALONE, BATCHES } from "./_batches.ts";
+import { makeTempDir } from "./_temp.ts";
 
 interface Declaration {
   kind: string;
@@ -145,7 +146,7 @@ Deno.test("deno task test type-checks every example and runs tests/; test:doc ru
 });
 
 Deno.test("a deno task command run with & fails the task when it fails, after the rest succeeds", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-task-" });
+  const dir = await makeTempDir({ prefix: "coordlab-task-" });
   try {
     const run = async (command: string) => {
       await Deno.writeTextFile(`${dir}/deno.json`, JSON.stringify({ tasks: { t: command } }));

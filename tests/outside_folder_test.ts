@@ -2,9 +2,10 @@
 // imports the toolkit by path: it runs an episode, loads its log and renders
 // a chart (issue: bare package names resolved only inside the clone).
 import { assertEquals } from "./_assert.ts";
+import { makeTempDir } from "./_temp.ts";
 
 Deno.test("a script outside the repository imports mod.ts by path, runs, loads and charts", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-outside-" });
+  const dir = await makeTempDir({ prefix: "coordlab-outside-" });
   try {
     const mod = new URL("../mod.ts", import.meta.url).href;
     await Deno.writeTextFile(

@@ -5,6 +5,7 @@ import { assertEquals } from "./_assert.ts";
 import { coinGame } from "./fixtures/outside_game/coin.ts";
 import { gameDescriptor } from "../engine/mod.ts";
 import { loadRuns, runGrid, writeRunSite } from "../mod.ts";
+import { makeTempDir } from "./_temp.ts";
 
 const gameModules = [new URL("./fixtures/outside_game/coin.ts", import.meta.url).href];
 const spec = {
@@ -20,7 +21,7 @@ const spec = {
 
 Deno.test("runGrid() plays a game registered outside the repository in workers, resumes it, and loadRuns and writeRunSite read it", async () => {
   assertEquals(gameDescriptor("coin"), coinGame);
-  const out = await Deno.makeTempDir({ prefix: "coordlab-coin-" });
+  const out = await makeTempDir({ prefix: "coordlab-coin-" });
   try {
     // The first run stops after 5 of the 400 episodes (those in flight finish).
     const stop = new AbortController();

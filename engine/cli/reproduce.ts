@@ -71,6 +71,7 @@ import { estimateUsage } from "../grid/estimate.ts";
 import { FolderLockedError, LOCK_FILE, LockPathError } from "../grid/lock.ts";
 import { streamPlan } from "../grid/plan.ts";
 import { formatPlan } from "../grid/plan_text.ts";
+import { formatInt } from "../core/progress.ts";
 import { runGrid } from "../grid/run_grid.ts";
 import { parseGridSpec } from "../grid/spec.ts";
 import { FolderWriteError } from "../grid/write_error.ts";
@@ -261,7 +262,7 @@ async function main(): Promise<number> {
         streamPlan(withEpisodes(command.design, command.episodes)).episodes,
         { tokensOutPerCall: command.tokensOut },
       );
-      const n = (x: number) => x.toLocaleString("en-US");
+      const n = formatInt;
       console.log(
         "\n" + wrap(
           `With --models, the paper's models would make ${n(real.llmCalls)} calls in ` +

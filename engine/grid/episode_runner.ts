@@ -44,6 +44,13 @@ export interface EpisodeRunner {
    * carries the text (`ndjson`) and the tally.
    */
   playText?(episode: GridEpisode, agents: GridAgentFactory): Promise<PlayedText>;
+  /**
+   * Plays one episode with these agents and keeps no log (no events, hashes
+   * or text): what counts the calls its agents get (the estimate) needs,
+   * since the log never changes what they are asked. Optional: without it
+   * the episode is played by `play`. Throws as `play` does.
+   */
+  playUnlogged?(episode: GridEpisode, agents: GridAgentFactory): Promise<void>;
 }
 
 /** An episode's log as text, and its tally (see `EpisodeTally`). */

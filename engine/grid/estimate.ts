@@ -53,7 +53,7 @@ import {
   type TextHtmlBundle,
   withJupyterDisplay,
 } from "../core/jupyter.ts";
-import { formatCost } from "../core/progress.ts";
+import { formatCost, formatInt } from "../core/progress.ts";
 import { renderCall } from "../agents/llm/llm_agent.ts";
 import { type ModelAssignment, modelFor } from "../agents/llm/model_assignment.ts";
 import {
@@ -72,7 +72,7 @@ import {
   episodeRunner,
   type GridAgentFactory,
   type GridPlayer,
-  playGridEpisode,
+  playGridUnlogged,
 } from "./runners.ts";
 
 /** Options of {@linkcode estimateUsage}. */
@@ -194,7 +194,7 @@ async function playedCalls(
   const env = promptSetId(ep.condition);
   const prompts = count ? gameDescriptor(env).prompts : undefined;
   const calls: PlayedCall[] = [];
-  await playGridEpisode(ep, {
+  await playGridUnlogged(ep, {
     agents: (player) => {
       const inner = standIn(player);
       const seen = new Map<string, number>();
@@ -452,7 +452,6 @@ export async function estimateUsage(
   return withJupyterDisplay(out, () => estimateBundle(out));
 }
 
-const int = (n: number) => Math.round(n).toLocaleString("en-US");
 const SOURCES = { pilot: "pilot", cache: "cache", assumed: "assumed" } as const;
 
 /** A cost with its currency, rounded as the progress line rounds it; `-` for none. */
@@ -462,25 +461,27 @@ function money(cost: number | null, currency: string): string {
 
 /** The rows of the per-model table: one per model, then the total. */
 function modelRows(u: UsageEstimate): string[][] {
-  const cached = (n: number) => u.cache === null ? [] : [int(n)];
+  const cached = (n: number) => u.cache === null ? [] : [formatInt(n)];
   const rows = Object.entries(u.byModel).sort(([a], [b]) => a < b ? -1 : 1).map(([id, m]) => [
     id,
-    int(m.calls),
+    formatInt(m.calls),
     ...cached(m.cachedCalls),
-    int(m.tokensIn),
-    int(m.tokensOut),
-    `${int(m.tokensOutPerCall)} ${SOURCES[m.tokensOutSource]}${m.tokensOutCapped ? ", cap" : ""}` +
-    (m.tokensOutSamples ? ` (${int(m.tokensOutSamples)})` : ""),
+    formatInt(m.tokensIn),
+    formatInt(m.tokensOut),
+    `${formatInt(m.tokensOutPerCall)} ${SOURCES[m.tokensOutSource]}${
+      m.tokensOutCapped ? ", cap" : ""
+    }` +
+    (m.tokensOutSamples ? ` (${formatInt(m.tokensOutSamples)})` : ""),
     money(m.cost, u.currency),
     m.minCost === null ? "no price" : `${formatCost(m.minCost)}-${formatCost(m.maxCost!)}`,
   ]);
   const priced = Object.keys(u.byModel).length - u.unpriced.length;
   rows.push([
     "total",
-    int(u.llmCalls),
+    formatInt(u.llmCalls),
     ...cached(u.cachedCalls),
-    int(u.tokensIn),
-    int(u.tokensOut),
+    formatInt(u.tokensIn),
+    formatInt(u.tokensOut),
     "",
     u.cost === null
       ? "-"
@@ -547,7 +548,7 @@ export function formatEstimate(
         ...measured,
         ...(assumed.length
           ? [
-            `assumed ${int(usage.assumedTokensOut)} (--tokens-out) for ${
+            `assumed ${formatInt(usage.assumedTokensOut)} (--tokens-out) for ${
               assumed.length === models.length ? "every model" : assumed.join(", ")
             }`,
           ]
@@ -558,7 +559,7 @@ export function formatEstimate(
   if (capped.length) {
     lines.push(
       `Cut to the completion cap (maxTokens, "cap" above): ` +
-        capped.map(([id, m]) => `${id} at ${int(m.tokensOutPerCall)}`).join(", ") + ".",
+        capped.map(([id, m]) => `${id} at ${formatInt(m.tokensOutPerCall)}`).join(", ") + ".",
     );
   }
   if (usage.cost !== null) {
@@ -585,7 +586,9 @@ export function formatEstimate(
   }
   if (usage.cache !== null) {
     lines.push(
-      `Cache ${usage.cache}: holds ${int(usage.cachedCalls)} of the ${int(usage.llmCalls)} calls ` +
+      `Cache ${usage.cache}: holds ${formatInt(usage.cachedCalls)} of the ${
+        formatInt(usage.llmCalls)
+      } calls ` +
         `(found by the stand-ins' prompts; a model that plays otherwise reaches other prompts).`,
     );
   }
@@ -594,8 +597,8 @@ export function formatEstimate(
 
 /** The notebook display of an estimate: the per-model table as text and as escaped HTML. */
 function estimateBundle(u: UsageEstimate): TextHtmlBundle {
-  const title = `Estimate: ${int(u.episodes)} episodes, ${int(u.calls)} agent calls, ${
-    int(u.llmCalls)
+  const title = `Estimate: ${formatInt(u.episodes)} episodes, ${formatInt(u.calls)} agent calls, ${
+    formatInt(u.llmCalls)
   } LLM calls`;
   const notes = formatEstimate(u).slice(2).filter((l) => l !== "");
   const header = modelHeader(u);

@@ -145,6 +145,42 @@ export async function playGridEpisode(
   }
 }
 
+/**
+ * Plays one episode of a grid with its game's runner and keeps no log
+ * (`EpisodeRunner.playUnlogged`, or `play` for a runner without it): for
+ * counting what its agents are asked. A crash ends the episode, as in a
+ * run, and is not an error here.
+ *
+ * @example
+ * ```ts
+ * import { playGridUnlogged } from "./runners.ts";
+ * import { mockPopulation } from "../agents/mock/population.ts";
+ * let calls = 0;
+ * const always = mockPopulation({ depositors: "always_stay" });
+ * await playGridUnlogged({
+ *   id: "ep", index: 0, run: "demo", cell: "c", replicate: 0, seed: 1,
+ *   condition: { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} },
+ *   agents: { kind: "mock", mock: {} },
+ * }, { agents: (p) => { const a = always(p); return { ...a, decide: (r) => (calls++, a.decide(r)) }; } });
+ * // M0: 15 withdrawal calls a round for 12 rounds.
+ * if (calls !== 12 * 15) throw new Error(String(calls));
+ * ```
+ * @throws {TypeError} When the episode names LLM agents and no agents are given; any error of a config that could not start.
+ */
+export async function playGridUnlogged(
+  episode: GridEpisode,
+  options: PlayGridEpisodeOptions = {},
+): Promise<void> {
+  const runner = episodeRunner(episode.condition);
+  const agents = agentsOf(runner, episode, options.agents);
+  try {
+    if (runner.playUnlogged) await runner.playUnlogged(episode, agents);
+    else await runner.play(episode, agents);
+  } catch (err) {
+    if (!(err instanceof EpisodeError)) throw err;
+  }
+}
+
 /** The game a (non-branch) cell plays. */
 function cellGame(condition: CellCondition): GameDescriptor {
   return gameDescriptor(cellGameId(condition));
@@ -157,9 +193,10 @@ function mockOptionsOf(agents: GridEpisode["agents"]): Readonly<Record<string, u
 
 /**
  * Plays one episode of a game with complete logging (hashes and checkpoint
- * states): its log text only (`text`) or its events.
+ * states): its log text only (`"text"`) or its events (`"events"`); or
+ * with none (`"none"`).
  */
-function playCell(ep: GridEpisode, agents: GridAgentFactory, text: boolean) {
+function playCell(ep: GridEpisode, agents: GridAgentFactory, log: "text" | "events" | "none") {
   const game = cellGame(ep.condition);
   return playGame(game, ep.condition as unknown as Record<string, unknown>, {
     seed: ep.seed,
@@ -167,9 +204,9 @@ function playCell(ep: GridEpisode, agents: GridAgentFactory, text: boolean) {
     models: game.players?.policy(ep.agents),
     run: ep.run,
     episode: ep.id,
-    hashes: true,
-    ndjson: text,
-    events: !text,
+    hashes: log !== "none",
+    ndjson: log === "text",
+    events: log === "events",
   });
 }
 
@@ -206,10 +243,13 @@ export const gameRunner: EpisodeRunner = {
     return cellGame(ep.condition).mockAgents({ seed: ep.seed, ...mockOptionsOf(ep.agents) });
   },
   async play(ep, agents): Promise<EngineEvent[]> {
-    return (await playCell(ep, agents, false)).played.events;
+    return (await playCell(ep, agents, "events")).played.events;
   },
   async playText(ep, agents): Promise<PlayedText> {
-    return playedText((await playCell(ep, agents, true)).played);
+    return playedText((await playCell(ep, agents, "text")).played);
+  },
+  async playUnlogged(ep, agents): Promise<void> {
+    await playCell(ep, agents, "none");
   },
 };
 

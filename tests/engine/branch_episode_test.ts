@@ -10,6 +10,7 @@ import { replayEpisode, runEpisode } from "../../engine/run_episode.ts";
 import { corruptedPlayers } from "../../engine/games/staghunt/corruption.ts";
 import { runStagHuntEpisode } from "../../engine/run_staghunt_episode.ts";
 import { scriptedEpisode } from "./core/_scripted_llm.ts";
+import { makeTempDir } from "../_temp.ts";
 
 const clock = () => "2026-01-01T00:00:00.000Z";
 
@@ -231,7 +232,7 @@ Deno.test("replay verifies a branch: its prefix reports, its recorded parent has
     hashing: "lines-v7",
   });
   // Read back from its text.
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const written = await branchEpisode(parent.events, {
       atRound: 3,

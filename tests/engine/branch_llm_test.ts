@@ -9,6 +9,7 @@ import { LlmRuntime } from "../../engine/agents/llm/runtime.ts";
 import { serveLocalModel } from "../../engine/agents/llm/server/local_server.ts";
 import { branchEpisode } from "../../engine/branch_episode.ts";
 import { replayEpisode, runEpisode } from "../../engine/run_episode.ts";
+import { makeTempDir } from "../_temp.ts";
 
 Deno.test({
   name:
@@ -31,7 +32,7 @@ Deno.test({
         headers: { "content-type": "application/json" },
       });
     });
-    const cacheDir = await Deno.makeTempDir({ prefix: "branch_llm_" });
+    const cacheDir = await makeTempDir({ prefix: "branch_llm_" });
     try {
       const runtime = new LlmRuntime({
         cacheDir,

@@ -4,6 +4,7 @@ import { assertEquals, assertRejects, assertThrows } from "../_assert.ts";
 import { checkName, pathInside } from "../../engine/names.ts";
 import { runEpisode } from "../../engine/run_episode.ts";
 import { runStagHuntEpisode } from "../../engine/run_staghunt_episode.ts";
+import { makeTempDir } from "../_temp.ts";
 
 const HINT = "use letters, digits, '_', '-' or '.', starting with a letter, digit or '_'";
 
@@ -42,7 +43,7 @@ Deno.test("pathInside() joins names under a root and refuses anything that leave
 });
 
 Deno.test("runEpisode() and runStagHuntEpisode() with run '..' write nothing, inside or outside outDir", async () => {
-  const root = await Deno.makeTempDir({ prefix: "coordlab-names-" });
+  const root = await makeTempDir({ prefix: "coordlab-names-" });
   const outDir = `${root}/out`;
   await Deno.mkdir(outDir);
   for (const run of ["..", "../escape", "."]) {

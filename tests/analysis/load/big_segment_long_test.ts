@@ -8,6 +8,7 @@ import { compactRun } from "../../../analysis/load/compact.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { findEpisode } from "../../../analysis/viewer/_log_source.ts";
 import { copyId, freeBytes, templateBlock, writeCopies } from "./_big_log.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const STRING_LIMIT = 512 * 1024 * 1024;
 const NEEDED = 3 * 1024 ** 3;
@@ -25,7 +26,7 @@ Deno.test({
   name: "loadRuns() and compactRun() read a segment file past 512 MiB, every episode once",
   ignore: skip,
   fn: async () => {
-    const root = await Deno.makeTempDir({ prefix: "coordlab_big_segment_" });
+    const root = await makeTempDir({ prefix: "coordlab_big_segment_" });
     try {
       const template = await templateBlock(`${root}/template`);
       const one = await loadRuns(`${root}/template`, { frames: ["calls"] });

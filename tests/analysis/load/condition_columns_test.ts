@@ -4,6 +4,7 @@ import { conditionColumn } from "../../../analysis/load/_frames.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
 import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 // Before conditionColumn(), every key but N, M, T, F became a text column, in
 // which the minimum-effort game's numeric keys (a, b, c, efforts) read as null,
@@ -32,7 +33,7 @@ Deno.test("conditionColumn() types N, M, T, F as integers and other keys as text
 });
 
 Deno.test("loadRuns() leaves the Stag Hunt's keys null for a bank-run episode loaded beside one", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     await runEpisode({ env: "bank_run", seed: 1, outDir: dir, run: "frail" });
     await runStagHuntEpisode({ seed: 1, outDir: dir, run: "staghunt" });

@@ -8,6 +8,7 @@ import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readManifest } from "../../../engine/grid/manifest.ts";
 import { episodesHash } from "../../../engine/grid/shard.ts";
 import { planGrid } from "../../../engine/grid/plan.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const SPEC = {
   name: "sharded",
@@ -38,7 +39,7 @@ const sortedRows = (df: Awaited<ReturnType<typeof loadRuns>>["episodes"]) =>
   df.drop("file").sort("episode").toRecords();
 
 Deno.test("a shard manifest records its plan: spec hash, shard, count and the hash of its episode ids", async () => {
-  const root = await Deno.makeTempDir({ prefix: "coordlab-shardset-" });
+  const root = await makeTempDir({ prefix: "coordlab-shardset-" });
   const out = await shard(root, 2, 4);
   const m = (await readManifest(out))!;
   const ids = planGrid(SPEC, { shard: "2/4" }).episodes.map((e) => e.id);
@@ -52,7 +53,7 @@ Deno.test("a shard manifest records its plan: spec hash, shard, count and the ha
 });
 
 Deno.test("loadRuns() loads a whole set of shards as the single-machine run, complete", async () => {
-  const root = await Deno.makeTempDir({ prefix: "coordlab-shardset-" });
+  const root = await makeTempDir({ prefix: "coordlab-shardset-" });
   for (let i = 0; i < 4; i++) await shard(`${root}/shards`, i, 4);
   await runGrid(SPEC, { out: `${root}/whole`, workers: 0, progress: false });
   const union = await loadRuns(`${root}/shards`, { frames: [] });
@@ -65,7 +66,7 @@ Deno.test("loadRuns() loads a whole set of shards as the single-machine run, com
 });
 
 Deno.test("loadRuns() refuses a set of shards missing shard 0 (an --array=1-4), naming it; partial: true warns and marks it incomplete", async () => {
-  const root = await Deno.makeTempDir({ prefix: "coordlab-shardset-" });
+  const root = await makeTempDir({ prefix: "coordlab-shardset-" });
   for (let i = 1; i < 4; i++) await shard(root, i, 4);
   const problem = `Run "sharded": 1 of its 4 shards is missing: 0/4 (found 1/4, 2/4, 3/4); ` +
     `run it (a Slurm array of 4 shards is "#SBATCH --array=0-3")`;
@@ -85,7 +86,7 @@ Deno.test("loadRuns() refuses a set of shards missing shard 0 (an --array=1-4), 
 });
 
 Deno.test("loadRuns() refuses shards of two plans (a task resubmitted alone as 0/1) and names both", async () => {
-  const root = await Deno.makeTempDir({ prefix: "coordlab-shardset-" });
+  const root = await makeTempDir({ prefix: "coordlab-shardset-" });
   for (let i = 1; i < 4; i++) await shard(root, i, 4);
   await shard(root, 0, 1, "shard-0");
   const err = await assertRejects(() => loadRuns(root, { frames: [] }), ShardSetError);
@@ -106,7 +107,7 @@ Deno.test("loadRuns() refuses shards of two plans (a task resubmitted alone as 0
 });
 
 Deno.test("loadRuns() refuses a shard that lacks episodes (interrupted) and a shard in two folders", async () => {
-  const root = await Deno.makeTempDir({ prefix: "coordlab-shardset-" });
+  const root = await makeTempDir({ prefix: "coordlab-shardset-" });
   for (const i of [0, 2, 3]) await shard(root, i, 4);
   const stop = new AbortController();
   await runGrid(SPEC, {

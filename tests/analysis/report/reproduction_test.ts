@@ -4,9 +4,10 @@ import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { reproductionReport } from "../../../analysis/report/reproduction.ts";
 import { reportHtml, reportMarkdown } from "../../../analysis/report/render.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 async function frailRun() {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-report-" });
+  const dir = await makeTempDir({ prefix: "coordlab-report-" });
   await runGrid({
     name: "report-frail",
     seed: 3,

@@ -35,6 +35,7 @@ import {
 } from "../../../analysis/mod.ts";
 import type { ModelTurn } from "../../../analysis/staghunt/turn_records.ts";
 import { ndjson } from "../_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 type Turn = [agent: string, original: string, published: string, confidence: number];
 
@@ -95,7 +96,7 @@ function episode(id: string, F: number, models: string[], rounds: Turn[][]): Eng
   return events;
 }
 
-const dir = await Deno.makeTempDir({ prefix: "coordlab_staghunt_" });
+const dir = await makeTempDir({ prefix: "coordlab_staghunt_" });
 await Deno.writeTextFile(
   `${dir}/A.ndjson`,
   ndjson(episode("A", 0, ["m1", "m1", "m1"], [

@@ -2,6 +2,7 @@
 // system executable: no browser download), with the flags this closed
 // network needs and a fresh profile per launch.
 import puppeteer, { type Browser } from "npm:puppeteer-core@25.16.0";
+import { makeTempDir } from "../../_temp.ts";
 
 /** The browser's path: `COORDLAB_CHROMIUM`, else Debian's. */
 export const CHROMIUM = Deno.env.get("COORDLAB_CHROMIUM") ?? "/usr/bin/chromium";
@@ -11,7 +12,7 @@ export const hasBrowser = await Deno.stat(CHROMIUM).then((s) => s.isFile, () => 
 
 /** Runs `fn` with a fresh headless browser, closed and its profile removed after. */
 export async function withBrowser(fn: (browser: Browser) => Promise<void>): Promise<void> {
-  const profile = await Deno.makeTempDir({ prefix: "viewer_chromium_" });
+  const profile = await makeTempDir({ prefix: "viewer_chromium_" });
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     args: [

@@ -1,6 +1,8 @@
 // Test helper: a small LLM grid for deno task grid's launcher
 // (permissions_test.ts, permissions_signal_long_test.ts) and its models file (also _reproduce.ts).
 
+import { makeTempDir } from "../../_temp.ts";
+
 /**
  * `dir/models.json` with one model, "local": the local server's
  * "coordlab-defensive" preset at `baseURL`, its key in `keyVariable`, and
@@ -25,7 +27,7 @@ export async function writeLocalModels(
 
 /** A one-episode Stag Hunt spec and a models file for `server`, in a fresh folder outside runs/. */
 export async function llmGrid(baseURL: string, keyVariable: string, turns = 1) {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-launch-" });
+  const dir = await makeTempDir({ prefix: "coordlab-launch-" });
   await writeLocalModels(dir, baseURL, keyVariable);
   await Deno.writeTextFile(
     `${dir}/spec.json`,

@@ -3,6 +3,7 @@
 // Polars and chart scripts print no `punycode` deprecation warning.
 import { assert, assertEquals } from "../../_assert.ts";
 import { DENO_COMMAND } from "../../../engine/cli/_permissions.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 /** The docs a user copies commands from (reliability.md and benchmarks.md are records). */
@@ -64,7 +65,7 @@ Deno.test("the grid, compact and reproduce commands' usage runs Deno as the READ
 });
 
 Deno.test("deno task view prints no punycode deprecation warning", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const grid = await new Deno.Command(Deno.execPath(), {
       args: [

@@ -1,9 +1,10 @@
 // The shared launcher: what a child killed outright leaves the user with.
 import { assertEquals } from "../../_assert.ts";
 import { launch } from "../../../engine/cli/_launch.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 Deno.test("launch() says how to go on when its child is killed outright, and exits 128 + the signal", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-launch-" });
+  const dir = await makeTempDir({ prefix: "coordlab-launch-" });
   const script = `${dir}/killed.ts`;
   await Deno.writeTextFile(script, `Deno.kill(Deno.pid, "SIGKILL");\n`);
   const said: string[] = [];
@@ -26,7 +27,7 @@ Deno.test("launch() says how to go on when its child is killed outright, and exi
 });
 
 Deno.test("launch() forwards a signal delivered three times within a few ms (one Ctrl-C through npx and deno task) once, and one a second later again", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-launch-" });
+  const dir = await makeTempDir({ prefix: "coordlab-launch-" });
   try {
     const count = `${dir}/count`;
     await Deno.writeTextFile(

@@ -17,6 +17,7 @@ import { parseModelConfigs } from "../../../engine/agents/llm/model_config.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { llmGrid } from "./_llm_grid.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 
@@ -89,7 +90,7 @@ Deno.test("gridNeeds() grants the output and cache folders, each host and key va
 });
 
 Deno.test("reproduceNeeds() grants a run its folders, the hosts and key variables it calls, and a dry run or a pack rebuild no network", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-needs-" });
+  const dir = await makeTempDir({ prefix: "coordlab-needs-" });
   try {
     await Deno.writeTextFile(
       `${dir}/models.json`,
@@ -233,7 +234,7 @@ Deno.test("deno task grid --dry-run --cache reads the cache with read access onl
 });
 
 Deno.test("deno task grid lets a run read SLURM_CPUS_PER_TASK, so its workers follow the allocation", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-launch-" });
+  const dir = await makeTempDir({ prefix: "coordlab-launch-" });
   try {
     await Deno.writeTextFile(
       `${dir}/spec.json`,

@@ -9,12 +9,13 @@
 import { assert, assertEquals } from "../../_assert.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { llmInputs, reproduce } from "./_reproduce.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 Deno.test("reproduce plays a packed LLM grid again from the pack's cache against a closed port with zero requests", async () => {
   const key = `sk-test-${crypto.randomUUID()}`;
   const server = serveLocalModel({ apiKey: key, seed: 5 });
-  const a = await Deno.makeTempDir({ prefix: "coordlab-repro-a-" });
-  const b = await Deno.makeTempDir({ prefix: "coordlab-repro-b-" });
+  const a = await makeTempDir({ prefix: "coordlab-repro-a-" });
+  const b = await makeTempDir({ prefix: "coordlab-repro-b-" });
   try {
     const args = [
       ...await llmInputs(a, server.url, "REPRO_TEST_KEY"),

@@ -6,6 +6,7 @@
 import { assert, assertEquals } from "../../_assert.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { decode, LAUNCHER, llmInputs, reproduce, ROOT, taskFlags } from "./_reproduce.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 Deno.test("deno task reproduce forwards a Ctrl-C to the run once: it stops, says how to resume, and resumes", async () => {
   const key = "sk-signal";
@@ -13,7 +14,7 @@ Deno.test("deno task reproduce forwards a Ctrl-C to the run once: it stops, says
   // comes after about 16): 50 ms each keeps it running for seconds after the
   // first call, while 200 ms made the test wait 11 s.
   const server = serveLocalModel({ apiKey: key, latencyMs: 50 });
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-signal-" });
+  const dir = await makeTempDir({ prefix: "coordlab-repro-signal-" });
   try {
     // 20 episodes: more than the 8 a run plays at once, so some are left to resume.
     const args = [

@@ -12,10 +12,11 @@ import { narrowFlags } from "../../../engine/cli/_permissions.ts";
 import { readReproduceCommand, reproduceNeeds } from "../../../engine/cli/_reproduce_args.ts";
 import { llmInputs, reproduce, reproduceDirectly, ROOT, task } from "./_reproduce.ts";
 import { assertPaperScreen } from "../grid/_paper_screen.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 Deno.test("reproduce staghunt writes a mock report and a pack that a fresh folder rebuilds byte for byte with network denied", async () => {
-  const a = await Deno.makeTempDir({ prefix: "coordlab-repro-a-" });
-  const b = await Deno.makeTempDir({ prefix: "coordlab-repro-b-" });
+  const a = await makeTempDir({ prefix: "coordlab-repro-a-" });
+  const b = await makeTempDir({ prefix: "coordlab-repro-b-" });
   try {
     const run = await reproduce(a, [
       "staghunt",
@@ -71,7 +72,7 @@ Deno.test("reproduce staghunt writes a mock report and a pack that a fresh folde
 
 Deno.test("reproduce.ts run directly without the network and the key variable names them and prints the narrow command", async () => {
   const server = serveLocalModel({ apiKey: "sk-x" });
-  const a = await Deno.makeTempDir({ prefix: "coordlab-repro-a-" });
+  const a = await makeTempDir({ prefix: "coordlab-repro-a-" });
   try {
     const host = new URL(server.url).host;
     const args = [
@@ -117,7 +118,7 @@ Deno.test("reproduce.ts run directly without the network and the key variable na
 Deno.test("deno task reproduce runs LLM agents into a folder outside runs/, with no command to copy", async () => {
   const key = `sk-test-${crypto.randomUUID()}`;
   const server = serveLocalModel({ apiKey: key, seed: 3 });
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-task-" });
+  const dir = await makeTempDir({ prefix: "coordlab-repro-task-" });
   try {
     const ran = await task([
       ...await llmInputs(dir, server.url, "REPRO_TASK_KEY"),
@@ -144,7 +145,7 @@ Deno.test("deno task reproduce runs LLM agents into a folder outside runs/, with
 
 Deno.test("deno task reproduce with a key variable unset exits 2 naming it and its model, before any request", async () => {
   const server = serveLocalModel({ apiKey: "sk-x" });
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-repro-task-" });
+  const dir = await makeTempDir({ prefix: "coordlab-repro-task-" });
   try {
     const inputs = await llmInputs(dir, server.url, "REPRO_TEST_UNSET_KEY");
     const ran = await task([...inputs, "--out", `${dir}/out`], {});

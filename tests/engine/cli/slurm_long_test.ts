@@ -11,6 +11,7 @@ import { stateHash } from "../../../engine/core/hash.ts";
 import { readManifest } from "../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const CLI = new URL("../../../engine/cli/slurm.ts", import.meta.url).pathname;
 const PACKAGES = ["slurmctld", "slurmd", "slurm-client", "munge"];
@@ -105,7 +106,7 @@ Deno.test({
     console.warn(`slurm_long_test skipped: ${why}`);
     return;
   }
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-slurm-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-slurm-" });
   await Deno.chmod(tmp, 0o755);
   const daemons: Deno.ChildProcess[] = [];
   let cleanup = async () => {};

@@ -5,6 +5,7 @@
 // slurm_long_test.ts).
 import { assert, assertEquals } from "../../_assert.ts";
 import { DENO_COMMAND } from "../../../engine/cli/_permissions.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname.replace(/\/$/, "");
 const CLI = `${ROOT}/engine/cli/slurm.ts`;
@@ -19,7 +20,7 @@ const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 /** A folder with the spec, a models file and fake sinfo/sbatch on PATH. */
 async function fixture(sinfoCpus: string | null) {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-slurm-cli-" });
+  const dir = await makeTempDir({ prefix: "coordlab-slurm-cli-" });
   await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(SPEC));
   await Deno.mkdir(`${dir}/bin`);
   if (sinfoCpus !== null) {

@@ -1,5 +1,6 @@
 import { assertEquals, assertThrows } from "../../_assert.ts";
 import { readTar, writeTar } from "../../../engine/cli/_tar.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const enc = new TextEncoder();
 
@@ -15,7 +16,7 @@ Deno.test("writeTar() round-trips files, long names split at a folder, byte for 
   assertEquals(readTar(tar, "t.tar"), entries);
   assertEquals(writeTar(entries), tar);
   // The system's tar reads it too.
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     await Deno.writeFile(`${dir}/t.tar`, tar);
     const out = await new Deno.Command("tar", { args: ["-tf", `${dir}/t.tar`], stdout: "piped" })

@@ -26,6 +26,7 @@ import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { assertSameFrames, perReadClock } from "./_log_layouts.ts";
 import { readLogFile } from "../../../analysis/viewer/_log_source.ts";
 import { scriptedEpisode } from "./_scripted_llm.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const FIXTURE = new URL(
   "../../fixtures/lines_v4/fixture/bank_run_M0_stable_s22.ndjson",
@@ -121,7 +122,7 @@ Deno.test("an old lines-v4 log (real bytes of 8ba9bfd) reads, replays, and is wh
 });
 
 Deno.test("the lines-v5 log of an episode loads to the same events and frames as its lines-v4 log", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const v5 = await bankRunM0(22);
     writeEpisodeLogText(`${dir}/new/fixture/bank_run_M0_stable_s22.ndjson`, v5.ndjson!);
@@ -213,7 +214,7 @@ Deno.test("a block line outside a block is an error naming the file and line, in
     SyntaxError,
     `after.ndjson:107: ${message}`,
   );
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const file = `${dir}/run/cut.ndjson`;
     writeEpisodeLogText(file, headless);
@@ -246,7 +247,7 @@ Deno.test("a block line outside a block is an error naming the file and line, in
 });
 
 Deno.test("a segment holds blocks of both layouts; its readers and its recovery read both", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const old = await bankRunM0(22, "lines-v4");
     const v5 = await bankRunM0(26);

@@ -31,6 +31,7 @@ import { assertSameFrames, perReadClock } from "./_log_layouts.ts";
 import { fuzzStates } from "./_delta_fuzz.ts";
 import { readLogFile } from "../../../analysis/viewer/_log_source.ts";
 import { scriptedEpisode } from "./_scripted_llm.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 /** A clock that moves 7 ms every other read from 2026-12-01T12:00:00Z. */
 function steppingClock(): () => string {
@@ -171,7 +172,7 @@ Deno.test("lines-v6 hashes are SHA-256 over the lines' bytes less their time mem
 });
 
 Deno.test("the lines-v6 log of an episode loads to the same frames and viewer events as its lines-v5 log", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     for (const seed of [22, 23, 24]) {
       const v5 = await bankRunM0(seed, "lines-v5", "fixture");
@@ -196,7 +197,7 @@ Deno.test("the lines-v6 log of an episode loads to the same frames and viewer ev
 });
 
 Deno.test("an LLM-scripted lines-v6 log loads its calls and corrections as its lines-v5 log does", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const v5 = await scriptedEpisode({ fail: true, hashing: "lines-v5" });
     const v6 = await scriptedEpisode({ fail: true });
@@ -215,7 +216,7 @@ Deno.test("an LLM-scripted lines-v6 log loads its calls and corrections as its l
 });
 
 Deno.test("a segment holds lines-v5 and lines-v6 blocks; its readers and its recovery read both", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const v5 = await bankRunM0(22, "lines-v5", "fixture");
     const v6 = await bankRunM0(26, undefined, "fixture");
@@ -310,7 +311,7 @@ Deno.test("a malformed lines-v6 line is an error naming its file and line, in ev
     );
     if (line.includes('"delta"')) continue;
     // The loaders (their fast path refuses the line, and the decoder says why).
-    const dir = await Deno.makeTempDir();
+    const dir = await makeTempDir();
     try {
       writeEpisodeLogText(`${dir}/run/e.ndjson`, edited.join("\n"));
       await assertRejects(
@@ -322,7 +323,7 @@ Deno.test("a malformed lines-v6 line is an error naming its file and line, in ev
       await Deno.remove(dir, { recursive: true });
     }
   }
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const file = `${dir}/run/bad.ndjson`;
     writeEpisodeLogText(file, text);
@@ -448,7 +449,7 @@ Deno.test("the loaders read a lines-v6 checkpoint they cannot read on the fast p
   const edited = [...lines];
   edited[cp] = lines[cp].replace('"step":"checkpoint"', '"step":"check\\u0070oint"');
   assertEquals(texts(parseEpisodeLog(edited.join("\n"))), texts(r.events));
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     writeEpisodeLogText(`${dir}/a/run/e.ndjson`, r.ndjson!);
     writeEpisodeLogText(`${dir}/b/run/e.ndjson`, edited.join("\n"));

@@ -10,6 +10,7 @@ import type { Environment } from "../../../engine/core/environment.ts";
 import { EpisodeError, playEpisode } from "../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
 import { deltaBlockLines, LogLineDecoder } from "../../../engine/core/event_layout.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 /** The log text of one episode's events as the recorder writes it ("lines-v6"). */
 const deltaText = (events: readonly object[]) =>
@@ -248,7 +249,7 @@ Deno.test("a crashing episode ends its events and its log text with an error, an
 });
 
 Deno.test("runEpisode() with outDir writes exactly its log text, and makes its folder again if it was removed", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const r = await runEpisode({ env: "bank_run", seed: 2, outDir: dir, ndjson: true, run: "x" });
   assertEquals(await Deno.readTextFile(r.logPath!), r.ndjson);
   assertEquals(r.hashes.length, r.outcome.rounds);

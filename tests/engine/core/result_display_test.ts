@@ -5,6 +5,7 @@ import { runEpisode } from "../../../engine/run_episode.ts";
 import { runStagHuntEpisode } from "../../../engine/run_staghunt_episode.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { summaryBundle } from "../../../engine/core/jupyter.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const DISPLAY = Symbol.for("Jupyter.display");
 
@@ -57,7 +58,7 @@ Deno.test("runStagHuntEpisode() result displays its condition and outcome", asyn
 });
 
 Deno.test("runGrid() result displays a summary table without paths or times", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab_grid_display_" });
+  const dir = await makeTempDir({ prefix: "coordlab_grid_display_" });
   try {
     const spec = {
       name: "tiny",

@@ -7,6 +7,7 @@ import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import { readManifest } from "../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const stay = (policy: string): Agent => ({
   policy,
@@ -40,7 +41,7 @@ Deno.test("playEpisode() rethrows EpisodeAbandoned after every call of the step 
 });
 
 Deno.test("runGrid() does not log an abandoned episode, stops starting others, and plays it again on resume", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const spec = {
     name: "abandon",
     episodes: 3,

@@ -6,6 +6,7 @@ import { assertEquals } from "../../_assert.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { HELD } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 Deno.test("runGrid() abandoned while its worker plays writes nothing after it returns, and its resume logs every episode once", async () => {
   const spec = HELD;
@@ -13,7 +14,7 @@ Deno.test("runGrid() abandoned while its worker plays writes nothing after it re
     [...Deno.readDirSync(dir)].filter((e) => e.name.startsWith("segment-"))
       .map((e) => `${e.name}:${Deno.statSync(`${dir}/${e.name}`).size}`).sort().join(" ");
   for (let k = 0; k < 5; k++) {
-    const out = await Deno.makeTempDir({ prefix: "coordlab-pool-" });
+    const out = await makeTempDir({ prefix: "coordlab-pool-" });
     try {
       const abandon = new AbortController();
       let seen = 0;

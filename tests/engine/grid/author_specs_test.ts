@@ -15,6 +15,7 @@ import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { parseGridSpec, specHash } from "../../../engine/grid/spec.ts";
 import { replayEpisode } from "../../../engine/run_episode.ts";
 import { digestFolder, episodeLog } from "./_logs.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const stagHunt = (block: Record<string, unknown>) =>
   parseGridSpec({ episodes: 1, blocks: [{ game: "staghunt", N: [3], M: [2], T: [2], ...block }] });
@@ -157,7 +158,7 @@ Deno.test("runGrid() plays a lambda sweep in 2 workers, resumes it, and the logs
       }],
     }],
   };
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const stop = new AbortController();
   const first = await runGrid(spec, {
     out,
@@ -175,7 +176,7 @@ Deno.test("runGrid() plays a lambda sweep in 2 workers, resumes it, and the logs
     ["workers", first.played, 240 - first.played, 0, 0],
   );
   // The same logs as one uninterrupted in-process run.
-  const whole = await Deno.makeTempDir();
+  const whole = await makeTempDir();
   await runGrid(spec, { out: whole, workers: 0, progress: false });
   assertEquals(await digestFolder(out), await digestFolder(whole));
   const frames = await loadRuns(out, { frames: [] });
@@ -207,7 +208,7 @@ Deno.test("runGrid() plays a rule object in-process even with workers, and resum
     episodes: 2,
     blocks: [{ game: "staghunt", N: [3], M: [2], T: [2], agents: [{ mock: { rule: recency } }] }],
   };
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const first = await runGrid(spec, { out, workers: 2, progress: false });
   assertEquals([first.mode, first.played, first.failed.length], ["in-process", 2, 0]);
   const log = await episodeLog(out, "staghunt_N3_M2_T2_F0_base_h1_mock-recency_e0");
@@ -227,7 +228,7 @@ Deno.test("runGrid() plays a rule object in-process even with workers, and resum
   // cannot be played: runGrid refuses it before any episode starts.
   const recorded = JSON.parse(JSON.stringify(manifest.spec));
   assertEquals(planGrid(recorded, { checkAgents: false }).episodes.length, 2);
-  const other = await Deno.makeTempDir();
+  const other = await makeTempDir();
   await assertRejects(
     () => runGrid({ ...recorded, name: "recorded" }, { out: other, workers: 0, progress: false }),
     RangeError,
@@ -332,7 +333,7 @@ Deno.test("parseGridSpec() refuses a set name that is not a name, reads as a has
 });
 
 Deno.test("loadRuns() and welfareTable() show a named set by its name, and its logs replay", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const r = await runGrid({
     name: "named",
     episodes: 2,

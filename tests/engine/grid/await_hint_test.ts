@@ -6,6 +6,7 @@ import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { JUPYTER_DISPLAY } from "../../../engine/core/jupyter.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { runEpisode } from "../../../engine/run_episode.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 type Shown = { [JUPYTER_DISPLAY]: () => Record<string, string> };
 
@@ -24,7 +25,7 @@ function assertHint(promise: Promise<unknown>, call: string, field: string): voi
 }
 
 Deno.test("runGrid(), runEpisode() and loadRuns() without await say to put await before them", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const grid = runGrid(
       { name: "hint", episodes: 1, blocks: [{ game: "frail", envs: ["bank_run"] }] },

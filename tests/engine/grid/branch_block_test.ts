@@ -6,9 +6,10 @@ import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { parseGridSpec } from "../../../engine/grid/spec.ts";
 import { replayEpisode } from "../../../engine/run_episode.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 async function inTemp(fn: (dir: string) => Promise<void>) {
-  const dir = await Deno.makeTempDir({ prefix: "branch_block_" });
+  const dir = await makeTempDir({ prefix: "branch_block_" });
   try {
     forgetBranchParents();
     await fn(dir);

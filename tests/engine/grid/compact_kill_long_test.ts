@@ -5,6 +5,7 @@ import { assert, assertEquals } from "../../_assert.ts";
 import { loadRuns } from "../../../analysis/load/load_runs.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { COMPACT_CLI as CLI, ROOT } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const KILLS = 20;
 
@@ -41,7 +42,7 @@ function uniforms(seed: number): () => number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 Deno.test("compaction killed at 20 random points never leaves fewer loadable episodes than before", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-compact-kill-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-compact-kill-" });
   const input = `${tmp}/run`;
   const out = `${tmp}/run-parquet`;
   const r = await runGrid(SPEC, { out: input, workers: 0, progress: false });

@@ -6,6 +6,7 @@ import { compactRun } from "../../../analysis/load/compact.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readLogEpisodes, readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { COMPACT_CLI as CLI, quiet, ROOT } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const SPEC = {
   name: "compacted",
@@ -22,7 +23,7 @@ async function allEvents(dir: string): Promise<EngineEvent[]> {
 }
 
 Deno.test("compactRun() writes one row per event, turn and disclosure, in tables the loaders read", async () => {
-  const root = await Deno.makeTempDir();
+  const root = await makeTempDir();
   await runGrid(SPEC, { out: `${root}/run`, ...quiet });
   const events = await allEvents(`${root}/run`);
   const r = await compactRun(`${root}/run`);
@@ -86,7 +87,7 @@ Deno.test("compactRun() writes one row per event, turn and disclosure, in tables
 });
 
 Deno.test("the compact command merges shard folders into one set and refuses overlapping ones", async () => {
-  const root = await Deno.makeTempDir();
+  const root = await makeTempDir();
   for (const i of [0, 1, 2]) {
     await runGrid(SPEC, { out: `${root}/runs/shard-${i}`, shard: `${i}/3`, ...quiet });
   }
@@ -122,7 +123,7 @@ Deno.test("the compact command merges shard folders into one set and refuses ove
 });
 
 Deno.test("compactRun() refuses an output inside its input and a non-compacted output folder", async () => {
-  const root = await Deno.makeTempDir();
+  const root = await makeTempDir();
   await runGrid(SPEC, { out: `${root}/run`, ...quiet });
   await assertRejects(
     () => compactRun(`${root}/run`, { out: `${root}/run/parquet` }),
@@ -145,7 +146,7 @@ async function names(dir: string): Promise<string[]> {
 }
 
 Deno.test("compactRun() keeps the current set loadable whatever a killed compaction left, and cleans it up", async () => {
-  const root = await Deno.makeTempDir();
+  const root = await makeTempDir();
   await runGrid(SPEC, { out: `${root}/run`, ...quiet });
   const first = await compactRun(`${root}/run`);
   const out = first.out;
@@ -173,7 +174,7 @@ Deno.test("compactRun() keeps the current set loadable whatever a killed compact
 });
 
 Deno.test("compactRun() converts a flat set in its output folder, with the flat tables loadable until the swap", async () => {
-  const root = await Deno.makeTempDir();
+  const root = await makeTempDir();
   await runGrid(SPEC, { out: `${root}/run`, ...quiet });
   await writeRunsParquet(await loadRuns(`${root}/run`), `${root}/out`);
   const r = await compactRun(`${root}/run`, { out: `${root}/out` });
@@ -187,7 +188,7 @@ Deno.test("compactRun() converts a flat set in its output folder, with the flat 
 });
 
 Deno.test("loadRuns() refuses a compacted set with missing parts instead of loading it empty", async () => {
-  const root = await Deno.makeTempDir();
+  const root = await makeTempDir();
   await runGrid(SPEC, { out: `${root}/run`, ...quiet });
   const r = await compactRun(`${root}/run`);
   await Deno.remove(`${r.set}/decisions.parquet`);
@@ -218,7 +219,7 @@ Deno.test("loadRuns() refuses a compacted set with missing parts instead of load
 });
 
 Deno.test("the compact command exits 74 naming the output folder and the error when a write fails, and keeps the current set", async () => {
-  const root = await Deno.makeTempDir();
+  const root = await makeTempDir();
   await runGrid(SPEC, { out: `${root}/run`, ...quiet });
   const out = `${root}/run-parquet`;
   const first = await compactRun(`${root}/run`);

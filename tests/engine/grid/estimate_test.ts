@@ -10,10 +10,11 @@ import { JUPYTER_DISPLAY } from "../../../engine/core/jupyter.ts";
 import { estimateUsage } from "../../../engine/grid/estimate.ts";
 import { planGrid } from "../../../engine/grid/plan.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 Deno.test("estimateUsage() counts the calls a cache holds at no cost and measures completions from their replies", async () => {
   const server = serveLocalModel({ seed: 6 });
-  const cache = await Deno.makeTempDir();
+  const cache = await makeTempDir();
   try {
     const models = [{
       id: "local",
@@ -39,7 +40,7 @@ Deno.test("estimateUsage() counts the calls a cache holds at no cost and measure
     assertEquals([before.cachedCalls, before.byModel.local.tokensOutSource], [0, "assumed"]);
     assertEquals(before.byModel.local.tokensOutPerCall, 500);
     const real = await runGrid(spec, {
-      out: await Deno.makeTempDir(),
+      out: await makeTempDir(),
       runtime: new LlmRuntime({ models, cacheDir: cache }),
       preflight: false,
       progress: false,
@@ -165,7 +166,7 @@ Deno.test("estimateUsage() counts every call of a replayed episode (a pilot's, t
     maxTokens: 100,
     price: { inputPerMillion: 300, outputPerMillion: 600 },
   }];
-  const cache = await Deno.makeTempDir();
+  const cache = await makeTempDir();
   try {
     const [first] = planGrid(spec).episodes;
     const all = await estimateUsage(spec, { models, cache, tokensOutPerCall: 50 });

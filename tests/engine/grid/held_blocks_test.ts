@@ -20,6 +20,7 @@ import { callRecord } from "../core/_scripted_llm.ts";
 import { digestFolder, frailEpisode } from "./_logs.ts";
 import { injectWriteFaults } from "./_write_faults.ts";
 import { HELD } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const frail = (seed: number) => frailEpisode("M0", seed);
 
@@ -49,7 +50,7 @@ function countWrites(match: string): { writes: number; restore: () => void } {
 const read = (path: string) => Deno.readFileSync(path);
 
 Deno.test("SegmentWriter.appendText() holds blocks that may wait until flush(), which writes them with one write each for data and index, byte for byte as an unheld writer does", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const logs = [await played(1), await played(2), await played(3)];
   const plain = SegmentWriter.create(dir, "plain");
   for (const log of logs) plain.appendText(log);
@@ -84,7 +85,7 @@ Deno.test("SegmentWriter.appendText() holds blocks that may wait until flush(), 
 });
 
 Deno.test("SegmentWriter.appendText() writes a block that may not wait at once, after the blocks held before it", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const [a, b, c] = [await played(1), await played(2), await played(3)];
   const w = SegmentWriter.create(dir, "t", { holdBytes: 1 << 20 });
   w.appendText({ ...a, mayWait: true });
@@ -106,7 +107,7 @@ Deno.test("SegmentWriter.appendText() writes a block that may not wait at once, 
 });
 
 Deno.test("SegmentWriter writes what it holds before the held bytes would pass holdBytes, and before it rolls over to a new file", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const logs = [await played(1), await played(2), await played(3), await played(4)];
   const [a, b, c] = logs.map((l) => l.bytes.length);
   // Room for the first two blocks held; a file of the first three.
@@ -132,7 +133,7 @@ Deno.test("SegmentWriter writes what it holds before the held bytes would pass h
 });
 
 Deno.test("SegmentWriter.flush() that fails drops the blocks it held (not logged, none recovered) and every later append throws the same error", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const [a, b] = [await played(1), await played(2)];
   let writer: SegmentWriter | undefined;
   // The first block's two writes (data, index) succeed, then every write fails.
@@ -166,7 +167,7 @@ Deno.test("SegmentWriter.flush() that fails drops the blocks it held (not logged
 });
 
 Deno.test("executeEpisode() lets a mock episode's log wait for the writer's flush and writes an episode with model calls at once", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const w = SegmentWriter.create(dir, "t", { holdBytes: 1 << 20 });
   const log = { append: w.append.bind(w), appendText: w.appendText.bind(w) };
   const mock = await executeEpisode(frail(1), { log });
@@ -192,7 +193,7 @@ Deno.test("executeEpisode() lets a mock episode's log wait for the writer's flus
 });
 
 Deno.test("HeldResults.write() fails every episode whose held log a failed write dropped, and note() those a later block's failed write dropped", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const restore = injectWriteFaults({ match: "segment-", after: 2 });
   try {
     // Written before the fault (its two writes), then two held and lost with the flush.
@@ -241,7 +242,7 @@ Deno.test("HeldResults.write() fails every episode whose held log a failed write
 });
 
 Deno.test("HeldResults keeps an episode whose held log the next block pushed out to disk logged when a later write fails", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   // The first block's two writes succeed, every later write fails.
   const restore = injectWriteFaults({ match: "segment-", after: 2 });
   try {
@@ -265,7 +266,7 @@ Deno.test("HeldResults keeps an episode whose held log the next block pushed out
 });
 
 Deno.test("runGrid() with a worker stopped mid-batch leaves a folder whose resume plays exactly the episodes it does not hold, none twice", async () => {
-  const tmp = await Deno.makeTempDir();
+  const tmp = await makeTempDir();
   const spec = HELD;
   const reference = await runGrid(spec, { out: `${tmp}/ref`, workers: 0, progress: false });
   const out = `${tmp}/stopped`;

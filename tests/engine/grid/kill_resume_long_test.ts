@@ -7,6 +7,7 @@ import { readManifest } from "../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { digestFolder, fileNames, segmentFiles } from "./_logs.ts";
 import { gridCommand } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const SPEC = {
   name: "killed",
@@ -38,7 +39,7 @@ async function countLogs(dir: string): Promise<number> {
 }
 
 Deno.test("runGrid() resumed after SIGKILL ends with logs identical to an uninterrupted run, none duplicated", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-kill-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-kill-" });
   const specPath = `${tmp}/spec.json`;
   await Deno.writeTextFile(specPath, JSON.stringify(SPEC));
 

@@ -13,6 +13,7 @@ import {
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { digestFolder, fileNames } from "./_logs.ts";
 import { gridOutput } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const SPEC = {
   name: "locked",
@@ -40,7 +41,7 @@ function gatedAgents(gate: Promise<void>, started: () => void): () => Agent {
 }
 
 Deno.test("two grids on one folder: the second is refused and no file of the first is lost", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-lock-" });
   const out = `${tmp}/run`;
   const specPath = `${tmp}/spec.json`;
   await Deno.writeTextFile(specPath, JSON.stringify(SPEC));
@@ -83,7 +84,7 @@ Deno.test("two grids on one folder: the second is refused and no file of the fir
 });
 
 Deno.test("runGrid() takes over the lock a dead process of this host left, and says whose it was", async () => {
-  const out = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const out = await makeTempDir({ prefix: "coordlab-lock-" });
   const dead = {
     pid: 2 ** 30,
     host: Deno.hostname(),
@@ -98,7 +99,7 @@ Deno.test("runGrid() takes over the lock a dead process of this host left, and s
 });
 
 Deno.test("lockFolder() refuses a second writer in the same process until the first releases", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const dir = await makeTempDir({ prefix: "coordlab-lock-" });
   const lock = lockFolder(dir, "first");
   assertEquals(lock.stale, null);
   try {
@@ -116,7 +117,7 @@ Deno.test("lockFolder() refuses a second writer in the same process until the fi
 });
 
 Deno.test("runGrid() on a folder of the user's files removes none of them", async () => {
-  const out = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const out = await makeTempDir({ prefix: "coordlab-lock-" });
   const mine = [
     "notes.tmp",
     "draft.json.tmp",
@@ -133,7 +134,7 @@ Deno.test("runGrid() on a folder of the user's files removes none of them", asyn
 });
 
 Deno.test("runGrid() refused after taking the lock leaves no folder it made", async () => {
-  const root = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const root = await makeTempDir({ prefix: "coordlab-lock-" });
   const runtime = new LlmRuntime({
     models: [{ id: "other", baseURL: "http://127.0.0.1:9/v1", model: "x" }],
   });
@@ -159,7 +160,7 @@ function gridCommand(specPath: string, out: string, extra: string[] = []) {
 }
 
 Deno.test("lockFolder() refuses a symbolic link at writer.lock and leaves its target untouched", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-lock-" });
   const out = `${tmp}/run`;
   await Deno.mkdir(out);
   await Deno.writeTextFile(`${tmp}/precious.txt`, "do not overwrite");
@@ -191,7 +192,7 @@ Deno.test("lockFolder() refuses a symbolic link at writer.lock and leaves its ta
 });
 
 Deno.test("the grid command refuses a lock naming another host, with its host and pid, and takes it over with --take-over-lock", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-lock-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-lock-" });
   const out = `${tmp}/run`;
   await Deno.mkdir(out);
   const other = { pid: 1, host: "node-17", purpose: 'grid "locked"', since: "2026-01-01" };

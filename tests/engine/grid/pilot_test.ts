@@ -8,6 +8,7 @@ import { pilotEpisodes, runPilot } from "../../../engine/grid/pilot.ts";
 import { planGrid } from "../../../engine/grid/plan.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { ROOT } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const SPEC = {
   name: "pilot",
@@ -51,7 +52,7 @@ Deno.test("pilotEpisodes() takes each model's first episode before any model's s
 
 Deno.test("runPilot() plays its episodes for real and measures each model's completions from the replies", async () => {
   const server = serveLocalModel();
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const runtime = new LlmRuntime({ models: models(server.url) });
     const r = await runPilot(planGrid(SPEC).episodes, { runtime, count: 2, dir });
@@ -80,7 +81,7 @@ Deno.test("runPilot() plays its episodes for real and measures each model's comp
 
 Deno.test("runPilot() stops before a call --max-cost cannot cover, having counted every reply", async () => {
   const server = serveLocalModel();
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const runtime = new LlmRuntime({ models: models(server.url) });
     const r = await runPilot(planGrid(SPEC).episodes, { runtime, count: 4, dir, maxCost: 0.02 });
@@ -113,7 +114,7 @@ Deno.test("runPilot() stops before a call --max-cost cannot cover, having counte
 Deno.test("deno task grid --dry-run --pilot prints what the pilot spent and prices completions from it", async () => {
   const key = "sk-pilot";
   const server = serveLocalModel({ apiKey: key });
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-pilot-test-" });
+  const dir = await makeTempDir({ prefix: "coordlab-pilot-test-" });
   try {
     await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(SPEC));
     await Deno.writeTextFile(
@@ -141,7 +142,8 @@ Deno.test("deno task grid --dry-run --pilot prints what the pilot spent and pric
         "5",
       ],
       cwd: ROOT,
-      env: { PILOT_TEST_KEY: key, NO_COLOR: "1" },
+      // TMPDIR: the pilot's logs (kept: they were paid for) go in the test's folder.
+      env: { PILOT_TEST_KEY: key, NO_COLOR: "1", TMPDIR: dir },
       stdout: "piped",
       stderr: "piped",
     }).output();
@@ -156,6 +158,7 @@ Deno.test("deno task grid --dry-run --pilot prints what the pilot spent and pric
       out,
     );
     assert(/ spent \d+\.\d+ EUR; their logs are in /.test(out), out);
+    assert(out.includes(`their logs are in ${dir}/coordlab-pilot-`), out);
     assert(/\n\s*a\s.* pilot \(\d+\)/.test(out), out);
     assert(/\n\s*b\s.* pilot \(\d+\)/.test(out), out);
     assert(out.includes("Completion tokens per call (mean): measured by the pilot for a, b"), out);

@@ -6,6 +6,7 @@ import { formatPlan } from "../../../engine/grid/plan_text.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { parseGridSpec } from "../../../engine/grid/spec.ts";
 import { GRID_CLI as CLI, ROOT } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 Deno.test("planGrid() refuses a cell this build cannot run, naming the block, cell and field", () => {
   assertThrows(
@@ -151,7 +152,7 @@ Deno.test("formatPlan() lists cells with their shard counts and every episode wi
 });
 
 Deno.test("the grid command's --dry-run shows cells, and by model calls, tokens and cost in the file's currency; --list adds the seeds", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   await Deno.writeTextFile(
     `${dir}/spec.json`,
     JSON.stringify({
@@ -339,7 +340,7 @@ Deno.test("a 36M-episode grid is refused with its count before anything is expan
     'Grid "huge" has 180 episodes, more than the limit of 179',
   );
   assertEquals(planGrid({ ...HUGE, episodes: 5 }, { maxEpisodes: 180 }).total, 180);
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(HUGE));
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", CLI, "--spec", `${dir}/spec.json`, "--dry-run"],

@@ -5,6 +5,7 @@ import { assert, assertEquals } from "../../_assert.ts";
 import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { digestFolder, segmentFiles } from "./_logs.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const CHILD = new URL("./_rollover_child.ts", import.meta.url).pathname;
 const SEGMENT_BYTES = 1024 * 1024;
@@ -35,7 +36,7 @@ async function indexed(dir: string): Promise<Map<string, number>> {
 }
 
 Deno.test("runGrid() resumed after SIGKILL in a writer's second segment file logs every episode once", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-rolled-kill-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-rolled-kill-" });
   try {
     const specPath = `${tmp}/spec.json`;
     await Deno.writeTextFile(specPath, JSON.stringify(SPEC));

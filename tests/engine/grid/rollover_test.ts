@@ -14,6 +14,7 @@ import {
 } from "../../../engine/grid/segments.ts";
 import { digestFolder, segmentFiles } from "./_logs.ts";
 import { quiet, SMALL } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const blockText = (events: readonly EngineEvent[]) =>
   events.map((e) => JSON.stringify(e) + "\n").join("");
@@ -25,7 +26,7 @@ async function indexOf(path: string): Promise<SegmentEntry[]> {
 }
 
 Deno.test("SegmentWriter.create() rolls over to a new file before a block would pass maxBytes", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const logs: EngineEvent[][] = [];
   for (const seed of [1, 2, 3, 4, 5]) {
     logs.push((await runEpisode({ env: "bank_run", seed, run: "r" })).events);
@@ -72,7 +73,7 @@ Deno.test("SegmentWriter.create() rolls over to a new file before a block would 
 });
 
 Deno.test("SegmentWriter.create() gives a block larger than maxBytes a file of its own", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const w = SegmentWriter.create(dir, "t", { maxBytes: 1 });
   for (const seed of [1, 2, 3]) w.append((await runEpisode({ env: "bank_run", seed })).events);
   w.close();
@@ -96,12 +97,12 @@ Deno.test("SegmentWriter.create() refuses a maxBytes that is not a positive inte
 });
 
 Deno.test("runGrid() with segmentBytes rolls every writer over and logs the same episodes once", async () => {
-  const reference = await Deno.makeTempDir();
+  const reference = await makeTempDir();
   await runGrid(SMALL, { out: reference, ...quiet });
   const want = await digestFolder(reference);
   assertEquals(want.size, 6);
   for (const workers of [0, 1]) {
-    const out = await Deno.makeTempDir();
+    const out = await makeTempDir();
     const r = await runGrid(SMALL, { out, ...quiet, workers, segmentBytes: 1 });
     assertEquals([r.played, r.remaining], [6, 0]);
     const data = (await segmentFiles(out)).filter((n) => n.endsWith(".ndjson"));
@@ -115,7 +116,7 @@ Deno.test("runGrid() with segmentBytes rolls every writer over and logs the same
 });
 
 async function assertRefused() {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   let caught: unknown;
   try {
     await runGrid(SMALL, { out, ...quiet, segmentBytes: 0 });
@@ -127,13 +128,13 @@ async function assertRefused() {
 }
 
 Deno.test("runGrid() resumes a folder killed in the middle of a writer's second segment file", async () => {
-  const reference = await Deno.makeTempDir();
+  const reference = await makeTempDir();
   await runGrid(SMALL, { out: reference, ...quiet });
   const want = await digestFolder(reference);
   const [refData] = (await segmentFiles(reference)).filter((n) => n.endsWith(".ndjson"));
   const largest = Math.max(...(await indexOf(`${reference}/${refData}`)).map((e) => e.bytes));
   // Any two blocks fit in a file: every file but the last holds two or more.
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   await runGrid(SMALL, { out, ...quiet, segmentBytes: 2 * largest });
   const data = (await segmentFiles(out)).filter((n) => n.endsWith(".ndjson")).sort();
   const first = data.find((n) => !/_\d+\.ndjson$/.test(n))!;

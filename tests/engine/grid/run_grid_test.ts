@@ -10,9 +10,10 @@ import { runGrid } from "../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../engine/grid/segments.ts";
 import { digestFolder, episodeLog, fileNames, segmentFiles } from "./_logs.ts";
 import { quiet, SMALL } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 Deno.test("runGrid() resumes by skipping finished logs, indexing complete blocks and redoing a torn one", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const first = await runGrid(SMALL, { out, ...quiet });
   assertEquals([first.total, first.played, first.skipped, first.remaining], [6, 6, 0, 0]);
   const before = await digestFolder(out);
@@ -45,7 +46,7 @@ Deno.test("runGrid() resumes by skipping finished logs, indexing complete blocks
 });
 
 Deno.test("runGrid() refuses another spec, another shard, or foreign logs on a folder", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   await runGrid(SMALL, { out, ...quiet });
   await assertRejects(
     () => runGrid({ ...SMALL, episodes: 3 }, { out, ...quiet }),
@@ -62,7 +63,7 @@ Deno.test("runGrid() refuses another spec, another shard, or foreign logs on a f
     RangeError,
     "holds the whole grid of this spec, not shard 0/2: give each shard its own folder",
   );
-  const foreign = await Deno.makeTempDir();
+  const foreign = await makeTempDir();
   await Deno.writeTextFile(`${foreign}/x.ndjson`, "");
   await assertRejects(
     () => runGrid(SMALL, { out: foreign, ...quiet }),
@@ -72,8 +73,8 @@ Deno.test("runGrid() refuses another spec, another shard, or foreign logs on a f
 });
 
 Deno.test("runGrid() plays the same logs in workers as in-process", async () => {
-  const a = await Deno.makeTempDir();
-  const b = await Deno.makeTempDir();
+  const a = await makeTempDir();
+  const b = await makeTempDir();
   const inProcess = await runGrid(SMALL, { out: a, ...quiet });
   const workers = await runGrid(SMALL, { out: b, workers: 2, progress: false });
   assertEquals([inProcess.mode, workers.mode], ["in-process", "workers"]);
@@ -92,7 +93,7 @@ Deno.test("runGrid() refuses model agents without an LLM runtime or an agents fa
 });
 
 Deno.test("runGrid() builds agents with the factory hook, per episode, and records their policies", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const seen: GridEpisode[] = [];
   const stay = (policy: string): Agent => ({
     policy,
@@ -153,7 +154,7 @@ Deno.test("runGrid() builds agents with the factory hook, per episode, and recor
 });
 
 Deno.test("runGrid() plays h2 and h3 cells with mock players tagged by their model", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   await runGrid({
     episodes: 1,
     blocks: [{
@@ -184,7 +185,7 @@ Deno.test("runGrid() plays h2 and h3 cells with mock players tagged by their mod
 });
 
 Deno.test("runGrid() keeps crashed episodes' logs, counts them as failures, and redoes them on request", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const spec = { episodes: 2, blocks: [{ game: "frail", envs: ["bank_run"], mechanisms: ["M0"] }] };
   const crash = await runGrid(spec, {
     out,
@@ -217,7 +218,7 @@ Deno.test("runGrid() keeps crashed episodes' logs, counts them as failures, and 
 });
 
 Deno.test("runGrid() stops starting episodes on abort, reports progress, and resumes to the end", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const stop = new AbortController();
   const updates: GridProgress[] = [];
   let finished: [GridProgress, string | undefined] | undefined;
@@ -253,7 +254,7 @@ Deno.test("runGrid() stops starting episodes on abort, reports progress, and res
 });
 
 Deno.test("runGrid() abandons in-flight episodes on the abandon signal and returns at once", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const abandon = new AbortController();
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
@@ -305,7 +306,7 @@ Deno.test({
         concurrency: 8,
       }],
     });
-    const out = await Deno.makeTempDir();
+    const out = await makeTempDir();
     let last: GridProgress | undefined;
     const r = await runGrid({
       episodes: 2,
@@ -348,7 +349,7 @@ Deno.test({
 });
 
 Deno.test("runGrid() plays every FRAIL environment with its own rule-based agents from one mock entry", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const r = await runGrid({
     episodes: 1,
     blocks: [{
@@ -392,10 +393,10 @@ Deno.test("runGrid() makes workers import gameModules, so games registered elsew
     }
     return [...seen];
   };
-  const plain = await Deno.makeTempDir();
+  const plain = await makeTempDir();
   await runGrid(spec, { out: plain, workers: 1, progress: false });
   assertEquals(await policies(plain), ["mock:defensive"]);
-  const custom = await Deno.makeTempDir();
+  const custom = await makeTempDir();
   const r = await runGrid(spec, {
     out: custom,
     workers: 1,

@@ -11,6 +11,7 @@ import { injectWriteFaults } from "./_write_faults.ts";
 import { WorkerPool } from "../../../engine/grid/worker_pool.ts";
 import { DENO_COMMAND } from "../../../engine/cli/_permissions.ts";
 import { gridCommand, text } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const FAULTS = new URL("./_write_faults.ts", import.meta.url).pathname;
 
@@ -61,7 +62,7 @@ const SIGNALS = [["SIGTERM", 143], ["SIGHUP", 129], ["SIGINT", 130]] as const;
 
 for (const [signal, code] of SIGNALS) {
   Deno.test(`the grid command on ${signal} starts no episode, marks the manifest interrupted, releases the lock and exits ${code}`, async () => {
-    const tmp = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+    const tmp = await makeTempDir({ prefix: "coordlab-stops-" });
     const s = spec("signalled", 500);
     const specPath = await writeSpec(tmp, s);
     const out = `${tmp}/run`;
@@ -106,7 +107,7 @@ for (const [signal, code] of SIGNALS) {
 }
 
 Deno.test("the grid command stops with exit 74, naming the folder and the error, when a log cannot be written, and resumes", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-stops-" });
   const s = spec("full", 12);
   const specPath = await writeSpec(tmp, s);
   const out = `${tmp}/run`;
@@ -141,7 +142,7 @@ Deno.test("the grid command stops with exit 74, naming the folder and the error,
 });
 
 Deno.test("the grid command exits 74 when the closing manifest cannot be written; the folder resumes", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-stops-" });
   const specPath = await writeSpec(tmp, spec("closing", 3));
   const out = `${tmp}/run`;
   // The manifest's first write (at the start) succeeds, the closing one fails.
@@ -171,7 +172,7 @@ Deno.test("the grid command exits 74 when the closing manifest cannot be written
 });
 
 Deno.test("runGrid() stops with stoppedBy disk when a log cannot be written, and records it in the manifest", async () => {
-  const out = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  const out = await makeTempDir({ prefix: "coordlab-stops-" });
   const s = spec("in-process", 6);
   const restore = injectWriteFaults({ match: "segment-", after: 4, code: "EIO" });
   let r;
@@ -198,7 +199,7 @@ Deno.test("runGrid() stops with stoppedBy disk when a log cannot be written, and
 });
 
 Deno.test("the grid command exits 2 with one line naming a spec file that does not exist", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-stops-" });
   const r = await grid(`${tmp}/nope.json`, `${tmp}/run`).output();
   assertEquals([r.code, text(r.stderr), text(r.stdout)], [
     2,
@@ -209,7 +210,7 @@ Deno.test("the grid command exits 2 with one line naming a spec file that does n
 });
 
 Deno.test("WorkerPool reports a log its worker cannot write as a write failure, not as a failed episode", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  const dir = await makeTempDir({ prefix: "coordlab-stops-" });
   // A folder planted where worker 0's segment index goes.
   await Deno.mkdir(`${dir}/segment-planted-w0.idx`);
   const pool = new WorkerPool({ size: 1, segmentTag: "planted" });
@@ -241,7 +242,7 @@ Deno.test("WorkerPool reports a log its worker cannot write as a write failure, 
 });
 
 Deno.test("runGrid() marks the manifest interrupted and releases the lock when an error escapes the run", async () => {
-  const out = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  const out = await makeTempDir({ prefix: "coordlab-stops-" });
   const quota = Object.assign(new Error("Disk quota exceeded (os error 122)"), { code: "EDQUOT" });
   let seen = 0;
   let caught: unknown;
@@ -273,7 +274,7 @@ Deno.test("runGrid() marks the manifest interrupted and releases the lock when a
 });
 
 Deno.test("the grid command with progress on says once why it stopped", async () => {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-stops-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-stops-" });
   try {
     const specPath = await writeSpec(tmp, spec("said-once", 500));
     const out = `${tmp}/run`;

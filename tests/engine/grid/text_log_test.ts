@@ -8,6 +8,7 @@ import { summarizeEpisode, summarizeTally } from "../../../engine/grid/execute.t
 import { playGridLog } from "../../../engine/grid/runners.ts";
 import { readLogEpisodes, SegmentWriter } from "../../../engine/grid/segments.ts";
 import { frailEpisode } from "./_logs.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 const frail = frailEpisode;
 
@@ -64,7 +65,7 @@ Deno.test("playGridLog() gives a crashed episode's text and tally", async () => 
 });
 
 Deno.test("SegmentWriter.appendText() takes only the lines of the episode it is told, ending with its episode_end", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const writer = SegmentWriter.create(dir, "t");
   const { text } = await playGridLog(frail("M0", 6), { text: true });
   const refused = [
@@ -84,7 +85,7 @@ Deno.test("SegmentWriter.appendText() takes only the lines of the episode it is 
 });
 
 Deno.test("SegmentWriter.appendText() writes the engine's bytes as they are, checked against the status it is told", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const writer = SegmentWriter.create(dir, "b");
   const log = await playGridLog(frail("M0", 6), { text: true });
   const bytes = log.bytes!;

@@ -10,9 +10,10 @@ import {
   reportEvery,
   WorkerPool,
 } from "../../../engine/grid/worker_pool.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 Deno.test("WorkerPool.run() resolves each of 30 batched jobs with its own episode's summary", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const pool = new WorkerPool({ size: 1, depth: 6 });
   const episodes: GridEpisode[] = Array.from({ length: 30 }, (_, i) => ({
     id: `ep${i}`,

@@ -4,9 +4,10 @@
 import { assert, assertEquals, assertThrows } from "../../_assert.ts";
 import { defaultWorkers } from "../../../engine/grid/run_grid.ts";
 import { GRID_CLI as CLI, text } from "./_grid_fixture.ts";
+import { makeTempDir } from "../../_temp.ts";
 
 async function grid(env: Record<string, string>, allowEnv: boolean) {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-workers-" });
+  const dir = await makeTempDir({ prefix: "coordlab-workers-" });
   const spec = `${dir}/spec.json`;
   await Deno.writeTextFile(
     spec,

@@ -6,6 +6,7 @@ import { readSpendLedger } from "../../../../engine/agents/llm/spend_ledger.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { billingDouble, localModel, PRICE } from "./_billing_double.ts";
 import { DENO_COMMAND } from "../../../../engine/cli/_permissions.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const ROOT = new URL("../../../../", import.meta.url).pathname;
 const CLI = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
@@ -24,7 +25,7 @@ const SPEC = {
 };
 
 async function setup(url: string, price: unknown = PRICE) {
-  const tmp = await Deno.makeTempDir({ prefix: "coordlab-budget-" });
+  const tmp = await makeTempDir({ prefix: "coordlab-budget-" });
   await Deno.writeTextFile(`${tmp}/spec.json`, JSON.stringify(SPEC));
   await Deno.writeTextFile(
     `${tmp}/models.json`,
@@ -180,7 +181,7 @@ Deno.test("grid CLI killed mid-run and resumed twice with the same --max-cost: t
 Deno.test("grid CLI refuses a models file with a price of 1e308, naming the field", async () => {
   const double = billingDouble(PRICE);
   try {
-    const tmp = await Deno.makeTempDir({ prefix: "coordlab-budget-" });
+    const tmp = await makeTempDir({ prefix: "coordlab-budget-" });
     await Deno.writeTextFile(`${tmp}/spec.json`, JSON.stringify(SPEC));
     // Written as text: 1e308 survives JSON, and times any token count it overflows to a NaN cost.
     await Deno.writeTextFile(

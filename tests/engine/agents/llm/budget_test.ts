@@ -21,6 +21,7 @@ import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { billingDouble, localModel, PRICE } from "./_billing_double.ts";
 import { DEPOSITOR_CALL, scriptedServer } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 /** UTF-8 bytes of `messages` as JSON: the prompt part of each reservation. */
@@ -52,7 +53,7 @@ Deno.test("runGrid() with 8 episodes and 8 requests in flight never bills past a
     const runtime = new LlmRuntime({ models: [localModel(double.url)] });
     const limit = 5 * 3000; // about five requests of this game
     const r = await runGrid(spec(8), {
-      out: await Deno.makeTempDir(),
+      out: await makeTempDir(),
       runtime,
       concurrency: 8,
       budget: { maxTokens: limit },
@@ -77,7 +78,7 @@ Deno.test("runGrid() with 8 requests in flight never bills past a cost budget of
   try {
     const runtime = pricedRuntime(double.url);
     const r = await runGrid(spec(8), {
-      out: await Deno.makeTempDir(),
+      out: await makeTempDir(),
       runtime,
       concurrency: 8,
       budget: { maxCost: 0.5 },
@@ -117,7 +118,7 @@ Deno.test("runGrid() abandoned with requests in flight counts them at their rese
   const double = billingDouble(PRICE, (request) => request === 1 ? 0 : 1500);
   try {
     const runtime = pricedRuntime(double.url);
-    const out = await Deno.makeTempDir();
+    const out = await makeTempDir();
     const signal = new AbortController();
     const abandon = new AbortController();
     const interrupt = (async () => {
@@ -260,7 +261,7 @@ Deno.test("LlmRuntime answers cache hits with no reservation, while a new reques
   try {
     const runtime = new LlmRuntime({
       models: [{ id: "m", baseURL: server.url, model: "x", maxTokens: 20 }],
-      cacheDir: await Deno.makeTempDir(),
+      cacheDir: await makeTempDir(),
     });
     const lines: SpendLine[] = [];
     // Room for one reservation (36 + 20), which settles to 18.
@@ -375,7 +376,7 @@ Deno.test("budgetExhausted() and spendExhausted() count a NaN cost as reached", 
 });
 
 Deno.test("SpendLedger.open() cuts a torn last line and reports it; its request counts at its reservation", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const path = `${dir}/${SPEND_LEDGER_FILE}`;
   await Deno.writeTextFile(
     path,
@@ -408,7 +409,7 @@ Deno.test("SpendLedger.open() cuts a torn last line and reports it; its request 
 });
 
 Deno.test("readSpendLedger() refuses a line that is not a ledger line, naming the file and line", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const path = `${dir}/${SPEND_LEDGER_FILE}`;
   await Deno.writeTextFile(
     path,
@@ -433,7 +434,7 @@ Deno.test("runGrid() halts with the ledger when its spend ledger stops being wri
   const double = billingDouble(PRICE);
   try {
     const runtime = new LlmRuntime({ models: [localModel(double.url)] });
-    const out = await Deno.makeTempDir();
+    const out = await makeTempDir();
     const path = `${out}/${SPEND_LEDGER_FILE}`;
     let first = true;
     const r = await runGrid(spec(3), {

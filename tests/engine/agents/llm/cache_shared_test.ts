@@ -2,6 +2,7 @@
 // under a key stays, so what any process read never changes afterwards.
 import { assert, assertEquals } from "../../../_assert.ts";
 import { type CachedResponse, ResponseCache } from "../../../../engine/agents/llm/cache.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const reply = (content: string): CachedResponse => ({
   content,
@@ -14,7 +15,7 @@ const reply = (content: string): CachedResponse => ({
 const KEYS = Array.from({ length: 150 }, (_, i) => i.toString(16).padStart(64, "0"));
 
 Deno.test("ResponseCache.put() keeps the first response stored under a key, and repairs an unreadable one", async () => {
-  const cache = new ResponseCache(await Deno.makeTempDir());
+  const cache = new ResponseCache(await makeTempDir());
   const key = "ab".repeat(32);
   await cache.put(key, reply("first"));
   await cache.put(key, reply("second"));
@@ -46,7 +47,7 @@ console.log(JSON.stringify(seen));
 `;
 
 Deno.test("two processes sharing a cache never see a stored response change or tear", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "coordlab-cache-" });
+  const dir = await makeTempDir({ prefix: "coordlab-cache-" });
   await Deno.writeTextFile(`${dir}/keys.json`, JSON.stringify(KEYS));
   await Deno.writeTextFile(`${dir}/child.ts`, CHILD);
   const run = (name: string) =>

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertNotEquals } from "../../../_assert.ts";
 import { cacheKey, ResponseCache } from "../../../../engine/agents/llm/cache.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const parts = {
   provider: "api.deepseek.com",
@@ -31,7 +32,7 @@ Deno.test("cacheKey() changes when any of provider, model, messages, sampling or
 });
 
 Deno.test("ResponseCache.get() answers a stored response and counts hits and misses", async () => {
-  const cache = new ResponseCache(await Deno.makeTempDir());
+  const cache = new ResponseCache(await makeTempDir());
   const key = cacheKey(parts);
   assertEquals(await cache.get(key), undefined);
   await cache.put(key, response);
@@ -41,7 +42,7 @@ Deno.test("ResponseCache.get() answers a stored response and counts hits and mis
 });
 
 Deno.test("ResponseCache.get() treats an unreadable file as a miss", async () => {
-  const cache = new ResponseCache(await Deno.makeTempDir());
+  const cache = new ResponseCache(await makeTempDir());
   const key = cacheKey(parts);
   await cache.put(key, response);
   await Deno.writeTextFile(cache.pathOf(key), '{"cache": 1, "respo');
@@ -50,7 +51,7 @@ Deno.test("ResponseCache.get() treats an unreadable file as a miss", async () =>
 });
 
 Deno.test("ResponseCache.put() leaves one file per key and no temporary file behind", async () => {
-  const cache = new ResponseCache(await Deno.makeTempDir());
+  const cache = new ResponseCache(await makeTempDir());
   const key = cacheKey(parts);
   await Promise.all([cache.put(key, response), cache.put(key, response)]);
   const names = [...Deno.readDirSync(`${cache.dir}/${key.slice(0, 2)}`)].map((e) => e.name);
@@ -61,7 +62,7 @@ Deno.test("ResponseCache.put() leaves one file per key and no temporary file beh
 Deno.test("ResponseCache.put() replaces a stored file get() cannot use", async () => {
   // A file of the right outline whose response fails the schema (negative
   // tokens) was kept by put() and missed by get(): every run paid again.
-  const cache = new ResponseCache(await Deno.makeTempDir());
+  const cache = new ResponseCache(await makeTempDir());
   const key = cacheKey(parts);
   await Deno.mkdir(`${cache.dir}/${key.slice(0, 2)}`, { recursive: true });
   const stale = { cache: 1, key, response: { ...response, tokens_in: -1 } };

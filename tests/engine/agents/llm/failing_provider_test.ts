@@ -9,6 +9,7 @@ import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { DEPOSITOR_CALL, scriptedServer, withServer } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const CLI = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
@@ -216,7 +217,7 @@ Deno.test("runGrid() against a provider that fails every call writes degraded ep
       maxConsecutiveFailures: 3,
       sleep: () => Promise.resolve(),
     });
-    const out = await Deno.makeTempDir();
+    const out = await makeTempDir();
     const r = await runGrid(smallSpec(6, 12), {
       out,
       runtime,
@@ -244,7 +245,7 @@ Deno.test("runGrid() against a provider that fails every call writes degraded ep
 });
 
 Deno.test("runGrid() plays degraded episodes again with redoFailed, and only then", async () => {
-  const out = await Deno.makeTempDir();
+  const out = await makeTempDir();
   const spec = smallSpec(2, 2);
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const runtime = new LlmRuntime({
@@ -282,7 +283,7 @@ Deno.test("runGrid() plays degraded episodes again with redoFailed, and only the
 
 /** Runs the grid command line on a spec and a models file; returns its exit code and output. */
 async function gridCommand(url: string, out: string, extra: string[]) {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(smallSpec(4, 2)));
   await Deno.writeTextFile(
     `${dir}/models.json`,
@@ -323,7 +324,7 @@ Deno.test("the grid command exits non-zero, writes no ok episode and names the p
   await withServer({ faults: { serverError: 1 } }, async (server) => {
     const provider = `127.0.0.1:${server.port}`;
     // With preflight (the default): refused before any episode, exit 2.
-    const out = `${await Deno.makeTempDir()}/run`;
+    const out = `${await makeTempDir()}/run`;
     const checked = await gridCommand(server.url, out, []);
     assertEquals(checked.code, 2, checked.stderr);
     assert(
@@ -352,7 +353,7 @@ Deno.test("the grid command exits non-zero, writes no ok episode and names the p
 Deno.test("the grid command records a refused key and exits 3 when every episode was already in flight", async () => {
   await withServer({ apiKey: "sk-right-4444" }, async (server) => {
     const provider = `127.0.0.1:${server.port}`;
-    const dir = await Deno.makeTempDir();
+    const dir = await makeTempDir();
     const out = `${dir}/run`;
     await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(smallSpec(3, 2)));
     await Deno.writeTextFile(
@@ -414,7 +415,7 @@ Deno.test("runGrid() reports a provider found failing after the last episode sta
       }],
       maxConsecutiveFailures: 2,
     });
-    const out = await Deno.makeTempDir();
+    const out = await makeTempDir();
     const r = await runGrid(smallSpec(2, 2), {
       out,
       runtime,

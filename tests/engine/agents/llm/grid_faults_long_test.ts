@@ -12,6 +12,7 @@ import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../../engine/grid/segments.ts";
 import { childSpec } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 /** Every event of the logs in a run folder, by episode. */
 const logsIn = readRunEpisodes;
@@ -46,7 +47,7 @@ Deno.test("runGrid() completes a 20-episode LLM grid under 20% injected faults w
         maxRetries: 8,
       }],
     });
-    const out = await Deno.makeTempDir();
+    const out = await makeTempDir();
     const result = await runGrid(childSpec(5), {
       out,
       runtime,

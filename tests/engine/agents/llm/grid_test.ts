@@ -9,6 +9,7 @@ import { planGrid } from "../../../../engine/grid/plan.ts";
 import { formatProgress, type GridProgress } from "../../../../engine/grid/progress.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { childSpec } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 Deno.test("runGrid() sends no request past its token budget, abandons the episode that needed one, says so, and resumes", async () => {
   const server = serveLocalModel();
@@ -22,7 +23,7 @@ Deno.test("runGrid() sends no request past its token budget, abandons the episod
         maxTokens: 50,
       }],
     });
-    const out = await Deno.makeTempDir();
+    const out = await makeTempDir();
     const lines: string[] = [];
     let closing: string | undefined;
     const result = await runGrid(childSpec(1), {
@@ -97,7 +98,7 @@ Deno.test("runGrid() progress says when LLM calls wait on a rate limit or for a 
         agents: [{ model: "local" }],
       }],
     }, {
-      out: await Deno.makeTempDir(),
+      out: await makeTempDir(),
       runtime,
       progress: {
         update: (p) => (lines.add(formatProgress(p)), seen.push(p)),
@@ -149,7 +150,7 @@ Deno.test("estimateUsage() counts the same calls and prompt tokens a real run se
     assertEquals(server.stats().requests, 0);
     const runtime = new LlmRuntime({ models });
     const real = await runGrid(spec, {
-      out: await Deno.makeTempDir(),
+      out: await makeTempDir(),
       runtime,
       preflight: false,
       progress: false,

@@ -14,6 +14,7 @@ import { readEpisodeLog, writeEpisodeLog } from "../../../../engine/core/log_fil
 import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { DEPOSITOR_CALL, filesUnder, scriptedServer, withServer } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
@@ -58,7 +59,7 @@ for (
 ) {
   Deno.test(`LlmRuntime.complete() retries ${name} as a failed attempt and never caches it`, async () => {
     await withServer({ faults }, async (server) => {
-      const cacheDir = await Deno.makeTempDir();
+      const cacheDir = await makeTempDir();
       const { runtime } = runtimeOn(server.url, { maxRetries: 2 }, { cacheDir });
       const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals([r.status, r.attempts, r.content, server.stats().chat], ["error", 3, null, 3]);
@@ -152,7 +153,7 @@ Deno.test("runGrid() stops at its cost budget when a provider reports negative t
         agents: [{ model: "local" }],
       }],
     }, {
-      out: await Deno.makeTempDir(),
+      out: await makeTempDir(),
       runtime,
       concurrency: 1,
       preflight: false,
@@ -193,7 +194,7 @@ Deno.test("runGrid() refuses a cost budget when a model has no price", async () 
 Deno.test("a key echoed in a reply and its reasoning is redacted before the cache and the log", async () => {
   const key = `sk-echo-${crypto.randomUUID()}`;
   await withServer({ apiKey: key, faults: { echoKey: 1 } }, async (server) => {
-    const dir = await Deno.makeTempDir();
+    const dir = await makeTempDir();
     const { runtime } = runtimeOn(server.url, { apiKeyEnv: "K" }, {
       readEnv: () => key,
       cacheDir: `${dir}/cache`,
@@ -265,7 +266,7 @@ Deno.test("a 5 MB reply is cut to 256 Ki characters in a complete log, with a co
   await withServer({ faults: { hugeReply: 1 }, seed: 4 }, async (server) => {
     const { runtime } = runtimeOn(server.url, { model: "coordlab-run", testDouble: true });
     const played = await playSmall(runtime, 4);
-    const path = `${await Deno.makeTempDir()}/ep.ndjson`;
+    const path = `${await makeTempDir()}/ep.ndjson`;
     await writeEpisodeLog(path, played.events);
     const log: EngineEvent[] = await readEpisodeLog(path);
     const end = log.at(-1);

@@ -7,6 +7,7 @@ import {
   parseModelConfigs,
 } from "../../../../engine/agents/llm/model_config.ts";
 import { assignedModels, modelFor } from "../../../../engine/agents/llm/model_assignment.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const base = { id: "ds", baseURL: "https://api.deepseek.com/v1", model: "deepseek-v4.1-flash" };
 
@@ -62,7 +63,7 @@ Deno.test("parseModelConfigs() names the entry whose field is bad", () => {
 });
 
 Deno.test("loadModelConfigs() throws a SyntaxError naming the file when it is not JSON", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   await Deno.writeTextFile(`${dir}/models.json`, "{ nope");
   await assertRejects(() => loadModelConfigs(`${dir}/models.json`), SyntaxError, "models.json");
 });

@@ -4,6 +4,7 @@ import { LlmRuntime } from "../../../../engine/agents/llm/runtime.ts";
 import { LlmPreflightError, preflight } from "../../../../engine/agents/llm/preflight.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { filesUnder } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 async function closedPort(): Promise<number> {
   const s = Deno.serve(
@@ -100,7 +101,7 @@ Deno.test("runGrid() fails before any episode starts, or any file is written, wh
     const runtime = new LlmRuntime({
       models: [{ id: "x", baseURL: server.url, model: "gpt-nope" }],
     });
-    const outDir = await Deno.makeTempDir();
+    const outDir = await makeTempDir();
     await assertRejects(
       () =>
         runGrid({

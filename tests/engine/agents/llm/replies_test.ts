@@ -16,6 +16,7 @@ import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { childSpec, DEPOSITOR_CALL, filesUnder, scriptedServer, withServer } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
@@ -63,7 +64,7 @@ const endStatus = (events: readonly EngineEvent[]) => {
 };
 
 Deno.test("LlmRuntime() refuses a cache path that is a regular file before any call, naming it", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const file = `${dir}/cache`;
   await Deno.writeTextFile(file, "not a folder");
   const err = assertThrows(
@@ -86,19 +87,19 @@ Deno.test("runGrid() stops with stoppedBy cache when an entry cannot be written,
       episodes: 1,
       blocks: [{ ...block, agents: [{ model: "local" }] }],
     };
-    const filled = await Deno.makeTempDir();
+    const filled = await makeTempDir();
     const first = await runGrid(spec, {
-      out: await Deno.makeTempDir(),
+      out: await makeTempDir(),
       runtime: new LlmRuntime({ models, cacheDir: filled }),
       progress: false,
       preflight: false,
     });
     assertEquals([first.played, first.stoppedBy], [2, null]);
-    const blocked = await Deno.makeTempDir();
+    const blocked = await makeTempDir();
     const entries = (await filesUnder(filled)).map((f) => f.slice(filled.length));
     for (const e of entries) await Deno.mkdir(`${blocked}${e}`, { recursive: true });
     const before = server.stats().chat;
-    const out = await Deno.makeTempDir();
+    const out = await makeTempDir();
     const runtime = new LlmRuntime({ models, cacheDir: blocked });
     const r = await runGrid(spec, {
       out,
@@ -153,7 +154,7 @@ for (
       { status: 200, content: good },
     ]);
     try {
-      const cacheDir = await Deno.makeTempDir();
+      const cacheDir = await makeTempDir();
       const runtime = runtimeOn(server.url, { maxRetries: 2 }, { cacheDir });
       const r = await runtime.complete("m", messages, { call: DEPOSITOR_CALL });
       assertEquals([r.status, r.attempts, r.content, server.requests()], ["ok", 2, good, 2]);
@@ -176,7 +177,7 @@ Deno.test("an episode whose replies are all filtered out takes defaults and ends
     contentType: "application/json",
   }]);
   try {
-    const cacheDir = await Deno.makeTempDir();
+    const cacheDir = await makeTempDir();
     const runtime = runtimeOn(server.url, { maxRetries: 1 }, { cacheDir });
     const played = await playSmall(runtime);
     assertEquals(server.requests(), 6);
@@ -205,7 +206,7 @@ Deno.test("swapped cache entry files are not served: each is a miss, asked again
     { status: 200, content: '{"withdraw_probability": 91, "reasoning": "b again"}' },
   ]);
   try {
-    const cacheDir = await Deno.makeTempDir();
+    const cacheDir = await makeTempDir();
     const a: ChatMessage[] = [{ role: "user", content: "agent a" }];
     const b: ChatMessage[] = [{ role: "user", content: "agent b" }];
     const one = runtimeOn(server.url, {}, { cacheDir });
@@ -246,7 +247,7 @@ Deno.test("swapped cache entry files are not served: each is a miss, asked again
 });
 
 Deno.test("ResponseCache.get() counts a file stored under another key as a mismatched miss", async () => {
-  const cache = new ResponseCache(await Deno.makeTempDir());
+  const cache = new ResponseCache(await makeTempDir());
   const [k1, k2] = ["ab".repeat(32), "cd".repeat(32)];
   const response = {
     content: "{}",
@@ -272,7 +273,7 @@ Deno.test("ResponseCache.get() counts a file stored under another key as a misma
 });
 
 Deno.test("ResponseCache.put() names the entry's path when a folder stands where it goes", async () => {
-  const cache = new ResponseCache(await Deno.makeTempDir());
+  const cache = new ResponseCache(await makeTempDir());
   const key = "ef".repeat(32);
   await Deno.mkdir(cache.pathOf(key), { recursive: true });
   const response = {
@@ -294,7 +295,7 @@ Deno.test("a short key such as `prob` is redacted from the log and cache but doe
   const key = "prob";
   const wholeWord = /(?<![A-Za-z0-9_])prob(?![A-Za-z0-9_])/i;
   await withServer({ apiKey: key, faults: { echoKey: 1 } }, async (server) => {
-    const dir = await Deno.makeTempDir();
+    const dir = await makeTempDir();
     const runtime = runtimeOn(server.url, { apiKeyEnv: "K" }, {
       readEnv: () => key,
       cacheDir: `${dir}/cache`,
@@ -337,7 +338,7 @@ Deno.test("a key echoed inside a reply's JSON is parsed from the raw text and re
     }"}`,
   }]);
   try {
-    const dir = await Deno.makeTempDir();
+    const dir = await makeTempDir();
     const runtime = runtimeOn(server.url, { apiKeyEnv: "K" }, {
       readEnv: () => key,
       cacheDir: `${dir}/cache`,
@@ -387,7 +388,7 @@ Deno.test("a token in a base URL's path never appears in a call's error or the f
 Deno.test("a call waiting for a provider slot when the cache halts the runtime is abandoned unsent", async () => {
   const server = scriptedServer([{ status: 200, content: good }]);
   try {
-    const cacheDir = await Deno.makeTempDir();
+    const cacheDir = await makeTempDir();
     const runtime = runtimeOn(server.url, { concurrency: 1 }, { cacheDir });
     const other: ChatMessage[] = [{ role: "user", content: "another" }];
     // Both entries are blocked: whichever call gets the one slot first halts the runtime.
@@ -417,7 +418,7 @@ Deno.test("a call waiting for a provider slot when the cache halts the runtime i
 
 Deno.test("deno task grid with --cache naming a file exits 2 before any call, naming the path", async () => {
   await withServer({}, async (server) => {
-    const dir = await Deno.makeTempDir();
+    const dir = await makeTempDir();
     await Deno.writeTextFile(`${dir}/spec.json`, JSON.stringify(childSpec(1)));
     await Deno.writeTextFile(
       `${dir}/models.json`,

@@ -10,6 +10,7 @@ import type { EngineEvent } from "../../../../engine/core/events.ts";
 import { bankRun } from "../../../../engine/games/bank_run/environment.ts";
 import { readRunEpisodes } from "../../../../engine/grid/segments.ts";
 import { childSpec, filesUnder, here } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 /**
  * The episodes a killed run finished: every episode with an `episode_end`
@@ -41,7 +42,7 @@ const KEY_VAR = "COORDLAB_TEST_KEY";
 Deno.test("a run killed mid-way and started again makes no new call for its cached part, and no file holds the key", async () => {
   const key = `sk-test-${crypto.randomUUID()}`;
   const server = serveLocalModel({ apiKey: key, seed: 2 });
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const runDir = `${dir}/runs`;
   const cacheDir = `${dir}/cache`;
   try {

@@ -14,6 +14,7 @@ import { initialBankRunState } from "../../../../engine/games/bank_run/state.ts"
 import { parseBankRunParams } from "../../../../engine/games/bank_run/params.ts";
 import { openStream } from "../../../../engine/core/rng.ts";
 import { filesUnder, scriptedServer } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const messages: ChatMessage[] = [{ role: "user", content: "decide" }];
 const good = '{"withdraw_probability": 15, "reasoning": "calm"}';
@@ -97,7 +98,7 @@ Deno.test("LlmRuntime.complete() does not retry a 400 and reports it", async () 
 Deno.test("LlmRuntime.complete() answers a repeated request from the cache without a network call", async () => {
   const server = scriptedServer([{ status: 200, content: good }]);
   try {
-    const dir = await Deno.makeTempDir();
+    const dir = await makeTempDir();
     const first = runtimeFor(server.url, {}, { cacheDir: dir }).runtime;
     const a = await first.complete("m", messages, { sample: 2 });
     const second = runtimeFor(server.url, {}, { cacheDir: dir }).runtime;

@@ -8,6 +8,7 @@ import { readManifest } from "../../../../engine/grid/manifest.ts";
 import { runGrid } from "../../../../engine/grid/run_grid.ts";
 import { readRunEpisodes } from "../../../../engine/grid/segments.ts";
 import { withServer } from "./_helpers.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const CLI = new URL("../../../../engine/cli/grid.ts", import.meta.url).pathname;
 
@@ -27,7 +28,7 @@ const SPEC = {
 Deno.test("the grid command on SIGTERM halts an LLM grid after --stop-grace, caches what it paid for, and exits 143", async () => {
   // 40 ms a call: an episode takes over a second, far beyond the grace.
   await withServer({ latencyMs: 40 }, async (server) => {
-    const dir = await Deno.makeTempDir();
+    const dir = await makeTempDir();
     const out = `${dir}/run`;
     const cache = `${dir}/cache`;
     const models = [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }];

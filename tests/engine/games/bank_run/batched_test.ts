@@ -7,6 +7,7 @@ import { type EpisodeConfig, runEpisode } from "../../../../engine/run_episode.t
 import { bankRunGame } from "../../../../engine/games/bank_run/descriptor.ts";
 import type { MechanismId } from "../../../../engine/frail/types.ts";
 import { BATCHED, defaultSurvivals, flippedDraws, sweep } from "./_batched_sweep.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 // Seeds 0-1 of every case (480 episodes a mechanism, their events kept): failures in all, by kind.
 const SWEPT: Record<MechanismId, { failed: number; liquidity: number; insolvency: number }> = {
@@ -91,7 +92,7 @@ Deno.test("runEpisode() plays on the general path what the batched path cannot t
     const r = await runEpisode(config);
     assertEquals(r.path, "general", what);
   }
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const r = await runEpisode({ ...base, outDir: dir });
     assertEquals(r.path, "general");

@@ -6,6 +6,7 @@
 import { assert, assertAlmostEquals, assertEquals } from "../../../_assert.ts";
 import { runEpisode } from "../../../../engine/run_episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
+import { makeTempFile } from "../../../_temp.ts";
 
 const PEER = new URL("./peer/bank_run.py", import.meta.url).pathname;
 
@@ -40,7 +41,7 @@ interface PeerRun {
  * request list, in one python3 process: one process per episode cost a second each under load.
  */
 async function peerReplays(requests: number[][][]): Promise<PeerRun[]> {
-  const file = await Deno.makeTempFile({ suffix: ".json" });
+  const file = await makeTempFile({ suffix: ".json" });
   try {
     await Deno.writeTextFile(file, JSON.stringify(requests));
     const replayAll = "import json, runpy, sys; run = runpy.run_path(sys.argv[1])['run']; " +

@@ -7,6 +7,7 @@ import type { Agent } from "../../../../engine/core/agent.ts";
 import { mockPopulation } from "../../../../engine/agents/mock/population.ts";
 import { withFlippedDecision } from "../../frail/_scripted.ts";
 import { replaySweep } from "./_replay_sweep.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 Deno.test("48 seeded mock episodes across M0-M3, regimes and splits replay, hashed or not, and close their accounts", async () => {
   await replaySweep(48);
@@ -157,7 +158,7 @@ Deno.test("an agent that throws gets the neutral default, an error event and a c
 });
 
 Deno.test("runEpisode() rejects bad parameters by field name and writes nothing", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   await assertRejects(
     () => runEpisode({ env: "bank_run", seed: 1, params: { capacity: -1 }, outDir: dir }),
     RangeError,
@@ -188,7 +189,7 @@ Deno.test("runEpisode() rejects bad parameters by field name and writes nothing"
 });
 
 Deno.test("runEpisode() writes one NDJSON log that reads back to the same events", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   const r = await runEpisode({ env: "bank_run", mechanism: "M3", seed: 4, run: "t", outDir: dir });
   assertEquals(r.logPath, `${dir}/t/bank_run_M3_stable_s4.ndjson`);
   const back = await readEpisodeLog(r.logPath!);

@@ -7,6 +7,7 @@ import { minEffort } from "../../../../engine/games/min_effort/environment.ts";
 import { roundMeasureRows } from "../../../../engine/games/min_effort/measures.ts";
 import type { MinEffortView } from "../../../../engine/games/min_effort/state.ts";
 import { effortsByRound, play, scripted } from "./_fixtures.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const near = (x: number, y: number) => Math.abs(x - y) < 1e-9;
 
@@ -226,7 +227,7 @@ Deno.test("replayWith() reports a recorded parameter the condition does not reso
 });
 
 Deno.test("playAndLog() writes a minimum-effort log that reads back and replays", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const { played, logPath } = await play({ seed: 5, outDir: dir });
     assert.equal(logPath, `${dir}/test/s5.ndjson`);

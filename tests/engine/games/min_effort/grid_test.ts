@@ -7,6 +7,7 @@
 import { assertAlmostEquals, assertEquals } from "../../../_assert.ts";
 import { readRunEpisodes } from "../../../../engine/grid/mod.ts";
 import { loadRuns, type pl, replayEpisode, runGrid, writeRunSite } from "../../../../mod.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const CONDITION = ["N", "T", "a", "b", "c", "efforts"];
 
@@ -25,7 +26,7 @@ function welfareFromRounds(rounds: pl.DataFrame): Map<string, number> {
 }
 
 Deno.test('runGrid() plays the spec { "game": "min_effort" } with nothing else in two workers, resumes, and loadRuns, replayEpisode and writeRunSite read it', async () => {
-  const out = await Deno.makeTempDir({ prefix: "coordlab-me-grid-" });
+  const out = await makeTempDir({ prefix: "coordlab-me-grid-" });
   const spec = { name: "me", blocks: [{ game: "min_effort" }] };
   try {
     const first = await runGrid(spec, { out, workers: 2, progress: false });
@@ -138,7 +139,7 @@ Deno.test('runGrid() plays the spec { "game": "min_effort" } with nothing else i
 });
 
 Deno.test("runGrid() plays a min_effort block of two conditions and two agents entries, each cell keyed by its condition and agents", async () => {
-  const out = await Deno.makeTempDir({ prefix: "coordlab-me-grid2-" });
+  const out = await makeTempDir({ prefix: "coordlab-me-grid2-" });
   const spec = {
     name: "me2",
     blocks: [{

@@ -10,6 +10,7 @@ import { batched, general, sweep } from "./_batched_sweep.ts";
 import { stagHuntGame } from "../../../../engine/games/staghunt/descriptor.ts";
 import { corruptedPlayers } from "../../../../engine/games/staghunt/corruption.ts";
 import type { BeliefRule } from "../../../../engine/games/staghunt/beliefs/rule.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 Deno.test("stagHuntBatched.play() gives the general path's outcome, tally and final state over 1,980 seeded episodes of every condition and mock player option", async () => {
   // Seeds 0-19, the counts pinned: successes, failures and changed public actions
@@ -124,7 +125,7 @@ Deno.test("runStagHuntEpisode() plays on the general path what the batched path 
     agents: { threshold: { rule: nan } },
   });
   assert(kept.events.some((e) => e.type === "correction"));
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const r = await runStagHuntEpisode({ ...base, outDir: dir });
     assertEquals(r.path, "general");

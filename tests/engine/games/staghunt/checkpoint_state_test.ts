@@ -17,6 +17,7 @@ import { branchEpisode } from "../../../../engine/branch_episode.ts";
 import { replayEpisode } from "../../../../engine/run_episode.ts";
 import { readLogEpisodes } from "../../../../engine/grid/segments.ts";
 import { assertSameFrames, perReadClock } from "../../core/_log_layouts.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const FIXTURE = new URL(
   "../../../fixtures/lines_v6/fixture/staghunt_N5_M3_T4_F2_base_h1_s22.ndjson",
@@ -153,7 +154,7 @@ Deno.test("a lines-v6 Stag Hunt log (real bytes of 4cffe74) still reads, replays
 });
 
 Deno.test("a Stag Hunt's lines-v7 logs load to the same frames as its lines-v6 logs", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     for (const seed of [22, 23, 24]) {
       writeEpisodeLogText(

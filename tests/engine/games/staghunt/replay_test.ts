@@ -6,6 +6,7 @@ import { carryoverRule } from "../../../../engine/games/staghunt/beliefs/carryov
 import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
 import { runStagHuntEpisode } from "../../../../engine/run_staghunt_episode.ts";
 import { turnsFromEvents } from "../../../../engine/games/staghunt/turns.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 const noisy = (seed: number, corruption: "base" | "b3") =>
   runStagHuntEpisode({
@@ -58,7 +59,7 @@ Deno.test("replayWith() catches a tampered public action in a turn event", async
 });
 
 Deno.test("runStagHuntEpisode() writes a log whose turns read back identically", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     const r = await runStagHuntEpisode({ N: 3, M: 2, T: 2, F: 1, seed: 9, outDir: dir, run: "t" });
     assert.equal(r.logPath, `${dir}/t/staghunt_N3_M2_T2_F1_base_h1_s9.ndjson`);

@@ -4,13 +4,14 @@ import { assignModel, assignModels } from "../../../../engine/games/staghunt/het
 import { corruptedPlayers } from "../../../../engine/games/staghunt/corruption.ts";
 import type { StagHuntPlayer } from "../../../../engine/games/staghunt/players.ts";
 import { runStagHuntEpisode } from "../../../../engine/run_staghunt_episode.ts";
+import { makeTempDir } from "../../../_temp.ts";
 
 async function rejectsWith(fn: () => Promise<unknown>, cls: ErrorConstructor, message: RegExp) {
   await assert.rejects(fn, (e: Error) => e instanceof cls && message.test(e.message));
 }
 
 Deno.test("runStagHuntEpisode() validates its config and parameters before writing anything", async () => {
-  const dir = await Deno.makeTempDir();
+  const dir = await makeTempDir();
   try {
     await rejectsWith(
       () => runStagHuntEpisode({ seed: -1, outDir: dir }),
