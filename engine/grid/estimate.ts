@@ -53,7 +53,7 @@ import {
   type TextHtmlBundle,
   withJupyterDisplay,
 } from "../core/jupyter.ts";
-import { formatCost, formatInt } from "../core/progress.ts";
+import { formatCost, formatInt as int } from "../core/progress.ts";
 import { renderCall } from "../agents/llm/llm_agent.ts";
 import { type ModelAssignment, modelFor } from "../agents/llm/model_assignment.ts";
 import {
@@ -461,27 +461,25 @@ function money(cost: number | null, currency: string): string {
 
 /** The rows of the per-model table: one per model, then the total. */
 function modelRows(u: UsageEstimate): string[][] {
-  const cached = (n: number) => u.cache === null ? [] : [formatInt(n)];
+  const cached = (n: number) => u.cache === null ? [] : [int(n)];
   const rows = Object.entries(u.byModel).sort(([a], [b]) => a < b ? -1 : 1).map(([id, m]) => [
     id,
-    formatInt(m.calls),
+    int(m.calls),
     ...cached(m.cachedCalls),
-    formatInt(m.tokensIn),
-    formatInt(m.tokensOut),
-    `${formatInt(m.tokensOutPerCall)} ${SOURCES[m.tokensOutSource]}${
-      m.tokensOutCapped ? ", cap" : ""
-    }` +
-    (m.tokensOutSamples ? ` (${formatInt(m.tokensOutSamples)})` : ""),
+    int(m.tokensIn),
+    int(m.tokensOut),
+    `${int(m.tokensOutPerCall)} ${SOURCES[m.tokensOutSource]}${m.tokensOutCapped ? ", cap" : ""}` +
+    (m.tokensOutSamples ? ` (${int(m.tokensOutSamples)})` : ""),
     money(m.cost, u.currency),
     m.minCost === null ? "no price" : `${formatCost(m.minCost)}-${formatCost(m.maxCost!)}`,
   ]);
   const priced = Object.keys(u.byModel).length - u.unpriced.length;
   rows.push([
     "total",
-    formatInt(u.llmCalls),
+    int(u.llmCalls),
     ...cached(u.cachedCalls),
-    formatInt(u.tokensIn),
-    formatInt(u.tokensOut),
+    int(u.tokensIn),
+    int(u.tokensOut),
     "",
     u.cost === null
       ? "-"
@@ -548,7 +546,7 @@ export function formatEstimate(
         ...measured,
         ...(assumed.length
           ? [
-            `assumed ${formatInt(usage.assumedTokensOut)} (--tokens-out) for ${
+            `assumed ${int(usage.assumedTokensOut)} (--tokens-out) for ${
               assumed.length === models.length ? "every model" : assumed.join(", ")
             }`,
           ]
@@ -559,7 +557,7 @@ export function formatEstimate(
   if (capped.length) {
     lines.push(
       `Cut to the completion cap (maxTokens, "cap" above): ` +
-        capped.map(([id, m]) => `${id} at ${formatInt(m.tokensOutPerCall)}`).join(", ") + ".",
+        capped.map(([id, m]) => `${id} at ${int(m.tokensOutPerCall)}`).join(", ") + ".",
     );
   }
   if (usage.cost !== null) {
@@ -586,9 +584,7 @@ export function formatEstimate(
   }
   if (usage.cache !== null) {
     lines.push(
-      `Cache ${usage.cache}: holds ${formatInt(usage.cachedCalls)} of the ${
-        formatInt(usage.llmCalls)
-      } calls ` +
+      `Cache ${usage.cache}: holds ${int(usage.cachedCalls)} of the ${int(usage.llmCalls)} calls ` +
         `(found by the stand-ins' prompts; a model that plays otherwise reaches other prompts).`,
     );
   }
@@ -597,8 +593,8 @@ export function formatEstimate(
 
 /** The notebook display of an estimate: the per-model table as text and as escaped HTML. */
 function estimateBundle(u: UsageEstimate): TextHtmlBundle {
-  const title = `Estimate: ${formatInt(u.episodes)} episodes, ${formatInt(u.calls)} agent calls, ${
-    formatInt(u.llmCalls)
+  const title = `Estimate: ${int(u.episodes)} episodes, ${int(u.calls)} agent calls, ${
+    int(u.llmCalls)
   } LLM calls`;
   const notes = formatEstimate(u).slice(2).filter((l) => l !== "");
   const header = modelHeader(u);

@@ -19,7 +19,7 @@ import {
 import { episodeRunner } from "./runners.ts";
 import { parseShard, type Shard, shardOf } from "./shard.ts";
 import { type GridSpec, modelsOf, parseGridSpec, specHash } from "./spec.ts";
-import { formatInt } from "../core/progress.ts";
+import { formatInt as int } from "../core/progress.ts";
 
 /**
  * The default most episodes a grid may have.
@@ -123,9 +123,7 @@ export function checkEpisodeCount(spec: GridSpec, max: number = MAX_EPISODES): n
   const count = countGridEpisodes(spec);
   if (count > max) {
     throw new RangeError(
-      `Grid "${spec.name}" has ${formatInt(count)} episodes, more than the limit of ${
-        formatInt(max)
-      }: ` +
+      `Grid "${spec.name}" has ${int(count)} episodes, more than the limit of ${int(max)}: ` +
         `split it into several specs, or raise the limit (maxEpisodes, --max-episodes)`,
     );
   }

@@ -11,7 +11,7 @@ import { formatEstimate, type UsageEstimate } from "./estimate.ts";
 import { formatTable, wrap } from "./format_table.ts";
 import type { GridPlan, StreamedPlan } from "./plan.ts";
 import { modelsOf } from "./spec.ts";
-import { formatInt } from "../core/progress.ts";
+import { formatInt as int } from "../core/progress.ts";
 
 /** Options of {@linkcode formatPlan}. */
 export interface FormatPlanOptions {
@@ -60,7 +60,7 @@ const mean = (n: number) => Number.isInteger(n) ? String(n) : n.toFixed(1);
 export function formatPlan(plan: GridPlan | StreamedPlan, options: FormatPlanOptions = {}): string {
   const count = "count" in plan ? plan.count : plan.episodes.length;
   const usage = options.usage;
-  const s = (n: number, word: string) => `${formatInt(n)} ${word}${n === 1 ? "" : "s"}`;
+  const s = (n: number, word: string) => `${int(n)} ${word}${n === 1 ? "" : "s"}`;
   const lines: string[] = [];
   const shown = plan.cells.filter((c) => c.episodes > 0);
   let head = `Grid "${plan.spec.name}": ${s(plan.cells.length, "cell")}, ${
@@ -100,7 +100,7 @@ export function formatPlan(plan: GridPlan | StreamedPlan, options: FormatPlanOpt
       ...wrap(
         `Agent calls per episode (mean over a cell's episodes): ${mean(low[1])} (${low[0]}) ` +
           `to ${mean(high[1])} (${high[0]}); ${mean(usage.calls / usage.episodes)} over all ` +
-          `${formatInt(usage.episodes)} episodes.`,
+          `${int(usage.episodes)} episodes.`,
       ),
       "Add --list to see every cell and every episode's seed.",
     );
@@ -112,11 +112,9 @@ export function formatPlan(plan: GridPlan | StreamedPlan, options: FormatPlanOpt
       "",
       ...wrap(
         usage.llmEpisodes === 0
-          ? `Agent calls: ${formatInt(usage.calls)} (rule-based agents only: no LLM calls).`
-          : `Agent calls: ${formatInt(usage.calls)} (played with rule-based stand-ins), ` +
-            `of which LLM calls: ${formatInt(usage.llmCalls)} in ${
-              s(usage.llmEpisodes, "episode")
-            }.`,
+          ? `Agent calls: ${int(usage.calls)} (rule-based agents only: no LLM calls).`
+          : `Agent calls: ${int(usage.calls)} (played with rule-based stand-ins), ` +
+            `of which LLM calls: ${int(usage.llmCalls)} in ${s(usage.llmEpisodes, "episode")}.`,
       ),
     );
     if (usage.llmEpisodes > 0) {
