@@ -284,6 +284,7 @@ async function readInput(dir: string, files: readonly string[]) {
  * if (r.out !== `${root}/demo-parquet` || r.rows.episodes !== 3 || r.rows.turns !== 6) throw new Error();
  * const back = await loadRuns(r.out);
  * if (back.episodes.height !== 3) throw new Error();
+ * await Deno.remove(root, { recursive: true });
  * ```
  * @throws {RangeError} When the output lies inside the input, the input holds a compacted set, two logs share a (run, episode), or the output holds other files.
  * @throws {SyntaxError} For a malformed line, naming the file and line.

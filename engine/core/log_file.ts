@@ -30,6 +30,7 @@ const CHUNK_CHARS = 1 << 20;
  * const dir = await Deno.makeTempDir();
  * await writeEpisodeLog(`${dir}/ep.ndjson`, []);
  * if ((await readEpisodeLog(`${dir}/ep.ndjson`)).length !== 0) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function writeEpisodeLog(path: string, events: readonly EngineEvent[]): Promise<void> {
@@ -66,6 +67,7 @@ const madeDirs = new Set<string>();
  * const dir = await Deno.makeTempDir();
  * writeEpisodeLogText(`${dir}/runs/ep.ndjson`, '{"schema":2,"type":"round_start"}\n');
  * if ((await readEpisodeLog(`${dir}/runs/ep.ndjson`)).length !== 1) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function writeEpisodeLogText(path: string, text: string): void {
@@ -85,6 +87,7 @@ export function writeEpisodeLogText(path: string, text: string): void {
  * const dir = await Deno.makeTempDir();
  * writeEpisodeLogBytes(`${dir}/ep.ndjson`, new TextEncoder().encode('{"schema":2,"type":"round_start"}\n'));
  * if ((await readEpisodeLog(`${dir}/ep.ndjson`)).length !== 1) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function writeEpisodeLogBytes(path: string, bytes: Uint8Array): void {
@@ -216,6 +219,7 @@ export function unsupportedSchemaMessage(version: unknown): string {
  * const dir = await Deno.makeTempDir();
  * await writeEpisodeLog(`${dir}/a.ndjson`, []);
  * await readEpisodeLog(`${dir}/a.ndjson`);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function readEpisodeLog(path: string): Promise<EngineEvent[]> {

@@ -60,6 +60,7 @@ export function failedWrite(id: string, err: unknown, path: string): EpisodeSumm
  * const after = [w.heldBlocks, Deno.statSync(w.path).size];
  * // Held, then written: the summary still says logged.
  * if (`${before}` !== "1,0" || `${after}` !== `0,${w.size}` || !result.summary.logged) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class HeldResults {

@@ -164,6 +164,7 @@ export type SessionOptions = RunGridOptions & { workers: number; concurrency: nu
  * session.closeSegment();
  * const result = await session.close("in-process");
  * if (result.played !== 2 || result.remaining !== 0 || result.stopped !== null) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class RunSession implements Disposable {

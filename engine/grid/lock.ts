@@ -260,6 +260,7 @@ export interface LockFolderOptions {
  * }
  * lock.release();
  * lockFolder(dir, "again").release();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  * @throws {FolderLockedError} When another writer holds it, or (without `takeOver`) its lock file names another host.
  * @throws {LockPathError} When a symbolic link, a folder or anything but a regular file is at the lock's path.

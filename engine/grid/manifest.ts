@@ -248,6 +248,7 @@ export async function readManifest(dir: string): Promise<GridManifest | null> {
  * const dir = await Deno.makeTempDir();
  * await writeManifest(dir, { run: "x" } as never);
  * if ((await readManifest(dir))?.run !== "x") throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function writeManifest(dir: string, manifest: GridManifest): Promise<void> {

@@ -70,6 +70,7 @@ function ownTemporary(name: string, ids: ReadonlySet<string>): boolean {
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/a.ndjson`, '{"a":1}\n{"b":2}\n\n');
  * if (await readLastLine(`${dir}/a.ndjson`) !== '{"b":2}') throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function readLastLine(path: string): Promise<string> {
@@ -106,6 +107,7 @@ export async function readLastLine(path: string): Promise<string> {
  * if (await finishedStatus(`${dir}/a.ndjson`) !== "ok" || await finishedStatus(`${dir}/b.ndjson`) !== null) {
  *   throw new Error();
  * }
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function finishedStatus(path: string): Promise<FinishedStatus | null> {
@@ -135,6 +137,7 @@ export async function finishedStatus(path: string): Promise<FinishedStatus | nul
  *   throw new Error();
  * }
  * await Deno.stat(`${dir}/notes.tmp`);
+ * await Deno.remove(dir, { recursive: true });
  * ```
  * @throws {RangeError} For a segment damaged before its end, naming the file and byte.
  */
@@ -199,6 +202,7 @@ export async function scanRunFolder(
  * const scan = await scanRunFolder(dir, new Set(["a"]));
  * await retireLogs(scan, ["a"]);
  * if (scan.finished.has("a") || (await scanRunFolder(dir, new Set(["a"]))).finished.has("a")) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export async function retireLogs(scan: FolderScan, ids: Iterable<string>): Promise<void> {

@@ -191,6 +191,7 @@ function intAtLeast(name: string, v: number, min: number): number {
  * if (first.played !== 6 || first.failed.length !== 0) throw new Error(JSON.stringify(first));
  * const again = await runGrid(spec, { out, workers: 0, progress: false });
  * if (again.skipped !== 6 || again.played !== 0) throw new Error();
+ * await Deno.remove(out, { recursive: true });
  * ```
  *
  * @example LLM agents through the local OpenAI-compatible server

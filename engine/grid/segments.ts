@@ -254,6 +254,7 @@ export interface SegmentWriterOptions {
  * const episodes = await readLogEpisodes(writer.path);
  * if (episodes.length !== 4 || episodes[2].events.length !== events.length) throw new Error();
  * if (episodes[3].events.at(-1)?.type !== "episode_end") throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class SegmentWriter {
@@ -679,6 +680,7 @@ export function blankRetired(bytes: Uint8Array, view: CommittedView): void {
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/ep.ndjson`, "{}\n");
  * if (readCommittedBytes(`${dir}/ep.ndjson`).length !== 3) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function readCommittedBytes(path: string): Uint8Array {
@@ -717,6 +719,7 @@ export interface LogChunkOptions {
  * const pieces: string[] = [];
  * for (const bytes of reader.read(`${dir}/a.ndjson`)) pieces.push(new TextDecoder().decode(bytes));
  * if (pieces.join("|") !== '{"a":1}\n|{"b":22}\n|{"c":3}') throw new Error(pieces.join("|"));
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class LogChunkReader {
@@ -806,6 +809,7 @@ function blankWindow(
  * let bytes = 0;
  * for (const chunk of readLogChunks(`${dir}/a.ndjson`)) bytes += chunk.length;
  * if (bytes !== 6) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function readLogChunks(
@@ -834,6 +838,7 @@ export interface LogTextChunk {
  * await Deno.writeTextFile(`${dir}/a.ndjson`, "{}\n{}\n{}\n");
  * const chunks = [...readLogTexts(`${dir}/a.ndjson`, { chunkBytes: 6 })];
  * if (chunks.map((c) => c.line).join() !== "1,3") throw new Error(JSON.stringify(chunks));
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function* readLogTexts(
@@ -872,6 +877,7 @@ export interface LoggedEpisode {
  * const r = await runEpisode({ env: "bank_run", seed: 1, run: "demo", outDir: dir });
  * const [one] = await readLogEpisodes(r.logPath!);
  * if (one.episode !== "bank_run_M0_stable_s1" || one.events.length !== r.events.length) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  * @throws {SyntaxError} For a malformed line, naming the file and line.
  */
@@ -904,6 +910,7 @@ export function readLogEpisodes(path: string): Promise<LoggedEpisode[]> {
  *   { out, workers: 0, progress: false });
  * const logs = await readRunEpisodes(out);
  * if ([...logs.keys()].join() !== "bank_run_M0_stable_mock_e0,bank_run_M0_stable_mock_e1") throw new Error();
+ * await Deno.remove(out, { recursive: true });
  * ```
  * @throws {RangeError} When two files hold the same (run, episode).
  * @throws {SyntaxError} For a malformed line, naming the file and line.
@@ -1093,6 +1100,7 @@ function blankInPlace(path: string, ranges: Iterable<[number, number]>): void {
  * await Deno.writeTextFile(w.path, '{"schema":1,"run":"adhoc","epi', { append: true });
  * const r = await recoverSegment(w.path);
  * if (r.entries.length !== 1 || r.truncated !== "") throw new Error(JSON.stringify(r));
+ * await Deno.remove(dir, { recursive: true });
  * ```
  * @throws {RangeError} For a segment damaged before its end, naming the file and byte.
  * @throws {Deno.errors.NotFound} When the segment does not exist.
@@ -1145,6 +1153,7 @@ export function recoverSegment(path: string): Promise<SegmentRecovery> {
  * await retireBlock(w.path, entry);
  * if ((await readLogEpisodes(w.path)).length !== 0) throw new Error();
  * if ((await recoverSegment(w.path)).entries.length !== 0) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export function retireBlock(path: string, entry: SegmentEntry): Promise<void> {

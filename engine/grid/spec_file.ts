@@ -18,6 +18,7 @@ import { pathToFileURL } from "node:url";
  * await Deno.writeTextFile(`${dir}/spec.json`, '{ "blocks": [{ "game": "frail", "envs": ["bank_run"] }] }');
  * const spec = await readGridSpec(`${dir}/spec.json`) as { blocks: unknown[] };
  * if (spec.blocks.length !== 1) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  * @throws {SyntaxError} When a JSON file is not JSON, naming it.
  * @throws {TypeError} When a module has no default export.

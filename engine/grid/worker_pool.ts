@@ -165,6 +165,7 @@ export function reportEvery(depth: number): number {
  * } finally {
  *   await pool.close();
  * }
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class WorkerPool {

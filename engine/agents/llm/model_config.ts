@@ -319,6 +319,7 @@ export function parseModelConfigs(input: unknown): ModelConfig[] {
  * await Deno.writeTextFile(`${dir}/models.json`,
  *   JSON.stringify({ models: [{ id: "a", baseURL: "http://127.0.0.1:1/v1", model: "x" }] }));
  * if ((await loadModelConfigs(`${dir}/models.json`))[0].id !== "a") throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  * @throws {SyntaxError} When the file is not JSON; {RangeError} naming a bad field.
  */
@@ -395,6 +396,7 @@ export function checkCurrency(value: unknown, whose = "the"): string {
  *   models: [{ id: "a", baseURL: "http://127.0.0.1:1/v1", model: "x" }] }));
  * const file = await loadModelsFile(`${dir}/models.json`);
  * if (file.currency !== "EUR" || file.models[0].id !== "a") throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  * @throws {SyntaxError} When the file is not JSON; {RangeError} naming a bad field or currency.
  */

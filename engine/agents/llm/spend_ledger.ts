@@ -133,6 +133,7 @@ function readBytes(path: string): Uint8Array | null {
  * const r = readSpendLedger(`${dir}/spend.jsonl`);
  * // "a" as billed; "b" was sent and never settled: counted at its reservation.
  * if (r.spend.total.tokens !== 250 || r.unsettled !== 1 || r.torn?.bytes !== 13) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  * @throws {RangeError} Naming the file and line of a line that is not a ledger line, or a file that cannot be read.
  */
@@ -203,6 +204,7 @@ export function readSpendLedger(path: string): SpendLedgerReading {
  * const b = SpendLedger.open(dir);
  * if (b.reading.unsettled !== 1 || b.reading.spend.total.tokens !== 15) throw new Error();
  * b.close();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class SpendLedger {
