@@ -79,22 +79,43 @@ export interface PlayGridLogOptions extends PlayGridEpisodeOptions {
  * ```
  * @throws {TypeError} When the episode names LLM agents and no agents are given; any error of a config that could not start.
  */
-export async function playGridLog(
+export function playGridLog(
   episode: GridEpisode,
   options: PlayGridLogOptions = {},
 ): Promise<GridLog> {
+  return withRunner(
+    episode,
+    options.agents,
+    async (runner, agents) => {
+      if (options.text && runner.playText) return await runner.playText(episode, agents);
+      const events = await runner.play(episode, agents);
+      return { events, tally: tallyEvents(events) };
+    },
+    (err) =>
+      options.text && err.ndjson !== undefined && err.tally !== undefined
+        ? { text: err.ndjson, tally: err.tally }
+        : { events: err.events, tally: tallyEvents(err.events) },
+  );
+}
+
+/**
+ * Plays an episode with its runner and agents (`given`, else the runner's
+ * mock agents for an entry that names no model), and turns a crash
+ * (`EpisodeError`) into what `crashed` makes of it; other errors are thrown.
+ */
+async function withRunner<T>(
+  episode: GridEpisode,
+  given: GridAgentFactory | undefined,
+  play: (runner: EpisodeRunner, agents: GridAgentFactory) => Promise<T>,
+  crashed: (err: EpisodeError) => T,
+): Promise<T> {
   const runner = episodeRunner(episode.condition);
-  const agents = agentsOf(runner, episode, options.agents);
+  const agents = agentsOf(runner, episode, given);
   try {
-    if (options.text && runner.playText) return await runner.playText(episode, agents);
-    const events = await runner.play(episode, agents);
-    return { events, tally: tallyEvents(events) };
+    return await play(runner, agents);
   } catch (err) {
     if (!(err instanceof EpisodeError)) throw err;
-    if (options.text && err.ndjson !== undefined && err.tally !== undefined) {
-      return { text: err.ndjson, tally: err.tally };
-    }
-    return { events: err.events, tally: tallyEvents(err.events) };
+    return crashed(err);
   }
 }
 
@@ -131,18 +152,16 @@ export interface PlayGridEpisodeOptions {
  * ```
  * @throws {TypeError} When the episode names LLM agents and no agents are given; any error of a config that could not start.
  */
-export async function playGridEpisode(
+export function playGridEpisode(
   episode: GridEpisode,
   options: PlayGridEpisodeOptions = {},
 ): Promise<EngineEvent[]> {
-  const runner = episodeRunner(episode.condition);
-  const agents = agentsOf(runner, episode, options.agents);
-  try {
-    return await runner.play(episode, agents);
-  } catch (err) {
-    if (err instanceof EpisodeError) return err.events;
-    throw err;
-  }
+  return withRunner(
+    episode,
+    options.agents,
+    (runner, agents) => runner.play(episode, agents),
+    (err) => err.events,
+  );
 }
 
 /**
@@ -167,18 +186,14 @@ export async function playGridEpisode(
  * ```
  * @throws {TypeError} When the episode names LLM agents and no agents are given; any error of a config that could not start.
  */
-export async function playGridUnlogged(
+export function playGridUnlogged(
   episode: GridEpisode,
   options: PlayGridEpisodeOptions = {},
 ): Promise<void> {
-  const runner = episodeRunner(episode.condition);
-  const agents = agentsOf(runner, episode, options.agents);
-  try {
+  return withRunner(episode, options.agents, async (runner, agents) => {
     if (runner.playUnlogged) await runner.playUnlogged(episode, agents);
     else await runner.play(episode, agents);
-  } catch (err) {
-    if (!(err instanceof EpisodeError)) throw err;
-  }
+  }, () => {});
 }
 
 /** The game a (non-branch) cell plays. */
