@@ -18,7 +18,7 @@ Deno.test("no test module makes a temporary folder or file but through tests/_te
   }
   assertEquals(offenders, []);
   // The default task's files are among those scanned.
-  const scanned = new Set(modules.map((p) => p.slice(new URL(ROOT).pathname.length)));
+  const scanned = new Set(modules.map((p) => p.slice(ROOT.pathname.length)));
   assertEquals((await testFiles()).filter((f) => !scanned.has(f)), []);
 });
 
