@@ -55,6 +55,45 @@ Deno.exit(3);
   assertEquals(await exists(childRoot), false, `${childRoot} was left behind`);
 });
 
+Deno.test("every JSDoc and Markdown example that makes a temporary folder or file removes it", async () => {
+  // `deno task test:doc` runs them all (CI does, every time): one that leaves
+  // its folder behind leaves it in the system's temporary folder for good.
+  const sources: string[] = [];
+  for (const top of ["engine/", "analysis/"]) {
+    for await (const path of walkTs(new URL(top, ROOT))) sources.push(path);
+  }
+  for (const name of ["mod.ts", "README.md"]) sources.push(new URL(name, ROOT).pathname);
+  for await (const entry of Deno.readDir(new URL("docs/", ROOT))) {
+    if (entry.isFile && entry.name.endsWith(".md")) {
+      sources.push(new URL(`docs/${entry.name}`, ROOT).pathname);
+    }
+  }
+  assert(sources.length > 250, `${sources.length} source files`);
+  const makes = /Deno\.makeTemp(Dir|File)(Sync)?\(/;
+  const removes = /Deno\.remove(Sync)?\(/;
+  const leaking: string[] = [];
+  let examples = 0;
+  for (const path of sources) {
+    const text = await Deno.readTextFile(path);
+    const lines = text.split("\n");
+    // A fenced block of TypeScript: in a JSDoc comment, each line starts with " * ".
+    for (let i = 0; i < lines.length; i++) {
+      const open = /^(\s*\*\s?)?```(ts|typescript)\s*$/.exec(lines[i]);
+      if (!open) continue;
+      let j = i + 1;
+      while (j < lines.length && !/^(\s*\*\s?)?```\s*$/.test(lines[j])) j++;
+      const block = lines.slice(i + 1, j).join("\n");
+      if (makes.test(block)) {
+        examples++;
+        if (!removes.test(block)) leaking.push(`${path.slice(ROOT.pathname.length)}:${i + 1}`);
+      }
+      i = j;
+    }
+  }
+  assert(examples >= 25, `only ${examples} examples make temporary folders: is the scan broken?`);
+  assertEquals(leaking, []);
+});
+
 async function* walkTs(dir: URL): AsyncGenerator<string> {
   for await (const entry of Deno.readDir(dir)) {
     const url = new URL(entry.name + (entry.isDirectory ? "/" : ""), dir);

@@ -201,7 +201,8 @@ export interface ExecuteEpisodeOptions {
  * ```ts
  * import { executeEpisode } from "./execute.ts";
  * import { readLogEpisodes, SegmentWriter } from "./segments.ts";
- * const log = SegmentWriter.create(await Deno.makeTempDir(), "doc");
+ * const dir = await Deno.makeTempDir();
+ * const log = SegmentWriter.create(dir, "doc");
  * const s = await executeEpisode({
  *   id: "ep", index: 0, run: "demo", cell: "c", replicate: 0, seed: 1,
  *   condition: { game: "frail", env: "bank_run", mechanism: "M0", regime: "stable", params: {} },
@@ -211,6 +212,7 @@ export interface ExecuteEpisodeOptions {
  * // M0: 15 withdrawal calls a round for 12 rounds.
  * if (s.status !== "ok" || !s.logged || s.calls !== 12 * 15) throw new Error(JSON.stringify(s));
  * if ((await readLogEpisodes(log.path))[0].episode !== "ep") throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  * @throws Only when the log cannot be written.
  */

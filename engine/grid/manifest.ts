@@ -219,7 +219,9 @@ export async function runtimeInfo(): Promise<RuntimeInfo> {
  * @example
  * ```ts
  * import { readManifest } from "./manifest.ts";
- * if ((await readManifest(await Deno.makeTempDir())) !== null) throw new Error();
+ * const dir = await Deno.makeTempDir();
+ * if ((await readManifest(dir)) !== null) throw new Error();
+ * await Deno.remove(dir);
  * ```
  * @throws {SyntaxError} When the file is not JSON, naming it.
  */

@@ -121,8 +121,10 @@ const encoder = new TextEncoder();
  *   price: { inputPerMillion: 1, outputPerMillion: 1 } }] });
  * const plan = planGrid({ episodes: 2, blocks: [
  *   { game: "staghunt", N: [3], M: [2], T: [1], F: [1], agents: [{ model: "m" }] }] });
- * const r = await runPilot(plan.episodes, { runtime, count: 1, dir: await Deno.makeTempDir() });
+ * const dir = await Deno.makeTempDir();
+ * const r = await runPilot(plan.episodes, { runtime, count: 1, dir });
  * await server.close();
+ * await Deno.remove(dir, { recursive: true });
  * if (r.episodes.length !== 1 || r.byModel.m.calls !== 4 || !(r.spent > 0)) throw new Error();
  * ```
  * @throws {RangeError} With `maxCost`, when a model the episodes name has no price.

@@ -200,15 +200,17 @@ function intAtLeast(name: string, v: number, min: number): number {
  * import { serveLocalModel } from "../agents/llm/server/local_server.ts";
  * import { runGrid } from "./run_grid.ts";
  * const server = serveLocalModel();
+ * const out = await Deno.makeTempDir();
  * try {
  *   const runtime = new LlmRuntime({ models: [{ id: "local", baseURL: server.url, model: "coordlab-stay", testDouble: true }] });
  *   const r = await runGrid({ episodes: 1, blocks: [
  *     { game: "frail", envs: ["bank_run"], mechanisms: ["M0"], agents: [{ model: "local" }] },
- *   ] }, { out: await Deno.makeTempDir(), runtime, progress: false });
+ *   ] }, { out, runtime, progress: false });
  *   // M0: 15 withdrawal calls a round for 12 rounds; preflight sent one more request.
  *   if (r.played !== 1 || r.usage.calls !== 180 || server.stats().chat !== 181) throw new Error();
  * } finally {
  *   await server.close();
+ *   await Deno.remove(out, { recursive: true });
  * }
  * ```
  * @throws {RangeError} For a bad spec or option, a grid above `maxEpisodes`, a folder holding another run, a model id the runtime lacks, or a cost budget with a model that has no price.

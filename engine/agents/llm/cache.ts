@@ -182,7 +182,8 @@ export interface ResponseCacheOptions {
  * @example
  * ```ts
  * import { ResponseCache } from "./cache.ts";
- * const cache = new ResponseCache(await Deno.makeTempDir());
+ * const dir = await Deno.makeTempDir();
+ * const cache = new ResponseCache(dir);
  * const key = "ab".repeat(32);
  * if (await cache.get(key) !== undefined) throw new Error();
  * await cache.put(key, { content: "{}", reasoning: null, finish_reason: "stop",
@@ -190,6 +191,7 @@ export interface ResponseCacheOptions {
  * if ((await cache.get(key))?.content !== "{}") throw new Error();
  * const s = cache.stats();
  * if (s.hits !== 1 || s.misses !== 1 || s.writes !== 1 || s.mismatched !== 0) throw new Error();
+ * await Deno.remove(dir, { recursive: true });
  * ```
  */
 export class ResponseCache {
