@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 files=("$@")
 if [ ${#files[@]} -eq 0 ]; then files=(notebooks/*.ipynb); fi
 log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
 for nb in "${files[@]}"; do
   start=$(date +%s)
   if ! jupyter nbconvert --to notebook --execute --inplace \
