@@ -15,14 +15,18 @@
  * their child, so `npx -y deno@2.9.6 task grid` received one Ctrl-C three
  * times), and is not forwarded. The launcher exits
  * with its exit code, or 128 + the signal's number when a signal ended it. A
- * launcher killed outright (SIGKILL, which cannot be forwarded) leaves the
- * child running to its end; stop it by its own pid.
+ * launcher killed outright (SIGKILL, which cannot be forwarded) cannot stop
+ * the child itself: it names itself to the child instead
+ * (`_launcher_watch.ts`: its pid in `COORDLAB_LAUNCHER_PID`, the one variable
+ * the child is granted beyond what its command needs), and the child stops
+ * as for SIGHUP within about half a second of the launcher's end.
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
 import type { ModelConfig } from "../agents/llm/model_config.ts";
 import { missingKey, narrowFlags, type Needs } from "./_permissions.ts";
+import { LAUNCHER_VARIABLE } from "./_launcher_watch.ts";
 
 /** The toolkit's config, for the child (its `nodeModulesDir`, its lock file). */
 const CONFIG = fileURLToPath(new URL("../../deno.json", import.meta.url));
@@ -86,8 +90,11 @@ export async function launch(
     console.error(missing);
     return 2;
   }
+  // The child reads the launcher's pid, to stop once the launcher has ended (`_launcher_watch.ts`).
+  const needs = { ...plan.needs, env: [...plan.needs.env, LAUNCHER_VARIABLE] };
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", `--config=${CONFIG}`, ...narrowFlags(plan.needs), script, ...args],
+    args: ["run", `--config=${CONFIG}`, ...narrowFlags(needs), script, ...args],
+    env: { [LAUNCHER_VARIABLE]: String(Deno.pid) },
     stdin: "inherit",
     stdout: "inherit",
     stderr: "inherit",

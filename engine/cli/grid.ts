@@ -27,7 +27,9 @@
  * episodes in flight at once. Abandoned episodes are not logged and play
  * again on resume. The manifest ends `interrupted` (its session
  * counting the episodes saved), the lock is released, the command prints how
- * to resume and exits 128 + the signal's number.
+ * to resume and exits 128 + the signal's number. A launcher killed outright
+ * (SIGKILL: nothing to forward) stops the run as SIGHUP does within about
+ * half a second (`_launcher_watch.ts`), so no episode plays on unseen.
  *
  * A folder that cannot be written (a full or failing disk: `ENOSPC`, `EIO`,
  * ...; a folder planted where a log goes) stops the run: one line names the
@@ -130,6 +132,7 @@ import { type PilotResult, runPilot } from "../grid/pilot.ts";
 import { formatCost } from "../core/progress.ts";
 import { checkPermissions, DENO_COMMAND, gridNeeds, quote } from "./_permissions.ts";
 import { numberFlags } from "./_flags.ts";
+import { stopWhenLauncherEnds } from "./_launcher_watch.ts";
 
 const USAGE = `Usage: ${DENO_COMMAND} task grid --spec SPEC [--out DIR] [--shard I/N]
          [--workers K] [--concurrency K] [--no-progress] [--redo-failed] [--max-episodes N]
@@ -416,8 +419,9 @@ async function pilotRun(spec: unknown, flags: Flags, file: ModelsFile): Promise<
  * The stop signals of a run: the first SIGHUP, SIGINT or SIGTERM stops new
  * episodes (`signal`); with LLM episodes, those in flight are abandoned
  * after the grace (first no new request, then the calls already sent); a
- * second signal abandons them at once (`abandon`). `dispose` removes the
- * listeners and the timers.
+ * second signal abandons them at once (`abandon`). The end of the launcher
+ * that started the command (`_launcher_watch.ts`) counts as SIGHUP.
+ * `dispose` removes the listeners and the timers.
  */
 function stopSignals(runtime: LlmRuntime | undefined, graceS: number) {
   const graceMs = graceS * 1000;
@@ -429,35 +433,36 @@ function stopSignals(runtime: LlmRuntime | undefined, graceS: number) {
     runtime?.halt(why, "signal");
     abandon.abort(why);
   };
+  const stopFor = (name: StopSignal) => {
+    if (received !== null) {
+      console.error(`\nReceived ${name} again: abandoning the episodes in flight.`);
+      abandonNow(`Received ${received}, then ${name}`);
+      return;
+    }
+    received = name;
+    console.error(
+      `\nReceived ${name}: no new episode starts; ` +
+        (runtime
+          ? `the episodes in flight have ${graceS} s to finish (${name} again abandons them now).`
+          : `finishing the episodes in flight (${name} again abandons them).`),
+    );
+    signal.abort(`Received ${name}`);
+    if (runtime) {
+      timers.push(setTimeout(() => {
+        console.error(
+          `Abandoning the episodes in flight: no further model request is sent; ` +
+            `waiting up to ${graceS} s for the calls already sent.`,
+        );
+        runtime.halt(
+          `Received ${name}; the episodes in flight were abandoned after ${graceS} s`,
+          "signal",
+        );
+        timers.push(setTimeout(() => abandon.abort(`Received ${name}`), graceMs));
+      }, graceMs));
+    }
+  };
   const listeners = (Object.keys(SIGNALS) as StopSignal[]).map((name) => {
-    const listener = () => {
-      if (received !== null) {
-        console.error(`\nReceived ${name} again: abandoning the episodes in flight.`);
-        abandonNow(`Received ${received}, then ${name}`);
-        return;
-      }
-      received = name;
-      console.error(
-        `\nReceived ${name}: no new episode starts; ` +
-          (runtime
-            ? `the episodes in flight have ${graceS} s to finish (${name} again abandons them now).`
-            : `finishing the episodes in flight (${name} again abandons them).`),
-      );
-      signal.abort(`Received ${name}`);
-      if (runtime) {
-        timers.push(setTimeout(() => {
-          console.error(
-            `Abandoning the episodes in flight: no further model request is sent; ` +
-              `waiting up to ${graceS} s for the calls already sent.`,
-          );
-          runtime.halt(
-            `Received ${name}; the episodes in flight were abandoned after ${graceS} s`,
-            "signal",
-          );
-          timers.push(setTimeout(() => abandon.abort(`Received ${name}`), graceMs));
-        }, graceMs));
-      }
-    };
+    const listener = () => stopFor(name);
     try {
       Deno.addSignalListener(name, listener);
     } catch {
@@ -465,12 +470,15 @@ function stopSignals(runtime: LlmRuntime | undefined, graceS: number) {
     }
     return [name, listener] as const;
   }).filter((l) => l !== null);
+  // A launcher killed outright forwards nothing: its end stops the run as a closed terminal does.
+  const unwatch = stopWhenLauncherEnds(() => stopFor("SIGHUP"));
   return {
     signal: signal.signal,
     abandon: abandon.signal,
     /** The first signal received, or `null`. */
     received: () => received,
     dispose: () => {
+      unwatch();
       for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
       for (const t of timers) clearTimeout(t);
     },

@@ -76,6 +76,7 @@ import { runGrid } from "../grid/run_grid.ts";
 import { parseGridSpec } from "../grid/spec.ts";
 import { FolderWriteError } from "../grid/write_error.ts";
 import { checkPermissions, DENO_COMMAND } from "./_permissions.ts";
+import { stopWhenLauncherEnds } from "./_launcher_watch.ts";
 import {
   readReproduceCommand,
   type ReproduceFromPack,
@@ -289,20 +290,21 @@ async function main(): Promise<number> {
   const stop = new AbortController();
   const abandon = new AbortController();
   let received: string | null = null;
+  const stopFor = (name: string) => {
+    if (received !== null) {
+      console.error(`\nReceived ${name} again: abandoning the episodes in flight.`);
+      runtime?.halt(`Received ${received}, then ${name}`, "signal");
+      abandon.abort(name);
+      return;
+    }
+    received = name;
+    console.error(
+      `\nReceived ${name}: no new episode starts (${name} again abandons those in flight).`,
+    );
+    stop.abort(`Received ${name}`);
+  };
   const listeners = (["SIGINT", "SIGTERM", "SIGHUP"] as const).map((name) => {
-    const listener = () => {
-      if (received !== null) {
-        console.error(`\nReceived ${name} again: abandoning the episodes in flight.`);
-        runtime?.halt(`Received ${received}, then ${name}`, "signal");
-        abandon.abort(name);
-        return;
-      }
-      received = name;
-      console.error(
-        `\nReceived ${name}: no new episode starts (${name} again abandons those in flight).`,
-      );
-      stop.abort(`Received ${name}`);
-    };
+    const listener = () => stopFor(name);
     try {
       Deno.addSignalListener(name, listener);
       return [name, listener] as const;
@@ -310,6 +312,8 @@ async function main(): Promise<number> {
       return null; // a signal this system does not have
     }
   }).filter((l) => l !== null);
+  // A launcher killed outright forwards nothing: its end stops the run as a closed terminal does.
+  const unwatch = stopWhenLauncherEnds(() => stopFor("SIGHUP"));
   let r;
   try {
     r = await runGrid(spec, {
@@ -325,6 +329,7 @@ async function main(): Promise<number> {
         : undefined,
     });
   } finally {
+    unwatch();
     for (const [name, listener] of listeners) Deno.removeSignalListener(name, listener);
   }
   console.log(

@@ -1,5 +1,5 @@
 // Test helper: a small LLM grid for deno task grid's launcher
-// (permissions_test.ts, permissions_signal_long_test.ts) and its models file (also _reproduce.ts).
+// (permissions_test.ts, permissions_signal_long_test.ts, launcher_kill_long_test.ts) and its models file (also _reproduce.ts).
 
 import { makeTempDir } from "../../_temp.ts";
 
@@ -25,15 +25,24 @@ export async function writeLocalModels(
   await Deno.writeTextFile(`${dir}/models.json`, JSON.stringify({ models: [model] }));
 }
 
-/** A one-episode Stag Hunt spec and a models file for `server`, in a fresh folder outside runs/. */
-export async function llmGrid(baseURL: string, keyVariable: string, turns = 1) {
+/**
+ * A Stag Hunt spec named "launch" (one episode of one turn; four of more
+ * turns unless `episodes` says) and a models file for `server`, in a fresh
+ * folder outside runs/.
+ */
+export async function llmGrid(
+  baseURL: string,
+  keyVariable: string,
+  turns = 1,
+  episodes = turns === 1 ? 1 : 4,
+) {
   const dir = await makeTempDir({ prefix: "coordlab-launch-" });
   await writeLocalModels(dir, baseURL, keyVariable);
   await Deno.writeTextFile(
     `${dir}/spec.json`,
     JSON.stringify({
       name: "launch",
-      episodes: turns === 1 ? 1 : 4,
+      episodes,
       blocks: [{
         game: "staghunt",
         N: [3],
