@@ -571,7 +571,7 @@ export class LogLineDecoder {
     }
     if (this.delta !== undefined) {
       if (this.delta.broken) {
-        return `a "lines-v6" line after a line of its block that could not be read: ` +
+        return `a delta-layout line after a line of its block that could not be read: ` +
           `what it leaves out is unknown`;
       }
       const out = this.delta.decode(v);
@@ -664,7 +664,7 @@ export class DeltaReader {
       const key = templateKey(type, body.agent);
       const t = this.templates.get(key);
       if (!full && this.skipped.has(type)) {
-        return `a "lines-v6" "${type}" line follows lines of its type this reader skipped: ` +
+        return `a delta-layout "${type}" line follows lines of its type this reader skipped: ` +
           `its template is unknown`;
       }
       if (!full && t !== undefined) {
@@ -723,7 +723,7 @@ export class DeltaReader {
         break;
       }
       if (!DELTA_HEAD_KEYS.has(k)) {
-        return `a "lines-v6" line's member "${k}" comes before its "type"`;
+        return `a delta-layout line's member "${k}" comes before its "type"`;
       }
       const x = v[k];
       if (k === "round") round = x;
@@ -732,13 +732,13 @@ export class DeltaReader {
       else if (k === "ms") ms = x;
       else if (k === "time") time = x;
       else if (x !== 1) {
-        return `a "lines-v6" line's "full" must be 1: received ${JSON.stringify(x)}`;
+        return `a delta-layout line's "full" must be 1: received ${JSON.stringify(x)}`;
       } else full = true;
     }
     const type = v.type;
-    if (!typed || typeof type !== "string") return `a "lines-v6" line must have a string "type"`;
+    if (!typed || typeof type !== "string") return `a delta-layout line must have a string "type"`;
     if (typeof seq !== "number") {
-      return `a "lines-v6" line's "seq" must be a number: received ${JSON.stringify(seq)}`;
+      return `a delta-layout line's "seq" must be a number: received ${JSON.stringify(seq)}`;
     }
     let at = this.time;
     if (ms !== undefined || time !== undefined) {
@@ -865,7 +865,7 @@ function mergeTemplate(
     } else out[k] = t[k];
   }
   if (j < keys.length) {
-    return `a "lines-v6" line's member "${keys[j]}" is not one of the members of the previous ` +
+    return `a delta-layout line's member "${keys[j]}" is not one of the members of the previous ` +
       `"${d.type}" line of its agent, in their order (write the line whole after "full":1)`;
   }
   return out;
@@ -1344,7 +1344,7 @@ export class DeltaWriter {
       const keys = Object.keys(body);
       if (keys[0] !== "type") {
         throw new TypeError(
-          `A "${type}" body whose first member is not its "type" has no "lines-v6" line`,
+          `A "${type}" body whose first member is not its "type" has no delta-layout line`,
         );
       }
       values = Object.values(body);

@@ -286,14 +286,14 @@ Deno.test("a malformed lines-v6 line is an error naming its file and line, in ev
     ],
     [
       lines[2].replace('"type":', '"x":1,"type":'),
-      `a "lines-v6" line's member "x" comes before its "type"`,
+      `a delta-layout line's member "x" comes before its "type"`,
     ],
     [
       lines.filter((l) => l.includes('"type":"decision","agent":"dep_01",'))[1].replace(
         '"draw"',
         '"zzz":1,"draw"',
       ),
-      `a "lines-v6" line's member "zzz" is not one of the members of the previous "decision" line`,
+      `a delta-layout line's member "zzz" is not one of the members of the previous "decision" line`,
     ],
   ];
   for (const [line, expected] of cases) {
@@ -341,7 +341,7 @@ Deno.test("a malformed lines-v6 line is an error naming its file and line, in ev
       file,
       line: 7,
       message:
-        `a "lines-v6" line after a line of its block that could not be read: what it leaves out is unknown`,
+        `a delta-layout line after a line of its block that could not be read: what it leaves out is unknown`,
     });
     const loaded = await loadRuns(dir);
     assertEquals(loaded.malformed[1], lenient.malformed[1]);
@@ -377,9 +377,9 @@ Deno.test("replayWith() names an edited model call of a lines-v6 log by its even
     kind: "events",
     field: `events[${cp - round}].events_hash`,
     recorded: (log[cp] as { events_hash: string }).events_hash,
-    // A body not led by its type has no "lines-v6" line: it cannot be what was hashed.
+    // A body not led by its type has no delta-layout line: it cannot be what was hashed.
     replayed: `(no lines-v7 text: A "decision" body whose first member is not its "type" has ` +
-      `no "lines-v6" line)`,
+      `no delta-layout line)`,
     event: { type: "checkpoint", seq: log[cp].seq, step: "checkpoint", round: 2, index: cp },
   });
   // A model call left out: its round is named.
@@ -422,7 +422,7 @@ Deno.test("the lines-v6 recorder refuses a body whose first member is not its ty
   assertThrows(
     () => record({ kind: "k", type: "transition" }),
     TypeError,
-    `A "transition" body whose first member is not its "type" has no "lines-v6" line`,
+    `A "transition" body whose first member is not its "type" has no delta-layout line`,
   );
   assertThrows(
     () => record({ type: "transition", kind: "k", run: "x" }),
