@@ -66,3 +66,20 @@ export async function llmGrid(
   ];
   return { dir, args };
 }
+
+const ROOT = new URL("../../../", import.meta.url).pathname;
+
+/**
+ * `deno task grid`'s launcher (`engine/cli/launch_grid.ts`) with `args`, run
+ * from the repository with only `env` beside the inherited environment and
+ * colours off, its output piped.
+ */
+export function launcherCommand(args: readonly string[], env: Record<string, string>) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}/engine/cli/launch_grid.ts`, ...args],
+    cwd: ROOT,
+    env: { ...env, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  });
+}

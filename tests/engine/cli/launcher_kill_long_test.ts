@@ -6,9 +6,8 @@
 import { assert, assertEquals } from "../../_assert.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
 import { LOCK_FILE } from "../../../engine/grid/lock.ts";
-import { llmGrid } from "./_llm_grid.ts";
+import { launcherCommand, llmGrid } from "./_llm_grid.ts";
 
-const ROOT = new URL("../../../", import.meta.url).pathname;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const EPISODES = 12;
 
@@ -19,13 +18,7 @@ Deno.test("a grid whose launcher is killed outright stops within a second, as fo
   const { dir, args } = await llmGrid(server.url, "LAUNCHER_KILL_KEY", 3, EPISODES);
   args.push("--concurrency", "1");
   try {
-    const launcher = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${ROOT}/engine/cli/launch_grid.ts`, ...args],
-      cwd: ROOT,
-      env: { LAUNCHER_KILL_KEY: key, NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const launcher = launcherCommand(args, { LAUNCHER_KILL_KEY: key }).spawn();
     while (server.stats().chat < 3) await new Promise((r) => setTimeout(r, 20));
     const lock = JSON.parse(await Deno.readTextFile(`${dir}/run/${LOCK_FILE}`));
     assert(lock.pid !== launcher.pid, "the lock is the grid child's");
@@ -52,13 +45,7 @@ Deno.test("a grid whose launcher is killed outright stops within a second, as fo
     await new Promise((r) => setTimeout(r, 300));
     assertEquals(server.stats().chat, callsAtStop, "no request after the grid stopped");
     // The same command resumes the folder and finishes it.
-    const resumed = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${ROOT}/engine/cli/launch_grid.ts`, ...args],
-      cwd: ROOT,
-      env: { LAUNCHER_KILL_KEY: key, NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const resumed = await launcherCommand(args, { LAUNCHER_KILL_KEY: key }).output();
     const again = text(resumed.stdout);
     assertEquals(resumed.code, 0, again + text(resumed.stderr));
     assert(again.includes(`launch: ${EPISODES}/${EPISODES} episodes finished`), again);

@@ -6,7 +6,7 @@
 // command on SIGINT stops, says how to resume and exits 130).
 import { assert, assertEquals } from "../../_assert.ts";
 import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
-import { llmGrid } from "./_llm_grid.ts";
+import { launcherCommand, llmGrid } from "./_llm_grid.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -19,13 +19,8 @@ Deno.test("deno task grid forwards SIGINT to the grid, which stops and says how 
   const server = serveLocalModel({ apiKey: key, latencyMs: 50 });
   const { dir, args } = await llmGrid(server.url, "LAUNCH_TEST_KEY", 3);
   try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", `${ROOT}/engine/cli/launch_grid.ts`, ...args, "--concurrency", "1"],
-      cwd: ROOT,
-      env: { LAUNCH_TEST_KEY: key, NO_COLOR: "1" },
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
+    const child = launcherCommand([...args, "--concurrency", "1"], { LAUNCH_TEST_KEY: key })
+      .spawn();
     while (server.stats().chat === 0) await new Promise((r) => setTimeout(r, 50));
     child.kill("SIGINT");
     const ran = await child.output();
