@@ -11,6 +11,11 @@
  * their tokens at cost 0 (the log's own accounting, see
  * `engine/agents/llm/accounting.ts`).
  *
+ * Costs in different currencies are never summed: the rows are grouped by
+ * `currency` too (the calls frame's: the run folder's manifest's; null where
+ * none is recorded, and for a frame without the column), and the totals are
+ * one row per currency.
+ *
  * @module
  */
 
@@ -30,8 +35,9 @@ export interface UsageTableOptions {
    */
   by?: readonly string[];
   /**
-   * Add a last row summing every call, with `"total"` in the first `by`
-   * column and null in the others.
+   * Add last rows summing every call, one per currency, with `"total"` in
+   * the first `by` column (other than `currency`) and null in the others.
+   * Grouped by `currency` alone, the groups are the totals: none is added.
    *
    * @default {true}
    */
@@ -61,8 +67,9 @@ const KNOWN_SUMS = ["tokens_in", "tokens_out", "tokens_reasoning", "cost"] as co
  * `calls` frame itself. Rows without a model call (rule-based agents' calls)
  * are left out.
  * @param options Columns to group by and whether to add a totals row.
- * @returns One row per group (in the papers' order of conditions, then by
- * value) and the totals row; the `by` columns as strings, then `calls`,
+ * @returns One row per group and currency (in the papers' order of
+ * conditions, then by value) and the totals rows, one per currency; the `by`
+ * columns as strings, `currency` (unless `by` names it), then `calls`,
  * `cache_hits`, `failed` (calls that failed after their last retry),
  * `attempts` (network attempts), `tokens_in`, `tokens_out`,
  * `tokens_reasoning`, `unknown_tokens` (calls whose counts are unknown),
@@ -86,13 +93,14 @@ const KNOWN_SUMS = ["tokens_in", "tokens_out", "tokens_reasoning", "cost"] as co
  *   tokens_out: [10, 10, 12, 8],
  *   tokens_reasoning: [0, 0, 0, 4],
  *   cost: [0.5, 0, 0.25, null],
+ *   currency: ["USD", "USD", "USD", "USD"],
  *   latency_ms: [30, 0, 50, 20],
  * });
  * const table = usageTable(calls);
- * assert.deepEqual(table.select("model_id", "calls", "cache_hits", "tokens_in", "cost", "unpriced").toRecords(), [
- *   { model_id: "a", calls: 3, cache_hits: 1, tokens_in: 320, cost: 0.75, unpriced: 0 },
- *   { model_id: "b", calls: 1, cache_hits: 0, tokens_in: 80, cost: null, unpriced: 1 },
- *   { model_id: "total", calls: 4, cache_hits: 1, tokens_in: 400, cost: null, unpriced: 1 },
+ * assert.deepEqual(table.select("model_id", "currency", "calls", "cache_hits", "tokens_in", "cost", "unpriced").toRecords(), [
+ *   { model_id: "a", currency: "USD", calls: 3, cache_hits: 1, tokens_in: 320, cost: 0.75, unpriced: 0 },
+ *   { model_id: "b", currency: "USD", calls: 1, cache_hits: 0, tokens_in: 80, cost: null, unpriced: 1 },
+ *   { model_id: "total", currency: "USD", calls: 4, cache_hits: 1, tokens_in: 400, cost: null, unpriced: 1 },
  * ]);
  * assert.deepEqual(table.getColumn("mean_latency_ms").toArray(), [40, 20, 100 / 3]);
  * const byMechanism = usageTable(calls, { by: ["model_id", "mechanism"], totals: false });
@@ -114,17 +122,33 @@ export function usageTable(
   const { by = ["model_id"], totals = true } = options;
   if (by.length === 0) throw new RangeError("usageTable() needs at least one column in by");
   requireColumns(calls, [...USAGE_COLUMNS, ...by], "usageTable() calls frame");
-  const rows = calls.filter(pl.col("model_id").isNotNull());
-  const groups = sortByConditions(
-    finish(rows.groupBy([...by]).agg(...aggregations())),
-    by,
-  ).select(...by.map((c) => pl.col(c).cast(pl.Utf8)), ...OUTPUT.map((c) => pl.col(c)));
-  if (!totals) return groups;
-  const total = finish(rows.select(...aggregations())).select(
-    ...by.map((c, i) => pl.lit(i === 0 ? "total" : null).cast(pl.Utf8).alias(c)),
+  const rows = withCurrency(calls.filter(pl.col("model_id").isNotNull()));
+  const keys = by.includes("currency") ? [...by] : [...by, "currency"];
+  const groups = sortByConditions(finish(rows.groupBy(keys).agg(...aggregations())), keys)
+    .select(...keys.map((c) => pl.col(c).cast(pl.Utf8)), ...OUTPUT.map((c) => pl.col(c)));
+  // Grouped by currency alone, the groups are the totals.
+  const label = keys.find((c) => c !== "currency");
+  if (!totals || label === undefined) return groups;
+  // One totals row per currency (a single row of zeros without any call).
+  const summed = rows.height === 0
+    ? rows.select(pl.lit(null).cast(pl.Utf8).alias("currency"), ...aggregations())
+    : sortByConditions(rows.groupBy("currency").agg(...aggregations()), ["currency"]);
+  const total = finish(summed).select(
+    ...keys.map((c) =>
+      c === "currency"
+        ? pl.col(c).cast(pl.Utf8)
+        : pl.lit(c === label ? "total" : null).cast(pl.Utf8).alias(c)
+    ),
     ...OUTPUT.map((c) => pl.col(c)),
   );
   return pl.concat([groups, total], { how: "vertical" });
+}
+
+/** The calls with a `currency` column: a frame without one records none (null). */
+function withCurrency(calls: pl.DataFrame): pl.DataFrame {
+  return calls.columns.includes("currency")
+    ? calls
+    : calls.withColumn(pl.lit(null).cast(pl.Utf8).alias("currency"));
 }
 
 function isFrame(value: pl.DataFrame | { readonly calls?: pl.DataFrame }): value is pl.DataFrame {

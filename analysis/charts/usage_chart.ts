@@ -3,7 +3,9 @@
  * per model (and condition, when asked), estimated cost on the left, prompt
  * and completion tokens stacked on the right. A cost or token sum that is
  * unknown (a model without a price, a provider that sent no valid counts) is
- * written as such beside an empty bar, never drawn as 0.
+ * written as such beside an empty bar, never drawn as 0. The cost axis names
+ * its currency (the calls frame's `currency`); calls in more than one
+ * currency are refused, never drawn on one axis.
  *
  * @module
  */
@@ -41,7 +43,8 @@ export interface UsageChartOptions {
  * @param options Conditions to split by, title and size.
  * @returns A Vega-Lite v5 spec: two panels side by side sharing the bars'
  * labels.
- * @throws {RangeError} If the frame lacks a column, or a size is not a
+ * @throws {RangeError} If the frame lacks a column, its calls are in more
+ * than one currency (filter it by `currency` first), or a size is not a
  * positive integer.
  *
  * @example Cost and tokens of two models, one without a price
@@ -61,11 +64,13 @@ export interface UsageChartOptions {
  *   tokens_out: [10, 12, 8],
  *   tokens_reasoning: [0, 0, 0],
  *   cost: [0.5, 0.25, null],
+ *   currency: ["USD", "USD", "USD"],
  *   latency_ms: [30, 50, 20],
  * });
  * const spec = usageChart(calls, { by: ["mechanism"] });
  * const svg = await renderSvg(spec);
  * assert.ok(svg.includes(">a · M3</text>") && svg.includes(">no price</text>"));
+ * assert.ok(svg.includes(">estimated cost (USD)</text>"));
  * ```
  */
 export function usageChart(
@@ -85,11 +90,14 @@ export function usageChart(
   const table = chartValues(
     usageTable(data, { by: ["model_id", ...by], totals: false }).drop("mean_latency_ms"),
   );
+  const currency = oneCurrency(table.map((row) => row.currency as string | null));
   const rows: Record<string, unknown>[] = table.map((row) => ({
     ...row,
     // A game without the condition (a Stag Hunt has no mechanism) says so.
     label: [row.model_id, ...by.map((key) => row[key] ?? `no ${key}`)].map(String).join(" · "),
-    cost_text: row.cost === null ? "no price" : `${formatCost(row.cost as number)}`,
+    cost_text: row.cost === null
+      ? "no price"
+      : `${formatCost(row.cost as number)}${currency === null ? "" : ` ${currency}`}`,
     tokens_text: row.tokens_in === null || row.tokens_out === null
       ? "unknown"
       : `${(row.tokens_in as number) + (row.tokens_out as number)}`,
@@ -129,7 +137,11 @@ export function usageChart(
             mark: { type: "bar" },
             encoding: {
               y,
-              x: { field: "cost", type: "quantitative", title: "estimated cost" },
+              x: {
+                field: "cost",
+                type: "quantitative",
+                title: `estimated cost (${currency ?? "currency not recorded"})`,
+              },
               color: {
                 field: "model_id",
                 type: "nominal",
@@ -186,6 +198,23 @@ export function usageChart(
     ],
     resolve: { scale: { color: "independent" } },
   } as VegaLiteSpec);
+}
+
+/**
+ * The one currency of the chart's rows (null: not recorded, or no rows).
+ * Rows in two (a known one and an unrecorded one included) cannot share an
+ * axis: that is an error naming them.
+ */
+function oneCurrency(codes: readonly (string | null)[]): string | null {
+  const distinct = [...new Set(codes)];
+  if (distinct.length <= 1) return distinct[0] ?? null;
+  const named = distinct.map((c) => c ?? "not recorded").sort();
+  const code = distinct.filter((c) => c !== null).sort()[0];
+  throw new RangeError(
+    `usageChart(): the calls' costs are in ${distinct.length} currencies (${named.join(", ")}) ` +
+      `and are not drawn on one axis: chart each alone, e.g. ` +
+      `usageChart(calls.filter(pl.col("currency").eq(pl.lit("${code}"))))`,
+  );
 }
 
 /** A cost with four significant digits (costs of a few calls are fractions of a cent). */

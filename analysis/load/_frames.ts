@@ -1,9 +1,14 @@
 // Builds Polars frames from a scan result (see _event_scan.ts): the
 // episodes frame from the start and end events, and each child frame from
 // its columns, with the episode's keys (run, episode, game, env, the
-// condition keys of the games present, model) repeated on every row.
+// condition keys of the games present, model) repeated on every row. Costs
+// carry their currency (`currency`, on `episodes` and `calls`): the one the
+// manifest in the log's own folder records (`_run_currency.ts`), null where
+// none is recorded.
 
+import { dirname } from "node:path";
 import pl from "npm:nodejs-polars@0.25.2";
+import { folderCurrencies } from "./_run_currency.ts";
 import { gameDescriptor, GAMES } from "../../engine/games/registry.ts";
 import {
   CHILD_COLUMNS,
@@ -97,6 +102,7 @@ export function buildFrames(
       childFrame(table, name, keyFrame, keys)
     );
     let frame = built.length === 1 ? built[0] : pl.concat(built, { how: "diagonal" });
+    if (name === "calls") frame = withCallCurrency(frame, episodes);
     if (name === "rounds" && built.length > 1) {
       const metrics = frame.columns.filter((c) => !keys.includes(c) && c !== "round");
       frame = frame.select(...[...keys, "round", ...metrics.sort()].map((c) => pl.col(c)));
@@ -104,6 +110,55 @@ export function buildFrames(
     out[name] = frame;
   }
   return out;
+}
+
+/**
+ * The calls frame (eager or lazy) with each row's `currency`, its episode's
+ * (placed after `cost`); a frame that has one is returned as it is. Joined
+ * on the episode's run and id only when some episode records a currency.
+ */
+export function withCallCurrency<F extends pl.DataFrame | pl.LazyDataFrame>(
+  calls: F,
+  episodes: pl.DataFrame,
+): F {
+  const columns = calls.columns;
+  if (columns.includes("currency")) return calls;
+  const known = episodes.columns.includes("currency") &&
+    episodes.getColumn("currency").nullCount() < episodes.height;
+  const order = afterColumn(columns, "cost", "currency").map((c) => pl.col(c));
+  const on = { on: ["run", "episode"], how: "left" as const };
+  const currencies = episodes.select(pl.col("run"), pl.col("episode"), pl.col("currency"));
+  const nulls = pl.lit(null).cast(pl.Utf8).alias("currency");
+  if ("collectSync" in calls) {
+    const lazy = calls as pl.LazyDataFrame;
+    return (known ? lazy.join(currencies.lazy(), on) : lazy.withColumns(nulls))
+      .select(...order) as F;
+  }
+  const eager = calls as pl.DataFrame;
+  return (known ? eager.join(currencies, on) : eager.withColumns(nulls)).select(...order) as F;
+}
+
+/**
+ * The episodes frame (eager or lazy) of a set written before costs carried
+ * their currency, with a `currency` of nulls after `cost` ("not recorded");
+ * a frame that has one is returned as it is.
+ */
+export function withEpisodeCurrency<F extends pl.DataFrame | pl.LazyDataFrame>(episodes: F): F {
+  const columns = episodes.columns;
+  if (columns.includes("currency")) return episodes;
+  const order = afterColumn(columns, "cost", "currency").map((c) => pl.col(c));
+  const nulls = pl.lit(null).cast(pl.Utf8).alias("currency");
+  return ("collectSync" in episodes
+    ? (episodes as pl.LazyDataFrame).withColumns(nulls).select(...order)
+    : (episodes as pl.DataFrame).withColumns(nulls).select(...order)) as F;
+}
+
+/** `columns` with `added` placed after `anchor` (at the end without it). */
+function afterColumn(columns: readonly string[], anchor: string, added: string): string[] {
+  const at = columns.indexOf(anchor);
+  return at < 0
+    ? [...columns, added]
+    : [...columns.slice(0, at + 1), added, ...columns.slice(at + 1)];
 }
 
 function emptyTable(name: ChildFrame): TableData {
@@ -190,7 +245,8 @@ function childFrame(
 }
 
 function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
-  const rows = metas.map(episodeRow);
+  const currencyOf = folderCurrencies();
+  const rows = metas.map((meta) => episodeRow(meta, currencyOf(dirname(meta.file))));
   const column = <K extends keyof EpisodeRow>(name: K, dtype: pl.DataType) =>
     pl.Series(name, rows.map((row) => row[name]), dtype);
   const games = new Set(rows.map((row) => row.env).filter((env) => env !== null));
@@ -233,6 +289,7 @@ function episodeFrame(metas: readonly EpisodeMeta[]): pl.DataFrame {
     column("tokens_out", pl.Int64),
     column("tokens_reasoning", pl.Int64),
     column("cost", pl.Float64),
+    column("currency", pl.Utf8),
     column("overrides", pl.Utf8),
     column("params", pl.Utf8),
     column("derived", pl.Utf8),
@@ -278,6 +335,8 @@ interface EpisodeRow {
   tokens_out: number | null;
   tokens_reasoning: number | null;
   cost: number | null;
+  /** The currency of `cost`, from the log's folder's manifest; null when none records it. */
+  currency: string | null;
   overrides: string | null;
   params: string | null;
   derived: string | null;
@@ -319,7 +378,7 @@ function keyValue(value: unknown): string | number | null {
   return String(value);
 }
 
-function episodeRow(meta: EpisodeMeta): EpisodeRow {
+function episodeRow(meta: EpisodeMeta, currency: string | null): EpisodeRow {
   const start = meta.start ?? {};
   const end = meta.end;
   const hasStart = meta.start !== undefined;
@@ -407,6 +466,7 @@ function episodeRow(meta: EpisodeMeta): EpisodeRow {
     tokens_out: meta.usage.tokensOut,
     tokens_reasoning: meta.usage.tokensReasoning,
     cost: meta.usage.cost,
+    currency,
     overrides: "overrides" in fields ? JSON.stringify(fields.overrides) : null,
     params: start.params === undefined ? null : JSON.stringify(start.params),
     derived: hasStart ? JSON.stringify(derived) : null,

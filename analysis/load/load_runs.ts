@@ -30,7 +30,11 @@
  *   episode's model calls summed from its `llm_call` events: `model_calls`,
  *   `tokens_in`, `tokens_out`, `tokens_reasoning` and `cost` (a sum is null
  *   when one of its calls' values is unknown: no valid token counts, no
- *   price; 0 for an episode without model calls); then `overrides`,
+ *   price; 0 for an episode without model calls), `currency` (the ISO 4217
+ *   code of `cost`: the one the `manifest.json` in the log's own folder
+ *   records, `spend.currency`; null where none is recorded: a log outside a
+ *   grid's folder, a mock grid, a compacted set written before currencies
+ *   were loaded); then `overrides`,
  *   `params` and `derived` (JSON) and `file`; for a branch
  *   (`episode_start.branch_of`), `branch_of_run`, `branch_of` (the parent's
  *   run and episode), `branch_round` and `branch_change` (JSON), null
@@ -57,7 +61,8 @@
  *   `llm_call`: `model_id` (the models file's id), `provider`,
  *   `provider_model`, `cache` (`hit`, `miss`, `off`), `attempts`,
  *   `tokens_in`, `tokens_out`, `tokens_reasoning` (null when the provider
- *   sent no valid counts), `cost` (null without a price), `latency_ms`,
+ *   sent no valid counts), `cost` (null without a price), `currency` (its
+ *   episode's), `latency_ms`,
  *   `wall_ms`, `finish_reason`, `usage_warning` and `error`.
  * - `turns`: one row per Stag Hunt `turn` event: `round`, `seq`,
  *   `position`, `agent`, `corrupted`, both action layers
@@ -102,7 +107,7 @@
  *   in path order, then compacted sets in path order. Copies with the same
  *   content (for logs: `episode_start` and `episode_end` without their times
  *   and the last checkpoint's events hash; against or between compacted
- *   sets: the `episodes` row but its `file`) are dropped and listed in
+ *   sets: the `episodes` row but its `file` and `currency`) are dropped and listed in
  *   `duplicates`; copies whose content differs raise one `RangeError`
  *   listing them, unless `duplicates: "first"` keeps the first copy of each
  *   (and lists the others with `same: false`).
@@ -131,7 +136,7 @@ import {
   scanFiles,
   type ScanResult,
 } from "./_event_scan.ts";
-import { buildFrames, keyColumns } from "./_frames.ts";
+import { buildFrames, keyColumns, withCallCurrency, withEpisodeCurrency } from "./_frames.ts";
 import { MANIFEST_FILE } from "../../engine/grid/manifest.ts";
 import { checkShardSet, ShardSetError } from "./_shard_set.ts";
 
@@ -599,14 +604,21 @@ export async function loadRunsLazy(
     episodes.push(eager.episodes);
   }
   for (const folder of sources.parquet) {
+    // Episodes frames are small: read them to find the copies to leave out.
+    const read = withEpisodeCurrency(pl.readParquet(join(folder, "episodes.parquet")));
     const part: Partial<Record<FrameName, pl.LazyDataFrame>> = {};
     for (const name of frames) {
       const path = join(folder, `${name}.parquet`);
-      if (exists(path)) part[name] = pl.scanParquet(path);
+      if (!exists(path)) continue;
+      const scan = pl.scanParquet(path);
+      part[name] = name === "episodes"
+        ? withEpisodeCurrency(scan)
+        : name === "calls"
+        ? withCallCurrency(scan, read)
+        : scan;
     }
     parts.push({ source: folder, frames: part });
-    // Episodes frames are small: read them to find the copies to leave out.
-    episodes.push(pl.readParquet(join(folder, "episodes.parquet")));
+    episodes.push(read);
   }
   const drop = crossDuplicates(parts.map((p, i) => ({ source: p.source, episodes: episodes[i] })));
   duplicates.push(...drop.duplicates);
@@ -1004,8 +1016,9 @@ function crossDuplicates(
         return;
       }
       dropped.push(row);
+      // Where a copy lies (its file, and the currency its folder's manifest records) is not content.
       const common = p.episodes.columns.filter((c) =>
-        c !== "file" && parts[first.part].episodes.columns.includes(c)
+        c !== "file" && c !== "currency" && parts[first.part].episodes.columns.includes(c)
       );
       const content = (part: number, r: number) =>
         canonicalJson(common.map((c) => rowOf(part, r)[c] ?? null));
@@ -1059,11 +1072,12 @@ function readParquetSet(
   frames: readonly FrameName[],
 ): Partial<Record<FrameName, pl.DataFrame>> {
   const out: Partial<Record<FrameName, pl.DataFrame>> = {};
-  const episodes = pl.readParquet(join(folder, "episodes.parquet"));
+  const episodes = withEpisodeCurrency(pl.readParquet(join(folder, "episodes.parquet")));
   out.episodes = episodes;
   for (const name of frames) {
     if (name === "episodes" || !exists(join(folder, `${name}.parquet`))) continue;
-    out[name] = withEpisodeKeys(pl.readParquet(join(folder, `${name}.parquet`)), episodes);
+    const frame = withEpisodeKeys(pl.readParquet(join(folder, `${name}.parquet`)), episodes);
+    out[name] = name === "calls" ? withCallCurrency(frame, episodes) : frame;
   }
   return out;
 }

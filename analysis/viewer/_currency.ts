@@ -4,9 +4,8 @@
 // a log without a manifest that records one shows bare numbers and says why,
 // and a site over folders in different currencies does not sum their costs.
 
-import { dirname, join } from "node:path";
-import { MANIFEST_FILE } from "../../engine/grid/manifest.ts";
-import { isCurrencyCode } from "../../engine/agents/llm/model_config.ts";
+import { dirname } from "node:path";
+import { folderCurrency } from "../load/_run_currency.ts";
 import { fmtNumber } from "./_format.ts";
 
 /** The currency of a set of costs, or why it is not known. */
@@ -30,27 +29,6 @@ export const UNRECORDED_CURRENCY: CostCurrency = {
 /** A currency stated by the caller or a manifest. */
 export function knownCurrency(code: string): CostCurrency {
   return { code, note: null, mixed: [] };
-}
-
-/**
- * The currency a run folder's manifest records for its prices, or `null`
- * when it holds no manifest, the manifest records no spend (a mock run), or
- * it was written before the currency was recorded. A manifest that is not
- * JSON is left to the readers that need it: here it records nothing.
- */
-export function folderCurrency(folder: string): string | null {
-  let text: string;
-  try {
-    text = Deno.readTextFileSync(join(folder, MANIFEST_FILE));
-  } catch {
-    return null;
-  }
-  try {
-    const code = (JSON.parse(text) as { spend?: { currency?: unknown } })?.spend?.currency;
-    return isCurrencyCode(code) ? code : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The currency of the costs in a set of log files: their folders' manifests'. */

@@ -11,7 +11,8 @@
 
 import { dirname } from "node:path";
 import { checkCurrency } from "../../engine/agents/llm/model_config.ts";
-import { folderCurrency, knownCurrency, UNRECORDED_CURRENCY } from "./_currency.ts";
+import { knownCurrency, UNRECORDED_CURRENCY } from "./_currency.ts";
+import { folderCurrency } from "../load/_run_currency.ts";
 import type { EngineEvent } from "../../engine/core/events.ts";
 import { Buffer } from "node:buffer";
 import type pl from "npm:nodejs-polars@0.25.2";

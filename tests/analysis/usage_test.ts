@@ -68,6 +68,7 @@ Deno.test("usageTable() sums calls, tokens and cost by model as the runtime's le
   const table = usageTable(frames!);
   assert.deepEqual(table.columns, [
     "model_id",
+    "currency",
     "calls",
     "cache_hits",
     "failed",
@@ -88,6 +89,7 @@ Deno.test("usageTable() sums calls, tokens and cost by model as the runtime's le
     const t = ledgerOf(id);
     return {
       model_id: id,
+      currency: "USD",
       calls: t.calls,
       cache_hits: 0,
       failed: 0,
@@ -162,7 +164,7 @@ Deno.test("usageChart() draws cost and tokens by model and mechanism, unknown co
     assert.ok(svg.includes(`>${label}</text>`), label);
   }
   assert.equal(svg.split(">no price</text>").length - 1, 2);
-  assert.ok(svg.includes(">estimated cost</text>") && svg.includes(">completion</text>"));
+  assert.ok(svg.includes(">estimated cost (USD)</text>") && svg.includes(">completion</text>"));
   const png = await renderPng(spec);
   assert.deepEqual([...png.subarray(1, 4)], [0x50, 0x4e, 0x47]); // "PNG"
   assert.equal(root.usageChart, usageChart);
@@ -185,4 +187,6 @@ Deno.test("usageChart() labels a row without the condition (a game without a mec
   const svg = await renderSvg(usageChart(calls, { by: ["mechanism"] }));
   assert.ok(svg.includes(">a · M1</text>") && svg.includes(">a · no mechanism</text>"), svg);
   assert.ok(!svg.includes("null"));
+  // A frame without a currency column records none, and the axis says so.
+  assert.ok(svg.includes(">estimated cost (currency not recorded)</text>"));
 });
