@@ -29,10 +29,9 @@ import { compactRun } from "../../analysis/load/compact.ts";
 import { FolderLockedError, LockPathError } from "../grid/lock.ts";
 import { FolderWriteError, isOsError } from "../grid/write_error.ts";
 import { addonFolder, checkPermissions, DENO_COMMAND, quote } from "./_permissions.ts";
+import { EXIT_WRITE } from "./_exit_codes.ts";
 
 const USAGE = `Usage: ${DENO_COMMAND} task compact RUN_DIR [--out DIR] [--take-over-lock]`;
-/** Exit code of an output folder that cannot be written: sysexits' `EX_IOERR`. */
-const EXIT_WRITE = 74;
 /** What nodejs-polars' loader reads to pick its native binary (see the module doc). */
 const POLARS_SYS = ["cpus", "networkInterfaces", "hostname"];
 

@@ -96,10 +96,10 @@
  * is writing or whose lock is a link; 3 stopped because a provider failed
  * (the message names it, its HTTP status or last error, and its key
  * variable), also when found after the last episode started; 74 a file of
- * the run folder (or the response cache) could not be written; 129, 130,
- * 143 interrupted by SIGHUP, SIGINT, SIGTERM; 130 also stopped by the
- * budget. A run that finished every episode although a signal came exits as
- * if none had.
+ * the run folder (or the response cache) could not be written; 4 stopped by
+ * the budget (`--max-cost`, `--max-tokens`: raise it to go on); 129, 130,
+ * 143 interrupted by SIGHUP, SIGINT, SIGTERM. A run that finished every
+ * episode although a signal came exits as if none had.
  *
  * A Slurm job array runs one shard per task, each in its own folder:
  * `deno task slurm --spec SPEC --shards N --out DIR --submit` writes and
@@ -132,6 +132,7 @@ import { type PilotResult, runPilot } from "../grid/pilot.ts";
 import { formatCost } from "../core/progress.ts";
 import { checkPermissions, DENO_COMMAND, gridNeeds, quote } from "./_permissions.ts";
 import { numberFlags } from "./_flags.ts";
+import { EXIT_BUDGET, EXIT_WRITE } from "./_exit_codes.ts";
 import { stopWhenLauncherEnds } from "./_launcher_watch.ts";
 
 const USAGE = `Usage: ${DENO_COMMAND} task grid --spec SPEC [--out DIR] [--shard I/N]
@@ -144,7 +145,7 @@ const USAGE = `Usage: ${DENO_COMMAND} task grid --spec SPEC [--out DIR] [--shard
          [--max-episodes N]`;
 
 /** Exit code of a run folder (or cache) that cannot be written: sysexits' `EX_IOERR`. */
-const EXIT_WRITE = 74;
+
 /** Signals that stop a run, and their exit codes (128 + the signal's number). */
 const SIGNALS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
 type StopSignal = keyof typeof SIGNALS;
@@ -547,12 +548,13 @@ const NO_CACHE_RESUME = "Without --cache, a model reply is kept only in the log 
   "that finished: a resume plays the unfinished episodes from the start and pays again for any " +
   "calls they had made. Add --cache DIR to both commands to replay those replies instead.";
 
-/** The exit code of a run: 74 for a folder, cache or ledger that cannot be written, 3 for a failing provider, 128 + a signal, 130 interrupted, 1 with failed or degraded episodes, else 0. */
+/** The exit code of a run: 74 for a folder, cache or ledger that cannot be written, 3 for a failing provider, 4 for the budget, 128 + a signal, 130 interrupted, 1 with failed or degraded episodes, else 0. */
 function exitCode(r: GridResult, received: StopSignal | null): number {
   if (r.stoppedBy === "disk" || r.stoppedBy === "cache" || r.stoppedBy === "ledger") {
     return EXIT_WRITE;
   }
   if (r.stoppedBy === "provider") return 3;
+  if (r.stoppedBy === "budget" && r.interrupted) return EXIT_BUDGET;
   if (received !== null && r.interrupted) return SIGNALS[received];
   return r.interrupted ? 130 : r.failed.length + r.degraded.length ? 1 : 0;
 }

@@ -59,9 +59,9 @@
  *
  * Exit codes: 0 done (every episode ok, and a rebuilt report identical);
  * 1 some episodes failed or are degraded, or a rebuilt report differs;
- * 2 bad arguments, files or permissions; 3 a provider failed; 74 a folder
- * could not be written; 129, 130, 143 interrupted by SIGHUP, SIGINT, SIGTERM
- * (130 also stopped by the budget): the same command resumes.
+ * 2 bad arguments, files or permissions; 3 a provider failed; 4 stopped by
+ * the budget (raise it to go on); 74 a folder could not be written; 129,
+ * 130, 143 interrupted by SIGHUP, SIGINT, SIGTERM: the same command resumes.
  *
  * @module
  */
@@ -94,6 +94,7 @@ import {
   reproductionReport,
 } from "../../analysis/report/reproduction.ts";
 import { countsText, writeReport } from "../../analysis/report/render.ts";
+import { EXIT_BUDGET, EXIT_WRITE } from "./_exit_codes.ts";
 
 const USAGE = `Usage: ${DENO_COMMAND} task reproduce <frail|staghunt> [--models FILE] [--dry-run]
          [--out DIR] [--cache DIR] [--episodes N] [--pack FILE] [--spec FILE] [--max-cost X]
@@ -101,7 +102,6 @@ const USAGE = `Usage: ${DENO_COMMAND} task reproduce <frail|staghunt> [--models 
        ${DENO_COMMAND} task reproduce --from-pack FILE [--out DIR]`;
 
 const PACK_FORMAT = "coordlab-reproduction-pack";
-const EXIT_WRITE = 74;
 
 function fail(message: string): never {
   throw new ReproduceUsageError(message);
@@ -351,6 +351,7 @@ async function main(): Promise<number> {
       return EXIT_WRITE;
     }
     if (r.stoppedBy === "provider") return 3;
+    if (r.stoppedBy === "budget") return EXIT_BUDGET;
     return received === "SIGTERM" ? 143 : received === "SIGHUP" ? 129 : 130;
   }
   const built = await report(paper, out);

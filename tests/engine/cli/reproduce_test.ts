@@ -143,6 +143,33 @@ Deno.test("deno task reproduce runs LLM agents into a folder outside runs/, with
   }
 });
 
+Deno.test("deno task reproduce stopped by its budget exits 4, not a Ctrl-C's 130, and says it resumes", async () => {
+  const key = `sk-test-${crypto.randomUUID()}`;
+  const server = serveLocalModel({ apiKey: key, seed: 3 });
+  const dir = await makeTempDir({ prefix: "coordlab-repro-budget-" });
+  try {
+    const ran = await task([
+      ...await llmInputs(dir, server.url, "REPRO_BUDGET_KEY"),
+      "--episodes",
+      "1",
+      "--out",
+      `${dir}/out`,
+      "--max-tokens",
+      "1",
+      "--no-preflight",
+      "--no-progress",
+    ], { REPRO_BUDGET_KEY: key });
+    const out = ran.out + ran.err;
+    assertEquals(ran.code, 4, out);
+    assert(out.includes("Stopped: Token budget reached"), out);
+    assert(out.includes("Not finished: run the same command again to resume."), out);
+    assertEquals(server.stats().chat, 0);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("deno task reproduce with a key variable unset exits 2 naming it and its model, before any request", async () => {
   const server = serveLocalModel({ apiKey: "sk-x" });
   const dir = await makeTempDir({ prefix: "coordlab-repro-task-" });
