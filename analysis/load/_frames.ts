@@ -126,16 +126,16 @@ export function withCallCurrency<F extends pl.DataFrame | pl.LazyDataFrame>(
   const known = episodes.columns.includes("currency") &&
     episodes.getColumn("currency").nullCount() < episodes.height;
   const order = afterColumn(columns, "cost", "currency").map((c) => pl.col(c));
-  const on = { on: ["run", "episode"], how: "left" as const };
-  const currencies = episodes.select(pl.col("run"), pl.col("episode"), pl.col("currency"));
   const nulls = pl.lit(null).cast(pl.Utf8).alias("currency");
+  const on = { on: ["run", "episode"], how: "left" as const };
+  const currencies = () => episodes.select(pl.col("run"), pl.col("episode"), pl.col("currency"));
   if ("collectSync" in calls) {
     const lazy = calls as pl.LazyDataFrame;
-    return (known ? lazy.join(currencies.lazy(), on) : lazy.withColumns(nulls))
+    return (known ? lazy.join(currencies().lazy(), on) : lazy.withColumns(nulls))
       .select(...order) as F;
   }
   const eager = calls as pl.DataFrame;
-  return (known ? eager.join(currencies, on) : eager.withColumns(nulls)).select(...order) as F;
+  return (known ? eager.join(currencies(), on) : eager.withColumns(nulls)).select(...order) as F;
 }
 
 /**

@@ -7,10 +7,13 @@
 // (an LLM grid packed and played again from the pack's reply cache against a
 // closed port with zero requests is in reproduce_pack_long_test.ts).
 import { assert, assertEquals } from "../../_assert.ts";
-import { serveLocalModel } from "../../../engine/agents/llm/server/local_server.ts";
+import {
+  type LocalServer,
+  serveLocalModel,
+} from "../../../engine/agents/llm/server/local_server.ts";
 import { narrowFlags } from "../../../engine/cli/_permissions.ts";
 import { readReproduceCommand, reproduceNeeds } from "../../../engine/cli/_reproduce_args.ts";
-import { llmInputs, reproduce, reproduceDirectly, ROOT, task } from "./_reproduce.ts";
+import { llmInputs, type Ran, reproduce, reproduceDirectly, ROOT, task } from "./_reproduce.ts";
 import { assertPaperScreen } from "../grid/_paper_screen.ts";
 import { makeTempDir } from "../../_temp.ts";
 
@@ -115,7 +118,15 @@ Deno.test("reproduce.ts run directly without the network and the key variable na
   }
 });
 
-Deno.test("deno task reproduce runs LLM agents into a folder outside runs/, with no command to copy", async () => {
+/**
+ * `deno task reproduce` of the tiny LLM spec (one episode a cell) against a
+ * local server holding a fresh key, with `flags` after the inputs; the
+ * server and folder are closed and removed however `check` ends.
+ */
+async function taskAgainstServer(
+  flags: (dir: string) => string[],
+  check: (ran: Ran, out: string, dir: string, server: LocalServer) => Promise<void> | void,
+): Promise<void> {
   const key = `sk-test-${crypto.randomUUID()}`;
   const server = serveLocalModel({ apiKey: key, seed: 3 });
   const dir = await makeTempDir({ prefix: "coordlab-repro-task-" });
@@ -126,48 +137,37 @@ Deno.test("deno task reproduce runs LLM agents into a folder outside runs/, with
       "1",
       "--out",
       `${dir}/out`,
-      "--cache",
-      `${dir}/cache`,
+      ...flags(dir),
       "--no-progress",
     ], { REPRO_TASK_KEY: key });
-    const out = ran.out + ran.err;
+    await check(ran, ran.out + ran.err, dir, server);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("deno task reproduce runs LLM agents into a folder outside runs/, with no command to copy", async () => {
+  await taskAgainstServer((dir) => ["--cache", `${dir}/cache`], async (ran, out, dir, server) => {
     assertEquals(ran.code, 0, out);
     assert(!out.includes("deno run") && !out.includes("needs permissions"), out);
     assert(out.includes(`tiny: 2/2 episodes in ${dir}/out/run (0 already there, 2 played`), out);
     assert(out.includes(`Report: ${dir}/out/report.html and ${dir}/out/report.md`), out);
     assert(server.stats().chat > 0);
     assert((await Array.fromAsync(Deno.readDir(`${dir}/cache`))).length > 0);
-  } finally {
-    await server.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("deno task reproduce stopped by its budget exits 4, not a Ctrl-C's 130, and says it resumes", async () => {
-  const key = `sk-test-${crypto.randomUUID()}`;
-  const server = serveLocalModel({ apiKey: key, seed: 3 });
-  const dir = await makeTempDir({ prefix: "coordlab-repro-budget-" });
-  try {
-    const ran = await task([
-      ...await llmInputs(dir, server.url, "REPRO_BUDGET_KEY"),
-      "--episodes",
-      "1",
-      "--out",
-      `${dir}/out`,
-      "--max-tokens",
-      "1",
-      "--no-preflight",
-      "--no-progress",
-    ], { REPRO_BUDGET_KEY: key });
-    const out = ran.out + ran.err;
-    assertEquals(ran.code, 4, out);
-    assert(out.includes("Stopped: Token budget reached"), out);
-    assert(out.includes("Not finished: run the same command again to resume."), out);
-    assertEquals(server.stats().chat, 0);
-  } finally {
-    await server.close();
-    await Deno.remove(dir, { recursive: true });
-  }
+  await taskAgainstServer(
+    () => ["--max-tokens", "1", "--no-preflight"],
+    (ran, out, _dir, server) => {
+      assertEquals(ran.code, 4, out);
+      assert(out.includes("Stopped: Token budget reached"), out);
+      assert(out.includes("Not finished: run the same command again to resume."), out);
+      assertEquals(server.stats().chat, 0);
+    },
+  );
 });
 
 Deno.test("deno task reproduce with a key variable unset exits 2 naming it and its model, before any request", async () => {
