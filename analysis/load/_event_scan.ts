@@ -10,11 +10,10 @@ import { canonicalJson } from "../../engine/core/canonical_json.ts";
 import { LogChunkReader, readLogTexts } from "../../engine/grid/segments.ts";
 import { EVENT_SCHEMA_VERSION } from "../../engine/core/events.ts";
 import {
-  BLOCK_HEADER_PREFIX,
   type DecisionLine,
-  DELTA_HEADER_PREFIX,
   type DeltaReader,
   eventsHashAt,
+  isBlockHeaderLine,
   isBlockLine,
   LINE_PREFIX,
   LineReader,
@@ -1292,10 +1291,7 @@ function copyDigestsOf(
 ): void {
   for (const line of text.split("\n")) {
     // A block's header and lines are decoded whoever's they are (the header opens the block).
-    const m = line.startsWith(BLOCK_HEADER_PREFIX) || line.startsWith(DELTA_HEADER_PREFIX) ||
-        isBlockLine(line)
-      ? null
-      : RUN_EPISODE_PATTERN.exec(line);
+    const m = isBlockHeaderLine(line) || isBlockLine(line) ? null : RUN_EPISODE_PATTERN.exec(line);
     if (m !== null) decoder.endBlock();
     if (m !== null && !keys.has(`${m[1]}\u0000${m[2]}`)) continue;
     let decoded: Record<string, unknown> | string | undefined;

@@ -24,6 +24,7 @@
  * @module
  */
 import { canonicalJson } from "./canonical_json.ts";
+import { copyData } from "./copy_data.ts";
 import { EVENT_SCHEMA_VERSION, type EventBody } from "./events.ts";
 
 /** How every line the engine writes starts: `{"schema":<version>,`. */
@@ -547,7 +548,7 @@ export class LogLineDecoder {
       // Not a block line (those start with their round): the caller's checks name what it lacks.
       return v;
     }
-    if (v.schema === BLOCK_SCHEMA_VERSION || v.schema === DELTA_SCHEMA_VERSION) {
+    if (isBlockHeaderSchema(v.schema)) {
       const { run, episode, time } = v;
       if (typeof run !== "string" || typeof episode !== "string" || typeof time !== "string") {
         return `a block header (schema ${v.schema}) must hold "run", "episode" and "time" strings`;
@@ -556,7 +557,9 @@ export class LogLineDecoder {
         return `a block header (schema ${v.schema}) is not an event: it has a "type"`;
       }
       this.header = blockHeader(run, episode, time);
-      this.delta = v.schema === DELTA_SCHEMA_VERSION ? new DeltaReader(this.header) : undefined;
+      this.delta = v.schema === BLOCK_SCHEMA_VERSION
+        ? undefined
+        : new DeltaReader(this.header, v.schema as DeltaSchema);
       return undefined;
     }
     if (v.schema !== undefined) {
@@ -622,8 +625,10 @@ export class DeltaReader {
   seq = 0;
   /** The previous line's time. */
   time: string;
-  /** The previous line of each template key (its body from `type` on). */
+  /** The previous line of each template key (its body from `type` on; see {@linkcode DeltaReader.keyOf}). */
   readonly templates = new Map<string, Record<string, unknown>>();
+  /** Whether templates are kept per step too (a `"lines-v8"` block, {@linkcode STEP_DELTA_SCHEMA_VERSION}). */
+  readonly bySteps: boolean;
   /** Types whose lines a fast reader skipped (their templates are unknown). */
   readonly skipped = new Set<string>();
   /** Whether a line of the block could not be read (the lines after it cannot be rebuilt). */
@@ -636,10 +641,29 @@ export class DeltaReader {
   private hSeq = 0;
   private hMs = NaN;
   private hTime: string | undefined;
+  // The step of the last key asked for, and its part of the key.
+  private keyStep: unknown = undefined;
+  private keyStepText = "";
 
-  /** A reader at the start of the block under `header`. */
-  constructor(readonly header: BlockHeader) {
+  /** A reader at the start of the block under `header`, of the layout its `schema` names. */
+  constructor(readonly header: BlockHeader, schema: DeltaSchema = DELTA_SCHEMA_VERSION) {
     this.time = header.time;
+    this.bySteps = schema === STEP_DELTA_SCHEMA_VERSION;
+  }
+
+  /**
+   * The template key of a line of `type` by `agent` at `step`: its type, its
+   * agent when that is a string and, in a `"lines-v8"` block, its step.
+   */
+  keyOf(type: unknown, agent: unknown, step: unknown): string {
+    const key = templateKey(type, agent);
+    if (!this.bySteps) return key;
+    if (step !== this.keyStep || this.keyStepText === "") {
+      this.keyStep = step;
+      // JSON text: its closing quote ends it, whatever the step's characters.
+      this.keyStepText = typeof step === "string" ? JSON.stringify(step) : `?${String(step)}`;
+    }
+    return this.keyStepText + key;
   }
 
   /** The event a parsed line of the block stands for, or a message saying why it has none. */
@@ -661,7 +685,7 @@ export class DeltaReader {
       if (typeof state === "string") return state;
       body = state;
     } else {
-      const key = templateKey(type, body.agent);
+      const key = this.keyOf(type, body.agent, step);
       const t = this.templates.get(key);
       if (!full && this.skipped.has(type)) {
         return `a delta-layout "${type}" line follows lines of its type this reader skipped: ` +
@@ -835,6 +859,11 @@ export class DeltaReader {
     return { round: this.hRound, step: this.hStep, seq: this.hSeq };
   }
 
+  /** The step {@linkcode DeltaReader.readHead} read last (without building {@linkcode DeltaReader.headRead}). */
+  get stepRead(): unknown {
+    return this.hStep;
+  }
+
   /**
    * Commits the head {@linkcode DeltaReader.readHead} read, for a line of
    * `type` whose body the caller read itself (a decision, whose template it
@@ -862,7 +891,11 @@ function mergeTemplate(
     if (j < keys.length && keys[j] === k) {
       out[k] = d[k];
       j++;
-    } else out[k] = t[k];
+    } else {
+      // Each event its own copy of an object or array (a "lines-v8" line leaves them out).
+      const v = t[k];
+      out[k] = typeof v === "object" && v !== null ? copyData(v) : v;
+    }
   }
   if (j < keys.length) {
     return `a delta-layout line's member "${keys[j]}" is not one of the members of the previous ` +
@@ -918,7 +951,7 @@ export function readDeltaDecision(
   if (!r.key('decision","agent":"')) return false;
   const agent = r.string();
   if (agent === undefined) return false;
-  const key = templateKey("decision", agent);
+  const key = reader.keyOf("decision", agent, reader.stepRead);
   const t = reader.templates.get(key);
   if (t !== undefined && !decisionTemplates.has(t) && !sameKeys(Object.keys(t), DECISION_KEYS)) {
     return false;
@@ -1104,7 +1137,8 @@ export const AGENT_SIDE_EVENT_TYPES: ReadonlySet<string> = new Set([
  * A reader gives the same event objects as every other layout does (`schema:
  * 2`, the header's `run` and `episode`, every member in the writer's order).
  * A `"lines-v5"` build reading such a log stops at its header: "event schema
- * 4 is not supported".
+ * 4 is not supported". Its second edition, `"lines-v8"`'s, is
+ * {@linkcode STEP_DELTA_SCHEMA_VERSION}.
  *
  * @example
  * ```ts
@@ -1116,6 +1150,81 @@ export const DELTA_SCHEMA_VERSION = 4;
 
 /** How a `"lines-v6"` block header starts: `{"schema":4,`. */
 export const DELTA_HEADER_PREFIX = `{"schema":${DELTA_SCHEMA_VERSION},`;
+
+/**
+ * The schema version a `"lines-v8"` block header carries: `5`, the delta
+ * layout ({@linkcode DELTA_SCHEMA_VERSION}) with two changes, which leave out
+ * what a mock player's repeated replies wrote again every round (a Stag Hunt
+ * episode's report lines were a third of its bytes):
+ *
+ * - **A template per step.** A line's template is the previous line in its
+ *   block of the same `type`, the same string `agent` (as before) and the
+ *   same `step` (the line's own, written or implied). A player answering two
+ *   calls each round in two steps (a corrupted Stag Hunt player's turn and
+ *   rejustification) has one template for each, instead of one that
+ *   alternates between them.
+ * - **Objects and arrays left out too.** A member whose value is a plain
+ *   object or an array is left out when it is the same data as the
+ *   template's: an array of the same length, or an object (prototype
+ *   `Object`) with the same keys in the same order, whose members are the
+ *   same in turn (any other value by `===`: strings, numbers, booleans,
+ *   null, the same object itself). So a class instance, an object without a
+ *   prototype or `NaN` is left out only where it is the template's own. The
+ *   recorder relies on what it already requires: an event's objects are not
+ *   changed after the event is recorded (`Step.apply`'s events share no
+ *   object with the state; a mock agent's exact reply is a fresh object it
+ *   never touches again, `_trusted_replies.ts`; every other reply is parsed
+ *   into a copy). A reader gives each event its own copy of a member it took
+ *   from the template.
+ *
+ * Everything else is as under `"lines-v6"`. A build before `"lines-v8"`
+ * reading such a log stops at its header line with a `SyntaxError` (`an event
+ * must be an object with a "type"`).
+ *
+ * @example
+ * ```ts
+ * import { STEP_DELTA_SCHEMA_VERSION } from "./event_layout.ts";
+ * if (STEP_DELTA_SCHEMA_VERSION !== 5) throw new Error();
+ * ```
+ */
+export const STEP_DELTA_SCHEMA_VERSION = 5;
+
+/** The header schema of a delta-layout block: `"lines-v6"`'s or `"lines-v8"`'s. */
+export type DeltaSchema = typeof DELTA_SCHEMA_VERSION | typeof STEP_DELTA_SCHEMA_VERSION;
+
+/** How a `"lines-v8"` block header starts: `{"schema":5,`. */
+export const STEP_DELTA_HEADER_PREFIX = `{"schema":${STEP_DELTA_SCHEMA_VERSION},`;
+
+/**
+ * Whether a line (its text, from its opening brace) starts as a block header
+ * of any block layout does (`"lines-v5"`, `"lines-v6"` or `"lines-v8"`).
+ *
+ * @example
+ * ```ts
+ * import { isBlockHeaderLine } from "./event_layout.ts";
+ * if (!isBlockHeaderLine('{"schema":5,"run":"r"') || isBlockHeaderLine('{"schema":2,"run":"r"')) {
+ *   throw new Error();
+ * }
+ * ```
+ */
+export function isBlockHeaderLine(line: string): boolean {
+  return line.startsWith(BLOCK_HEADER_PREFIX) || line.startsWith(DELTA_HEADER_PREFIX) ||
+    line.startsWith(STEP_DELTA_HEADER_PREFIX);
+}
+
+/**
+ * Whether a line's `schema` is a block header's, of any block layout.
+ *
+ * @example
+ * ```ts
+ * import { isBlockHeaderSchema } from "./event_layout.ts";
+ * if (!isBlockHeaderSchema(3) || !isBlockHeaderSchema(5) || isBlockHeaderSchema(2)) throw new Error();
+ * ```
+ */
+export function isBlockHeaderSchema(schema: unknown): boolean {
+  return schema === BLOCK_SCHEMA_VERSION || schema === DELTA_SCHEMA_VERSION ||
+    schema === STEP_DELTA_SCHEMA_VERSION;
+}
 
 /**
  * Whether a line (its text, from its opening brace) is a block's line, not a
@@ -1149,8 +1258,10 @@ function templateKey(type: unknown, agent: unknown): string {
 }
 
 /**
- * The header line of a `"lines-v6"` block (without its newline):
- * `{"schema":4,"run":R,"episode":E,"time":T}`; hashed without `,"time":T`.
+ * The header line of a delta-layout block (without its newline):
+ * `{"schema":4,"run":R,"episode":E,"time":T}` (`"lines-v6"`), or with
+ * `"schema":5` (`schema` {@linkcode STEP_DELTA_SCHEMA_VERSION}, `"lines-v8"`);
+ * hashed without `,"time":T`.
  *
  * @example
  * ```ts
@@ -1158,10 +1269,17 @@ function templateKey(type: unknown, agent: unknown): string {
  * if (deltaHeaderLine(blockHeader("r", "e", "t")) !== '{"schema":4,"run":"r","episode":"e","time":"t"}') {
  *   throw new Error();
  * }
+ * if (!deltaHeaderLine(blockHeader("r", "e", "t"), 5).startsWith('{"schema":5,')) throw new Error();
  * ```
  */
-export function deltaHeaderLine(header: BlockHeader): string {
-  return `${DELTA_HEADER_PREFIX}"run":${JSON.stringify(header.run)},"episode":${
+export function deltaHeaderLine(
+  header: BlockHeader,
+  schema: DeltaSchema = DELTA_SCHEMA_VERSION,
+): string {
+  const prefix = schema === STEP_DELTA_SCHEMA_VERSION
+    ? STEP_DELTA_HEADER_PREFIX
+    : DELTA_HEADER_PREFIX;
+  return `${prefix}"run":${JSON.stringify(header.run)},"episode":${
     JSON.stringify(header.episode)
   },"time":${JSON.stringify(header.time)}}`;
 }
@@ -1194,16 +1312,22 @@ export class DeltaWriter {
   private stepText = "";
   private timeAt = "";
   private timeText = "";
-  // The templates by type, then by agent (NO_AGENT for a body without a string agent).
-  private readonly templates = new Map<string, Map<unknown, DeltaTemplate>>();
+  // The templates by type, then by agent (NO_AGENT for a body without a string agent): of the
+  // current step under "lines-v8" (`bySteps`, by step in `steps`), of the block before.
+  private templates = new Map<string, Map<unknown, DeltaTemplate>>();
+  private readonly steps: Map<string, Map<string, Map<unknown, DeltaTemplate>>> | undefined;
+  // Whether an object or array member the template repeats is left out ("lines-v8").
+  private readonly objects: boolean;
   // The previous checkpoint's state text and its pieces' starts; a spare array for the next.
   private stateText: string | undefined;
   private stateStarts: number[] | undefined;
   private spare: number[] | undefined;
 
-  /** A writer at the start of the block under `header`. */
-  constructor(readonly header: BlockHeader) {
+  /** A writer at the start of the block under `header`, of the layout its `schema` names. */
+  constructor(readonly header: BlockHeader, readonly schema: DeltaSchema = DELTA_SCHEMA_VERSION) {
     this.at = header.time;
+    this.objects = schema === STEP_DELTA_SCHEMA_VERSION;
+    if (this.objects) this.steps = new Map([[this.step, this.templates]]);
   }
 
   /**
@@ -1223,6 +1347,12 @@ export class DeltaWriter {
       this.step = step;
       this.stepText = `"step":${JSON.stringify(step)},`;
       head += this.stepText;
+      const steps = this.steps;
+      if (steps !== undefined) {
+        let templates = steps.get(step);
+        if (templates === undefined) steps.set(step, templates = new Map());
+        this.templates = templates;
+      }
     }
     if (seq !== this.seq) head += `"seq":${JSON.stringify(seq)},`;
     this.seq = game ? seq + 1 : seq;
@@ -1313,6 +1443,9 @@ export class DeltaWriter {
                 continue;
               }
               out = "null";
+            } else if (this.objects && sameData(v, before[i], 0)) {
+              i++;
+              continue;
             } else out = JSON.stringify(v);
             break;
         }
@@ -1588,6 +1721,45 @@ function shapeValues(body: Record<string, unknown>, shape: DeltaShape): unknown[
   return i === n ? values : undefined;
 }
 
+/**
+ * Whether `a` is the same data as `b`, as a `"lines-v8"` line leaves a member
+ * out (see {@linkcode STEP_DELTA_SCHEMA_VERSION}): the same value, or arrays
+ * of one length, or plain objects with the same keys in the same order, whose
+ * members are the same in turn; `depth` bounds the nesting looked into.
+ */
+function sameData(a: unknown, b: unknown, depth: number): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null || depth > 16) {
+    return false;
+  }
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) {
+      const x = a[i];
+      const y = b[i];
+      if (x !== y && !sameData(x, y, depth + 1)) return false;
+    }
+    return true;
+  }
+  if (
+    Array.isArray(b) || Object.getPrototypeOf(a) !== Object.prototype ||
+    Object.getPrototypeOf(b) !== Object.prototype
+  ) {
+    return false;
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i];
+    if (k !== kb[i]) return false;
+    const x = (a as Record<string, unknown>)[k];
+    const y = (b as Record<string, unknown>)[k];
+    if (x !== y && !sameData(x, y, depth + 1)) return false;
+  }
+  return true;
+}
+
 /** `,"agent":<id>` (cached). */
 function agentText(agent: string): string {
   let text = agentTexts.get(agent);
@@ -1661,9 +1833,10 @@ function applyStateDelta(before: string, delta: unknown): string | { problem: st
 }
 
 /**
- * The lines of one episode's events in the `"lines-v6"` layout (see
- * {@linkcode DELTA_SCHEMA_VERSION}), as the recorder writes them: the
- * header, then a line per event; each with its `hashed` text (the line less
+ * The lines of one episode's events in a delta layout, as the recorder
+ * writes them: `"lines-v8"`'s ({@linkcode STEP_DELTA_SCHEMA_VERSION}, the
+ * default) or, with `layout` 4, `"lines-v6"`'s ({@linkcode DELTA_SCHEMA_VERSION}).
+ * The header, then a line per event; each with its `hashed` text (the line less
  * its time member; a header's less its time; `null` for a checkpoint, which
  * no hash covers). `episode_end`'s hashed text is without its own
  * `events_hash`. Every event must be of the episode of the first.
@@ -1672,7 +1845,7 @@ function applyStateDelta(before: string, delta: unknown): string | { problem: st
  * ```ts
  * import { deltaBlockLines } from "./event_layout.ts";
  * const e = { schema: 2, run: "r", episode: "e", round: 0, step: "setup", seq: 0, time: "t" };
- * const lines = deltaBlockLines([{ ...e, type: "round_start" }, { ...e, seq: 1, type: "round_start" }]);
+ * const lines = deltaBlockLines([{ ...e, type: "round_start" }, { ...e, seq: 1, type: "round_start" }], 4);
  * if (lines.map((l) => l.line).join("\n") !== '{"schema":4,"run":"r","episode":"e","time":"t"}\n' +
  *   '{"type":"round_start"}\n{"type":"round_start"}') throw new Error();
  * ```
@@ -1680,6 +1853,7 @@ function applyStateDelta(before: string, delta: unknown): string | { problem: st
  */
 export function deltaBlockLines(
   events: readonly Record<string, unknown>[] | readonly object[],
+  layout: DeltaSchema = STEP_DELTA_SCHEMA_VERSION,
 ): { line: string; hashed: string | null }[] {
   const out: { line: string; hashed: string | null }[] = [];
   let w: DeltaWriter | undefined;
@@ -1693,8 +1867,8 @@ export function deltaBlockLines(
     }
     const at = typeof time === "string" ? time : "";
     if (w === undefined) {
-      w = new DeltaWriter(blockHeader(run, episode, at));
-      const line = deltaHeaderLine(w.header);
+      w = new DeltaWriter(blockHeader(run, episode, at), layout);
+      const line = deltaHeaderLine(w.header, layout);
       out.push({ line, hashed: line.slice(0, line.lastIndexOf(',"time":')) + "}" });
     } else if (w.header.run !== run || w.header.episode !== episode) {
       throw new TypeError(`An event of episode "${episode}" in the block of "${w.header.episode}"`);

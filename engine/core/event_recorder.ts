@@ -66,6 +66,7 @@ import { EVENT_BASE_FIELDS, EVENT_SCHEMA_VERSION } from "./events.ts";
 import {
   AGENT_SIDE_EVENT_TYPES,
   checkHashing,
+  deltaSchemaOf,
   HASHING_VERSION,
   type HashingVersion,
   writesBlocks,
@@ -143,9 +144,9 @@ const OPEN_BODIES: ReadonlySet<string> = new Set(["mechanism", "transition"]);
  *   clock: () => "t" });
  * rec.tick();
  * rec.emit({ type: "round_start" });
- * // "lines-v6": the block header, then the event less what the lines before imply (round 0,
+ * // "lines-v8": the block header, then the event less what the lines before imply (round 0,
  * // step "setup", seq 0 and the header's time for the first line).
- * if (rec.text !== '{"schema":4,"run":"r","episode":"e","time":"t"}\n{"type":"round_start"}\n') {
+ * if (rec.text !== '{"schema":5,"run":"r","episode":"e","time":"t"}\n{"type":"round_start"}\n') {
  *   throw new Error(rec.text);
  * }
  * if (rec.events[0].seq !== 0 || rec.seq !== 1) throw new Error();
@@ -418,8 +419,10 @@ export class EventRecorder {
     const header = blockHeader(this.options.run, this.options.episode, this.time);
     this.header = header;
     this.timePart = "";
-    if (this.deltas) this.delta = new DeltaWriter(header);
-    const line = this.deltas ? deltaHeaderLine(header) : blockHeaderLine(header);
+    if (this.deltas) this.delta = new DeltaWriter(header, deltaSchemaOf(this.hashing));
+    const line = this.deltas
+      ? deltaHeaderLine(header, this.delta!.schema)
+      : blockHeaderLine(header);
     const out = `,"time":${JSON.stringify(header.time)}`.length;
     this.addLine(line + "\n", line.length - 1 - out, out);
   }

@@ -67,6 +67,7 @@ import type { EpisodeCondition } from "./game.ts";
 import {
   AGENT_SIDE_EVENT_TYPES,
   deltaLinesHash,
+  deltaSchemaOf,
   eventsHash,
   HASHING_VERSIONS,
   hashingNote,
@@ -695,7 +696,7 @@ function deltaSegmentHash(
   let lines = logLines.get(log);
   if (lines === undefined) {
     try {
-      lines = deltaBlockLines(log);
+      lines = deltaBlockLines(log, deltaSchemaOf(hashing));
     } catch (error) {
       if (!(error instanceof TypeError)) throw error;
       lines = null;

@@ -45,10 +45,8 @@
 import { basename, join } from "node:path";
 import type { EngineEvent } from "../core/events.ts";
 import {
-  BLOCK_HEADER_PREFIX,
-  BLOCK_SCHEMA_VERSION,
-  DELTA_HEADER_PREFIX,
-  DELTA_SCHEMA_VERSION,
+  isBlockHeaderLine,
+  isBlockHeaderSchema,
   isBlockLine,
   LogLineDecoder,
 } from "../core/event_layout.ts";
@@ -190,8 +188,9 @@ export interface LogText {
    * a newline, as the engine writes them: every one carrying the base fields
    * first (`{"schema":2,"run":...,"episode":...,`), or (`"lines-v5"`) a block
    * header (`{"schema":3,"run":...,"episode":...,`) and then lines without
-   * them (`{"round":...`), or (`"lines-v6"`) a delta block's header
-   * (`{"schema":4,...`) and lines that leave out what the lines before imply.
+   * them (`{"round":...`), or (`"lines-v6"` on) a delta block's header
+   * (`{"schema":4,...`; `{"schema":5,...` from `"lines-v8"`) and lines that
+   * leave out what the lines before imply.
    */
   text?: string;
   /** The same lines as UTF-8 (`runEpisode(...).ndjsonBytes`), written as they are; wins over `text`. */
@@ -399,7 +398,7 @@ export class SegmentWriter {
       first = text!;
     }
     // A status given is checked where the engine writes it; else the last line is parsed for it.
-    const blocks = first.startsWith(BLOCK_HEADER_PREFIX) || first.startsWith(DELTA_HEADER_PREFIX);
+    const blocks = isBlockHeaderLine(first);
     const status = log.status ?? statusOf(last, run, episode, blocks);
     if (
       status === undefined || !first.startsWith(names, first.indexOf(",") + 1) ||
@@ -989,8 +988,7 @@ function scanBlocks(bytes: Uint8Array, base: number, path: string): TailScan {
           `repair or remove the file`,
       );
     }
-    const header = e?.schema === (BLOCK_SCHEMA_VERSION as number) ||
-      e?.schema === (DELTA_SCHEMA_VERSION as number);
+    const header = isBlockHeaderSchema(e?.schema);
     if (
       typeof e === "object" && e !== null && e.schema === undefined &&
       (typeof e.round === "number" || (open?.blocks === true && typeof e.type === "string"))

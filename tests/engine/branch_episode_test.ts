@@ -4,7 +4,7 @@ import { mockPopulation } from "../../engine/agents/mock/population.ts";
 import { branchEpisode, branchLabel } from "../../engine/branch_episode.ts";
 import type { CallRequest } from "../../engine/core/environment.ts";
 import type { EngineEvent } from "../../engine/core/events.ts";
-import { eventsHash } from "../../engine/core/events_hash.ts";
+import { eventsHash, HASHING_VERSION } from "../../engine/core/events_hash.ts";
 import { parseEpisodeLog } from "../../engine/core/log_file.ts";
 import { replayEpisode, runEpisode } from "../../engine/run_episode.ts";
 import { corruptedPlayers } from "../../engine/games/staghunt/corruption.ts";
@@ -229,7 +229,7 @@ Deno.test("replay verifies a branch: its prefix reports, its recorded parent has
     ok: true,
     rounds: 12,
     hashes: b.hashes,
-    hashing: "lines-v7",
+    hashing: HASHING_VERSION,
   });
   // Read back from its text.
   const dir = await makeTempDir();

@@ -8,7 +8,12 @@
 import { assert, assertEquals, assertRejects, assertThrows } from "../../_assert.ts";
 import { playEpisode } from "../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../engine/core/events.ts";
-import { eventsHash, type HashingVersion } from "../../../engine/core/events_hash.ts";
+import {
+  deltaSchemaOf,
+  eventsHash,
+  HASHING_VERSION,
+  type HashingVersion,
+} from "../../../engine/core/events_hash.ts";
 import { blockHeader, deltaBlockLines, DeltaWriter } from "../../../engine/core/event_layout.ts";
 import { EventRecorder } from "../../../engine/core/event_recorder.ts";
 import { sha256Hex } from "../../../engine/core/hash.ts";
@@ -17,7 +22,8 @@ import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import { FRAIL_ENV_IDS } from "../../../engine/frail/registry.ts";
 import { MECHANISMS } from "../../../engine/frail/types.ts";
 import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
-import { replayEpisode, runEpisode } from "../../../engine/run_episode.ts";
+import { replayEpisode } from "../../../engine/run_episode.ts";
+import { gameDescriptor } from "../../../engine/games/registry.ts";
 import { replayWith } from "../../../engine/core/replay.ts";
 import { bankRun } from "../../../engine/games/bank_run/environment.ts";
 import {
@@ -63,20 +69,26 @@ function texts(events: readonly object[]): string[] {
   return events.map((e) => JSON.stringify(e));
 }
 
-/** Checks a delta-layout log (written as "lines-v7") against the events its recorder had, and its segment hashes against eventsHash. */
-async function checkLog(ndjson: string, events: readonly EngineEvent[], where: string) {
-  assert(ndjson.startsWith('{"schema":4,'), where);
+/** Checks a delta-layout log (written as `hashing`) against the events its recorder had, and its segment hashes against eventsHash. */
+async function checkLog(
+  ndjson: string,
+  events: readonly EngineEvent[],
+  where: string,
+  hashing: HashingVersion,
+) {
+  const schema = deltaSchemaOf(hashing);
+  assert(ndjson.startsWith(`{"schema":${schema},`), where);
   const decoded = parseEpisodeLog(ndjson, where);
   assertEquals(texts(decoded), texts(events), where);
   // deltaBlockLines() rebuilds the same bytes from the events.
-  assertEquals(deltaBlockLines(events).map((l) => l.line + "\n").join(""), ndjson, where);
+  assertEquals(deltaBlockLines(events, schema).map((l) => l.line + "\n").join(""), ndjson, where);
   // Every segment's hash, recomputed from the events with the ones before them.
   let from = 0;
   for (let i = 0; i < events.length; i++) {
     const e = events[i] as Record<string, unknown>;
     if (e.type === "round_start" && from > 0) from = i;
     if (e.type === "checkpoint") {
-      const h = eventsHash(events.slice(from, i), { before: events.slice(0, from) });
+      const h = eventsHash(events.slice(from, i), { hashing, before: events.slice(0, from) });
       assertEquals(h, e.events_hash, `${where}: round ${e.round}`);
       from = i + 1;
     }
@@ -84,50 +96,66 @@ async function checkLog(ndjson: string, events: readonly EngineEvent[], where: s
   const replay = await replayEpisode(decoded);
   assertEquals(
     [replay.ok, replay.hashing],
-    [true, "lines-v7"],
+    [true, hashing],
     `${where}: ${JSON.stringify(replay.mismatch)}`,
   );
 }
 
-Deno.test("every game's delta-layout log (lines-v7) decodes to exactly its recorder's events and replays", async () => {
-  for (const env of FRAIL_ENV_IDS) {
-    for (const mechanism of MECHANISMS) {
-      for (const seed of [1, 2]) {
-        const r = await runEpisode({ env, mechanism, seed, ndjson: true, clock: steppingClock() });
-        await checkLog(r.ndjson!, r.events, `${env}/${mechanism}/${seed}`);
+/** An episode of a registered game's mock agents, logged under `hashing`. */
+async function gameEpisode(
+  id: string,
+  fields: Readonly<Record<string, unknown>>,
+  seed: number,
+  hashing: HashingVersion,
+) {
+  const game = gameDescriptor(id);
+  const setup = game.setup(fields);
+  return await playEpisode(game.environment, {
+    ...setup,
+    seed,
+    agents: game.mockAgents({ seed }),
+    run: "adhoc",
+    episode: game.episodeId(setup, seed),
+    ndjson: true,
+    clock: steppingClock(),
+    hashing,
+  });
+}
+
+for (const hashing of ["lines-v7", "lines-v8"] as const) {
+  Deno.test(`every game's delta-layout log (${hashing}) decodes to exactly its recorder's events and replays`, async () => {
+    for (const env of FRAIL_ENV_IDS) {
+      for (const mechanism of MECHANISMS) {
+        for (const seed of [1, 2]) {
+          const r = await gameEpisode(env, { mechanism }, seed, hashing);
+          await checkLog(r.ndjson!, r.events, `${env}/${mechanism}/${seed}`, hashing);
+        }
       }
     }
-  }
-  const hunt = await runEpisode({
-    game: "staghunt",
-    N: 4,
-    M: 2,
-    T: 3,
-    F: 1,
-    seed: 3,
-    ndjson: true,
-    clock: steppingClock(),
+    for (const corruption of ["base", "communication_only"]) {
+      const hunt = await gameEpisode(
+        "staghunt",
+        { N: 4, M: 2, T: 3, F: 1, corruption },
+        3,
+        hashing,
+      );
+      await checkLog(hunt.ndjson!, hunt.events, `staghunt ${corruption}`, hashing);
+    }
+    const effort = await gameEpisode("min_effort", {}, 3, hashing);
+    await checkLog(effort.ndjson!, effort.events, "min_effort", hashing);
+    for (const fail of [false, true]) {
+      const llm = await scriptedEpisode({ fail, hashing });
+      await checkLog(llm.ndjson!, llm.events, `scripted fail=${fail}`, hashing);
+      // The state hashes and the outcome are those of lines-v5.
+      const v5 = await scriptedEpisode({ fail, hashing: "lines-v5" });
+      assertEquals([llm.hashes, llm.outcome], [v5.hashes, v5.outcome]);
+    }
   });
-  await checkLog(hunt.ndjson!, hunt.events, "staghunt");
-  const effort = await runEpisode({
-    game: "min_effort",
-    seed: 3,
-    ndjson: true,
-    clock: steppingClock(),
-  });
-  await checkLog(effort.ndjson!, effort.events, "min_effort");
-  for (const fail of [false, true]) {
-    const llm = await scriptedEpisode({ fail });
-    await checkLog(llm.ndjson!, llm.events, `scripted fail=${fail}`);
-    // The state hashes and the outcome are those of lines-v5.
-    const v5 = await scriptedEpisode({ fail, hashing: "lines-v5" });
-    assertEquals([llm.hashes, llm.outcome], [v5.hashes, v5.outcome]);
-  }
-});
+}
 
 Deno.test("a seeded bank-run M0 episode takes exactly these bytes under lines-v7 (the layout of lines-v6)", async () => {
   // Defensive mock agents, seed 3, run "adhoc", the clock of block_layout_test (7 ms per read).
-  const r = await bankRunM0(3, undefined, "adhoc", perReadClock());
+  const r = await bankRunM0(3, "lines-v7", "adhoc", perReadClock());
   const lines = r.ndjson!.trimEnd().split("\n");
   assertEquals([r.ndjsonBytes!.length, lines.length], [33632, 197]);
   assertEquals(lines[2], '{"round":1,"step":"start","ms":7,"type":"round_start"}');
@@ -148,7 +176,7 @@ Deno.test("a seeded bank-run M0 episode takes exactly these bytes under lines-v7
 });
 
 Deno.test("lines-v6 hashes are SHA-256 over the lines' bytes less their time members", async () => {
-  const r = await bankRunM0(22);
+  const r = await bankRunM0(22, "lines-v7");
   const lines = r.ndjson!.trimEnd().split("\n");
   let segment = lines[0].replace(/,"time":"[^"]*"\}$/, "}") + "\n";
   assertEquals(segment, '{"schema":4,"run":"adhoc","episode":"bank_run_M0_stable_s22"}\n');
@@ -215,11 +243,12 @@ Deno.test("an LLM-scripted lines-v6 log loads its calls and corrections as its l
   }
 });
 
-Deno.test("a segment holds lines-v5 and lines-v6 blocks; its readers and its recovery read both", async () => {
+Deno.test("a segment holds lines-v5, lines-v7 and lines-v8 blocks; its readers and its recovery read each", async () => {
   const dir = await makeTempDir();
   try {
     const v5 = await bankRunM0(22, "lines-v5", "fixture");
-    const v6 = await bankRunM0(26, undefined, "fixture");
+    const v6 = await bankRunM0(26, "lines-v7", "fixture");
+    const v8 = await bankRunM0(26, "lines-v8", "fixture");
     const writer = SegmentWriter.create(dir, "mix");
     const a = writer.appendText({
       run: "fixture",
@@ -234,7 +263,7 @@ Deno.test("a segment holds lines-v5 and lines-v6 blocks; its readers and its rec
     const c = writer.appendText({
       run: "fixture",
       episode: "bank_run_M0_stable_s26",
-      bytes: v6.ndjsonBytes!,
+      bytes: v8.ndjsonBytes!,
       status: "ok",
     });
     assertEquals([a.status, b.status, c.status], ["ok", "ok", "ok"]);
@@ -242,7 +271,7 @@ Deno.test("a segment holds lines-v5 and lines-v6 blocks; its readers and its rec
     const episodes = await readLogEpisodes(writer.path);
     assertEquals(episodes.map((e) => texts(e.events)), [
       texts(v5.events),
-      texts([...v6.events, ...v6.events]),
+      texts([...v6.events, ...v8.events]),
     ]);
     await Deno.remove(segmentIndexPath(writer.path));
     const recovered = await recoverSegment(writer.path);
@@ -251,10 +280,10 @@ Deno.test("a segment holds lines-v5 and lines-v6 blocks; its readers and its rec
       ["bank_run_M0_stable_s26", b.offset, b.bytes, "ok"],
       ["bank_run_M0_stable_s26", c.offset, c.bytes, "ok"],
     ]);
-    // A torn lines-v6 tail is cut, naming its episode from its header.
+    // A torn lines-v8 tail is cut, naming its episode from its header.
     Deno.writeTextFileSync(
       writer.path,
-      new TextDecoder().decode(v6.ndjsonBytes!.subarray(0, 3000)),
+      new TextDecoder().decode(v8.ndjsonBytes!.subarray(0, 3000)),
       { append: true },
     );
     const torn = await recoverSegment(writer.path);
@@ -378,7 +407,8 @@ Deno.test("replayWith() names an edited model call of a lines-v6 log by its even
     field: `events[${cp - round}].events_hash`,
     recorded: (log[cp] as { events_hash: string }).events_hash,
     // A body not led by its type has no delta-layout line: it cannot be what was hashed.
-    replayed: `(no lines-v7 text: A "decision" body whose first member is not its "type" has ` +
+    replayed:
+      `(no ${HASHING_VERSION} text: A "decision" body whose first member is not its "type" has ` +
       `no delta-layout line)`,
     event: { type: "checkpoint", seq: log[cp].seq, step: "checkpoint", round: 2, index: cp },
   });
@@ -427,7 +457,7 @@ Deno.test("the lines-v6 recorder refuses a body whose first member is not its ty
   assertThrows(
     () => record({ type: "transition", kind: "k", run: "x" }),
     TypeError,
-    `A "transition" event with its own "run" cannot be logged in the block layout ("lines-v7")`,
+    `A "transition" event with its own "run" cannot be logged in the block layout ("${HASHING_VERSION}")`,
   );
   // A body's own round is the event's, and the next line's implied one.
   const rec = record({ type: "transition", kind: "asset_matured", round: 4 });

@@ -72,7 +72,7 @@ Deno.test("playEpisode() under lines-v2 reproduces the hashes and the log text w
 });
 
 Deno.test("a lines-v3 or lines-v4 log hashes every event: agent-side events by their own event_hash, the tail in episode_end", async () => {
-  assertEquals(HASHING_VERSION, "lines-v7"); // the block layouts: their own tests (block_layout_test.ts, delta_layout_test.ts)
+  assertEquals(HASHING_VERSION, "lines-v8"); // the block layouts: their own tests (block_layout_test.ts, delta_layout_test.ts)
   for (
     const [fail, hashing] of [[false, "lines-v4"], [true, "lines-v4"], [false, "lines-v3"]] as const
   ) {

@@ -42,8 +42,8 @@ Deno.test("playGridLog() gives the text of the events the runner plays, with the
     const text = await playGridLog(ep, { text: true });
     const events = await playGridLog(ep);
     assertEquals([text.events, events.text], [undefined, undefined]);
-    // The block header ("lines-v6") and its lines, read back as the events they stand for.
-    assert(text.text!.startsWith('{"schema":4,"run":"t",'));
+    // The block header ("lines-v8") and its lines, read back as the events they stand for.
+    assert(text.text!.startsWith('{"schema":5,"run":"t",'));
     const lines = parseEpisodeLog(text.text!).map(untimed);
     assertEquals(lines, events.events!.map(untimed));
     assertEquals(summarizeTally(text.tally), summarizeEpisode(events.events!));

@@ -7,7 +7,6 @@ import { assert, assertEquals, assertRejects } from "../../../_assert.ts";
 import { canonicalJson } from "../../../../engine/core/canonical_json.ts";
 import { playEpisode } from "../../../../engine/core/episode.ts";
 import type { EngineEvent } from "../../../../engine/core/events.ts";
-import type { HashingVersion } from "../../../../engine/core/events_hash.ts";
 import { sha256Hex } from "../../../../engine/core/hash.ts";
 import { parseEpisodeLog, writeEpisodeLogText } from "../../../../engine/core/log_file.ts";
 import { stagHuntGame, stagHuntSetup } from "../../../../engine/games/staghunt/descriptor.ts";
@@ -18,47 +17,12 @@ import { replayEpisode } from "../../../../engine/run_episode.ts";
 import { readLogEpisodes } from "../../../../engine/grid/segments.ts";
 import { assertSameFrames, perReadClock } from "../../core/_log_layouts.ts";
 import { makeTempDir } from "../../../_temp.ts";
+import { checkpoints, gameTexts, hunt, huntFixture } from "./_hunt_log.ts";
 
-const FIXTURE = new URL(
-  "../../../fixtures/lines_v6/fixture/staghunt_N5_M3_T4_F2_base_h1_s22.ndjson",
-  import.meta.url,
-).pathname;
-
-/** A logged N5/M3/T4/F2 episode of the game's default mock players, as the fixture's was written. */
-async function hunt(seed: number, hashing?: HashingVersion) {
-  const played = await playEpisode(stagHunt, {
-    ...stagHuntSetup({ N: 5, M: 3, T: 4, F: 2, corruption: "base" }, "h1"),
-    seed,
-    agents: stagHuntGame.mockAgents({ seed }),
-    run: "fixture",
-    episode: `staghunt_N5_M3_T4_F2_base_h1_s${seed}`,
-    ndjson: true,
-    clock: perReadClock(),
-    ...(hashing ? { hashing } : {}),
-  });
-  return { ...played, text: played.ndjson! };
-}
-
-/** The checkpoint events of a log, each with its state (decoded from its delta). */
-function checkpoints(events: readonly EngineEvent[]) {
-  return events.filter((e) => e.type === "checkpoint") as unknown as {
-    state: Record<string, unknown>;
-    state_hash: string;
-    events_hash: string;
-  }[];
-}
-
-/** Each event's JSON text, `episode_start`'s `hashing` and the checkpoints left out. */
-function gameTexts(events: readonly EngineEvent[]): string[] {
-  return events.filter((e) => e.type !== "checkpoint").map((e) => {
-    if (e.type !== "episode_start") return JSON.stringify(e);
-    const { hashing: _h, ...rest } = e as unknown as Record<string, unknown>;
-    return JSON.stringify(rest);
-  });
-}
+const FIXTURE = huntFixture("lines_v6");
 
 Deno.test("a lines-v7 Stag Hunt checkpoint holds the state less its rounds, hashed as written; the bytes are pinned", async () => {
-  const v7 = await hunt(22);
+  const v7 = await hunt(22, "lines-v7");
   const lines = v7.text.trimEnd().split("\n");
   assertEquals([new TextEncoder().encode(v7.text).length, lines.length], [10_840, 65]);
   const events = parseEpisodeLog(v7.text);
