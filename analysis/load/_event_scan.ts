@@ -725,6 +725,11 @@ export class EventScanner {
       return;
     }
     const record = event as Record<string, unknown>;
+    // A log of a later build (an event's schema, or a block header's of a later layout,
+    // which has no "type") is named before the line's shape is judged by this build's rules.
+    if (typeof record.schema === "number" && record.schema !== SUPPORTED_SCHEMA) {
+      throw new RangeError(`${file}:${line}: ${unsupportedSchemaMessage(record.schema)}`);
+    }
     if (typeof record.type !== "string") {
       this.fail(file, line, `an event must have a string "type"`);
       return;

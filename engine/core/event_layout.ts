@@ -1179,7 +1179,8 @@ export const DELTA_HEADER_PREFIX = `{"schema":${DELTA_SCHEMA_VERSION},`;
  *
  * Everything else is as under `"lines-v6"`. A build before `"lines-v8"`
  * reading such a log stops at its header line with a `SyntaxError` (`an event
- * must be an object with a "type"`).
+ * must be an object with a "type"`); from `"lines-v8"` on, every reader names
+ * a header of a schema it does not know: "event schema 6 is not supported".
  *
  * @example
  * ```ts

@@ -179,6 +179,14 @@ export function parseEpisodeLog(
     if (typeof decoded === "string") throw new SyntaxError(`${source}:${i + first}: ${decoded}`);
     value = decoded;
     const ev = value as Partial<EngineEvent>;
+    // A schema of a later build (an event's, or a block header's of a later layout) is named
+    // before the line's shape is judged by this build's rules.
+    if (
+      typeof ev === "object" && ev !== null && typeof ev.schema === "number" &&
+      ev.schema !== EVENT_SCHEMA_VERSION
+    ) {
+      throw new RangeError(`${source}:${i + first}: ${unsupportedSchemaMessage(ev.schema)}`);
+    }
     if (typeof ev !== "object" || ev === null || typeof ev.type !== "string") {
       throw new SyntaxError(`${source}:${i + first}: an event must be an object with a "type"`);
     }

@@ -2,7 +2,7 @@
 // whose lines keep a template per (type, agent, step) and leave out an object
 // or array member that is the same data as the template's. Hand-made events
 // with their exact lines; the bank run's bytes beside lines-v7's.
-import { assert, assertEquals } from "../../_assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../_assert.ts";
 import { playEpisode } from "../../../engine/core/episode.ts";
 import { deltaSchemaOf, eventsHash } from "../../../engine/core/events_hash.ts";
 import {
@@ -11,10 +11,13 @@ import {
   isBlockHeaderSchema,
   STEP_DELTA_SCHEMA_VERSION,
 } from "../../../engine/core/event_layout.ts";
-import { parseEpisodeLog } from "../../../engine/core/log_file.ts";
+import { parseEpisodeLog, writeEpisodeLogText } from "../../../engine/core/log_file.ts";
 import { frailSetup } from "../../../engine/frail/descriptor.ts";
 import { bankRunGame } from "../../../engine/games/bank_run/descriptor.ts";
 import { replayEpisode } from "../../../engine/run_episode.ts";
+import { readLogEpisodes } from "../../../engine/grid/segments.ts";
+import { loadRuns, loadRunsLazy } from "../../../analysis/load/load_runs.ts";
+import { makeTempDir } from "../../_temp.ts";
 import { perReadClock } from "./_log_layouts.ts";
 
 /** Events of one block: every member but the body's own is the base's, `seq` counting up. */
@@ -144,4 +147,25 @@ Deno.test('a seeded bank-run M0 episode: "lines-v8" bytes against lines-v7\'s, t
     hashes: v8.hashes,
     hashing: "lines-v8",
   });
+});
+
+Deno.test("a log of a later layout (a header of schema 6) is refused by every reader, naming its schema, never loaded as nothing", async () => {
+  // Before: parseEpisodeLog said "an event must be an object with a \"type\"", and loadRuns
+  // listed the header as a malformed line and loaded no episode, without an error.
+  const text = deltaBlockLines(TWO_STEPS).map((l) => l.line).join("\n").replace(
+    '{"schema":5,',
+    '{"schema":6,',
+  ) + "\n";
+  const message = "event schema 6 is not supported (this build reads 2)";
+  assertThrows(() => parseEpisodeLog(text, "e.ndjson"), RangeError, `e.ndjson:1: ${message}`);
+  const dir = await makeTempDir();
+  try {
+    const file = `${dir}/r/e.ndjson`;
+    writeEpisodeLogText(file, text);
+    await assertRejects(() => readLogEpisodes(file), RangeError, `${file}:1: ${message}`);
+    await assertRejects(() => loadRuns(dir), RangeError, `${file}:1: ${message}`);
+    await assertRejects(() => loadRunsLazy(dir), RangeError, `${file}:1: ${message}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
