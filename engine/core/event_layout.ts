@@ -1748,16 +1748,22 @@ function sameData(a: unknown, b: unknown, depth: number): boolean {
   ) {
     return false;
   }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (let i = 0; i < ka.length; i++) {
-    const k = ka[i];
-    if (k !== kb[i]) return false;
-    const x = (a as Record<string, unknown>)[k];
-    const y = (b as Record<string, unknown>)[k];
-    if (x !== y && !sameData(x, y, depth + 1)) return false;
+  // The members first, with no array built (most bodies differ in a member: a report's
+  // probability), then the keys and their order (a member of `a` missing from `b` reads as
+  // undefined there, so it is caught here too). A plain object's for-in order is its keys'.
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in x) {
+    const v = x[k];
+    const w = y[k];
+    if (v !== w && !sameData(v, w, depth + 1)) return false;
+    n++;
   }
+  const kb = Object.keys(y);
+  if (kb.length !== n) return false;
+  let i = 0;
+  for (const k in x) if (k !== kb[i++]) return false;
   return true;
 }
 

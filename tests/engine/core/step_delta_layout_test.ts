@@ -86,7 +86,7 @@ Deno.test('deltaBlockLines() under "lines-v8" leaves out an object member its st
   }
 });
 
-Deno.test('"lines-v8" writes what JSON cannot tell apart by sameness again: NaN, a class instance, an own prototype', () => {
+Deno.test('"lines-v8" writes again what it cannot tell is the same data: NaN, a class instance, no prototype, other keys', () => {
   class Box {
     constructor(readonly v: number) {}
   }
@@ -96,12 +96,21 @@ Deno.test('"lines-v8" writes what JSON cannot tell apart by sameness again: NaN,
     [1, "s", { type: "x", agent: "a", n: [NaN], box: new Box(1), bare, same }],
     [1, "s", { type: "x", agent: "a", n: [NaN], box: new Box(1), bare: { ...bare }, same }],
     [1, "s", { type: "x", agent: "a", n: [NaN], box: new Box(1), bare, same: { v: 1 } }],
+    // A member fewer, then one more (undefined, so JSON has the same text): written each time.
+    [1, "s", { type: "y", agent: "a", o: { a: 1, b: 2 } }],
+    [1, "s", { type: "y", agent: "a", o: { a: 1 } }],
+    [1, "s", { type: "y", agent: "a", o: { a: 1, c: undefined } }],
+    [1, "s", { type: "y", agent: "a", o: { a: 1, c: undefined } }],
   ]);
   assertEquals(deltaBlockLines(events).map((l) => l.line).slice(1), [
     '{"round":1,"step":"s","type":"x","agent":"a","n":[null],"box":{"v":1},"bare":{"v":1},"same":{"v":1}}',
     // NaN is not === NaN; a Box is not a plain object; a prototype-less object is not either.
     '{"type":"x","agent":"a","n":[null],"box":{"v":1},"bare":{"v":1}}',
     '{"type":"x","agent":"a","n":[null],"box":{"v":1},"bare":{"v":1}}',
+    '{"type":"y","agent":"a","o":{"a":1,"b":2}}',
+    '{"type":"y","agent":"a","o":{"a":1}}',
+    '{"type":"y","agent":"a","o":{"a":1}}',
+    '{"type":"y","agent":"a"}',
   ]);
 });
 
