@@ -5,7 +5,10 @@ import type { EngineEvent } from "../../../../engine/core/events.ts";
 import type { HashingVersion } from "../../../../engine/core/events_hash.ts";
 import { stagHuntGame, stagHuntSetup } from "../../../../engine/games/staghunt/descriptor.ts";
 import { stagHunt } from "../../../../engine/games/staghunt/environment.ts";
-import { perReadClock } from "../../core/_log_layouts.ts";
+import { writeEpisodeLogText } from "../../../../engine/core/log_file.ts";
+import { assertEquals } from "../../../_assert.ts";
+import { makeTempDir } from "../../../_temp.ts";
+import { assertSameFrames, perReadClock } from "../../core/_log_layouts.ts";
 
 /** The committed log of the N5/M3/T4/F2 episode of seed 22 under `layout` (`"lines_v6"`, `"lines_v7"`). */
 export function huntFixture(layout: "lines_v6" | "lines_v7"): string {
@@ -46,4 +49,26 @@ export function gameTexts(events: readonly EngineEvent[]): string[] {
     const { hashing: _h, ...rest } = e as unknown as Record<string, unknown>;
     return JSON.stringify(rest);
   });
+}
+
+/**
+ * Writes the episodes of seeds 22-24 under each of two definitions into two
+ * folders and checks that they load to the same frames (rounds, turns,
+ * corrections, calls; each alone and all together).
+ */
+export async function assertHuntFramesAlike(before: HashingVersion, after: HashingVersion) {
+  const dir = await makeTempDir();
+  try {
+    for (const seed of [22, 23, 24]) {
+      writeEpisodeLogText(`${dir}/old/fixture/s${seed}.ndjson`, (await hunt(seed, before)).text);
+      writeEpisodeLogText(`${dir}/new/fixture/s${seed}.ndjson`, (await hunt(seed, after)).text);
+    }
+    const frames = ["rounds", "turns", "corrections", "calls"] as const;
+    for (const asked of [...frames.map((f) => [f]), [...frames]]) {
+      const b = await assertSameFrames(`${dir}/old`, `${dir}/new`, asked);
+      if (asked.includes("turns")) assertEquals(b.turns.height, 60); // 3 episodes of 20 turns
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 }
