@@ -1313,8 +1313,8 @@ export class DeltaWriter {
   private stepText = "";
   private timeAt = "";
   private timeText = "";
-  // The templates by type, then by agent (NO_AGENT for a body without a string agent): of the
-  // current step under "lines-v8" (`bySteps`, by step in `steps`), of the block before.
+  // The templates by type, then by agent (NO_AGENT for a body without a string agent): the
+  // current step's under "lines-v8" (each step's kept in `steps`), the whole block's before it.
   private templates = new Map<string, Map<unknown, DeltaTemplate>>();
   private readonly steps: Map<string, Map<string, Map<unknown, DeltaTemplate>>> | undefined;
   // Whether an object or array member the template repeats is left out ("lines-v8").
